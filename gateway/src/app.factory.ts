@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import fastifyCookie from '@fastify/cookie';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import type { AppConfig } from '@pod/config';
+import { createLogger } from '@pod/observability';
+import { AppModule } from './app.module';
+import { SessionGuard } from './auth/session.guard';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { SameOriginGuard } from './http/same-origin.guard';
+import { BODY_LIMIT_BYTES, registerJsonOnlyParser, registerSecurityHeaders } from './http/security';
+import { SpaFallback } from './http/static-web';
+
+export interface GatewayOptions {
+  logger?: Logger;
+}
+
+/** Builds the gateway (not yet listening): used by main.ts and by the tests alike. */
+export async function createGateway(config: AppConfig, options: GatewayOptions = {}): Promise<NestFastifyApplication> {
+  const logger = options.logger ?? createLogger(config, { service: 'gateway' });
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Bounds a whole request (a trickled body included), not only its headers.
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 5_000,
+    maxParamLength: 200,
+    trustProxy: false,
+    genReqId: (req: IncomingMessage) => {
+      const id = randomUUID();
+      (req as IncomingMessage & { id: string }).id = id;
+      return id;
+    },
+    requestIdHeader: false,
+    disableRequestLogging: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(PinoNestLogger));
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.server.headersTimeout = 15_000;
+  registerJsonOnlyParser(fastify);
+  await registerSecurityHeaders(fastify, config.isProduction);
+  await fastify.register(fastifyCookie);
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  const spa = await SpaFallback.register(fastify, config.WEB_DIST_DIR);
+
+  app.setGlobalPrefix('api', { exclude: ['healthz'] });
+  app.useGlobalFilters(new AllExceptionsFilter(logger, spa));
+  app.useGlobalGuards(new SameOriginGuard(), app.get(SessionGuard));
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      stopAtFirstError: true,
+    }),
+  );
+  app.enableShutdownHooks();
+  return app;
+}

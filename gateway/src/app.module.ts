@@ -1,0 +1,46 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { AppConfig } from '@pod/config';
+import { pathWithoutQuery } from '@pod/observability';
+import { AuthModule } from './auth/auth.module';
+import { CoreModule } from './core/core.module';
+import { HealthModule } from './health/health.module';
+import { PublicConfigModule } from './public-config/public-config.module';
+import { UsersModule } from './users/users.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            logger,
+            genReqId: (req) => (req as { id?: string }).id ?? 'unknown',
+            customProps: (req) => {
+              const user = (req as { user?: { id: string } }).user;
+              return user ? { userId: user.id } : {};
+            },
+            customSuccessObject: (_req, _res, value: object) => ({ ...value, event: 'http.request' }),
+            customErrorObject: (_req, _res, _error, value: object) => ({ ...value, event: 'http.request' }),
+            serializers: {
+              req: (req: { id?: string; method?: string; url?: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: pathWithoutQuery(req.url),
+              }),
+              res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+            },
+          },
+        }),
+        CoreModule.forRoot(config),
+        AuthModule,
+        UsersModule,
+        HealthModule,
+        PublicConfigModule,
+      ],
+    };
+  }
+}

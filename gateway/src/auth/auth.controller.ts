@@ -1,0 +1,55 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '@pod/config';
+import { AuthService, type SignedIn } from './auth.service';
+import { LoginDto, RegisterDto } from './dto/auth.dto';
+import { Public } from './public.decorator';
+import { sessionCookieName, sessionCookieOptions } from './session-cookie';
+import { SessionsService } from './sessions.service';
+import { CurrentUser, publicUser, type SignedInUser } from './signed-in-user';
+
+@Controller('auth')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly sessions: SessionsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Post('register')
+  @HttpCode(201)
+  async register(@Body() dto: RegisterDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.signIn(reply, await this.auth.register(dto, req.ip));
+  }
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.signIn(reply, await this.auth.login(dto, req.ip));
+  }
+
+  /** Public so that a stale cookie can always be cleared; ends the session the cookie names. */
+  @Public()
+  @Post('logout')
+  @HttpCode(200)
+  async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const name = sessionCookieName(this.config);
+    const jwt = req.cookies?.[name];
+    if (jwt) await this.sessions.endByJwt(jwt);
+    void reply.clearCookie(name, { ...sessionCookieOptions(this.config, 0), maxAge: undefined });
+    return { ok: true };
+  }
+
+  @Get('user')
+  user(@CurrentUser() user: SignedInUser) {
+    return publicUser(user);
+  }
+
+  private signIn(reply: FastifyReply, signedIn: SignedIn) {
+    const { jwt, maxAgeSeconds } = signedIn.session;
+    void reply.setCookie(sessionCookieName(this.config), jwt, sessionCookieOptions(this.config, maxAgeSeconds));
+    return { user: signedIn.user };
+  }
+}

@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig, deriveKey } from '@pod/config';
+import { SessionEntity, UserEntity } from '@pod/db';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { JwtStrategy } from './jwt.strategy';
+import { LoginThrottleService } from './login-throttle.service';
+import { PasswordsService } from './passwords.service';
+import { SessionGuard } from './session.guard';
+import { SessionsService } from './sessions.service';
+
+@Module({
+  imports: [
+    PassportModule,
+    TypeOrmModule.forFeature([UserEntity, SessionEntity]),
+    JwtModule.registerAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        secret: deriveKey(config.APP_SECRET, 'session-jwt'),
+        signOptions: { algorithm: 'HS256' },
+        verifyOptions: { algorithms: ['HS256'] },
+      }),
+    }),
+  ],
+  controllers: [AuthController],
+  providers: [AuthService, SessionsService, PasswordsService, LoginThrottleService, JwtStrategy, SessionGuard],
+  exports: [SessionsService, PasswordsService, SessionGuard],
+})
+export class AuthModule {}

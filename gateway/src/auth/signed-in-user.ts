@@ -1,0 +1,21 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { DisplayCurrency } from '@pod/db';
+
+/** What the session guard puts on the request for a signed-in caller. */
+export interface SignedInUser {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  currency: DisplayCurrency;
+  /** Hash of the session id, to tell "this session" from the others. */
+  sessionIdHash: string;
+}
+
+export const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext): SignedInUser => {
+  return context.switchToHttp().getRequest<{ user: SignedInUser }>().user;
+});
+
+export function publicUser(user: Omit<SignedInUser, 'sessionIdHash'>) {
+  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, currency: user.currency };
+}

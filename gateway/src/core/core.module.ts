@@ -1,0 +1,40 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { AppConfig } from '@pod/config';
+import { createDataSource } from '@pod/db';
+
+export const REDIS = Symbol('REDIS');
+
+/** Config, the database and a Redis client for the gateway's own keys (throttles, event records). */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({}),
+          dataSourceFactory: async () => createDataSource(config, 'podprofit-gateway').initialize(),
+        }),
+      ],
+      providers: [
+        { provide: AppConfig, useValue: config },
+        {
+          provide: REDIS,
+          useFactory: () =>
+            new Redis(config.REDIS_URL, {
+              keyPrefix: `${config.REDIS_PREFIX}:`,
+              // Requests must fail fast (503) rather than queue up while Redis is away.
+              maxRetriesPerRequest: 1,
+              enableOfflineQueue: false,
+              connectTimeout: 2_000,
+              lazyConnect: false,
+            }),
+        },
+      ],
+      exports: [AppConfig, REDIS],
+    };
+  }
+}

@@ -1,0 +1,45 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { FastifyReply } from 'fastify';
+import type Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { Public } from '../auth/public.decorator';
+import { REDIS } from '../core/core.module';
+
+const CHECK_TIMEOUT_MS = 1_500;
+
+/** GET /healthz: 200 only when PostgreSQL and Redis both answer in time; 503 names what failed. */
+@Controller('healthz')
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  @Public()
+  @Get()
+  async check(@Res({ passthrough: true }) reply: FastifyReply) {
+    const [postgres, redis] = await Promise.all([
+      probe(() => this.db.query('SELECT 1')),
+      probe(() => this.redis.ping()),
+    ]);
+    const ok = postgres === 'up' && redis === 'up';
+    void reply.status(ok ? 200 : 503);
+    return { status: ok ? 'ok' : 'unavailable', service: 'gateway', checks: { postgres, redis } };
+  }
+}
+
+async function probe(check: () => Promise<unknown>): Promise<'up' | 'down'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+    return 'up';
+  } catch {
+    return 'down';
+  } finally {
+    clearTimeout(timer);
+  }
+}

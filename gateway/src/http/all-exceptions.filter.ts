@@ -1,0 +1,99 @@
+import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { SpaFallback } from './static-web';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
+
+/** Messages for errors raised by Fastify itself (parsers, limits), worded for people. */
+const FRAMEWORK_MESSAGES: Record<number, string> = {
+  400: 'The request body is not valid JSON.',
+  404: 'Not Found',
+  413: 'The request body is too large (1 MiB at most).',
+  415: 'Send the request body as JSON (Content-Type: application/json).',
+};
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  requestId?: string;
+}
+
+/**
+ * The last word on every error. Our own HttpExceptions below 500 pass their message; errors from
+ * Fastify get a fixed message for their status; everything else is a bare 500 with the request
+ * id, the detail going only to the log.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(
+    private readonly logger: Logger,
+    private readonly spa?: SpaFallback,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    if (reply.sent) return;
+    const body = toErrorBody(exception, request.id);
+    if (body.statusCode === 404 && this.spa?.serves(request)) {
+      this.spa.send(reply);
+      return;
+    }
+    if (body.statusCode >= 500) {
+      this.logger.error({ err: exception, reqId: request.id, event: 'http.error' }, 'request failed');
+    } else if (body.statusCode !== 404) {
+      this.logger.info({ reqId: request.id, statusCode: body.statusCode, event: 'http.rejected' }, body.message);
+    }
+    const retryAfter = (exception as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retryAfter) void reply.header('Retry-After', String(retryAfter));
+    void reply.status(body.statusCode).type('application/json; charset=utf-8').send(body);
+  }
+}
+
+export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === 413 || status === 415) return { statusCode: status, error: errorName(status), message: FRAMEWORK_MESSAGES[status] };
+    if (status < 500) return { statusCode: status, error: errorName(status), message: httpMessage(exception, status) };
+    if (status === HttpStatus.SERVICE_UNAVAILABLE) {
+      return { statusCode: 503, error: errorName(503), message: httpMessage(exception, 503), requestId };
+    }
+  } else {
+    const status = (exception as { statusCode?: unknown })?.statusCode;
+    // Fastify's own errors (bad JSON, too large, unsupported type, timeouts) carry a 4xx statusCode.
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return { statusCode: status, error: errorName(status), message: FRAMEWORK_MESSAGES[status] ?? errorName(status) };
+    }
+  }
+  return { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', requestId };
+}
+
+function errorName(status: number): string {
+  return STATUS_TEXT[status] ?? (status < 500 ? 'Bad Request' : 'Internal Server Error');
+}
+
+function httpMessage(exception: HttpException, status: number): string {
+  if (status === 404) return 'Not Found';
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  if (typeof message === 'string' && message) return message;
+  return errorName(status);
+}

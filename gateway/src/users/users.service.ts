@@ -1,0 +1,38 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { PinoLogger } from 'nestjs-pino';
+import type { Repository } from 'typeorm';
+import { UserEntity, type DisplayCurrency } from '@pod/db';
+import { PasswordsService } from '../auth/passwords.service';
+import { SessionsService } from '../auth/sessions.service';
+import type { SignedInUser } from '../auth/signed-in-user';
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly passwords: PasswordsService,
+    private readonly sessions: SessionsService,
+    private readonly logger: PinoLogger,
+  ) {
+    logger.setContext(UsersService.name);
+  }
+
+  /** Needs the current password; ends every other session of the user. */
+  async changePassword(user: SignedInUser, currentPassword: string, newPassword: string): Promise<void> {
+    const stored = await this.users.findOneOrFail({ where: { id: user.id }, select: { id: true, passwordHash: true } });
+    if (!(await this.passwords.verify(stored.passwordHash, currentPassword))) {
+      this.logger.info({ event: 'user.password_change_refused', userId: user.id }, 'wrong current password');
+      throw new BadRequestException('Current password is incorrect');
+    }
+    this.passwords.assertAcceptable(newPassword);
+    await this.users.update({ id: user.id }, { passwordHash: await this.passwords.hash(newPassword) });
+    await this.sessions.endOthers(user.id, user.sessionIdHash);
+    this.logger.info({ event: 'user.password_changed', userId: user.id }, 'password changed');
+  }
+
+  async updateSettings(userId: string, currency: DisplayCurrency): Promise<{ currency: DisplayCurrency }> {
+    await this.users.update({ id: userId }, { displayCurrency: currency });
+    return { currency };
+  }
+}

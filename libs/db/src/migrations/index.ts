@@ -1,0 +1,4 @@
+import { Accounts1763800000000 } from './1763800000000-accounts';
+
+/** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
+export const ALL_MIGRATIONS = [Accounts1763800000000];

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(__dirname, '../../..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  name: string;
+  child: ChildProcess;
+  /** Everything the process printed so far (stdout and stderr). */
+  logs(): string;
+  /** Resolves with the exit code (or signal) once the process has ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts a built entry point (e.g. dist/gateway/src/main.js) as its own OS process. */
+export function spawnService(name: string, script: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [resolve(REPO_ROOT, script)], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { name, child, logs: () => output, exited, stop };
+}
+
+/** Polls a URL (with a pause between tries) until it answers with the wanted status, or fails after the timeout. */
+export async function waitForHttp(url: string, options: { status?: number; timeoutMs?: number; process?: ServiceProcess } = {}): Promise<void> {
+  const wanted = options.status ?? 200;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (options.process && options.process.child.exitCode !== null) {
+      throw new Error(`${options.process.name} exited early:\n${options.process.logs().slice(-3000)}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      last = `${response.status}`;
+      if (response.status === wanted) return;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer ${wanted} in time (last: ${last})${options.process ? `\n${options.process.logs().slice(-3000)}` : ''}`);
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+
+export const TEST_SERVER_URL = process.env.TEST_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432';
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database per test run; migrations run when the app under test starts. */
+export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+  const name = `podprofit_${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${randomBytes(5).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  return {
+    name,
+    url: `${TEST_SERVER_URL}/${name}`,
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+/** A unique Redis key prefix per test run, so runs never see each other's queues or counters. */
+export function uniqueRedisPrefix(label = 'test'): string {
+  return `t_${label.replace(/[^a-z0-9_-]/gi, '_')}_${randomBytes(4).toString('hex')}`;
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new Client({ connectionString: `${TEST_SERVER_URL}/postgres` });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
