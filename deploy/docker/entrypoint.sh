@@ -1,0 +1,30 @@
+#!/bin/sh
+# Starts the process named by $APP (set at build time by ARG APP, overridable at run time),
+# or by the first argument. `exec` replaces this shell with node, so SIGTERM reaches node
+# directly and its shutdown hooks run.
+#   entrypoint.sh                 -> the process in $APP
+#   entrypoint.sh matcher         -> that process
+#   entrypoint.sh cli migrate     -> node dist/gateway/src/cli.js migrate
+#   entrypoint.sh node -v         -> any other command, as given
+set -eu
+
+if [ "$#" -gt 0 ]; then
+  app="$1"
+  shift
+else
+  app="${APP:-gateway}"
+fi
+
+case "$app" in
+  gateway) exec node dist/gateway/src/main.js "$@" ;;
+  etsy-sync|printify-sync|matcher|fx-rate) exec node "dist/services/$app/src/main.js" "$@" ;;
+  # Creates the database if missing and migrates under an advisory lock: safe to run twice.
+  migrate) exec node dist/gateway/src/cli.js prepare "$@" ;;
+  cli) exec node dist/gateway/src/cli.js "$@" ;;
+esac
+
+if [ "$app" = "${APP:-}" ]; then
+  echo "entrypoint: unknown APP '$app' (gateway|etsy-sync|printify-sync|matcher|fx-rate|migrate)" >&2
+  exit 64
+fi
+exec "$app" "$@"
