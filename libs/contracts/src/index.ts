@@ -1,0 +1,3 @@
+export * from './queues';
+export * from './events';
+export * from './admin-queues';

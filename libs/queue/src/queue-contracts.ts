@@ -1,0 +1,133 @@
+import type { JobsOptions } from 'bullmq';
+import type { PingRequester, QueueName } from '@pod/contracts';
+import { jobSpec, type AnyJobSpec, type JobOf, type PayloadOf, type ResultOf } from './job-spec';
+
+/** What every queue must declare. */
+export interface QueueContract {
+  readonly jobs: Readonly<Record<string, AnyJobSpec>>;
+  readonly worker: {
+    /** Jobs one process runs at once unless WORKER_CONCURRENCY says otherwise. */
+    readonly concurrency: number;
+    /** A job's lock; renewed every half while the event loop is free. Past it, the job counts as stalled. */
+    readonly lockDuration: number;
+    /** How often a worker looks for stalled jobs (those whose worker died). */
+    readonly stalledInterval: number;
+    /** Stalls tolerated before the job fails instead of being run again. */
+    readonly maxStalledCount: number;
+  };
+  readonly jobDefaults: Required<Pick<JobsOptions, 'attempts' | 'backoff' | 'removeOnComplete' | 'removeOnFail'>>;
+}
+
+export interface PingPayload {
+  /** ISO 8601. */
+  requestedAt: string;
+  requestedBy: PingRequester;
+}
+
+export interface PingResult {
+  queue: QueueName;
+  /** hostname:pid of the process that ran the job. */
+  worker: string;
+  /** ISO 8601. */
+  completedAt: string;
+}
+
+const HOUR_S = 3600;
+const DAY_S = 24 * HOUR_S;
+
+/**
+ * Completed jobs matter only for a few hours (the UI reads run rows in PostgreSQL, never
+ * BullMQ); failed ones stay a week for the operator to inspect and retry. Both are bounded
+ * so Redis memory stays flat.
+ */
+const RETENTION = {
+  removeOnComplete: { age: 6 * HOUR_S, count: 1_000 },
+  removeOnFail: { age: 7 * DAY_S, count: 10_000 },
+} as const;
+
+/** Transient failures retry with exponential back-off; jitter spreads replicas' retries apart. */
+const RETRIES = { attempts: 5, backoff: { type: 'exponential', delay: 2_000, jitter: 0.5 } } as const;
+
+/** A no-op that proves a worker of the queue is alive and consuming. */
+const ping = jobSpec<PingPayload, PingResult>({
+  options: { attempts: 1 },
+  operatorPayload: (now) => ({ requestedAt: now.toISOString(), requestedBy: 'operator' }),
+});
+
+/**
+ * The one table of queue contracts. `satisfies` makes a queue named in @pod/contracts
+ * without its row here a compile error; a worker refuses to start when a job of its
+ * queue has no handler (see missingHandlers).
+ */
+export const QUEUE_CONTRACTS = {
+  // Provider calls are rate-limited per connection, so few jobs at once per process.
+  'etsy-sync': {
+    jobs: { ping },
+    worker: { concurrency: 2, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 1 },
+    jobDefaults: { ...RETRIES, ...RETENTION },
+  },
+  'printify-sync': {
+    jobs: { ping },
+    worker: { concurrency: 2, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 1 },
+    jobDefaults: { ...RETRIES, ...RETENTION },
+  },
+  // A match run commits one diff per user; runs are CPU-bound, so one at a time.
+  matcher: {
+    jobs: { ping },
+    worker: { concurrency: 1, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 1 },
+    jobDefaults: { ...RETRIES, ...RETENTION },
+  },
+  // One ECB fetch a day; concurrency 1 keeps it single-flight per process.
+  'fx-rate': {
+    jobs: { ping },
+    worker: { concurrency: 1, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 1 },
+    jobDefaults: { ...RETRIES, ...RETENTION },
+  },
+} satisfies { readonly [Q in QueueName]: QueueContract };
+
+type Contracts = typeof QUEUE_CONTRACTS;
+type JobsOf<Q extends QueueName> = Contracts[Q]['jobs'];
+
+export type JobName<Q extends QueueName> = keyof JobsOf<Q> & string;
+export type JobPayload<Q extends QueueName, J extends JobName<Q>> = PayloadOf<JobsOf<Q>[J]>;
+export type JobResult<Q extends QueueName, J extends JobName<Q>> = ResultOf<JobsOf<Q>[J]>;
+export type QueueJob<Q extends QueueName, J extends JobName<Q> = JobName<Q>> = JobOf<JobsOf<Q>[J], J>;
+
+/** One handler per job of the queue: leaving one out is a compile error. */
+export type JobHandlers<Q extends QueueName> = {
+  readonly [J in JobName<Q>]: (job: QueueJob<Q, J>) => Promise<JobResult<Q, J>>;
+};
+
+export function contractOf(queue: QueueName): QueueContract {
+  return QUEUE_CONTRACTS[queue];
+}
+
+export function jobNamesOf(queue: QueueName): string[] {
+  return Object.keys(QUEUE_CONTRACTS[queue].jobs);
+}
+
+export function isJobName<Q extends QueueName>(queue: Q, name: string): name is JobName<Q> {
+  return Object.prototype.hasOwnProperty.call(QUEUE_CONTRACTS[queue].jobs, name);
+}
+
+/** Job names of the queue with no function in `handlers`; a worker must refuse to start if any. */
+export function missingHandlers(queue: QueueName, handlers: Readonly<Record<string, unknown>>): string[] {
+  return jobNamesOf(queue).filter((name) => typeof handlers[name] !== 'function');
+}
+
+/** The queue's job defaults merged with the job's own overrides, for Queue.add. */
+export function jobOptionsFor<Q extends QueueName>(queue: Q, name: JobName<Q>): JobsOptions {
+  const contract = contractOf(queue);
+  return { ...contract.jobDefaults, ...(contract.jobs[name]?.options ?? {}) };
+}
+
+/** Jobs the operator view may enqueue, with a payload factory each. */
+export function operatorJob(queue: QueueName, name: string): { payload: (now: Date) => unknown } | undefined {
+  if (!isJobName(queue, name)) return undefined;
+  const factory = contractOf(queue).jobs[name].operatorPayload;
+  return factory ? { payload: factory } : undefined;
+}
+
+export function operatorJobNames(queue: QueueName): string[] {
+  return jobNamesOf(queue).filter((name) => operatorJob(queue, name));
+}

@@ -1,0 +1,64 @@
+import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
+import { Inject } from '@nestjs/common';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { EVENT_NAMES, type QueueName } from '@pod/contracts';
+import { DomainEventPublisher, shortReason, WarningThrottle, type JobHandlers } from '@pod/queue';
+import { WORKER_LOGGER } from './tokens';
+import { workerId } from './worker-identity';
+
+type AnyHandler = (job: Job) => Promise<unknown>;
+
+/**
+ * Base of every queue processor: a @nestjs/bullmq WorkerHost that dispatches each job to the
+ * handler its contract names, logs outcomes and publishes `job.completed` once BullMQ has
+ * marked the job completed. Subclasses add `@Processor(queue, workerOptionsFor(queue))`,
+ * `queue` and `handlers` (a JobHandlers<Q>: one per job of the contract, or it won't compile).
+ */
+export abstract class ContractProcessor<Q extends QueueName = QueueName> extends WorkerHost {
+  abstract readonly queue: Q;
+  abstract readonly handlers: JobHandlers<Q>;
+
+  @Inject(DomainEventPublisher) private readonly events: DomainEventPublisher;
+  @Inject(WORKER_LOGGER) protected readonly logger: Logger;
+  private readonly connectionWarnings = new WarningThrottle(30_000);
+
+  override async process(job: Job): Promise<unknown> {
+    const handler = (this.handlers as unknown as Record<string, AnyHandler | undefined>)[job.name];
+    if (typeof handler !== 'function') {
+      // Retrying cannot help: no code in this release knows the job.
+      throw new UnrecoverableError(`No processor for job "${job.name}" on queue ${this.queue}`);
+    }
+    return handler.call(this.handlers, job);
+  }
+
+  @OnWorkerEvent('completed')
+  onCompleted(job: Job): void {
+    const jobId = String(job.id);
+    this.logger.info({ event: 'job.completed', queue: this.queue, jobId, job: job.name, attemptsMade: job.attemptsMade }, 'job completed');
+    // Not awaited: the event is a hint and must never hold up the worker.
+    void this.events.publish(EVENT_NAMES.jobCompleted, {
+      queue: this.queue,
+      jobId,
+      name: job.name,
+      worker: workerId(),
+      completedAt: new Date(job.finishedOn ?? Date.now()).toISOString(),
+    });
+  }
+
+  @OnWorkerEvent('failed')
+  onFailed(job: Job | undefined, error: Error): void {
+    this.logger.warn(
+      { event: 'job.failed', queue: this.queue, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, reason: shortReason(error) },
+      'job failed',
+    );
+  }
+
+  /** BullMQ reports connection trouble here; logged (throttled), never thrown. */
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    const suppressed = this.connectionWarnings.take();
+    if (suppressed === null) return;
+    this.logger.warn({ event: 'worker.error', queue: this.queue, reason: shortReason(error), suppressed }, 'worker error (retrying)');
+  }
+}

@@ -1,0 +1,4 @@
+/** Injection tokens of the worker runtime. */
+export const WORKER_LOGGER = Symbol('WORKER_LOGGER');
+export const WORKER_OPTIONS = Symbol('WORKER_OPTIONS');
+export const REDIS_PROBE = Symbol('REDIS_PROBE');

@@ -1,0 +1,14 @@
+import { Processor } from '@nestjs/bullmq';
+import { workerOptionsFor, type JobHandlers } from '@pod/queue';
+import { ContractProcessor, pingHandler } from '@pod/worker-runtime';
+
+const QUEUE = 'etsy-sync';
+
+/** Pulls Etsy receipts page by page (sync jobs arrive in a later issue). */
+@Processor(QUEUE, workerOptionsFor(QUEUE))
+export class EtsySyncProcessor extends ContractProcessor<typeof QUEUE> {
+  readonly queue = QUEUE;
+  readonly handlers: JobHandlers<typeof QUEUE> = {
+    ping: pingHandler(QUEUE),
+  };
+}
