@@ -1,0 +1,37 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Injectable, NotFoundException, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { AppConfig } from '@pod/config';
+
+export const OPERATOR_CREDENTIAL_REQUIRED = 'Operator credential required';
+
+/**
+ * Operator routes take `Authorization: Bearer <OPERATOR_TOKEN>` and nothing else (a seller's
+ * session cookie is no credential here). With OPERATOR_TOKEN unset the routes answer 404, as
+ * if they did not exist.
+ */
+@Injectable()
+export class OperatorGuard implements CanActivate {
+  constructor(private readonly config: AppConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const expected = this.config.OPERATOR_TOKEN;
+    if (!expected) throw new NotFoundException();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const presented = bearerToken(request.headers.authorization);
+    if (presented === null || !sameSecret(presented, expected)) throw new UnauthorizedException(OPERATOR_CREDENTIAL_REQUIRED);
+    return true;
+  }
+}
+
+export function bearerToken(header: string | string[] | undefined): string | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(value ?? '');
+  return match ? match[1] : null;
+}
+
+/** Constant-time comparison; hashing first makes the lengths equal without leaking them. */
+export function sameSecret(presented: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}

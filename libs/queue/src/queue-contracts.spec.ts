@@ -1,0 +1,71 @@
+import { QUEUE_NAMES } from '@pod/contracts';
+import {
+  contractOf,
+  isJobName,
+  jobNamesOf,
+  jobOptionsFor,
+  missingHandlers,
+  operatorJob,
+  operatorJobNames,
+  QUEUE_CONTRACTS,
+  type JobHandlers,
+} from './queue-contracts';
+import { queueRegistration, workerOptionsFor } from './worker-options';
+
+const HOUR_S = 3600;
+
+describe('the queue contract table', () => {
+  it('has exactly one row per queue name, and each queue has a ping job', () => {
+    expect(Object.keys(QUEUE_CONTRACTS).sort()).toEqual([...QUEUE_NAMES].sort());
+    for (const queue of QUEUE_NAMES) expect(jobNamesOf(queue)).toContain('ping');
+  });
+
+  it.each(QUEUE_NAMES)('%s retries with jittered exponential back-off and bounded retention', (queue) => {
+    const { jobDefaults, worker } = contractOf(queue);
+    expect(jobDefaults.attempts).toBeGreaterThanOrEqual(3);
+    expect(jobDefaults.backoff).toMatchObject({ type: 'exponential' });
+    expect((jobDefaults.backoff as { jitter: number }).jitter).toBeGreaterThan(0);
+    const completed = jobDefaults.removeOnComplete as { age: number; count: number };
+    const failed = jobDefaults.removeOnFail as { age: number; count: number };
+    expect(completed.age).toBeGreaterThanOrEqual(HOUR_S);
+    expect(completed.age).toBeLessThanOrEqual(24 * HOUR_S);
+    expect(completed.count).toBeGreaterThan(0);
+    expect(failed.age).toBe(7 * 24 * HOUR_S);
+    expect(worker.concurrency).toBeGreaterThanOrEqual(1);
+    expect(worker.maxStalledCount).toBeGreaterThanOrEqual(1);
+    expect(worker.lockDuration).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('lets a job override its queue defaults (a ping is never retried)', () => {
+    const options = jobOptionsFor('matcher', 'ping');
+    expect(options.attempts).toBe(1);
+    expect(options.removeOnFail).toEqual(contractOf('matcher').jobDefaults.removeOnFail);
+  });
+
+  it('creates workers paused, with the contract settings', () => {
+    expect(workerOptionsFor('fx-rate')).toEqual({ autorun: false, concurrency: 1, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 1 });
+    expect(queueRegistration('etsy-sync')).toEqual({ name: 'etsy-sync', defaultJobOptions: contractOf('etsy-sync').jobDefaults });
+  });
+
+  it('knows which job names exist, and which an operator may enqueue', () => {
+    expect(isJobName('etsy-sync', 'ping')).toBe(true);
+    expect(isJobName('etsy-sync', 'toString')).toBe(false);
+    expect(isJobName('etsy-sync', 'sync-page')).toBe(false);
+    expect(operatorJobNames('fx-rate')).toEqual(['ping']);
+    expect(operatorJob('fx-rate', 'nope')).toBeUndefined();
+    const payload = operatorJob('fx-rate', 'ping')?.payload(new Date('2026-01-02T03:04:05Z'));
+    expect(payload).toEqual({ requestedAt: '2026-01-02T03:04:05.000Z', requestedBy: 'operator' });
+  });
+
+  it('names the jobs a worker has no handler for', () => {
+    expect(missingHandlers('matcher', {})).toEqual(['ping']);
+    expect(missingHandlers('matcher', { ping: 'not a function' })).toEqual(['ping']);
+    expect(missingHandlers('matcher', { ping: async () => ({}) })).toEqual([]);
+  });
+
+  it('does not compile a handler table that leaves a job out', () => {
+    // @ts-expect-error ping is missing: typecheck fails if JobHandlers stops requiring every job
+    const incomplete: JobHandlers<'matcher'> = {};
+    expect(incomplete).toEqual({});
+  });
+});
