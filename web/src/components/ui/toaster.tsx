@@ -1,0 +1,74 @@
+import {
+  Toaster as ChakraToaster,
+  Portal,
+  Spinner,
+  Stack,
+  Toast,
+  createToaster,
+  useMediaQuery,
+} from '@chakra-ui/react';
+
+// One toast at a time, 5 s each, F8 focuses the region. Placement is "top" on small
+// screens and "bottom-end" from the md breakpoint up; Zag's store fixes its placement at
+// creation, so there is one store per placement and `toaster` routes to the active one.
+const MD_UP = '(min-width: 48rem)';
+const shared = { max: 1, duration: 5000, hotkey: ['F8'], pauseOnPageIdle: true, overlap: false };
+const smallScreenToaster = createToaster({ ...shared, placement: 'top' });
+const largeScreenToaster = createToaster({ ...shared, placement: 'bottom-end' });
+
+function isLargeScreen(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia(MD_UP).matches;
+}
+
+function activeToaster() {
+  return isLargeScreen() ? largeScreenToaster : smallScreenToaster;
+}
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  type?: 'success' | 'error' | 'info' | 'warning';
+}
+
+export const toaster = {
+  /** Shows a toast, replacing whatever toast is on screen (one at a time). */
+  create(input: ToastInput): string {
+    smallScreenToaster.dismiss();
+    largeScreenToaster.dismiss();
+    return activeToaster().create({ type: 'info', ...input });
+  },
+  success(description: string, title = 'Success'): string {
+    return toaster.create({ type: 'success', title, description });
+  },
+  /** The destructive toast of the error catalogue: title "Error". */
+  error(description: string): string {
+    return toaster.create({ type: 'error', title: 'Error', description });
+  },
+};
+
+export function Toaster() {
+  const [largeScreen] = useMediaQuery([MD_UP], { fallback: [isLargeScreen()] });
+  const store = largeScreen ? largeScreenToaster : smallScreenToaster;
+  return (
+    <Portal>
+      <ChakraToaster
+        key={largeScreen ? 'lg' : 'sm'}
+        toaster={store}
+        aria-label="Notification"
+        insetInline={{ mdDown: '4' }}
+      >
+        {(toast) => (
+          <Toast.Root width={{ base: 'full', md: '420px' }} maxW={{ md: '420px' }}>
+            {toast.type === 'loading' ? <Spinner size="sm" color="brand.solid" /> : <Toast.Indicator />}
+            <Stack gap="1" flex="1" maxWidth="100%">
+              {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
+              {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
+            </Stack>
+            {toast.action && <Toast.ActionTrigger>{toast.action.label}</Toast.ActionTrigger>}
+            <Toast.CloseTrigger aria-label="Dismiss notification" />
+          </Toast.Root>
+        )}
+      </ChakraToaster>
+    </Portal>
+  );
+}

@@ -1,0 +1,71 @@
+import { Box, Flex, IconButton, Separator } from '@chakra-ui/react';
+import { LuPanelLeftClose, LuPanelLeftOpen } from 'react-icons/lu';
+import { Link as RouterLink } from 'react-router-dom';
+import { Logo } from '../../components/brand/Logo';
+import { Tooltip } from '../../components/ui/tooltip';
+import type { CurrentUser } from '../../hooks/api/types';
+import type { SidebarEntry } from '../../routes';
+import { SidebarNav } from './SidebarNav';
+import { UserPanel } from './UserPanel';
+
+export const SIDEBAR_WIDTH = '256px';
+export const SIDEBAR_COLLAPSED_WIDTH = '72px';
+
+interface SidebarProps {
+  entries: SidebarEntry[];
+  user: CurrentUser | null;
+  collapsed: boolean;
+  onToggle: () => void;
+}
+
+/** The wide or icon-only sidebar shown from the md breakpoint up. */
+export function Sidebar({ entries, user, collapsed, onToggle }: SidebarProps) {
+  const toggleLabel = collapsed ? 'Expand sidebar' : 'Collapse sidebar';
+  return (
+    <Box
+      as="nav"
+      aria-label="Main"
+      id="app-sidebar"
+      data-collapsed={collapsed ? 'true' : 'false'}
+      hideBelow="md"
+      position="sticky"
+      top="0"
+      h="100dvh"
+      w={collapsed ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_WIDTH}
+      flexShrink={0}
+      bg="bg.sidebar"
+      borderEndWidth="1px"
+      borderColor="border"
+      transition="width 0.2s ease"
+      overflow="hidden"
+    >
+      <Flex direction="column" h="full" px="3" py="4" gap="4">
+        <Flex align="center" justify={collapsed ? 'center' : 'space-between'} gap="2" minH="10" px={collapsed ? '0' : '2'}>
+          {!collapsed && (
+            <RouterLink to="/" aria-label="PodProfit home">
+              <Logo />
+            </RouterLink>
+          )}
+          <Tooltip content={toggleLabel} positioning={{ placement: 'right' }}>
+            <IconButton
+              aria-label={toggleLabel}
+              aria-expanded={!collapsed}
+              aria-controls="app-sidebar"
+              variant="ghost"
+              size="sm"
+              color="fg.muted"
+              onClick={onToggle}
+            >
+              {collapsed ? <LuPanelLeftOpen /> : <LuPanelLeftClose />}
+            </IconButton>
+          </Tooltip>
+        </Flex>
+        <Box flex="1" overflowY="auto" overflowX="hidden">
+          <SidebarNav entries={entries} collapsed={collapsed} />
+        </Box>
+        <Separator />
+        <UserPanel user={user} collapsed={collapsed} />
+      </Flex>
+    </Box>
+  );
+}

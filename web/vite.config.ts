@@ -1,0 +1,43 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The gateway serves /api and, in production, this build (web/dist). In development Vite
+// proxies /api to the gateway so the session cookie stays same-origin.
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    strictPort: true,
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:5000', changeOrigin: false },
+    },
+  },
+  preview: {
+    host: '127.0.0.1',
+    port: 4173,
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:5000', changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    // The app must run under `script-src 'self'`: no inline scripts in the built HTML.
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    // Vendor code in its own long-cached chunks; the UI kit alone is about 500 kB.
+    chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler|swr|use-sync-external-store)[\\/]/ },
+            { name: 'ui', test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@floating-ui|@internationalized|@pandacss|@swc|stylis|react-icons)[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+});
