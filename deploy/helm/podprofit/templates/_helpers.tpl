@@ -1,0 +1,177 @@
+{{/* Chart name, overridable. */}}
+{{- define "podprofit.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Release-scoped base name. */}}
+{{- define "podprofit.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of one component's objects. Takes (dict "root" $ "component" "gateway"). */}}
+{{- define "podprofit.componentName" -}}
+{{- printf "%s-%s" (include "podprofit.fullname" .root) .component | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Selector labels. Takes (dict "root" $ "component" "gateway"). */}}
+{{- define "podprofit.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "podprofit.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{/* Common labels. Takes (dict "root" $ "component" "gateway"). */}}
+{{- define "podprofit.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "podprofit.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: podprofit
+{{- end -}}
+
+{{/* Image reference: repository@digest when a digest is given, else repository:tag. */}}
+{{- define "podprofit.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag | toString) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret holding DATABASE_URL, APP_SECRET and (optionally) OPERATOR_TOKEN. */}}
+{{- define "podprofit.secretName" -}}
+{{- required "existingSecret is required: the name of a Secret with DATABASE_URL, APP_SECRET and optionally OPERATOR_TOKEN (see the chart README)" .Values.existingSecret -}}
+{{- end -}}
+
+{{/*
+Seconds a pod may take to stop: ceil(shutdownTimeoutMs / 1000) + margin + extra.
+Takes (dict "root" $ "extra" <seconds, e.g. the gateway's preStop sleep>).
+*/}}
+{{- define "podprofit.terminationGracePeriodSeconds" -}}
+{{- $shutdown := div (add (int .root.Values.shutdownTimeoutMs) 999) 1000 -}}
+{{- add $shutdown (int .root.Values.terminationGraceMarginSeconds) (int .extra) -}}
+{{- end -}}
+
+{{/*
+Environment every process reads. Takes (dict "root" $ "app" "<process>" "poolSize" <n>).
+*/}}
+{{- define "podprofit.env" -}}
+{{- $root := .root -}}
+{{- $secret := include "podprofit.secretName" $root -}}
+- name: APP
+  value: {{ .app | quote }}
+- name: NODE_ENV
+  value: "production"
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ $root.Values.secretKeys.databaseUrl }}
+- name: DATABASE_POOL_SIZE
+  value: {{ .poolSize | int | quote }}
+- name: APP_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ $root.Values.secretKeys.appSecret }}
+- name: OPERATOR_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ $root.Values.secretKeys.operatorToken }}
+      optional: true
+{{- if $root.Values.secretKeys.redisUrl }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ $root.Values.secretKeys.redisUrl }}
+{{- else }}
+- name: REDIS_URL
+  value: {{ required "config.redisUrl is required (or secretKeys.redisUrl)" $root.Values.config.redisUrl | quote }}
+{{- end }}
+- name: REDIS_PREFIX
+  value: {{ $root.Values.config.redisPrefix | quote }}
+- name: SUPPORT_EMAIL
+  value: {{ $root.Values.config.supportEmail | quote }}
+- name: LOG_LEVEL
+  value: {{ $root.Values.config.logLevel | quote }}
+- name: SHUTDOWN_TIMEOUT_MS
+  value: {{ $root.Values.shutdownTimeoutMs | int | quote }}
+{{- with $root.Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* Probes on GET /healthz. Takes (dict "root" $ "port" "<container port name>"). */}}
+{{- define "podprofit.probes" -}}
+startupProbe:
+  httpGet:
+    path: /healthz
+    port: {{ .port }}
+  {{- toYaml .root.Values.probes.startup | nindent 2 }}
+readinessProbe:
+  httpGet:
+    path: /healthz
+    port: {{ .port }}
+  {{- toYaml .root.Values.probes.readiness | nindent 2 }}
+livenessProbe:
+  httpGet:
+    path: /healthz
+    port: {{ .port }}
+  {{- toYaml .root.Values.probes.liveness | nindent 2 }}
+{{- end -}}
+
+{{/* Pod-level settings shared by every workload. */}}
+{{- define "podprofit.podSpecCommon" -}}
+automountServiceAccountToken: false
+{{- with .Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  {{- toYaml .Values.podSecurityContext | nindent 2 }}
+{{- with .Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+volumes:
+  # The root filesystem is read-only; node and its libraries may still want a /tmp.
+  - name: tmp
+    emptyDir: {}
+{{- end -}}
+
+{{/*
+Fails the render when the processes could open more PostgreSQL connections than the
+server allows: (gateway replicas + all worker replicas) x pool size.
+*/}}
+{{- define "podprofit.validateConnectionBudget" -}}
+{{- $pool := int .Values.config.databasePoolSize -}}
+{{- $total := mul (int .Values.gateway.replicas) $pool -}}
+{{- range $name, $w := .Values.workers -}}
+{{- if $w.enabled -}}
+{{- $total = add $total (mul (int $w.replicas) (int (default $pool $w.databasePoolSize))) -}}
+{{- end -}}
+{{- end -}}
+{{- $budget := sub (int .Values.database.maxConnections) (int .Values.database.reservedConnections) -}}
+{{- if gt (int $total) (int $budget) -}}
+{{- fail (printf "PostgreSQL connection budget exceeded: the processes may open %d connections, but database.maxConnections - database.reservedConnections = %d. Lower replicas or pool sizes, or raise max_connections (see deploy/operating.md)." (int $total) (int $budget)) -}}
+{{- end -}}
+{{- end -}}
