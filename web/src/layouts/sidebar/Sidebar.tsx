@@ -54,6 +54,8 @@ export function Sidebar({ entries, user, collapsed, onToggle }: SidebarProps) {
               variant="ghost"
               size="sm"
               color="fg.muted"
+              _expanded={{ bg: 'transparent' }}
+              _hover={{ bg: 'bg.muted', color: 'fg' }}
               onClick={onToggle}
             >
               {collapsed ? <LuPanelLeftOpen /> : <LuPanelLeftClose />}

@@ -32,7 +32,7 @@ export function ContactSidePanel({ supportEmail, loading }: { supportEmail?: str
             </Heading>
           </HStack>
           <Text color="fg.muted" fontSize="sm">
-            Prefer your own mail program? Write to us any time; we answer within one business day.
+            Prefer your own mail program? Write to us any time; we usually reply within one business day.
           </Text>
           {loading ? (
             <Skeleton h="5" w="60%" />

@@ -49,7 +49,7 @@ export function FeatureGrid() {
           <Text color="brand.fg" fontWeight="semibold" fontSize="sm" textTransform="uppercase" letterSpacing="wider">
             Features
           </Text>
-          <Heading id="features-title" as="h2" fontSize={{ base: '3xl', md: '4xl' }} letterSpacing="-0.02em">
+          <Heading id="features-title" as="h2" fontSize={{ base: '3xl', md: '4xl' }} letterSpacing="-0.02em" lineHeight="1.2" css={{ textWrap: 'balance' }}>
             Everything you need to trust your margins
           </Heading>
           <Text color="fg.muted" fontSize={{ base: 'md', md: 'lg' }}>

@@ -22,7 +22,7 @@ export function Hero() {
             <Badge alignSelf="flex-start" variant="outline" color="heroFg.accent" borderColor="heroFg.accent" px="3" py="1" borderRadius="full">
               For Etsy sellers who fulfil with Printify
             </Badge>
-            <Heading id="hero-title" as="h1" fontSize={{ base: '4xl', md: '6xl' }} lineHeight="1.05" letterSpacing="-0.03em" fontWeight="bold">
+            <Heading id="hero-title" as="h1" fontSize={{ base: '4xl', md: '5xl', xl: '6xl' }} css={{ textWrap: 'balance' }} lineHeight="1.05" letterSpacing="-0.03em" fontWeight="bold">
               See what every order{' '}
               <Box as="span" color="heroFg.accent">
                 really earns you

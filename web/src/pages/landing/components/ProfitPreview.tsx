@@ -23,7 +23,7 @@ export function ProfitPreview() {
       <Flex justify="space-between" align="flex-start" gap="3">
         <Stack gap="0.5">
           <Text fontSize="xs" color="fg.muted" fontWeight="medium">
-            Etsy receipt #3049281 · Printify #A-77120
+            Etsy #3049281 · Printify #A-77120
           </Text>
           <Text fontWeight="semibold">Retro Sunset Tee, size M</Text>
         </Stack>

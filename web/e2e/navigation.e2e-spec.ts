@@ -1,0 +1,203 @@
+import { setupE2E } from './support/harness';
+import { expectContains, expectHidden, expectPath, expectText } from './support/expect';
+import { gotoApp, Shell, signUpThroughUi } from './support/pages';
+import { newTestUser } from './support/users';
+
+const e2e = setupE2E();
+
+const SIDEBAR = [
+  ['Dashboard', '/'],
+  ['Connections', '/connections'],
+  ['Orders', '/orders'],
+  ['Order Matching', '/matching'],
+  ['Analytics', '/analytics'],
+  ['Settings', '/settings'],
+] as const;
+
+const FEATURES = ['Automatic Syncing', 'Smart Matching', 'Profit Analysis', 'Multi-Currency', 'Analytics Dashboard', 'Secure & Private'];
+
+describe('public pages', () => {
+  it('landing: header, hero, six features, closing call to action and footer', async () => {
+    const page = await e2e.open();
+    await gotoApp(page, '/');
+    const banner = page.getByRole('banner');
+    await expectText(banner.getByText('PodProfit', { exact: true }), 'PodProfit');
+    await expectText(banner.getByText('Know your real profit on every Etsy order.'), 'Know your real profit on every Etsy order.');
+    expect(await banner.getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/login');
+    expect(await page.getByRole('link', { name: 'Get Started Free' }).getAttribute('href')).toBe('/signup');
+    expect(await page.getByRole('link', { name: 'Start Tracking Profits' }).getAttribute('href')).toBe('/signup');
+    for (const feature of FEATURES) {
+      await expectText(page.getByRole('heading', { level: 3, name: feature }), feature);
+    }
+    expect(await page.getByRole('heading', { level: 3 }).count()).toBe(6);
+    const devLogin = page.getByRole('button', { name: /test login/i });
+    expect(await devLogin.isDisabled()).toBe(true);
+
+    const footer = page.getByRole('contentinfo');
+    for (const [name, href] of [
+      ['Privacy Policy', '/privacy'],
+      ['Terms of Service', '/terms'],
+      ['Contact', '/contact'],
+    ]) {
+      expect(await footer.getByRole('link', { name }).getAttribute('href')).toBe(href);
+    }
+    await expectText(footer.getByText(/^©/), `© ${new Date().getFullYear()} PodProfit. All rights reserved.`);
+
+    await banner.getByRole('link', { name: 'Sign In' }).click();
+    await expectPath(page, '/login');
+    await expectText(page.getByRole('heading', { level: 1 }), 'Sign In');
+    await page.getByRole('main').getByRole('link', { name: 'Sign up', exact: true }).click();
+    await expectPath(page, '/signup');
+    await expectText(page.getByRole('heading', { level: 1 }), 'Create Account');
+    await page.getByRole('main').getByRole('link', { name: 'Sign in', exact: true }).click();
+    await expectPath(page, '/login');
+  });
+
+  it('legal pages: fixed revision date, back-to-home link, required clauses and footer links', async () => {
+    const page = await e2e.open();
+    for (const [path, title, clause] of [
+      ['/privacy', 'Privacy Policy', 'within 30 days of account deletion'],
+      ['/terms', 'Terms of Service', 'the last 12 months'],
+    ] as const) {
+      await gotoApp(page, path);
+      await expectText(page.getByRole('heading', { level: 1 }), title);
+      await expectText(page.getByTestId('last-updated'), 'Last updated: November 22, 2026');
+      await expectContains(page.getByRole('main'), clause);
+      const legalNav = page.getByRole('navigation', { name: 'Legal' });
+      expect(await legalNav.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy');
+      expect(await legalNav.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms');
+      expect(await legalNav.getByRole('link', { name: 'Contact' }).getAttribute('href')).toBe('/contact');
+      await page.getByRole('link', { name: 'Back to home' }).click();
+      await expectPath(page, '/');
+    }
+  });
+
+  it('shows the 404 card for unknown paths and for app-only paths while signed out', async () => {
+    const page = await e2e.open();
+    for (const path of ['/no-such-page', '/orders', '/analytics', '/settings/profile']) {
+      await gotoApp(page, path);
+      await expectText(page.getByRole('heading', { level: 1 }), 'Page Not Found');
+      expect(await new Shell(page).sidebar().count()).toBe(0);
+    }
+    await page.getByRole('link', { name: 'Go back home' }).click();
+    await expectPath(page, '/');
+    await expectText(page.getByRole('heading', { level: 1 }), 'See what every order really earns you');
+  });
+});
+
+describe('signed-in shell', () => {
+  it('lists the sidebar entries, highlights the current route and shows the dashboard cards', async () => {
+    const page = await e2e.open();
+    const user = newTestUser('shell');
+    await signUpThroughUi(page, user);
+    const shell = new Shell(page);
+
+    for (const [label, href] of SIDEBAR) {
+      expect(await shell.navLink(label).getAttribute('href')).toBe(href);
+    }
+    await expectText(shell.currentLink(), 'Dashboard');
+    expect(await shell.currentLink().count()).toBe(1);
+
+    await expectText(page.getByRole('heading', { level: 1 }), 'Dashboard');
+    await expectText(page.getByText('Track your Print-on-Demand business performance'), 'Track your Print-on-Demand business performance');
+    await expectText(page.getByRole('heading', { name: 'Quick Links' }), 'Quick Links');
+    const main = page.getByRole('main');
+    expect(await main.getByRole('link', { name: /^All Orders/ }).getAttribute('href')).toBe('/orders');
+    expect(await main.getByRole('link', { name: /^Connections/ }).getAttribute('href')).toBe('/connections');
+    expect(await main.getByRole('link', { name: /^Settings/ }).getAttribute('href')).toBe('/settings');
+    await expectText(page.getByRole('heading', { name: 'Need Help?' }), 'Need Help?');
+    expect(await main.getByRole('link', { name: 'Contact support' }).getAttribute('href')).toBe('/contact');
+
+    // Pages not built yet fall under the not-found rule, inside the shell.
+    await shell.navLink('Orders').click();
+    await expectPath(page, '/orders');
+    await expectText(page.getByRole('heading', { level: 1 }), 'Page Not Found');
+    await expectText(shell.currentLink(), 'Orders');
+    for (const path of ['/analytics', '/no-such-page', '/login']) {
+      await gotoApp(page, path);
+      await expectText(page.getByRole('heading', { level: 1 }), 'Page Not Found');
+      await shell.sidebar().waitFor();
+    }
+
+    for (const path of ['/privacy', '/terms', '/contact']) {
+      await gotoApp(page, path);
+      await shell.sidebar().waitFor();
+      expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+      expect(await page.getByRole('heading', { level: 1 }).innerText()).not.toBe('Page Not Found');
+    }
+  });
+
+  it('collapses to icons with tooltips and expands again; the choice survives a reload', async () => {
+    const page = await e2e.open('desktop');
+    await signUpThroughUi(page, newTestUser('collapse'));
+    const shell = new Shell(page);
+    const wide = (await shell.sidebar().boundingBox())?.width ?? 0;
+    expect(wide).toBeGreaterThan(200);
+    expect(await shell.toggle().getAttribute('aria-expanded')).toBe('true');
+    await expectText(shell.userName(), 'Avery ' + (await shell.userName().innerText()).split(' ')[1]);
+
+    await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+    await page.getByRole('button', { name: 'Expand sidebar' }).waitFor();
+    expect(await shell.toggle().getAttribute('aria-expanded')).toBe('false');
+    await page.waitForFunction(() => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 999) < 100);
+    // Labels are gone visually but remain the links' accessible names.
+    expect(await shell.sidebar().getByText('Order Matching', { exact: true }).count()).toBe(0);
+    expect(await shell.navLink('Order Matching').getAttribute('href')).toBe('/matching');
+    expect(await shell.userName().count()).toBe(0);
+
+    await shell.navLink('Settings').hover();
+    const tooltip = page.getByRole('tooltip');
+    await expectText(tooltip, 'Settings');
+
+    await gotoApp(page, '/');
+    await page.getByRole('button', { name: 'Expand sidebar' }).waitFor();
+
+    await page.getByRole('button', { name: 'Expand sidebar' }).click();
+    await page.getByRole('button', { name: 'Collapse sidebar' }).waitFor();
+    await page.waitForFunction(() => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 0) > 200);
+    await shell.userName().waitFor();
+  });
+
+  it('on a 390 px screen hides the sidebar and opens the same entries in a Menu slide-over', async () => {
+    const page = await e2e.open('mobile');
+    const user = newTestUser('mobile');
+    await signUpThroughUi(page, user);
+    const shell = new Shell(page);
+
+    expect(await shell.sidebar().isVisible()).toBe(false);
+    await shell.menuButton().click();
+    const drawer = shell.drawer();
+    await drawer.waitFor();
+    for (const [label, href] of SIDEBAR) {
+      expect(await drawer.getByRole('link', { name: label, exact: true }).getAttribute('href')).toBe(href);
+    }
+    expect(await drawer.locator('a[aria-current="page"]').innerText()).toBe('Dashboard');
+    await expectText(drawer.getByTestId('user-email'), user.email);
+    await expectText(drawer.getByTestId('user-name'), `${user.firstName} ${user.lastName}`);
+
+    await drawer.getByRole('link', { name: 'Order Matching', exact: true }).click();
+    await expectPath(page, '/matching');
+    await expectHidden(drawer);
+    await expectText(page.getByRole('heading', { level: 1 }), 'Page Not Found');
+
+    await shell.menuButton().click();
+    await drawer.waitFor();
+    expect(await drawer.locator('a[aria-current="page"]').innerText()).toBe('Order Matching');
+    await drawer.getByRole('button', { name: 'Close menu' }).click();
+    await expectHidden(drawer);
+
+    await shell.menuButton().click();
+    await drawer.getByRole('link', { name: 'Dashboard', exact: true }).click();
+    await expectPath(page, '/');
+    await expectHidden(drawer);
+    await expectText(page.getByRole('heading', { level: 1 }), 'Dashboard');
+
+    await shell.menuButton().click();
+    await page.keyboard.press('Escape');
+    await expectHidden(drawer);
+
+    await shell.menuButton().click();
+    await drawer.getByRole('button', { name: 'Logout' }).click();
+    await expectPath(page, '/login');
+  });
+});
