@@ -16,6 +16,7 @@ async function newTestApp(operatorToken: string | undefined) {
   const mocks = {
     enqueue: jest.fn().mockResolvedValue({ id: '12', queue: 'matcher', name: 'ping' }),
     getJob: jest.fn(),
+    getJobState: jest.fn().mockResolvedValue('failed'),
   };
   const moduleRef = await Test.createTestingModule({
     controllers: [AdminQueuesController],
@@ -24,7 +25,7 @@ async function newTestApp(operatorToken: string | undefined) {
       OperatorGuard,
       { provide: AppConfig, useValue: Object.assign(new AppConfig(), { OPERATOR_TOKEN: operatorToken }) },
       { provide: QueueProducer, useValue: { enqueue: mocks.enqueue } },
-      { provide: QueueRegistry, useValue: { get: () => ({ getJob: mocks.getJob }) } },
+      { provide: QueueRegistry, useValue: { get: () => ({ getJob: mocks.getJob, getJobState: mocks.getJobState }) } },
       { provide: LastCompletionStore, useValue: { readAll: jest.fn() } },
     ],
   }).compile();
@@ -99,11 +100,10 @@ describe('operator queue routes', () => {
       failedReason: 'upstream said token=abc',
       attemptsMade: 1,
       finishedOn: 1_700_000_000_000,
-      getState: async () => 'failed',
     });
     const found = await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/3', headers: auth });
     expect(found.json()).toEqual({ id: '3', name: 'ping', state: 'failed', result: null, failedReason: 'upstream said token=[redacted]', attemptsMade: 1, finishedOn: 1_700_000_000_000 });
-    mocks.getJob.mockResolvedValueOnce(undefined);
+    mocks.getJobState.mockResolvedValueOnce('unknown');
     expect((await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/4', headers: auth })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/..%2F..', headers: auth })).statusCode).toBe(404);
   });

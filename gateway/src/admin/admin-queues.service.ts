@@ -39,9 +39,12 @@ export class AdminQueuesService {
 
   async job(queue: QueueName, id: string): Promise<JobView> {
     return this.redis('read the job', async () => {
-      const job = await this.registry.get(queue).getJob(id);
+      const target = this.registry.get(queue);
+      // State first, then the job hash: a job finishing between the two reads then shows as
+      // completed with its result, never as completed with the data of before.
+      const state = (await target.getJobState(id)) as JobState;
+      const job = state === 'unknown' ? undefined : await target.getJob(id);
       if (!job) throw new NotFoundException('Job not found');
-      const state = (await job.getState()) as JobState;
       return {
         id: String(job.id),
         name: job.name,

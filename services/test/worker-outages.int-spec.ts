@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { Client } from 'pg';
+import { createTestDatabase, REPO_ROOT, TEST_APP_SECRET, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
+import { dedicatedRedis, ensureBuilt, pollUntil, readHealth, startWorker, stopAndTime, type DedicatedRedis, type WorkerProcess } from './support/fleet';
+
+/**
+ * A worker against its own throwaway redis-server: started while Redis is down it reports 503
+ * and recovers when Redis arrives, without exiting; it rides out PostgreSQL dropping its
+ * connections; and SIGTERM with Redis gone still ends it within the shutdown bound.
+ */
+jest.setTimeout(120_000);
+
+const SHUTDOWN_TIMEOUT_MS = 3_000;
+
+describe('a worker losing its dependencies', () => {
+  let database: TestDatabase;
+  let redis: DedicatedRedis;
+  let worker: WorkerProcess;
+  const prefix = uniqueRedisPrefix('outage');
+
+  beforeAll(async () => {
+    ensureBuilt();
+    database = await createTestDatabase('outage');
+    // Workers never migrate: the one-shot migrate step does, before they are needed.
+    execFileSync(process.execPath, ['dist/gateway/src/cli.js', 'migrate'], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: database.url, APP_SECRET: TEST_APP_SECRET },
+      stdio: 'pipe',
+    });
+    redis = await dedicatedRedis();
+  });
+
+  afterAll(async () => {
+    await worker?.stop('SIGKILL');
+    await redis?.kill();
+    await database?.drop();
+  });
+
+  it('reports 503 while Redis is down at start, then recovers without exiting', async () => {
+    worker = await startWorker('matcher', {
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: prefix,
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    });
+    const down = await pollUntil('health answers 503 naming redis', async () => {
+      const health = await readHealth(worker);
+      return health.status === 503 ? health : undefined;
+    });
+    expect(down.body.failing).toEqual(expect.arrayContaining(['redis', 'queue']));
+    expect(down.body.checks.redis.status).toBe('down');
+    expect(down.body.checks.queue.running).toBe(false);
+
+    // Several seconds of outage: the worker must wait, not crash or exit.
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(worker.child.exitCode).toBeNull();
+
+    await redis.start();
+    const up = await pollUntil('health answers 200 once Redis is up', async () => {
+      const health = await readHealth(worker);
+      return health.status === 200 ? health : undefined;
+    }, 30_000);
+    expect(up.body.checks).toMatchObject({ postgres: { status: 'up' }, redis: { status: 'up' }, queue: { running: true } });
+    expect(worker.child.exitCode).toBeNull();
+  });
+
+  it('runs jobs after recovering', async () => {
+    const queue = new Queue('matcher', { connection: { host: '127.0.0.1', port: redis.port }, prefix: `${prefix}:bull` });
+    try {
+      const job = await queue.add('ping', { requestedAt: new Date().toISOString(), requestedBy: 'test' });
+      const done = await pollUntil('ping completed', async () => {
+        const fresh = await queue.getJob(String(job.id));
+        return fresh?.finishedOn ? fresh : undefined;
+      });
+      expect(await done.getState()).toBe('completed');
+      expect(done.returnvalue.worker).toMatch(new RegExp(`:${worker.child.pid}$`));
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('rides out PostgreSQL dropping its connections', async () => {
+    const admin = new Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      const terminated = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'podprofit-matcher'`,
+        [database.name],
+      );
+      expect(terminated.rowCount).toBeGreaterThanOrEqual(1);
+    } finally {
+      await admin.end();
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    await pollUntil('health answers 200 after PostgreSQL reconnects', async () => ((await readHealth(worker)).status === 200 ? true : undefined));
+    expect(worker.child.exitCode).toBeNull();
+  });
+
+  it('still exits within the bound on SIGTERM once Redis is gone', async () => {
+    await redis.kill();
+    await pollUntil('health notices Redis is gone', async () => ((await readHealth(worker)).status === 503 ? true : undefined));
+    const { code, signal, elapsedMs } = await stopAndTime(worker, 'SIGTERM');
+    expect(signal).toBeNull();
+    // 0 if BullMQ managed to close, 1 if the hard-stop timer had to end it; never hanging.
+    expect([0, 1]).toContain(code);
+    expect(elapsedMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 2_000);
+    if (code === 1) expect(worker.logs()).toContain('"event":"worker.hard_stop"');
+  });
+});
