@@ -1,13 +1,25 @@
 import { execFileSync } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
-import { createTestDatabase, REPO_ROOT, TEST_APP_SECRET, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
+import {
+  createTestDatabase,
+  freePort,
+  REPO_ROOT,
+  spawnService,
+  TEST_APP_SECRET,
+  TEST_OPERATOR_TOKEN,
+  uniqueRedisPrefix,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@pod/testing';
 import { dedicatedRedis, ensureBuilt, pollUntil, readHealth, startWorker, stopAndTime, type DedicatedRedis, type WorkerProcess } from './support/fleet';
 
 /**
- * A worker against its own throwaway redis-server: started while Redis is down it reports 503
- * and recovers when Redis arrives, without exiting; it rides out PostgreSQL dropping its
- * connections; and SIGTERM with Redis gone still ends it within the shutdown bound.
+ * A worker and the gateway against their own throwaway redis-server: started while Redis is
+ * down, the worker reports 503 and both recover when Redis arrives, without exiting (the
+ * gateway then hears events it subscribed to before Redis was there); the worker rides out
+ * PostgreSQL dropping its connections; the gateway answers 503 fast while Redis is gone; and
+ * SIGTERM with Redis gone still ends the worker within the shutdown bound.
  */
 jest.setTimeout(120_000);
 
@@ -17,7 +29,20 @@ describe('a worker losing its dependencies', () => {
   let database: TestDatabase;
   let redis: DedicatedRedis;
   let worker: WorkerProcess;
+  let gateway: ServiceProcess;
+  let gatewayUrl: string;
   const prefix = uniqueRedisPrefix('outage');
+
+  async function postPing(): Promise<{ status: number; body: { id?: string; message?: string }; elapsedMs: number }> {
+    const started = Date.now();
+    const response = await fetch(`${gatewayUrl}/api/admin/queues/matcher/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ping' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: response.status, body: (await response.json()) as { id?: string; message?: string }, elapsedMs: Date.now() - started };
+  }
 
   beforeAll(async () => {
     ensureBuilt();
@@ -32,18 +57,18 @@ describe('a worker losing its dependencies', () => {
   });
 
   afterAll(async () => {
+    await gateway?.stop('SIGKILL');
     await worker?.stop('SIGKILL');
     await redis?.kill();
     await database?.drop();
   });
 
   it('reports 503 while Redis is down at start, then recovers without exiting', async () => {
-    worker = await startWorker('matcher', {
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: prefix,
-      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-    });
+    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: prefix };
+    worker = await startWorker('matcher', { ...env, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+    const port = await freePort();
+    gatewayUrl = `http://127.0.0.1:${port}`;
+    gateway = spawnService('gateway', 'dist/gateway/src/main.js', { ...env, PORT: String(port), APP_SECRET: TEST_APP_SECRET, OPERATOR_TOKEN: TEST_OPERATOR_TOKEN });
     const down = await pollUntil('health answers 503 naming redis', async () => {
       const health = await readHealth(worker);
       return health.status === 503 ? health : undefined;
@@ -63,6 +88,20 @@ describe('a worker losing its dependencies', () => {
     }, 30_000);
     expect(up.body.checks).toMatchObject({ postgres: { status: 'up' }, redis: { status: 'up' }, queue: { running: true } });
     expect(worker.child.exitCode).toBeNull();
+    expect(gateway.child.exitCode).toBeNull();
+  });
+
+  it('lets the gateway, started before Redis, enqueue and hear job.completed once Redis is up', async () => {
+    const accepted = await pollUntil('the gateway accepts a ping', async () => {
+      const response = await postPing();
+      return response.status === 202 ? response : undefined;
+    }, 30_000, 500);
+    const id = accepted.body.id as string;
+    await pollUntil('the gateway heard job.completed', async () => {
+      const response = await fetch(`${gatewayUrl}/api/admin/queues`, { headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } });
+      const queues = (await response.json()) as Array<{ name: string; lastCompletedEvent: { jobId: string } | null }>;
+      return queues.find((q) => q.name === 'matcher')?.lastCompletedEvent?.jobId === id ? true : undefined;
+    });
   });
 
   it('runs jobs after recovering', async () => {
@@ -95,6 +134,17 @@ describe('a worker losing its dependencies', () => {
     await new Promise((r) => setTimeout(r, 500));
     await pollUntil('health answers 200 after PostgreSQL reconnects', async () => ((await readHealth(worker)).status === 200 ? true : undefined));
     expect(worker.child.exitCode).toBeNull();
+  });
+
+  it('answers enqueues with a quick 503 while Redis is gone, and 202 again once it is back', async () => {
+    await redis.kill();
+    const refused = await postPing();
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toBe('The job queue is unavailable; try again shortly.');
+    expect(refused.elapsedMs).toBeLessThan(3_000);
+    await redis.start();
+    await pollUntil('the gateway accepts a ping again', async () => ((await postPing()).status === 202 ? true : undefined), 30_000, 500);
+    expect(gateway.child.exitCode).toBeNull();
   });
 
   it('still exits within the bound on SIGTERM once Redis is gone', async () => {
