@@ -1,7 +1,8 @@
-import { Box, Button, Container, Flex, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { Box, Container, Flex, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, Outlet } from 'react-router-dom';
 import { Logo } from '../components/brand/Logo';
 import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
+import { ButtonLink } from '../components/ui/button-link';
 
 export const TAGLINE = 'Know your real profit on every Etsy order.';
 
@@ -18,9 +19,7 @@ function PublicHeader() {
               {TAGLINE}
             </Text>
           </Stack>
-          <Button asChild colorPalette="brand" variant="outline" size="sm" flexShrink={0}>
-            <RouterLink to="/login">Sign In</RouterLink>
-          </Button>
+          <ButtonLink to="/login" colorPalette="brand" variant="outline" size="sm" flexShrink={0}>Sign In</ButtonLink>
         </Flex>
       </Container>
     </Box>

@@ -13,7 +13,12 @@ import {
 // creation, so there is one store per placement and `toaster` routes to the active one.
 const MD_UP = '(min-width: 48rem)';
 const shared = { max: 1, duration: 5000, hotkey: ['F8'], pauseOnPageIdle: true, overlap: false };
-const smallScreenToaster = createToaster({ ...shared, placement: 'top' });
+// On phones the toast sits just below the sticky top bar, so it never hides the Menu button.
+const smallScreenToaster = createToaster({
+  ...shared,
+  placement: 'top',
+  offsets: { top: '5.25rem', left: '1rem', right: '1rem', bottom: '1rem' },
+});
 const largeScreenToaster = createToaster({ ...shared, placement: 'bottom-end' });
 
 function isLargeScreen(): boolean {

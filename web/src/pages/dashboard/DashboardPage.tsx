@@ -1,10 +1,11 @@
-import { Button, Card, Center, Flex, Heading, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Card, Center, Flex, Heading, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import type { IconType } from 'react-icons';
 import { LuChevronRight, LuLifeBuoy, LuPlug, LuReceipt, LuSettings } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { usePageTitle } from '../../hooks/usePageTitle';
+import { ButtonLink } from '../../components/ui/button-link';
 
 interface QuickLink {
   label: string;
@@ -77,9 +78,7 @@ function NeedHelpCard() {
             Questions about syncing, matching or your numbers? Our support team usually answers within one business day.
           </Text>
         </Stack>
-        <Button asChild colorPalette="brand" alignSelf="flex-start">
-          <RouterLink to="/contact">Contact support</RouterLink>
-        </Button>
+        <ButtonLink to="/contact" colorPalette="brand" alignSelf="flex-start">Contact support</ButtonLink>
       </Card.Body>
     </Card.Root>
   );

@@ -1,7 +1,7 @@
-import { Button, Card, Center, Heading, Icon, Stack, Text } from '@chakra-ui/react';
+import { Card, Center, Heading, Icon, Stack, Text } from '@chakra-ui/react';
 import { LuCompass } from 'react-icons/lu';
-import { Link as RouterLink } from 'react-router-dom';
 import { usePageTitle } from '../../hooks/usePageTitle';
+import { ButtonLink } from '../../components/ui/button-link';
 
 /** The not-found card for any path outside the active route set. */
 export function NotFoundPage() {
@@ -21,9 +21,7 @@ export function NotFoundPage() {
               Page Not Found
             </Heading>
             <Text color="fg.muted">The page you are looking for doesn&apos;t exist or has moved.</Text>
-            <Button asChild colorPalette="brand" mt="2">
-              <RouterLink to="/">Go back home</RouterLink>
-            </Button>
+            <ButtonLink to="/" colorPalette="brand" mt="2">Go back home</ButtonLink>
           </Stack>
         </Card.Body>
       </Card.Root>

@@ -1,6 +1,6 @@
-import { Box, Button, Container, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, Container, Heading, Stack, Text } from '@chakra-ui/react';
 import { LuArrowRight } from 'react-icons/lu';
-import { Link as RouterLink } from 'react-router-dom';
+import { ButtonLink } from '../../../components/ui/button-link';
 
 export function ClosingCta() {
   return (
@@ -25,11 +25,9 @@ export function ClosingCta() {
           <Text color="heroFg.muted" maxW="xl" fontSize={{ base: 'md', md: 'lg' }}>
             Connect Etsy and Printify in a few minutes and get an honest profit figure for every order.
           </Text>
-          <Button asChild size="xl" colorPalette="brand">
-            <RouterLink to="/signup">
+          <ButtonLink to="/signup" size="xl" colorPalette="brand">
               Start Tracking Profits <LuArrowRight />
-            </RouterLink>
-          </Button>
+            </ButtonLink>
         </Stack>
       </Container>
     </Box>

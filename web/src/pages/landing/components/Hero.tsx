@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Container, Heading, SimpleGrid, Stack, Text, Flex } from '@chakra-ui/react';
 import { LuArrowRight } from 'react-icons/lu';
-import { Link as RouterLink } from 'react-router-dom';
 import { ProfitPreview } from './ProfitPreview';
+import { ButtonLink } from '../../../components/ui/button-link';
 
 export function Hero() {
   return (
@@ -33,11 +33,9 @@ export function Hero() {
               revenue, costs, fees, net profit and margin in the currency you think in.
             </Text>
             <Flex gap="3" wrap="wrap" align="center">
-              <Button asChild size="xl" colorPalette="brand">
-                <RouterLink to="/signup">
+              <ButtonLink to="/signup" size="xl" colorPalette="brand">
                   Get Started Free <LuArrowRight />
-                </RouterLink>
-              </Button>
+                </ButtonLink>
               <Button size="xl" variant="outline" color="heroFg" borderColor="heroFg.muted" disabled title="Coming soon">
                 Developer test login
               </Button>
