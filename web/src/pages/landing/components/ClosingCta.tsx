@@ -25,7 +25,7 @@ export function ClosingCta() {
           <Text color="heroFg.muted" maxW="xl" fontSize={{ base: 'md', md: 'lg' }}>
             Connect Etsy and Printify in a few minutes and get an honest profit figure for every order.
           </Text>
-          <ButtonLink to="/signup" size="xl" colorPalette="brand">
+          <ButtonLink to="/signup" size="xl" colorPalette="brand" focusRingColor="heroFg.accent">
               Start Tracking Profits <LuArrowRight />
             </ButtonLink>
         </Stack>

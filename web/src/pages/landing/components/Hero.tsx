@@ -28,12 +28,12 @@ export function Hero() {
                 really earns you
               </Box>
             </Heading>
-            <Text fontSize={{ base: 'md', md: 'lg' }} color="heroFg.muted" maxW="xl">
+            <Text fontSize={{ base: 'md', md: 'lg' }} color="heroFg.muted" maxW="xl" css={{ textWrap: 'pretty' }}>
               PodProfit pulls your Etsy orders and Printify costs together, matches them automatically and shows your
               revenue, costs, fees, net profit and margin in the currency you think in.
             </Text>
             <Flex gap="3" wrap="wrap" align="center">
-              <ButtonLink to="/signup" size="xl" colorPalette="brand">
+              <ButtonLink to="/signup" size="xl" colorPalette="brand" focusRingColor="heroFg.accent">
                   Get Started Free <LuArrowRight />
                 </ButtonLink>
               <Button size="xl" variant="outline" color="heroFg" borderColor="heroFg.muted" disabled title="Coming soon">
