@@ -20,6 +20,7 @@ async function supportEmail(page: Page): Promise<string> {
   expect(config.status).toBe(200);
   const parsed = JSON.parse(config.text) as { supportEmail: string; demoEnabled: boolean };
   expect(parsed.supportEmail).toMatch(/@/);
+  expect(typeof parsed.demoEnabled).toBe('boolean');
   return parsed.supportEmail;
 }
 

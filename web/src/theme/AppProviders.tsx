@@ -1,8 +1,9 @@
 import { ChakraProvider } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
-import { SWRConfig, type SWRConfiguration } from 'swr';
+import { mutate, SWRConfig, type SWRConfiguration } from 'swr';
 import { Toaster } from '../components/ui/toaster';
-import { fetcher } from '../hooks/api/client';
+import { ApiError, fetcher } from '../hooks/api/client';
+import { API } from '../hooks/api/keys';
 import { system } from './system';
 
 // Spec §9: no automatic refetching, nothing goes stale, no retries.
@@ -12,6 +13,13 @@ const swrConfig: SWRConfiguration = {
   revalidateIfStale: false,
   revalidateOnReconnect: false,
   shouldRetryOnError: false,
+  // A 401 on any other query means the session ended: forget the user, which switches
+  // to the public route set (the sign-in page is one click away).
+  onError: (error: unknown, key: string) => {
+    if (error instanceof ApiError && error.status === 401 && key !== API.currentUser) {
+      void mutate(API.currentUser, null, { revalidate: false });
+    }
+  },
 };
 
 export function AppProviders({ children }: { children: ReactNode }) {
