@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -7,6 +7,7 @@ import fastifyCookie from '@fastify/cookie';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@pod/config';
+import { redisEventsTransportOptions } from '@pod/queue';
 import { createLogger } from '@pod/observability';
 import { AppModule } from './app.module';
 import { SessionGuard } from './auth/session.guard';
@@ -25,7 +26,18 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Bounds a whole request (a trickled body included), not only its headers.
-    requestTimeout: 30_000,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    // Node checks header and request timeouts on this interval (30 s by default): check often
+    // enough that a trickling client is cut near its bound.
+    serverFactory: (handler: Parameters<typeof createServer>[1]) =>
+      createServer(
+        {
+          connectionsCheckingInterval: Math.min(1_000, config.HTTP_HEADERS_TIMEOUT_MS),
+          headersTimeout: Math.min(config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS),
+          requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+        },
+        handler,
+      ),
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
     maxParamLength: 200,
@@ -44,7 +56,6 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   });
   app.useLogger(app.get(PinoNestLogger));
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.server.headersTimeout = 15_000;
   registerJsonOnlyParser(fastify);
   await registerSecurityHeaders(fastify, config.isProduction);
   await fastify.register(fastifyCookie);
@@ -66,6 +77,8 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
       stopAtFirstError: true,
     }),
   );
+  // Domain events (e.g. job.completed) arrive over the Redis transport; BullMQ carries the work.
+  app.connectMicroservice(redisEventsTransportOptions(config));
   app.enableShutdownHooks();
   return app;
 }

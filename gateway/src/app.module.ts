@@ -3,10 +3,13 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { AppConfig } from '@pod/config';
 import { pathWithoutQuery } from '@pod/observability';
+import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CoreModule } from './core/core.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { PublicConfigModule } from './public-config/public-config.module';
+import { QueuesModule } from './queues/queues.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -40,6 +43,9 @@ export class AppModule {
         UsersModule,
         HealthModule,
         PublicConfigModule,
+        QueuesModule,
+        EventsModule,
+        AdminModule,
       ],
     };
   }

@@ -9,6 +9,7 @@ async function main(): Promise<void> {
   // even when several gateways start together. Workers only wait for the schema.
   await prepareDatabase(config);
   const app = await createGateway(config);
+  await app.startAllMicroservices();
   await app.listen({ port: config.PORT, host: '0.0.0.0' });
   process.stdout.write(`PodProfit gateway listening on http://localhost:${config.PORT}\n`);
 }

@@ -1,4 +1,4 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { AppConfig } from '@pod/config';
@@ -9,7 +9,13 @@ export const REDIS = Symbol('REDIS');
 /** Config, the database and a Redis client for the gateway's own keys (throttles, event records). */
 @Global()
 @Module({})
-export class CoreModule {
+export class CoreModule implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CoreModule,

@@ -89,8 +89,9 @@ function errorName(status: number): string {
 }
 
 function httpMessage(exception: HttpException, status: number): string {
-  if (status === 404) return 'Not Found';
   const response = exception.getResponse();
+  // Nest's own route-not-found message echoes the method and path (query string included).
+  if (status === 404 && /^Cannot [A-Z]+ /.test(String((response as { message?: unknown }).message ?? response))) return 'Not Found';
   if (typeof response === 'string') return response;
   const message = (response as { message?: unknown }).message;
   if (Array.isArray(message)) return message.map(String).join('; ');

@@ -2,6 +2,8 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** No request of ours nests deeper; far deeper input would exhaust the stack in validation. */
+export const MAX_JSON_DEPTH = 32;
 
 /** Strict headers on every response: API, web app, errors. */
 export async function registerSecurityHeaders(fastify: FastifyInstance, isProduction: boolean): Promise<void> {
@@ -50,7 +52,28 @@ export function registerJsonOnlyParser(fastify: FastifyInstance): void {
     (request, body, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       if (text.trim() === '') return done(null, {});
+      if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+        return done(Object.assign(new Error('The request body is nested too deeply.'), { statusCode: 400 }), undefined);
+      }
       parseJson(request, text, done);
     },
   );
+}
+
+/** Bracket depth outside strings, in one pass, before anything recursive touches the input. */
+export function jsonDepthExceeds(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i += 1;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91 /* { [ */) {
+      depth += 1;
+      if (depth > maxDepth) return true;
+    } else if (c === 125 || c === 93 /* } ] */) depth -= 1;
+  }
+  return false;
 }

@@ -19,6 +19,8 @@ export class SpaFallback {
       wildcard: false,
       index: false,
       serveDotFiles: false,
+      // Our setHeaders decides caching: hashed assets forever, the rest revalidated.
+      cacheControl: false,
       setHeaders: (res, path) => {
         res.raw.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

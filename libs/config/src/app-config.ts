@@ -61,6 +61,20 @@ export class AppConfig {
   @Max(64)
   WORKER_CONCURRENCY?: number;
 
+  /** Whole-request bound (a trickled body included). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /** Bound for receiving a request's headers (slowloris). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  HTTP_HEADERS_TIMEOUT_MS = 15_000;
+
   /** Where the built web app lives; the gateway serves it when the folder exists. */
   @IsString()
   @MaxLength(500)

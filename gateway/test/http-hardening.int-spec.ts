@@ -1,0 +1,168 @@
+import { connect } from 'node:net';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { GatewayTestBed, ORIGIN, SAME_ORIGIN, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
+
+const bed = new GatewayTestBed();
+let gw: TestGateway;
+const stateChangingRoutes: Array<{ method: string; url: string }> = [];
+
+beforeAll(async () => {
+  await bed.setUp();
+  gw = await bed.start({ HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_HEADERS_TIMEOUT_MS: '1000' }, (app: NestFastifyApplication) => {
+    // Enumerate every route as Nest registers it, so a new route cannot escape these checks.
+    app.getHttpAdapter().getInstance().addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) {
+        if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) stateChangingRoutes.push({ method, url: route.url });
+      }
+    });
+  });
+});
+afterAll(() => bed.tearDown());
+
+const SECURITY_HEADERS = (headers: Record<string, unknown>) => {
+  expect(headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  const csp = String(headers['content-security-policy']);
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toContain("base-uri 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toMatch(/script-src 'self'(;|$)/);
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('no-referrer');
+  expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+  expect(headers['x-powered-by']).toBeUndefined();
+  expect(headers.server).toBeUndefined();
+  expect(headers['access-control-allow-origin']).toBeUndefined();
+};
+
+describe('CSRF on every state-changing route (item 21)', () => {
+  it('found the routes', () => {
+    expect(stateChangingRoutes.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['POST /api/auth/login', 'POST /api/auth/register', 'POST /api/auth/logout', 'PATCH /api/user/settings']),
+    );
+  });
+
+  it('refuses cross-site, same-site, header-less and non-JSON requests', async () => {
+    const cookie = sessionCookie(await register(gw.app, uniqueEmail('csrf')));
+    for (const { method, url } of stateChangingRoutes) {
+      const path = url.replace(/:(\w+)/g, 'x');
+      const send = (headers: Record<string, string>, payload = '{}') =>
+        gw.app.inject({ method: method as 'POST', url: path, headers: { cookie, ...headers }, payload });
+      const json = { 'content-type': 'application/json' };
+      expect((await send({ ...json, origin: 'https://evil.example' })).statusCode).toBe(403);
+      expect((await send({ ...json, origin: 'null' })).statusCode).toBe(403);
+      expect((await send({ ...json, 'sec-fetch-site': 'cross-site', origin: ORIGIN })).statusCode).toBe(403);
+      expect((await send({ ...json, 'sec-fetch-site': 'same-site' })).statusCode).toBe(403);
+      expect((await send(json)).statusCode).toBe(403);
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        expect([403, 415]).toContain((await send({ 'content-type': type, origin: ORIGIN }, 'a=b')).statusCode);
+      }
+    }
+  });
+
+  it('lets GET change nothing and same-origin JSON through', async () => {
+    const email = uniqueEmail('csrf-ok');
+    const cookie = sessionCookie(await register(gw.app, email));
+    expect((await gw.app.inject({ method: 'GET', url: '/api/auth/logout', headers: { cookie } })).statusCode).toBe(404);
+    expect((await gw.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(200);
+    const ok = await gw.app.inject({ method: 'PATCH', url: '/api/user/settings', headers: { ...SAME_ORIGIN, cookie }, payload: { currency: 'GBP' } });
+    expect(ok.statusCode).toBe(200);
+  });
+});
+
+describe('generic errors (item 29)', () => {
+  it('hides a database failure behind a bare 500 with a request id, and logs the detail', async () => {
+    const response = await gw.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: SAME_ORIGIN,
+      // PostgreSQL refuses NUL in text: a real fault deep inside the save.
+      payload: { email: uniqueEmail('nul'), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: 'A\u0000B', lastName: 'C' },
+    });
+    expect(response.statusCode).toBe(500);
+    const body = response.json();
+    expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', requestId: expect.any(String) });
+    expect(response.body).not.toMatch(/sql|postgres|insert|app_user|at \w+ \(/i);
+    expect(gw.logs.some((line) => line.includes(body.requestId) && line.includes('"level":"error"'))).toBe(true);
+    expect((await gw.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+
+  it('does not echo the path or query of an unknown route', async () => {
+    const response = await gw.app.inject({ method: 'GET', url: '/api/nothing-here?token=secret-value' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Not Found' });
+    expect(gw.logs.join('\n')).not.toContain('secret-value');
+  });
+});
+
+describe('limits (item 31)', () => {
+  it('answers 413 past 1 MiB, 415 for unknown types, 400 quickly for deep nesting', async () => {
+    const big = JSON.stringify({ email: 'a'.repeat(1024 * 1024), password: 'x' });
+    expect((await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: big })).statusCode).toBe(413);
+    const weird = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: { ...SAME_ORIGIN, 'content-type': 'application/xml' }, payload: '<a/>' });
+    expect(weird.statusCode).toBe(415);
+    expect(weird.json().message).toBe('Send the request body as JSON (Content-Type: application/json).');
+    const deep = `{"email":${'['.repeat(10_000)}${']'.repeat(10_000)},"password":"x"}`;
+    const started = Date.now();
+    const nested = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: deep });
+    expect(nested.statusCode).toBe(400);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('closes connections that trickle their headers', async () => {
+    await gw.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = gw.app.getHttpServer().address() as { port: number };
+    const closedAfterMs = await new Promise<number>((resolve, reject) => {
+      const started = Date.now();
+      const socket = connect(port, '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'));
+      const drip = setInterval(() => socket.write('X-Slow: 1\r\n'), 300);
+      socket.on('close', () => {
+        clearInterval(drip);
+        resolve(Date.now() - started);
+      });
+      socket.on('error', () => undefined);
+      setTimeout(() => reject(new Error('connection stayed open')), 10_000);
+    });
+    expect(closedAfterMs).toBeLessThan(5_000);
+  });
+});
+
+describe('headers on every response (item 32)', () => {
+  it('sends strict headers on the web app, its assets, the API, 404s, 429s and 500s', async () => {
+    const responses = await Promise.all([
+      gw.app.inject({ method: 'GET', url: '/' }),
+      gw.app.inject({ method: 'GET', url: '/some/client/route', headers: { origin: 'https://evil.example' } }),
+      gw.app.inject({ method: 'GET', url: '/assets/app.js' }),
+      gw.app.inject({ method: 'GET', url: '/api/auth/user' }),
+      gw.app.inject({ method: 'GET', url: '/api/missing' }),
+      gw.app.inject({ method: 'GET', url: '/healthz' }),
+    ]);
+    const [index, clientRoute, asset, api, missing] = responses;
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['content-type']).toMatch(/text\/html/);
+    expect(clientRoute.statusCode).toBe(200);
+    expect(clientRoute.body).toBe(index.body);
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect(api.statusCode).toBe(401);
+    expect(api.headers['cache-control']).toBe('no-store');
+    expect(missing.statusCode).toBe(404);
+    for (const response of responses) SECURITY_HEADERS(response.headers);
+  });
+
+  it('adds them to 429 and 500 answers too', async () => {
+    let throttled;
+    for (let i = 0; i < 12; i += 1) {
+      throttled = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, remoteAddress: '10.5.5.5', payload: { email: 'nobody@example.com', password: 'Wrong-pass-1' } });
+    }
+    expect(throttled!.statusCode).toBe(429);
+    SECURITY_HEADERS(throttled!.headers);
+    const failed = await gw.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: SAME_ORIGIN,
+      payload: { email: uniqueEmail('nul2'), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: '\u0000', lastName: 'C' },
+    });
+    expect(failed.statusCode).toBe(500);
+    SECURITY_HEADERS(failed.headers);
+  });
+});
