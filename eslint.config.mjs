@@ -1,0 +1,77 @@
+// Lint at zero warnings: promise misuse, exhaustive switches, no focused tests, and the
+// import boundaries of our layout (engineering guideline 2).
+import js from '@eslint/js';
+import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const noFocusedTests = [
+  'error',
+  ...['describe', 'it', 'test'].flatMap((object) => [
+    { object, property: 'only', message: 'A focused test hides the rest of the suite.' },
+  ]),
+];
+
+const restrict = (patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'web/dist/**', 'coverage/**', 'screenshots/**', 'deploy/**/*.cjs', 'gateway/test/support/web-dist/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['web/vite.config.ts'] }, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'off',
+      'no-restricted-properties': noFocusedTests,
+    },
+  },
+  // Later blocks override earlier ones for the same rule: the stricter domain block comes last.
+  {
+    files: ['libs/**/*.ts'],
+    ignores: ['libs/testing/**'],
+    rules: { 'no-restricted-imports': restrict([{ group: ['**/gateway/**', '**/services/**'], message: 'Libraries never import applications.' }]) },
+  },
+  {
+    files: ['libs/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['@pod/*', '@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'pg', 'react', 'node:*', 'fs', 'http', 'https', 'net', '**/gateway/**', '**/services/**'], message: 'libs/domain is pure: no framework, I/O or other library of ours.' },
+      ]),
+    },
+  },
+  ...['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'].map((worker) => ({
+    files: [`services/${worker}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/gateway/**'], message: 'Workers never import the gateway.' },
+        { group: ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'].filter((w) => w !== worker).map((w) => `**/${w}/**`), message: 'A worker never imports another worker.' },
+      ]),
+    },
+  })),
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': restrict([
+        { group: ['@pod/*', '!@pod/domain', '!@pod/contracts'], message: 'The web app imports only @pod/domain, and @pod/contracts as types.' },
+        { group: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'pg'], message: 'Server packages do not belong in the browser.' },
+      ]),
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { ...globals.node } },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
