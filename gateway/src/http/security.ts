@@ -55,7 +55,7 @@ export function registerJsonOnlyParser(fastify: FastifyInstance): void {
       if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
         return done(Object.assign(new Error('The request body is nested too deeply.'), { statusCode: 400 }), undefined);
       }
-      parseJson(request, text, done);
+      void parseJson(request, text, done);
     },
   );
 }
