@@ -64,7 +64,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   });
   const spa = await SpaFallback.register(fastify, config.WEB_DIST_DIR);
 
-  app.setGlobalPrefix('api', { exclude: ['healthz'] });
+  app.setGlobalPrefix('api', { exclude: ['healthz', 'livez'] });
   app.useGlobalFilters(new AllExceptionsFilter(logger, spa));
   app.useGlobalGuards(new SameOriginGuard(), app.get(SessionGuard));
   app.useGlobalPipes(

@@ -135,8 +135,9 @@ describe('headers on every response (item 32)', () => {
       gw.app.inject({ method: 'GET', url: '/api/auth/user' }),
       gw.app.inject({ method: 'GET', url: '/api/missing' }),
       gw.app.inject({ method: 'GET', url: '/healthz' }),
+      gw.app.inject({ method: 'GET', url: '/livez' }),
     ]);
-    const [index, clientRoute, asset, api, missing] = responses;
+    const [index, clientRoute, asset, api, missing, health, live] = responses;
     expect(index.statusCode).toBe(200);
     expect(index.headers['content-type']).toMatch(/text\/html/);
     expect(clientRoute.statusCode).toBe(200);
@@ -146,6 +147,11 @@ describe('headers on every response (item 32)', () => {
     expect(api.statusCode).toBe(401);
     expect(api.headers['cache-control']).toBe('no-store');
     expect(missing.statusCode).toBe(404);
+    expect(health.statusCode).toBe(200);
+    // Liveness is public, outside /api, and never cached.
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: 'ok', service: 'gateway' });
+    expect(live.headers['cache-control']).toBe('no-store');
     for (const response of responses) SECURITY_HEADERS(response.headers);
   });
 

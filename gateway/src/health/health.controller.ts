@@ -8,8 +8,12 @@ import { REDIS } from '../core/core.module';
 
 const CHECK_TIMEOUT_MS = 1_500;
 
-/** GET /healthz: 200 only when PostgreSQL and Redis both answer in time; 503 names what failed. */
-@Controller('healthz')
+/**
+ * GET /healthz (readiness): 200 only when PostgreSQL and Redis both answer in time; 503 names
+ * what failed. GET /livez (liveness): 200 while the process serves requests, dependencies
+ * untouched, so an outage takes a gateway out of rotation without getting it restarted.
+ */
+@Controller()
 export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -17,7 +21,13 @@ export class HealthController {
   ) {}
 
   @Public()
-  @Get()
+  @Get('livez')
+  live() {
+    return { status: 'ok', service: 'gateway' };
+  }
+
+  @Public()
+  @Get('healthz')
   async check(@Res({ passthrough: true }) reply: FastifyReply) {
     const [postgres, redis] = await Promise.all([
       probe(() => this.db.query('SELECT 1')),

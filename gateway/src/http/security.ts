@@ -32,7 +32,7 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, isProduc
     crossOriginResourcePolicy: { policy: 'same-origin' },
   });
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/api/') || request.url === '/healthz') reply.header('Cache-Control', 'no-store');
+    if (request.url.startsWith('/api/') || request.url === '/healthz' || request.url === '/livez') reply.header('Cache-Control', 'no-store');
     reply.removeHeader('x-powered-by');
     return payload;
   });
