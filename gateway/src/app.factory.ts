@@ -40,7 +40,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
       ),
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
     trustProxy: false,
     genReqId: (req: IncomingMessage) => {
       const id = randomUUID();
@@ -48,7 +48,6 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
       return id;
     },
     requestIdHeader: false,
-    disableRequestLogging: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
     bodyParser: false,
