@@ -1,11 +1,22 @@
-// Docker HEALTHCHECK for every PodProfit process: exits 0 when GET /healthz answers 200.
+// Docker HEALTHCHECK for every PodProfit process: exits 0 when GET /healthz (or the path given,
+// see below) answers 200.
 // Slim images have no curl, so node does it. The port follows $APP: the gateway serves
-// /healthz on PORT, each worker on its own HEALTH_PORT.
+// /healthz and /livez on PORT, each worker on its own HEALTH_PORT.
+//
+// /healthz (the default) is readiness: 503 while PostgreSQL or Redis is down. It is what the
+// image's HEALTHCHECK and so compose's `depends_on: condition: service_healthy` use. For a
+// platform that restarts unhealthy containers, check liveness instead, so a dependency outage
+// does not restart healthy processes in a loop: `node healthcheck.cjs /livez`.
 'use strict';
 const http = require('node:http');
 
 const WORKER_HEALTH_PORTS = { 'etsy-sync': 5101, 'printify-sync': 5102, matcher: 5103, 'fx-rate': 5104 };
 const app = process.env.APP || 'gateway';
+const path = process.argv[2] || '/healthz';
+if (path !== '/healthz' && path !== '/livez') {
+  process.stderr.write(`healthcheck: unknown path '${path}' (/healthz or /livez)\n`);
+  process.exit(1);
+}
 
 if (app === 'migrate') {
   // A one-shot job: it is done when it exits, and has nothing to probe.
@@ -20,7 +31,7 @@ else {
   process.exit(1);
 }
 
-const req = http.get({ host: '127.0.0.1', port, path: '/healthz', timeout: 4000 }, (res) => {
+const req = http.get({ host: '127.0.0.1', port, path, timeout: 4000 }, (res) => {
   res.resume();
   process.exit(res.statusCode === 200 ? 0 : 1);
 });

@@ -112,7 +112,11 @@ Environment every process reads. Takes (dict "root" $ "app" "<process>" "poolSiz
 {{- end }}
 {{- end -}}
 
-{{/* Probes on GET /healthz. Takes (dict "root" $ "port" "<container port name>"). */}}
+{{/*
+Startup and readiness on GET /healthz (PostgreSQL, Redis and, for workers, the queue);
+liveness on GET /livez (the process answers), so a dependency outage takes pods out of
+rotation without restarting them. Takes (dict "root" $ "port" "<container port name>").
+*/}}
 {{- define "podprofit.probes" -}}
 startupProbe:
   httpGet:
@@ -126,7 +130,7 @@ readinessProbe:
   {{- toYaml .root.Values.probes.readiness | nindent 2 }}
 livenessProbe:
   httpGet:
-    path: /healthz
+    path: /livez
     port: {{ .port }}
   {{- toYaml .root.Values.probes.liveness | nindent 2 }}
 {{- end -}}
