@@ -61,6 +61,16 @@ export class AppConfig {
   @Max(64)
   WORKER_CONCURRENCY?: number;
 
+  /**
+   * How long a stopping worker may take to finish its active job and close connections before
+   * it exits anyway (exit 1). Keep it under the orchestrator's grace period.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(120_000)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
+
   /** Whole-request bound (a trickled body included). */
   @Type(() => Number)
   @IsInt()

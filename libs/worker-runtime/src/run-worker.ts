@@ -8,7 +8,7 @@ import type { QueueName } from '@pod/contracts';
 import { createDataSource } from '@pod/db';
 import { createLogger } from '@pod/observability';
 import { probeConnection } from '@pod/queue';
-import { armHardStop, guardProcess, readShutdownTimeoutMs } from './shutdown';
+import { armHardStop, guardProcess } from './shutdown';
 import { WORKER_HEALTH_PORTS, type WorkerService } from './worker-identity';
 import { WorkerLifecycle } from './worker-lifecycle';
 import { WorkerRootModule } from './worker-root.module';
@@ -30,7 +30,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   const logger = createLogger(config, { service: options.service });
   guardProcess(logger);
   try {
-    const hardStop = armHardStop(logger, readShutdownTimeoutMs(process.env));
+    const hardStop = armHardStop(logger, config.SHUTDOWN_TIMEOUT_MS);
     const resources = {
       ...options,
       config,

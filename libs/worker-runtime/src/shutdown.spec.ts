@@ -1,17 +1,10 @@
 import type { Logger } from 'pino';
-import { armHardStop, DEFAULT_SHUTDOWN_TIMEOUT_MS, readShutdownTimeoutMs } from './shutdown';
+import { armHardStop } from './shutdown';
 
 const logger = { info: jest.fn(), error: jest.fn() } as unknown as Logger;
 
-describe('shutdown bound', () => {
-  it('reads SHUTDOWN_TIMEOUT_MS, defaulting to 10 s, and rejects nonsense', () => {
-    expect(readShutdownTimeoutMs({})).toBe(DEFAULT_SHUTDOWN_TIMEOUT_MS);
-    expect(readShutdownTimeoutMs({ SHUTDOWN_TIMEOUT_MS: '4000' })).toBe(4_000);
-    for (const bad of ['abc', '10.5', '0', '-1', '9999999']) {
-      expect(() => readShutdownTimeoutMs({ SHUTDOWN_TIMEOUT_MS: bad })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
-    }
-  });
-});
+// The bound itself (SHUTDOWN_TIMEOUT_MS) is validated with the rest of the config: see
+// libs/config/src/app-config.spec.ts.
 
 describe('the hard-stop timer', () => {
   // A signal nobody else listens to in the test process; emitting it calls only our listeners.

@@ -1,21 +1,5 @@
 import type { Logger } from 'pino';
 
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
-
-/**
- * SHUTDOWN_TIMEOUT_MS: how long a stopping worker may take to finish its active job and close
- * connections before it exits anyway. Keep it under the orchestrator's grace period.
- */
-export function readShutdownTimeoutMs(env: Record<string, string | undefined>): number {
-  const raw = env.SHUTDOWN_TIMEOUT_MS;
-  if (raw === undefined || raw === '') return DEFAULT_SHUTDOWN_TIMEOUT_MS;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 500 || value > 600_000) {
-    throw new Error(`SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds between 500 and 600000 (got "${raw}")`);
-  }
-  return value;
-}
-
 export interface HardStop {
   /** Called once Nest's shutdown hooks are listening; before that a signal exits at once. */
   hooksEnabled(): void;
@@ -25,8 +9,8 @@ export interface HardStop {
  * Arms a hard-stop timer on the first SIGTERM/SIGINT. Nest's shutdown hooks do the graceful
  * part (stop fetching, let the active job finish, close connections, exit 0); but BullMQ's
  * close() waits forever on a reconnecting connection once Redis is gone, so past the bound
- * the process exits with code 1 ("not stopped cleanly": the job's lock simply expires and
- * another replica takes it up).
+ * (`timeoutMs`, the validated config's SHUTDOWN_TIMEOUT_MS) the process exits with code 1
+ * ("not stopped cleanly": the job's lock simply expires and another replica takes it up).
  */
 export function armHardStop(
   logger: Logger,
