@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** Every process's settings, validated once at boot. Names mirror the environment variables. */
 export class AppConfig {
@@ -89,6 +89,50 @@ export class AppConfig {
   @IsString()
   @MaxLength(500)
   WEB_DIST_DIR = 'web/dist';
+
+  /**
+   * Etsy app keystring (the OAuth client_id). With ETSY_SHARED_SECRET it switches Etsy (and
+   * Printify) to live mode; with neither set, the product runs in demo mode against the sandbox.
+   */
+  @ValidateIf((c: AppConfig) => c.ETSY_API_KEY !== undefined || c.ETSY_SHARED_SECRET !== undefined)
+  @Matches(/^[A-Za-z0-9_-]{1,200}$/, { message: 'ETSY_API_KEY must be set with ETSY_SHARED_SECRET (letters, digits, _ and -)' })
+  ETSY_API_KEY?: string;
+
+  /** Etsy app shared secret; sent as `x-api-key: keystring:secret`. Set together with ETSY_API_KEY. */
+  @ValidateIf((c: AppConfig) => c.ETSY_API_KEY !== undefined || c.ETSY_SHARED_SECRET !== undefined)
+  @Matches(/^[\x21-\x7e]{1,200}$/, { message: 'ETSY_SHARED_SECRET must be set with ETSY_API_KEY (printable, no spaces)' })
+  ETSY_SHARED_SECRET?: string;
+
+  /**
+   * The OAuth callback registered with Etsy; must match it exactly. Unset: derived from PORT
+   * (`http://localhost:$PORT/api/connections/etsy/callback`), see `etsyRedirectUri`.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'ETSY_REDIRECT_URI must be an http(s) URL without query or fragment' })
+  ETSY_REDIRECT_URI?: string;
+
+  @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'ETSY_API_URL must be an http(s) URL' })
+  ETSY_API_URL = 'https://openapi.etsy.com';
+
+  @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'ETSY_CONNECT_URL must be an http(s) URL' })
+  ETSY_CONNECT_URL = 'https://www.etsy.com/oauth/connect';
+
+  @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'PRINTIFY_API_URL must be an http(s) URL' })
+  PRINTIFY_API_URL = 'https://api.printify.com';
+
+  /** The built-in sandbox (Etsy, Printify, ECB) used in demo mode, i.e. without Etsy credentials. */
+  @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'SANDBOX_URL must be an http(s) URL' })
+  SANDBOX_URL = 'http://127.0.0.1:5200';
+
+  /** True when both Etsy app credentials are set: live mode. Otherwise demo mode (the sandbox). */
+  get etsyCredentialsConfigured(): boolean {
+    return Boolean(this.ETSY_API_KEY && this.ETSY_SHARED_SECRET);
+  }
+
+  /** ETSY_REDIRECT_URI, or the local default derived from PORT. */
+  get etsyRedirectUri(): string {
+    return this.ETSY_REDIRECT_URI ?? `http://localhost:${this.PORT}/api/connections/etsy/callback`;
+  }
 
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';

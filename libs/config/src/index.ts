@@ -1,3 +1,4 @@
 export * from './app-config';
 export * from './load-config';
 export * from './derived-keys';
+export * from './providers';

@@ -1,0 +1,69 @@
+import type { AppConfig } from './app-config';
+
+/** The sandbox's fixed app credentials (not secrets: the sandbox accepts nothing else). */
+export const SANDBOX_ETSY_KEYSTRING = 'sandbox-keystring';
+export const SANDBOX_ETSY_SHARED_SECRET = 'sandbox-shared-secret';
+
+/** Where the sandbox serves each provider, relative to SANDBOX_URL. */
+export const SANDBOX_PATHS = {
+  etsyApi: '/etsy',
+  etsyConnect: '/etsy/oauth/connect',
+  printifyApi: '/printify',
+} as const;
+
+export type ProvidersMode = 'live' | 'sandbox';
+
+export interface EffectiveProviders {
+  /** `live` with Etsy app credentials configured, `sandbox` (demo mode) without. */
+  mode: ProvidersMode;
+  etsy: { apiUrl: string; connectUrl: string; keystring: string; sharedSecret: string; redirectUri: string };
+  printify: { apiUrl: string };
+}
+
+type ProvidersConfig = Pick<
+  AppConfig,
+  | 'etsyCredentialsConfigured'
+  | 'etsyRedirectUri'
+  | 'ETSY_API_KEY'
+  | 'ETSY_SHARED_SECRET'
+  | 'ETSY_API_URL'
+  | 'ETSY_CONNECT_URL'
+  | 'PRINTIFY_API_URL'
+  | 'SANDBOX_URL'
+>;
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * The hosts and credentials every process uses for Etsy and Printify. With both Etsy app
+ * credentials set: the configured (real) hosts. Without them: demo mode, every provider URL
+ * on the sandbox with its fixed credentials. The OAuth redirect URI is ours in both modes.
+ */
+export function effectiveProviders(config: ProvidersConfig): EffectiveProviders {
+  const redirectUri = config.etsyRedirectUri;
+  if (config.etsyCredentialsConfigured) {
+    return {
+      mode: 'live',
+      etsy: {
+        apiUrl: trimSlash(config.ETSY_API_URL),
+        connectUrl: config.ETSY_CONNECT_URL,
+        keystring: config.ETSY_API_KEY as string,
+        sharedSecret: config.ETSY_SHARED_SECRET as string,
+        redirectUri,
+      },
+      printify: { apiUrl: trimSlash(config.PRINTIFY_API_URL) },
+    };
+  }
+  const sandbox = trimSlash(config.SANDBOX_URL);
+  return {
+    mode: 'sandbox',
+    etsy: {
+      apiUrl: `${sandbox}${SANDBOX_PATHS.etsyApi}`,
+      connectUrl: `${sandbox}${SANDBOX_PATHS.etsyConnect}`,
+      keystring: SANDBOX_ETSY_KEYSTRING,
+      sharedSecret: SANDBOX_ETSY_SHARED_SECRET,
+      redirectUri,
+    },
+    printify: { apiUrl: `${sandbox}${SANDBOX_PATHS.printifyApi}` },
+  };
+}
