@@ -45,6 +45,10 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
 
+  /** json (one object per line, for log shippers) or pretty (one readable line, for `npm start`). */
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT: 'json' | 'pretty' = 'json';
+
   /** Port of a worker's health endpoint (each worker has its own default). */
   @IsOptional()
   @Type(() => Number)

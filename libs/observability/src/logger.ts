@@ -1,4 +1,5 @@
-import pino, { type Logger, type LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 import type { AppConfig } from '@pod/config';
 
 /**
@@ -48,6 +49,14 @@ export function pinoOptions(config: Pick<AppConfig, 'LOG_LEVEL'>, service: strin
   };
 }
 
-export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'>, options: { service: string }): Logger {
-  return pino(pinoOptions(config, options.service));
+export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'> & Partial<Pick<AppConfig, 'LOG_FORMAT'>>, options: { service: string }): Logger {
+  return pino(pinoOptions(config, options.service), logDestination(config));
+}
+
+/** Pretty output is synchronous and in-process (no transport thread), so nothing is lost on exit. */
+export function logDestination(config: Partial<Pick<AppConfig, 'LOG_FORMAT'>>): DestinationStream {
+  if (config.LOG_FORMAT === 'pretty') {
+    return pretty({ sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', singleLine: true });
+  }
+  return pino.destination({ dest: 1, sync: true });
 }
