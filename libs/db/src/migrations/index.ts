@@ -1,4 +1,5 @@
 import { Accounts1763800000000 } from './1763800000000-accounts';
+import { ProviderConnections1763900000000 } from './1763900000000-provider-connections';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
-export const ALL_MIGRATIONS = [Accounts1763800000000];
+export const ALL_MIGRATIONS = [Accounts1763800000000, ProviderConnections1763900000000];

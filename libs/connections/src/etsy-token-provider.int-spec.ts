@@ -1,0 +1,169 @@
+import { DataSource } from 'typeorm';
+import { createDataSource, prepareDatabase } from '@pod/db';
+import { TokenCipher } from '@pod/crypto';
+import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from '@pod/testing';
+import { ConnectionsRepository } from './connections.repository';
+import { EtsyTokenService, type EtsyTokenRefresher } from './etsy-token-provider';
+
+class FakeReauthRequired extends Error {
+  readonly code = 'reauth_required';
+}
+
+/** Etsy's token endpoint as a counter: each refresh rotates both tokens, after a delay. */
+class FakeRefresher implements EtsyTokenRefresher {
+  calls: string[] = [];
+  fail: 'invalid_grant' | 'transient' | null = null;
+  private generation = 1;
+
+  async refreshTokens(refreshToken: string) {
+    this.calls.push(refreshToken);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    if (this.fail === 'invalid_grant') throw new FakeReauthRequired('invalid_grant');
+    if (this.fail === 'transient') throw new Error('etsy: 503');
+    this.generation += 1;
+    return {
+      accessToken: `4242.access-${this.generation}`,
+      refreshToken: `4242.refresh-${this.generation}`,
+      accessTokenExpiresAt: new Date(Date.now() + 3600_000),
+    };
+  }
+}
+
+let database: TestDatabase;
+const processes: DataSource[] = [];
+const cipher = TokenCipher.fromAppSecret(TEST_APP_SECRET);
+
+beforeAll(async () => {
+  database = await createTestDatabase('tokens');
+  await prepareDatabase({ DATABASE_URL: database.url });
+  // Three "processes": each its own pool, as three etsy-sync replicas would have.
+  for (let i = 0; i < 3; i += 1) {
+    processes.push(await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 }, `tokens-${i}`).initialize());
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const ds of processes) await ds.destroy();
+  await database?.drop();
+});
+
+async function newConnection(accessTokenExpiresAt = new Date(Date.now() + 3600_000)) {
+  const [user] = await processes[0].query(
+    `INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'T', 'S') RETURNING id`,
+    [`tokens-${Math.random().toString(36).slice(2)}@example.com`],
+  );
+  const repo = new ConnectionsRepository(processes[0], cipher);
+  const connection = await repo.saveEtsy({
+    userId: user.id,
+    etsyUserId: '4242',
+    shopId: '900',
+    shopName: 'Shop',
+    shopCurrency: 'USD',
+    shopCountry: 'US',
+    accessToken: '4242.access-1',
+    refreshToken: '4242.refresh-1',
+    accessTokenExpiresAt,
+  });
+  return { userId: user.id as string, connectionId: connection.id };
+}
+
+function services(refresher: FakeRefresher) {
+  return processes.map(
+    (dataSource) =>
+      new EtsyTokenService({
+        dataSource,
+        cipher,
+        refresher,
+        reauthRequired: (message) => new FakeReauthRequired(message),
+        isReauthRequired: (error) => (error as { code?: string })?.code === 'reauth_required',
+      }),
+  );
+}
+
+async function stored(connectionId: string) {
+  const [row] = await processes[0].query(`SELECT * FROM provider_connection WHERE id = $1`, [connectionId]);
+  return row;
+}
+
+describe('Etsy token refresh, single-flight across processes (item 15)', () => {
+  it('10 callers in 3 processes with a rejected token: exactly one refresh, everyone gets the new token, both new tokens stored encrypted', async () => {
+    const { userId, connectionId } = await newConnection();
+    const refresher = new FakeRefresher();
+    const perProcess = services(refresher);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => perProcess[i % 3].forConnection(userId, connectionId).refreshAfterUnauthorized('4242.access-1')),
+    );
+    expect(refresher.calls).toEqual(['4242.refresh-1']);
+    expect(new Set(results)).toEqual(new Set(['4242.access-2']));
+    const row = await stored(connectionId);
+    expect(row.token_version).toBe(2);
+    expect(row.status).toBe('connected');
+    expect(row.access_token_enc).not.toContain('access-2');
+    expect(row.refresh_token_enc).not.toContain('refresh-2');
+    expect(cipher.decrypt(row.refresh_token_enc, { userId, provider: 'etsy', purpose: 'refresh' })).toBe('4242.refresh-2');
+
+    // A later 401 on the new token refreshes with the newest refresh token: the old one is never sent again.
+    await perProcess[1].forConnection(userId, connectionId).refreshAfterUnauthorized('4242.access-2');
+    expect(refresher.calls).toEqual(['4242.refresh-1', '4242.refresh-2']);
+  });
+
+  it('10 callers per process without in-process sharing still refresh once (the row lock decides)', async () => {
+    const { userId, connectionId } = await newConnection();
+    const refresher = new FakeRefresher();
+    // A fresh service per caller: no promise is shared, every caller goes to PostgreSQL.
+    const callers = Array.from({ length: 10 }, (_, i) => services(refresher)[i % 3]);
+    const results = await Promise.all(callers.map((s) => s.refresh(userId, connectionId, '4242.access-1')));
+    expect(refresher.calls).toHaveLength(1);
+    expect(new Set(results).size).toBe(1);
+    expect((await stored(connectionId)).token_version).toBe(2);
+  });
+
+  it('an expired access token is refreshed once for 10 concurrent getAccessToken calls; a fresh one is used as is', async () => {
+    const { userId, connectionId } = await newConnection(new Date(Date.now() - 1000));
+    const refresher = new FakeRefresher();
+    const perProcess = services(refresher);
+    const tokens = await Promise.all(Array.from({ length: 10 }, (_, i) => perProcess[i % 3].forConnection(userId, connectionId).getAccessToken()));
+    expect(refresher.calls).toHaveLength(1);
+    expect(new Set(tokens)).toEqual(new Set(['4242.access-2']));
+    expect(await perProcess[2].forConnection(userId, connectionId).getAccessToken()).toBe('4242.access-2');
+    expect(refresher.calls).toHaveLength(1);
+  });
+
+  it('invalid_grant marks the connection reauth_required, rethrows, and makes no further token calls', async () => {
+    const { userId, connectionId } = await newConnection();
+    const refresher = new FakeRefresher();
+    refresher.fail = 'invalid_grant';
+    const perProcess = services(refresher);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => perProcess[i % 3].forConnection(userId, connectionId).refreshAfterUnauthorized('4242.access-1')),
+    );
+    expect(outcomes.every((o) => o.status === 'rejected' && (o.reason as { code?: string }).code === 'reauth_required')).toBe(true);
+    expect(refresher.calls).toHaveLength(1);
+    expect((await stored(connectionId)).status).toBe('reauth_required');
+    await expect(perProcess[0].forConnection(userId, connectionId).getAccessToken()).rejects.toBeInstanceOf(FakeReauthRequired);
+    expect(refresher.calls).toHaveLength(1);
+  });
+
+  it('a transient refresh failure changes nothing; the next caller refreshes with the same refresh token', async () => {
+    const { userId, connectionId } = await newConnection();
+    const refresher = new FakeRefresher();
+    refresher.fail = 'transient';
+    const [service] = services(refresher);
+    await expect(service.refresh(userId, connectionId, '4242.access-1')).rejects.toThrow('etsy: 503');
+    const row = await stored(connectionId);
+    expect([row.status, row.token_version]).toEqual(['connected', 1]);
+    refresher.fail = null;
+    expect(await service.refresh(userId, connectionId, '4242.access-1')).toBe('4242.access-2');
+    expect(refresher.calls).toEqual(['4242.refresh-1', '4242.refresh-1']);
+  });
+
+  it("is owner-scoped: another user's id never reads or refreshes the connection", async () => {
+    const { connectionId } = await newConnection();
+    const other = await newConnection();
+    const refresher = new FakeRefresher();
+    const [service] = services(refresher);
+    await expect(service.forConnection(other.userId, connectionId).getAccessToken()).rejects.toBeInstanceOf(FakeReauthRequired);
+    await expect(service.refresh(other.userId, connectionId, '4242.access-1')).rejects.toBeInstanceOf(FakeReauthRequired);
+    expect(refresher.calls).toHaveLength(0);
+  });
+});

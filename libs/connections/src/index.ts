@@ -1,0 +1,2 @@
+export * from './connections.repository';
+export * from './etsy-token-provider';

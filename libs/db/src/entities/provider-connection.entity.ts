@@ -1,0 +1,91 @@
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
+
+export const CONNECTION_PROVIDERS = ['etsy', 'printify'] as const;
+export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
+
+/** connected; reauth_required (Etsy refused the refresh grant); expired (Printify refused the token). */
+export const CONNECTION_STATUSES = ['connected', 'reauth_required', 'expired'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/**
+ * A seller's Etsy shop or Printify account, one per provider and user. Tokens are stored
+ * only encrypted (libs/crypto TokenCipher, bound to user_id and provider); `tokenVersion`
+ * counts refreshes so that concurrent refreshers can tell someone else already refreshed.
+ */
+@Entity({ name: 'provider_connection' })
+@Unique('provider_connection_user_provider_key', ['userId', 'provider'])
+export class ProviderConnectionEntity {
+  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  id: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ type: 'text' })
+  provider: ConnectionProvider;
+
+  @Column({ type: 'text', default: 'connected' })
+  status: ConnectionStatus;
+
+  /** Etsy: the user id of whoever granted access. Printify: a key for the merchant account. */
+  @Column({ name: 'external_account_id', type: 'text', nullable: true })
+  externalAccountId: string | null;
+
+  /** Etsy shop_id, or the chosen Printify shop id (both stored as text). */
+  @Column({ name: 'shop_id', type: 'text', nullable: true })
+  shopId: string | null;
+
+  /** Etsy shop_name, or the Printify shop title. */
+  @Column({ name: 'shop_name', type: 'text', nullable: true })
+  shopName: string | null;
+
+  @Column({ name: 'shop_currency', type: 'text', nullable: true })
+  shopCurrency: string | null;
+
+  @Column({ name: 'shop_country', type: 'text', nullable: true })
+  shopCountry: string | null;
+
+  /** Printify only: the shop's sales channel (e.g. "etsy", "disconnected"). */
+  @Column({ name: 'sales_channel', type: 'text', nullable: true })
+  salesChannel: string | null;
+
+  /** Printify only: sync orders from this date (null: all orders). YYYY-MM-DD. */
+  @Column({ name: 'sync_from', type: 'date', nullable: true })
+  syncFrom: string | null;
+
+  @Column({ name: 'access_token_enc', type: 'text', select: false })
+  accessTokenEnc: string;
+
+  @Column({ name: 'refresh_token_enc', type: 'text', nullable: true, select: false })
+  refreshTokenEnc: string | null;
+
+  /** Etsy: when the access token stops working (1 hour after issue). */
+  @Column({ name: 'access_token_expires_at', type: 'timestamptz', nullable: true })
+  accessTokenExpiresAt: Date | null;
+
+  /** Printify: the personal access token's (approximate) 1-year expiry. */
+  @Column({ name: 'token_expires_at', type: 'timestamptz', nullable: true })
+  tokenExpiresAt: Date | null;
+
+  /** Bumped with every stored token change: compare-and-set for refreshes. */
+  @Column({ name: 'token_version', type: 'int', default: 1 })
+  tokenVersion: number;
+
+  /** The key version the tokens are encrypted under (for key rotation). */
+  @Column({ name: 'key_version', type: 'int' })
+  keyVersion: number;
+
+  @Column({ name: 'last_sync_at', type: 'timestamptz', nullable: true })
+  lastSyncAt: Date | null;
+
+  @CreateDateColumn({ name: 'connected_at', type: 'timestamptz' })
+  connectedAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}
