@@ -142,6 +142,14 @@ describe('a worker losing its dependencies', () => {
     expect(refused.status).toBe(503);
     expect(refused.body.message).toBe('The job queue is unavailable; try again shortly.');
     expect(refused.elapsedMs).toBeLessThan(3_000);
+    // Readiness fails but liveness holds: an orchestrator stops routing to the processes, not restarts them.
+    const probe = async (url: string) => {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      return { status: response.status, body: (await response.json()) as { status: string } };
+    };
+    expect((await probe(`${gatewayUrl}/healthz`)).status).toBe(503);
+    expect(await probe(`${gatewayUrl}/livez`)).toEqual({ status: 200, body: { status: 'ok', service: 'gateway' } });
+    expect(await probe(worker.healthUrl.replace(/\/healthz$/, '/livez'))).toEqual({ status: 200, body: { status: 'ok' } });
     await redis.start();
     await pollUntil('the gateway accepts a ping again', async () => ((await postPing()).status === 202 ? true : undefined), 30_000, 500);
     expect(gateway.child.exitCode).toBeNull();
