@@ -1,0 +1,122 @@
+import type { CurrencyCode } from '@pod/domain';
+import type { Clock } from '../http/clock';
+import { InvalidRequestError, PayloadSchemaError } from '../http/errors';
+import type { ProviderLogger } from '../http/logger';
+import { createRequester, type FetchLike, type RatePlan, type Requester, type Timeouts } from '../http/request';
+import type { RetryPolicy } from '../http/retry';
+import { bucketForLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
+import { mapPrintifyOrder, mapPrintifyOrderPage, mapPrintifyShops, type PrintifyOrderPage } from './mappers';
+import type { PrintifyAuth, PrintifyOrder, PrintifyOrderQuery, PrintifyShop } from './types';
+
+export interface PrintifyClientConfig {
+  /** Default https://api.printify.com (the sandbox's URL in tests). The only host requests go to. */
+  apiUrl?: string;
+  /** Printify requires a User-Agent on every request. */
+  userAgent?: string;
+  /** Requests per minute per merchant account (default 600); the bucket keeps 10% under it. */
+  perMinuteLimit?: number;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryPolicy>;
+  maxBodyBytes?: number;
+}
+
+export interface PrintifyClientDeps {
+  limiter: RateLimiter;
+  logger?: ProviderLogger;
+  fetch?: FetchLike;
+  clock?: Clock;
+  random?: () => number;
+}
+
+export const PRINTIFY_DEFAULT_API_URL = 'https://api.printify.com';
+export const PRINTIFY_DEFAULT_USER_AGENT = 'PodProfit/1.0 (Node.js)';
+/** Orders come 10 to a page (the documented maximum). */
+export const PRINTIFY_ORDERS_PAGE_SIZE = 10;
+
+const PATHS = {
+  shops: '/v1/shops.json',
+  orders: '/v1/shops/{shop_id}/orders.json',
+  order: '/v1/shops/{shop_id}/orders/{order_id}.json',
+} as const;
+
+/** One page of orders; see PrintifyOrderPage.hasNextPage for the stop rules. */
+export interface PrintifyOrdersResult extends Omit<PrintifyOrderPage, 'records'> {
+  orders: PrintifyOrder[];
+}
+
+export interface PrintifyOrdersOptions {
+  /** The account's currency for Printify amounts (the payload names none). Default USD. */
+  currency?: CurrencyCode;
+}
+
+/**
+ * Printify API v1 with a personal access token: shops and orders (read only). All tokens of
+ * one merchant account share one bucket (600/min, kept 10% under), keyed by a hash of the
+ * caller's `accountKey`, never the token.
+ */
+export class PrintifyClient {
+  private readonly request: Requester;
+  private readonly limit: RateLimit;
+
+  constructor(config: PrintifyClientConfig, deps: PrintifyClientDeps) {
+    this.limit = bucketForLimit(config.perMinuteLimit ?? 600, 60);
+    this.request = createRequester(
+      {
+        provider: 'printify',
+        baseUrl: config.apiUrl ?? PRINTIFY_DEFAULT_API_URL,
+        timeouts: config.timeouts,
+        retry: config.retry,
+        maxBodyBytes: config.maxBodyBytes,
+        defaultHeaders: { 'user-agent': config.userAgent ?? PRINTIFY_DEFAULT_USER_AGENT },
+      },
+      { fetch: deps.fetch, logger: deps.logger, clock: deps.clock, random: deps.random, limiter: deps.limiter },
+    );
+  }
+
+  /** The token's shops; also the way to validate a token (401 → AuthError). */
+  async listShops(auth: PrintifyAuth): Promise<PrintifyShop[]> {
+    const body = await this.get(auth, PATHS.shops, {});
+    const mapped = mapPrintifyShops(body);
+    const bad = mapped.rejected[0];
+    if (bad) throw new PayloadSchemaError('printify', bad.field, bad.reason);
+    return mapped.records;
+  }
+
+  /**
+   * One page of a shop's orders (10 per page, newest first as far as is known). Read
+   * `hasNextPage` to continue; `rejected` lists orders that failed the schema.
+   */
+  async listOrders(auth: PrintifyAuth, shopId: string, query: PrintifyOrderQuery, options: PrintifyOrdersOptions = {}): Promise<PrintifyOrdersResult> {
+    if (!Number.isSafeInteger(query.page) || query.page < 1) throw new InvalidRequestError('printify', 'printify: page must be a whole number from 1');
+    const body = await this.get(auth, PATHS.orders, { shop_id: shopId }, {
+      limit: PRINTIFY_ORDERS_PAGE_SIZE,
+      page: query.page,
+      status: query.status || undefined,
+      sku: query.sku || undefined,
+    });
+    const page = mapPrintifyOrderPage(body, options.currency ?? 'USD', query.page);
+    return { orders: page.records, rejected: page.rejected, currentPage: page.currentPage, lastPage: page.lastPage, total: page.total, hasNextPage: page.hasNextPage };
+  }
+
+  async getOrder(auth: PrintifyAuth, shopId: string, orderId: string, options: PrintifyOrdersOptions = {}): Promise<PrintifyOrder> {
+    if (!/^[A-Za-z0-9]{1,64}$/.test(orderId)) throw new InvalidRequestError('printify', 'printify: orderId is not an order id');
+    return mapPrintifyOrder(await this.get(auth, PATHS.order, { shop_id: shopId, order_id: orderId }), options.currency ?? 'USD');
+  }
+
+  private async get(auth: PrintifyAuth, path: string, params: Record<string, string>, query?: Record<string, string | number | undefined>): Promise<unknown> {
+    if (!auth.token) throw new InvalidRequestError('printify', 'printify: the token is empty');
+    if (!auth.accountKey) throw new InvalidRequestError('printify', 'printify: the account key is empty');
+    if (params.shop_id !== undefined && !/^\d{1,19}$/.test(params.shop_id)) throw new InvalidRequestError('printify', 'printify: shopId is not a numeric id');
+    const plan: RatePlan = { scope: scopeKey('printify:acct', auth.accountKey), limit: this.limit, kind: 'minute' };
+    const response = await this.request({
+      method: 'GET',
+      path,
+      params,
+      query,
+      headers: { authorization: `Bearer ${auth.token}` },
+      secrets: [auth.token],
+      rate: plan,
+    });
+    return response.body;
+  }
+}
