@@ -5,6 +5,7 @@ import { AppConfig } from '@pod/config';
 import { pathWithoutQuery } from '@pod/observability';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
+import { ConnectionsModule } from './connections/connections.module';
 import { CoreModule } from './core/core.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
@@ -41,6 +42,7 @@ export class AppModule {
         CoreModule.forRoot(config),
         AuthModule,
         UsersModule,
+        ConnectionsModule,
         HealthModule,
         PublicConfigModule,
         QueuesModule,

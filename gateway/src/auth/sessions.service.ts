@@ -62,6 +62,21 @@ export class SessionsService {
     };
   }
 
+  /**
+   * The signed-in user behind a session cookie's JWT, or null when it is invalid, expired or
+   * its session has ended: for @Public() routes that still need to know the caller (the OAuth
+   * callback, reached by a top-level navigation from Etsy).
+   */
+  async resolveJwt(jwt: string, now = new Date()): Promise<SignedInUser | null> {
+    let claims: JwtClaims;
+    try {
+      claims = await this.jwt.verifyAsync<JwtClaims>(jwt, { algorithms: ['HS256'] });
+    } catch {
+      return null;
+    }
+    return this.resolve(claims, now);
+  }
+
   async end(sessionIdHash: string): Promise<void> {
     await this.sessions.delete({ idHash: sessionIdHash });
   }

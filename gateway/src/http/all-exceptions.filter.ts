@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter }
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { SpaFallback } from './static-web';
+import { UpstreamFailureException } from './upstream-failure.exception';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -15,6 +16,7 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 
@@ -71,6 +73,9 @@ export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
     const status = exception.getStatus();
     if (status === 413 || status === 415) return { statusCode: status, error: errorName(status), message: FRAMEWORK_MESSAGES[status] };
     if (status < 500) return { statusCode: status, error: errorName(status), message: httpMessage(exception, status) };
+    if (exception instanceof UpstreamFailureException) {
+      return { statusCode: status, error: errorName(status), message: httpMessage(exception, status), requestId };
+    }
     if (status === HttpStatus.SERVICE_UNAVAILABLE) {
       return { statusCode: 503, error: errorName(503), message: httpMessage(exception, 503), requestId };
     }

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { AppConfig, effectiveProviders, type ProvidersMode } from '@pod/config';
+import { ConnectionsRepository, type ConnectionSummary } from '@pod/connections';
+import type { SignedInUser } from '../auth/signed-in-user';
+import type { DisconnectableService } from './dto/connections.dto';
+
+/** Warn this long before a Printify token's (approximate) one-year expiry. */
+const PRINTIFY_EXPIRY_WARNING_MS = 14 * 24 * 3600 * 1000;
+
+export interface EtsyStatus {
+  connected: boolean;
+  status: ConnectionSummary['status'] | null;
+  needsReconnect: boolean;
+  shopName: string | null;
+  shopId: string | null;
+  shopCurrency: string | null;
+  lastSync: string | null;
+  connectedAt: string | null;
+}
+
+export interface PrintifyStatus {
+  connected: boolean;
+  status: ConnectionSummary['status'] | null;
+  needsReconnect: boolean;
+  shopTitle: string | null;
+  shopId: string | null;
+  salesChannel: string | null;
+  syncFrom: string | null;
+  lastSync: string | null;
+  connectedAt: string | null;
+  tokenExpiresAt: string | null;
+  tokenExpiresSoon: boolean;
+}
+
+export interface ConnectionsStatus {
+  /** `sandbox` in demo mode: both providers are the built-in sandbox. */
+  mode: ProvidersMode;
+  etsy: EtsyStatus;
+  printify: PrintifyStatus;
+}
+
+const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : null);
+
+/** Connection status (from the database only: no provider call) and disconnecting. */
+@Injectable()
+export class ConnectionsStatusService {
+  constructor(
+    private readonly connections: ConnectionsRepository,
+    private readonly config: AppConfig,
+    private readonly logger: PinoLogger,
+  ) {
+    logger.setContext(ConnectionsStatusService.name);
+  }
+
+  async status(user: SignedInUser, now = new Date()): Promise<ConnectionsStatus> {
+    const rows = await this.connections.listForUser(user.id);
+    const etsy = rows.find((r) => r.provider === 'etsy');
+    const printify = rows.find((r) => r.provider === 'printify');
+    return {
+      mode: effectiveProviders(this.config).mode,
+      etsy: {
+        connected: etsy?.status === 'connected',
+        status: etsy?.status ?? null,
+        needsReconnect: Boolean(etsy && etsy.status !== 'connected'),
+        shopName: etsy?.shopName ?? null,
+        shopId: etsy?.shopId ?? null,
+        shopCurrency: etsy?.shopCurrency ?? null,
+        lastSync: iso(etsy?.lastSyncAt),
+        connectedAt: iso(etsy?.connectedAt),
+      },
+      printify: {
+        connected: printify?.status === 'connected',
+        status: printify?.status ?? null,
+        needsReconnect: Boolean(printify && printify.status !== 'connected'),
+        shopTitle: printify?.shopName ?? null,
+        shopId: printify?.shopId ?? null,
+        salesChannel: printify?.salesChannel ?? null,
+        syncFrom: printify?.syncFrom ?? null,
+        lastSync: iso(printify?.lastSyncAt),
+        connectedAt: iso(printify?.connectedAt),
+        tokenExpiresAt: iso(printify?.tokenExpiresAt),
+        tokenExpiresSoon: Boolean(
+          printify?.tokenExpiresAt && new Date(printify.tokenExpiresAt).getTime() - now.getTime() < PRINTIFY_EXPIRY_WARNING_MS,
+        ),
+      },
+    };
+  }
+
+  async disconnect(user: SignedInUser, service: DisconnectableService): Promise<{ ok: true }> {
+    const removed = await this.connections.remove(user.id, service);
+    if (removed) this.logger.info({ event: `${service}.disconnected`, userId: user.id }, 'connection removed with its tokens');
+    return { ok: true };
+  }
+
+  async disconnectAll(user: SignedInUser): Promise<{ ok: true }> {
+    const removed = await this.connections.removeAll(user.id);
+    this.logger.info({ event: 'connections.disconnected_all', userId: user.id, removed }, 'all connections removed with their tokens');
+    return { ok: true };
+  }
+}

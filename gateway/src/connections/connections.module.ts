@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { AppConfig } from '@pod/config';
+import { ConnectionsRepository } from '@pod/connections';
+import { TokenCipher } from '@pod/crypto';
+import { AuthModule } from '../auth/auth.module';
+import { ConnectionsStatusService } from './connections-status.service';
+import { ConnectionsController, PrintifyShopsController } from './connections.controller';
+import { EtsyConnectService } from './etsy-connect.service';
+import { OAuthStateStore } from './oauth-state.store';
+import { PrintifyConnectService } from './printify-connect.service';
+import { providerClientProviders } from './provider-clients';
+
+/** Connecting Etsy (OAuth 2.0 + PKCE) and Printify (personal access token), status and disconnecting. */
+@Module({
+  imports: [AuthModule],
+  controllers: [ConnectionsController, PrintifyShopsController],
+  providers: [
+    { provide: TokenCipher, inject: [AppConfig], useFactory: (config: AppConfig) => TokenCipher.fromAppSecret(config.APP_SECRET) },
+    {
+      provide: ConnectionsRepository,
+      inject: [getDataSourceToken(), TokenCipher],
+      useFactory: (dataSource: DataSource, cipher: TokenCipher) => new ConnectionsRepository(dataSource, cipher),
+    },
+    ...providerClientProviders,
+    OAuthStateStore,
+    EtsyConnectService,
+    PrintifyConnectService,
+    ConnectionsStatusService,
+  ],
+  exports: [ConnectionsRepository, TokenCipher],
+})
+export class ConnectionsModule {}

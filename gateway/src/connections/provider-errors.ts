@@ -1,0 +1,48 @@
+import { BadRequestException, HttpException, HttpStatus } from '@nestjs/common';
+import { UpstreamFailureException } from '../http/upstream-failure.exception';
+
+export type ProviderLabel = 'Etsy' | 'Printify';
+
+/** The clients' typed errors carry a stable `code`; read it without trusting anything else. */
+export function providerErrorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export const isAuthFailure = (error: unknown) => ['invalid_token', 'forbidden'].includes(providerErrorCode(error) ?? '');
+export const isReauthRequired = (error: unknown) => providerErrorCode(error) === 'reauth_required';
+
+/** 429 from the provider (or our shared limiter): the caller may try again after the wait. */
+export class ProviderBusyException extends HttpException {
+  constructor(
+    readonly retryAfterSeconds: number,
+    provider: ProviderLabel,
+  ) {
+    super(`${provider} is busy right now. Please try again in ${retryAfterSeconds} seconds.`, HttpStatus.TOO_MANY_REQUESTS);
+  }
+}
+
+/**
+ * Maps a provider failure that the flow did not handle itself to a clear answer: a rate
+ * limit to 429 with Retry-After, an outage or timeout to 503, anything else (a refusal we did
+ * not expect, a malformed answer, a redirect) to 502. The messages are ours: the provider's
+ * own text and the request's details never reach the caller.
+ */
+export function providerFailure(error: unknown, provider: ProviderLabel): HttpException {
+  if (error instanceof HttpException) return error;
+  const code = providerErrorCode(error);
+  if (code === 'rate_limited') {
+    const ms = Number((error as { retryAfterMs?: unknown }).retryAfterMs);
+    return new ProviderBusyException(Math.max(1, Math.ceil((Number.isFinite(ms) ? ms : 1000) / 1000)), provider);
+  }
+  if (code === 'transport_error' || code === 'timeout' || code === 'upstream_error') {
+    return new UpstreamFailureException(HttpStatus.SERVICE_UNAVAILABLE, `${provider} did not answer. Please try again.`);
+  }
+  return new UpstreamFailureException(HttpStatus.BAD_GATEWAY, `${provider} did not answer. Please try again.`);
+}
+
+export const INVALID_PRINTIFY_TOKEN = 'Invalid Printify API token. Please check and try again.';
+export const EMPTY_PRINTIFY_TOKEN = 'Please enter your Printify API token';
+export const SELECT_A_SHOP = 'Please select a shop';
+
+export const invalidPrintifyToken = () => new BadRequestException(INVALID_PRINTIFY_TOKEN);

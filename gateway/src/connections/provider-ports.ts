@@ -1,0 +1,42 @@
+import type { EtsyAccessTokens } from '@pod/connections';
+
+/**
+ * The slices of the provider clients (@pod/integrations) that the connection flows use. The
+ * real EtsyClient and PrintifyClient satisfy them; keeping the gateway on these small shapes
+ * makes the flows easy to read and to test.
+ */
+export interface EtsyOAuthPort {
+  authorizationUrl(input: { state: string; codeChallenge: string; scopes: readonly string[] }): string;
+  exchangeCode(input: { code: string; codeVerifier: string }): Promise<{
+    accessToken: string;
+    refreshToken: string;
+    accessTokenExpiresAt: Date;
+    etsyUserId: string;
+  }>;
+  refreshTokens(refreshToken: string): Promise<{ accessToken: string; refreshToken: string; accessTokenExpiresAt: Date }>;
+  getMe(auth: EtsyAccessTokens): Promise<{ userId: string | number; shopId: string | number | null | undefined }>;
+  getShop(auth: EtsyAccessTokens, shopId: string): Promise<{ shopId: string | number; name: string; currency: string | null; country: string | null }>;
+}
+
+export interface PrintifyShop {
+  id: number | string;
+  title: string;
+  salesChannel: string | null;
+}
+
+export interface PrintifyPort {
+  /** `accountKey` names the rate-limit budget the call spends (all tokens of one account share one). */
+  listShops(auth: { token: string; accountKey: string }): Promise<PrintifyShop[]>;
+}
+
+export interface PkcePort {
+  createPkcePair(): { verifier: string; challenge: string };
+  randomState(): string;
+}
+
+export const ETSY_OAUTH = Symbol('ETSY_OAUTH');
+export const PRINTIFY_API = Symbol('PRINTIFY_API');
+export const PKCE = Symbol('PKCE');
+
+/** Etsy scopes PodProfit asks for: receipts, payments and ledger (transactions_r), getMe (shops_r). */
+export const ETSY_SCOPES = ['transactions_r', 'shops_r'] as const;
