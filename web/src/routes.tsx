@@ -20,6 +20,7 @@ import { ContactPage } from './pages/contact/ContactPage';
 import { PrivacyPage } from './pages/legal/PrivacyPage';
 import { TermsPage } from './pages/legal/TermsPage';
 import { DashboardPage } from './pages/dashboard/DashboardPage';
+import { ConnectionsPage } from './pages/connections/ConnectionsPage';
 
 export interface NavItem {
   label: string;
@@ -45,7 +46,7 @@ export interface SidebarEntry extends NavItem {
 
 export const routeTable: RouteEntry[] = [
   { path: '/', public: LandingPage, app: DashboardPage, nav: { label: 'Dashboard', icon: LuLayoutDashboard } },
-  { path: '/connections', nav: { label: 'Connections', icon: LuPlug } },
+  { path: '/connections', app: ConnectionsPage, nav: { label: 'Connections', icon: LuPlug } },
   { path: '/orders', nav: { label: 'Orders', icon: LuReceipt } },
   { path: '/matching', nav: { label: 'Order Matching', icon: LuGitCompareArrows } },
   { path: '/analytics', nav: { label: 'Analytics', icon: LuChartLine } },

@@ -29,4 +29,11 @@ export const API = {
   login: '/api/auth/login',
   register: '/api/auth/register',
   logout: '/api/auth/logout',
+  connectionsStatus: '/api/connections/status',
+  etsyOAuth: '/api/connections/etsy/oauth',
+  printifyValidate: '/api/connections/printify/validate',
+  printifyConnect: '/api/connections/printify',
+  printifyShops: '/api/printify/shops',
+  disconnectAll: '/api/connections/all',
+  disconnect: (service: 'etsy' | 'printify') => `/api/connections/${service}`,
 } as const;

@@ -31,3 +31,52 @@ export interface LoginInput {
   email: string;
   password: string;
 }
+
+export type ConnectionState = 'connected' | 'reauth_required' | 'expired';
+
+export interface EtsyConnectionStatus {
+  connected: boolean;
+  status: ConnectionState | null;
+  needsReconnect: boolean;
+  shopName: string | null;
+  shopId: string | null;
+  shopCurrency: string | null;
+  lastSync: string | null;
+  connectedAt: string | null;
+}
+
+export interface PrintifyConnectionStatus {
+  connected: boolean;
+  status: ConnectionState | null;
+  needsReconnect: boolean;
+  shopTitle: string | null;
+  shopId: string | null;
+  salesChannel: string | null;
+  syncFrom: string | null;
+  lastSync: string | null;
+  connectedAt: string | null;
+  tokenExpiresAt: string | null;
+  tokenExpiresSoon: boolean;
+}
+
+/** GET /api/connections/status. `mode` is "sandbox" in demo mode. */
+export interface ConnectionsStatus {
+  mode: 'live' | 'sandbox';
+  etsy: EtsyConnectionStatus;
+  printify: PrintifyConnectionStatus;
+}
+
+/** A Printify shop as the server lists it. */
+export interface PrintifyShop {
+  id: number | string;
+  title: string;
+  sales_channel: string;
+}
+
+export interface ConnectPrintifyInput {
+  token: string;
+  shopId: number | string;
+  syncFromDate?: string;
+}
+
+export type ConnectableService = 'etsy' | 'printify';

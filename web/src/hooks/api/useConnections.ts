@@ -1,0 +1,33 @@
+import useSWR, { mutate } from 'swr';
+import { apiRequest } from './client';
+import { API } from './keys';
+import type { ConnectableService, ConnectionsStatus, ConnectPrintifyInput, PrintifyShop } from './types';
+
+/** GET /api/connections/status: both connections as the server stores them. */
+export function useConnectionsStatus() {
+  const { data, error, isLoading, mutate: reload } = useSWR<ConnectionsStatus>(API.connectionsStatus);
+  return { status: data, error: error as Error | undefined, isLoading, reload };
+}
+
+const refreshStatus = () => mutate(API.connectionsStatus);
+
+/** Starts Etsy's OAuth flow; the caller sends the browser to `authUrl`. */
+export function startEtsyConnection() {
+  return apiRequest<{ authUrl: string }>('POST', API.etsyOAuth);
+}
+
+/** Checks a Printify personal access token; answers the shops it can see. */
+export function validatePrintifyToken(token: string) {
+  return apiRequest<{ shops: PrintifyShop[] }>('POST', API.printifyValidate, { token });
+}
+
+export async function connectPrintify(input: ConnectPrintifyInput) {
+  const result = await apiRequest<{ ok: true }>('POST', API.printifyConnect, input);
+  await refreshStatus();
+  return result;
+}
+
+export async function disconnectService(service: ConnectableService) {
+  await apiRequest('DELETE', API.disconnect(service));
+  await refreshStatus();
+}

@@ -1,0 +1,174 @@
+import { Alert, Button, Center, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useCallback, useState } from 'react';
+import { PageContainer } from '../../components/PageContainer';
+import { PageHeader } from '../../components/PageHeader';
+import { toaster } from '../../components/ui/toaster';
+import { ApiError, errorMessage } from '../../hooks/api/client';
+import {
+  connectPrintify,
+  disconnectService,
+  startEtsyConnection,
+  useConnectionsStatus,
+  validatePrintifyToken,
+} from '../../hooks/api/useConnections';
+import type { PrintifyShop } from '../../hooks/api/types';
+import { usePageTitle } from '../../hooks/usePageTitle';
+import { ConfirmDisconnectDialog } from './components/ConfirmDisconnectDialog';
+import { CredentialsHelpCard } from './components/CredentialsHelpCard';
+import { EtsyCard } from './components/EtsyCard';
+import { PrintifyCard } from './components/PrintifyCard';
+import { PrintifySetupDialog } from './components/PrintifySetupDialog';
+import { MSG } from './messages';
+import { useEtsyReturnToast } from './useEtsyReturnToast';
+
+type ServiceName = 'Etsy' | 'Printify';
+
+/** Sends the browser to Etsy's consent page (a full navigation, leaving the app). */
+export function goToAuthorization(url: string) {
+  window.location.assign(url);
+}
+
+export function ConnectionsPage() {
+  usePageTitle('API Connections');
+  const { status, error, isLoading, reload } = useConnectionsStatus();
+  const [etsyConnecting, setEtsyConnecting] = useState(false);
+  const [token, setToken] = useState('');
+  const [validating, setValidating] = useState(false);
+  const [shops, setShops] = useState<PrintifyShop[] | null>(null);
+  const [shopId, setShopId] = useState('');
+  const [syncFrom, setSyncFrom] = useState('');
+  const [completing, setCompleting] = useState(false);
+  const [confirming, setConfirming] = useState<ServiceName | null>(null);
+
+  useEtsyReturnToast(useCallback(() => void reload(), [reload]));
+
+  const connectEtsy = async () => {
+    setEtsyConnecting(true);
+    try {
+      const { authUrl } = await startEtsyConnection();
+      goToAuthorization(authUrl);
+      // Stay "Connecting..." while the browser leaves.
+    } catch {
+      toaster.error(MSG.etsyInitFailed);
+      setEtsyConnecting(false);
+    }
+  };
+
+  const checkPrintifyToken = async () => {
+    const trimmed = token.trim();
+    if (!trimmed) {
+      toaster.error(MSG.emptyToken);
+      return;
+    }
+    setValidating(true);
+    try {
+      const result = await validatePrintifyToken(trimmed);
+      if (result.shops.length === 0) {
+        toaster.error(MSG.invalidToken);
+        return;
+      }
+      setShopId(result.shops.length === 1 ? String(result.shops[0].id) : '');
+      setSyncFrom('');
+      setShops(result.shops);
+    } catch (caught) {
+      // 400: the token was refused; other failures carry the server's own words (e.g. Printify is down).
+      toaster.error(caught instanceof ApiError && caught.status !== 400 ? errorMessage(caught, MSG.invalidToken) : MSG.invalidToken);
+    } finally {
+      setValidating(false);
+    }
+  };
+
+  const completePrintifySetup = async () => {
+    if (!shopId) {
+      toaster.error(MSG.selectShop);
+      return;
+    }
+    setCompleting(true);
+    try {
+      await connectPrintify({ token: token.trim(), shopId, ...(syncFrom ? { syncFromDate: syncFrom } : {}) });
+      setToken('');
+      setShopId('');
+      setSyncFrom('');
+      setShops(null);
+      toaster.success(MSG.printifyConnected);
+    } catch (caught) {
+      const message = caught instanceof ApiError ? caught.serverMessage : undefined;
+      toaster.error(message === MSG.selectShop || message?.startsWith('The sync start date') ? message : MSG.printifyConnectFailed);
+    } finally {
+      setCompleting(false);
+    }
+  };
+
+  const disconnect = async () => {
+    const service = confirming;
+    if (!service) return;
+    try {
+      await disconnectService(service === 'Etsy' ? 'etsy' : 'printify');
+      toaster.success(MSG.disconnected(service));
+    } catch {
+      toaster.error(MSG.disconnectFailed);
+    } finally {
+      setConfirming(null);
+    }
+  };
+
+  return (
+    <PageContainer>
+      <PageHeader title="API Connections" subtitle="Connect your Etsy shop and your Printify account to sync orders and costs." />
+      {isLoading || (!status && !error) ? (
+        <Center py="16" role="status" aria-live="polite">
+          <Stack align="center" gap="3">
+            <Spinner color="brand.solid" size="lg" aria-hidden="true" />
+            <Text color="fg.muted">{MSG.loading}</Text>
+          </Stack>
+        </Center>
+      ) : error || !status ? (
+        <Alert.Root status="error" borderRadius="md">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Connections could not be loaded</Alert.Title>
+            <Alert.Description>Please try again in a moment.</Alert.Description>
+          </Alert.Content>
+          <Button size="sm" variant="outline" onClick={() => void reload()}>
+            Try again
+          </Button>
+        </Alert.Root>
+      ) : (
+        <Stack gap="6">
+          {status.mode === 'sandbox' && (
+            <Alert.Root status="info" borderRadius="md" data-testid="sandbox-note">
+              <Alert.Indicator />
+              <Alert.Description>
+                Demo mode: Etsy and Printify are PodProfit's built-in sandbox. Any Printify token works, and Etsy's consent page is a
+                stand-in.
+              </Alert.Description>
+            </Alert.Root>
+          )}
+          <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6" alignItems="start">
+            <EtsyCard etsy={status.etsy} connecting={etsyConnecting} onConnect={() => void connectEtsy()} onDisconnect={() => setConfirming('Etsy')} />
+            <PrintifyCard
+              printify={status.printify}
+              token={token}
+              onTokenChange={setToken}
+              validating={validating}
+              onConnect={() => void checkPrintifyToken()}
+              onDisconnect={() => setConfirming('Printify')}
+            />
+          </SimpleGrid>
+          <CredentialsHelpCard />
+        </Stack>
+      )}
+      <PrintifySetupDialog
+        shops={shops}
+        shopId={shopId}
+        onShopChange={setShopId}
+        syncFrom={syncFrom}
+        onSyncFromChange={setSyncFrom}
+        pending={completing}
+        onCancel={() => setShops(null)}
+        onComplete={() => void completePrintifySetup()}
+      />
+      <ConfirmDisconnectDialog service={confirming} onCancel={() => setConfirming(null)} onConfirm={disconnect} />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,95 @@
+import { Alert, Button, Field, Input, Stack } from '@chakra-ui/react';
+import type { FormEvent } from 'react';
+import { LuPackage, LuUnplug } from 'react-icons/lu';
+import type { PrintifyConnectionStatus } from '../../../hooks/api/types';
+import { formatDate, formatDateTime } from '../messages';
+import { DetailRow, ServiceCard } from './ServiceCard';
+
+interface PrintifyCardProps {
+  printify: PrintifyConnectionStatus;
+  token: string;
+  onTokenChange: (token: string) => void;
+  validating: boolean;
+  onConnect: () => void;
+  onDisconnect: () => void;
+}
+
+/** The fulfilment card: connected account, or the token field that starts the setup. */
+export function PrintifyCard({ printify, token, onTokenChange, validating, onConnect, onDisconnect }: PrintifyCardProps) {
+  const state = printify.connected ? 'connected' : printify.needsReconnect ? 'reconnect' : 'disconnected';
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onConnect();
+  };
+  const disconnectButton = (
+    <Button variant="outline" colorPalette="red" onClick={onDisconnect} alignSelf={{ base: 'stretch', sm: 'flex-start' }}>
+      <LuUnplug aria-hidden="true" /> Disconnect
+    </Button>
+  );
+  const tokenForm = (
+    <form onSubmit={submit} noValidate aria-label="Connect Printify">
+      <Stack gap="4">
+        <Field.Root>
+          <Field.Label>Printify API token</Field.Label>
+          <Input
+            type="password"
+            name="printify-token"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="Paste your personal access token"
+            value={token}
+            onChange={(e) => onTokenChange(e.target.value)}
+            bg="bg.panel"
+          />
+          <Field.HelperText>Needs the scopes orders.read, shops.read and products.read.</Field.HelperText>
+        </Field.Root>
+        <Button type="submit" colorPalette="brand" loading={validating} loadingText="Checking token..." alignSelf={{ base: 'stretch', sm: 'flex-start' }}>
+          Connect Printify
+        </Button>
+      </Stack>
+    </form>
+  );
+  return (
+    <ServiceCard id="printify" title="Printify" description="Your fulfilment account: production and shipping costs" icon={LuPackage} state={state}>
+      {printify.connected ? (
+        <Stack gap="4">
+          <Stack gap="1.5">
+            {printify.shopTitle && (
+              <DetailRow
+                label="Shop"
+                value={printify.salesChannel ? `${printify.shopTitle} (${printify.salesChannel})` : printify.shopTitle}
+                testId="printify-shop-title"
+              />
+            )}
+            {printify.syncFrom && <DetailRow label="Orders from" value={formatDate(printify.syncFrom)} />}
+            {printify.lastSync && <DetailRow label="Last sync" value={formatDateTime(printify.lastSync)} testId="printify-last-sync" />}
+          </Stack>
+          {printify.tokenExpiresSoon && printify.tokenExpiresAt && (
+            <Alert.Root status="warning" borderRadius="md">
+              <Alert.Indicator />
+              <Alert.Description>
+                Your Printify token expires around {formatDate(printify.tokenExpiresAt.slice(0, 10))}. Create a new one in Printify and connect
+                again before then.
+              </Alert.Description>
+            </Alert.Root>
+          )}
+          {disconnectButton}
+        </Stack>
+      ) : (
+        <Stack gap="4">
+          {printify.needsReconnect && (
+            <Alert.Root status="warning" borderRadius="md">
+              <Alert.Indicator />
+              <Alert.Content>
+                <Alert.Title>Printify no longer accepts your token</Alert.Title>
+                <Alert.Description>It may have expired or been revoked. Paste a new token to reconnect.</Alert.Description>
+              </Alert.Content>
+            </Alert.Root>
+          )}
+          {tokenForm}
+          {printify.needsReconnect && disconnectButton}
+        </Stack>
+      )}
+    </ServiceCard>
+  );
+}
