@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { PRINTIFY_SHOPS, PRINTIFY_TOKENS, ProviderStub, STUB_SHARED_SECRET } from './support/provider-stub';
+import { PRINTIFY_SHOPS, PRINTIFY_TOKENS, ProviderStub, STUB_SHARED_SECRET } from '@pod/testing';
 import { GatewayTestBed, ORIGIN, SAME_ORIGIN, login, register, sessionCookie, uniqueEmail, STRONG_PASSWORD, type TestGateway } from './support/test-gateway';
 
 const REDIRECT_URI = `${ORIGIN}/api/connections/etsy/callback`;

@@ -20,8 +20,11 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
   const database = await createTestDatabase('stack');
   const redisPrefix = uniqueRedisPrefix('stack');
   const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
   const gateway = spawnService('gateway', 'dist/gateway/src/main.js', {
     PORT: String(port),
+    // Etsy sends the browser back to the address the tests browse (the session cookie's host).
+    ETSY_REDIRECT_URI: `${baseUrl}/api/connections/etsy/callback`,
     DATABASE_URL: database.url,
     REDIS_PREFIX: redisPrefix,
     APP_SECRET: TEST_APP_SECRET,
@@ -29,7 +32,6 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     SUPPORT_EMAIL: 'help@podprofit.test',
     ...env,
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitForHttp(`${baseUrl}/healthz`, { process: gateway, timeoutMs: 60_000 });
   } catch (error) {

@@ -7,21 +7,28 @@ jest.setTimeout(90_000);
 
 export interface E2E {
   readonly baseUrl: string;
+  /** The stack's database, for tests that put data into a state the UI cannot reach. */
+  readonly databaseUrl: string | undefined;
   /** A page in a fresh context (own cookies and storage) at the given viewport. */
   open(viewport?: ViewportName): Promise<Page>;
+}
+
+export interface E2EOptions {
+  /** Extra environment for the gateway, read when the stack starts (after earlier beforeAll hooks). */
+  env?: () => Record<string, string>;
 }
 
 /**
  * Per test file: one server stack and one browser. Every test gets fresh contexts, and
  * after each test every page it opened must have logged 0 CSP violations.
  */
-export function setupE2E(): E2E {
+export function setupE2E(options: E2EOptions = {}): E2E {
   let stack: RunningStack | undefined;
   let browser: Browser | undefined;
   let contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack(options.env?.() ?? {});
     browser = await launchBrowser();
   }, 180_000);
 
@@ -49,6 +56,9 @@ export function setupE2E(): E2E {
     get baseUrl() {
       if (!stack) throw new Error('stack not started');
       return stack.baseUrl;
+    },
+    get databaseUrl() {
+      return stack?.databaseUrl;
     },
     async open(viewport: ViewportName = 'desktop') {
       if (!browser || !stack) throw new Error('e2e harness not started');

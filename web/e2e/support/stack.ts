@@ -6,12 +6,14 @@ import { startTestStack } from '@pod/testing';
 
 export interface RunningStack {
   baseUrl: string;
+  /** The stack's own database (undefined against E2E_BASE_URL). */
+  databaseUrl?: string;
   stop(): Promise<void>;
 }
 
-export async function startStack(): Promise<RunningStack> {
+export async function startStack(env: Record<string, string> = {}): Promise<RunningStack> {
   const external = process.env.E2E_BASE_URL;
   if (external) return { baseUrl: external.replace(/\/$/, ''), stop: async () => undefined };
-  const stack = await startTestStack();
-  return { baseUrl: stack.baseUrl.replace(/\/$/, ''), stop: () => stack.stop() };
+  const stack = await startTestStack(env);
+  return { baseUrl: stack.baseUrl.replace(/\/$/, ''), databaseUrl: stack.database.url, stop: () => stack.stop() };
 }

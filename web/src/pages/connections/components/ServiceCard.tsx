@@ -26,23 +26,23 @@ export function ServiceCard({ id, title, description, icon, state, children }: S
   return (
     <Card.Root as="section" aria-labelledby={headingId} borderRadius="xl" boxShadow="xs" data-testid={`${id}-card`}>
       <Card.Header>
-        <Flex align="flex-start" justify="space-between" gap="3">
-          <Flex align="center" gap="3" minW="0">
-            <Center boxSize="10" borderRadius="lg" bg="brand.subtle" color="brand.fg" flexShrink={0}>
-              <Icon as={icon} boxSize="5" aria-hidden="true" />
-            </Center>
-            <Stack gap="0" minW="0">
+        <Flex align="flex-start" gap="3">
+          <Center boxSize="10" borderRadius="lg" bg="brand.subtle" color="brand.fg" flexShrink={0}>
+            <Icon as={icon} boxSize="5" aria-hidden="true" />
+          </Center>
+          <Stack gap="0.5" flex="1" minW="0">
+            <Flex align="center" justify="space-between" gap="2" wrap="wrap">
               <Heading as="h2" size="lg" id={headingId}>
                 {title}
               </Heading>
-              <Text fontSize="sm" color="fg.muted">
-                {description}
-              </Text>
-            </Stack>
-          </Flex>
-          <Badge colorPalette={badge.palette} variant="subtle" size="md" flexShrink={0} data-testid={`${id}-badge`}>
-            {badge.label}
-          </Badge>
+              <Badge colorPalette={badge.palette} variant="subtle" size="md" data-testid={`${id}-badge`}>
+                {badge.label}
+              </Badge>
+            </Flex>
+            <Text fontSize="sm" color="fg.muted">
+              {description}
+            </Text>
+          </Stack>
         </Flex>
       </Card.Header>
       <Card.Body pt="4">{children}</Card.Body>

@@ -56,14 +56,14 @@ export class ProviderStub {
   }
 
   /** The gateway settings that point both providers at the stub (live mode). */
-  env(redirectUri: string): Record<string, string> {
+  env(redirectUri?: string): Record<string, string> {
     return {
       ETSY_API_KEY: STUB_KEYSTRING,
       ETSY_SHARED_SECRET: STUB_SHARED_SECRET,
       ETSY_API_URL: `${this.baseUrl}/etsy`,
       ETSY_CONNECT_URL: `${this.baseUrl}/etsy/oauth/connect`,
       PRINTIFY_API_URL: `${this.baseUrl}/printify`,
-      ETSY_REDIRECT_URI: redirectUri,
+      ...(redirectUri ? { ETSY_REDIRECT_URI: redirectUri } : {}),
     };
   }
 
@@ -98,6 +98,8 @@ export class ProviderStub {
     };
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
 
+    if (url.pathname === '/etsy/oauth/connect') return this.consentPage(url, res);
+    if (url.pathname === '/etsy/oauth/decide') return this.decide(url, res);
     if (url.pathname.startsWith('/etsy/')) {
       if (req.headers['x-api-key'] !== `${STUB_KEYSTRING}:${STUB_SHARED_SECRET}`) return send(403, { error: 'Invalid API key' });
       if (req.method === 'POST' && url.pathname === '/etsy/v3/public/oauth/token') return this.token(new URLSearchParams(body), send);
@@ -125,6 +127,36 @@ export class ProviderStub {
       return send(401, { error: 'Unauthenticated.' });
     }
     return send(404, { error: 'Not found' });
+  }
+
+  /** Etsy's consent screen, reduced to its two choices (plain links, no script). */
+  private consentPage(url: URL, res: ServerResponse) {
+    const decide = (choice: string) => {
+      const target = new URL('/etsy/oauth/decide', this.baseUrl);
+      for (const [key, value] of url.searchParams) target.searchParams.set(key, value);
+      target.searchParams.set('choice', choice);
+      return target.pathname + target.search;
+    };
+    const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Etsy (stub): allow access?</title></head>
+<body><main><h1>Allow PodProfit to access your Etsy shop?</h1>
+<a href="${escape(decide('allow'))}">Allow Access</a> <a href="${escape(decide('deny'))}">Deny</a></main></body></html>`);
+  }
+
+  private decide(url: URL, res: ServerResponse) {
+    const back = new URL(url.searchParams.get('redirect_uri') ?? '');
+    const state = url.searchParams.get('state') ?? '';
+    if (url.searchParams.get('choice') === 'allow') {
+      const { code } = this.consent(url.toString());
+      back.searchParams.set('code', code);
+    } else {
+      back.searchParams.set('error', 'access_denied');
+      back.searchParams.set('error_description', 'The user denied the request.');
+    }
+    back.searchParams.set('state', state);
+    res.writeHead(302, { location: back.toString() });
+    res.end();
   }
 
   private token(form: URLSearchParams, send: (status: number, payload: unknown) => void) {

@@ -1,0 +1,287 @@
+import type { Page } from 'playwright-core';
+import { Client } from 'pg';
+import { PRINTIFY_TOKENS, ProviderStub } from '@pod/testing';
+import { describeViolations, seriousAxeViolations } from './support/axe';
+import type { ViewportName } from './support/browser';
+import { expectHidden, expectPath, expectText } from './support/expect';
+import { setupE2E } from './support/harness';
+import { gotoApp, signUpThroughUi, Toasts } from './support/pages';
+import { screenshot } from './support/screenshots';
+import { newTestUser } from './support/users';
+
+// The providers: a local stand-in for Etsy (consent page, token endpoint, shop) and Printify.
+const providers = new ProviderStub();
+beforeAll(() => providers.start());
+afterAll(() => providers.stop());
+const e2e = setupE2E({ env: () => providers.env() });
+
+/** The Connections screen through roles and labels, as a person finds things. */
+class ConnectionsScreen {
+  constructor(private readonly page: Page) {}
+  heading = () => this.page.getByRole('heading', { level: 1, name: 'API Connections' });
+  etsyCard = () => this.page.getByRole('region', { name: 'Etsy', exact: true });
+  printifyCard = () => this.page.getByRole('region', { name: 'Printify', exact: true });
+  etsyBadge = () => this.page.getByTestId('etsy-badge');
+  printifyBadge = () => this.page.getByTestId('printify-badge');
+  connectEtsy = () => this.etsyCard().getByRole('button', { name: /^(Connect Etsy|Reconnect Etsy|Connecting\.\.\.)$/ });
+  tokenInput = () => this.page.getByLabel('Printify API token');
+  connectPrintify = () => this.printifyCard().getByRole('button', { name: 'Connect Printify' });
+  disconnect = (card: 'etsy' | 'printify') => (card === 'etsy' ? this.etsyCard() : this.printifyCard()).getByRole('button', { name: 'Disconnect' });
+  setupDialog = () => this.page.getByRole('dialog', { name: 'Complete Printify Setup' });
+  shopSelect = () => this.setupDialog().getByRole('combobox', { name: /Shop/ });
+  syncFrom = () => this.setupDialog().getByLabel('Sync orders from (optional)');
+  completeSetup = () => this.setupDialog().getByRole('button', { name: 'Complete Setup' });
+  confirmDialog = () => this.page.getByRole('alertdialog');
+  toast = () => new Toasts(this.page).current();
+
+  async open() {
+    await gotoApp(this.page, '/connections');
+    await this.heading().waitFor();
+    await this.etsyBadge().waitFor();
+  }
+
+  async expectToast(text: string) {
+    await expectText(this.toast().getByText(text, { exact: true }), text);
+  }
+
+  async connectPrintifyThroughDialog(shopLabel = 'Sunset Tees (etsy)', date?: string) {
+    await this.tokenInput().fill(PRINTIFY_TOKENS.valid);
+    await this.connectPrintify().click();
+    await this.setupDialog().waitFor();
+    await this.shopSelect().selectOption({ label: shopLabel });
+    if (date) await this.syncFrom().fill(date);
+    await this.completeSetup().click();
+    await this.expectToast('Printify connected successfully');
+    await expectText(this.printifyBadge(), 'Connected');
+  }
+
+  async connectEtsyThroughConsent(choice: 'Allow Access' | 'Deny' = 'Allow Access') {
+    await this.connectEtsy().click();
+    await this.page.waitForURL((url) => url.pathname === '/etsy/oauth/connect');
+    await this.page.getByRole('link', { name: choice }).click();
+    await this.page.waitForURL((url) => url.pathname === '/connections');
+  }
+}
+
+async function signedInOnConnections(page: Page, label: string) {
+  await signUpThroughUi(page, newTestUser(label));
+  const screen = new ConnectionsScreen(page);
+  await screen.open();
+  return screen;
+}
+
+async function sql(text: string) {
+  const client = new Client({ connectionString: e2e.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('Connections page', () => {
+  it('shows the title, the loading state, both disconnected cards and the credentials help', async () => {
+    const page = await e2e.open();
+    await signUpThroughUi(page, newTestUser('conn-view'));
+    // Hold the status answer to see the loading state.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/connections/status', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('link', { name: 'Connections', exact: true }).first().click();
+    await expectPath(page, '/connections');
+    const screen = new ConnectionsScreen(page);
+    await screen.heading().waitFor();
+    await expectText(page.getByText('Loading connections...'), 'Loading connections...');
+    release();
+    await expectText(screen.etsyBadge(), 'Disconnected');
+    await expectText(screen.printifyBadge(), 'Disconnected');
+    await screen.etsyCard().getByText('You will be redirected to Etsy to authorize PodProfit').waitFor();
+    expect(await screen.connectEtsy().innerText()).toBe('Connect Etsy');
+    expect(await screen.tokenInput().getAttribute('type')).toBe('password');
+    const help = page.getByRole('region', { name: 'How to get your API credentials' });
+    await help.getByRole('heading', { name: 'Etsy' }).waitFor();
+    await help.getByText('redirect URI').waitFor();
+    await help.getByText('Generate a personal access token with the scopes orders.read, shops.read and products.read.').waitFor();
+    expect(await page.title()).toBe('API Connections · PodProfit');
+  });
+
+  it('connects Printify through the token and the setup dialog, with every message on the way', async () => {
+    const page = await e2e.open();
+    const screen = await signedInOnConnections(page, 'conn-printify');
+
+    await screen.connectPrintify().click();
+    await screen.expectToast('Please enter your Printify API token');
+    await screen.tokenInput().fill('   ');
+    await screen.tokenInput().press('Enter');
+    await screen.expectToast('Please enter your Printify API token');
+
+    await screen.tokenInput().fill('not-a-valid-token');
+    await screen.connectPrintify().click();
+    await screen.expectToast('Invalid Printify API token. Please check and try again.');
+    await screen.tokenInput().fill(PRINTIFY_TOKENS.noShops);
+    await screen.connectPrintify().click();
+    await screen.expectToast('Invalid Printify API token. Please check and try again.');
+
+    await screen.tokenInput().fill(PRINTIFY_TOKENS.valid);
+    await screen.connectPrintify().click();
+    await screen.setupDialog().waitFor();
+    const options = await screen.shopSelect().locator('option').allInnerTexts();
+    expect(options).toEqual(['Select a shop', 'Sunset Tees (etsy)', 'Back Office (disconnected)']);
+    expect(await screen.completeSetup().isDisabled()).toBe(true);
+    await screen.shopSelect().focus();
+    await screen.syncFrom().focus();
+    await expectText(screen.setupDialog().getByText('Please select a shop'), 'Please select a shop');
+    await screen.setupDialog().getByText('Leave empty to sync all orders.').waitFor();
+
+    await screen.setupDialog().getByRole('button', { name: 'Cancel' }).click();
+    await expectHidden(screen.setupDialog());
+    await expectText(screen.printifyBadge(), 'Disconnected');
+
+    // The server refusing the final step shows the fulfilment-connect error.
+    await page.route('**/api/connections/printify', (route) =>
+      route.request().method() === 'POST' ? route.fulfill({ status: 502, contentType: 'application/json', body: '{"statusCode":502}' }) : route.continue(),
+    );
+    await screen.connectPrintify().click();
+    await screen.shopSelect().selectOption({ label: 'Sunset Tees (etsy)' });
+    await screen.completeSetup().click();
+    await screen.expectToast('Failed to connect to Printify. Please check your token.');
+    await page.unroute('**/api/connections/printify');
+    await screen.setupDialog().getByRole('button', { name: 'Cancel' }).click();
+
+    await screen.connectPrintifyThroughDialog('Sunset Tees (etsy)', '2025-03-01');
+    await expectText(page.getByTestId('printify-shop-title'), 'Sunset Tees (etsy)');
+    expect(await screen.tokenInput().count()).toBe(0);
+    await expectHidden(screen.setupDialog());
+  });
+
+  it('connects Etsy through the OAuth redirect and back, and shows the cancel and failure toasts', async () => {
+    const page = await e2e.open();
+    const screen = await signedInOnConnections(page, 'conn-etsy');
+
+    await screen.connectEtsyThroughConsent('Deny');
+    await screen.expectToast('Etsy connection was cancelled');
+    expect(new URL(page.url()).search).toBe('');
+    await expectText(screen.etsyBadge(), 'Disconnected');
+
+    await screen.connectEtsyThroughConsent('Allow Access');
+    await screen.expectToast('Etsy connected successfully');
+    expect(new URL(page.url()).search).toBe('');
+    await expectText(screen.etsyBadge(), 'Connected');
+    await expectText(page.getByTestId('etsy-shop-name'), 'SunsetTeeCo');
+
+    // A reload shows no toast again (the query string is gone).
+    await page.reload();
+    await screen.etsyBadge().waitFor();
+    await page.waitForTimeout(300);
+    expect(await screen.toast().count()).toBe(0);
+
+    await gotoApp(page, '/connections?etsy=error&reason=exchange');
+    await screen.expectToast('Failed to connect Etsy. Please try again.');
+    await expectPath(page, '/connections');
+  });
+
+  it('a callback that fails the state check shows a page that leads back to Connections', async () => {
+    const page = await e2e.open();
+    await signedInOnConnections(page, 'conn-state');
+    const response = await page.goto('/api/connections/etsy/callback?code=abc&state=forged-state-value-forged-state-value-1234');
+    expect(response?.status()).toBe(400);
+    await page.getByRole('heading', { name: 'Etsy connection failed' }).waitFor();
+    await page.getByRole('link', { name: 'Back to Connections' }).click();
+    await new ConnectionsScreen(page).heading().waitFor();
+  });
+
+  it('says so when Etsy cannot be started, and when a disconnect fails', async () => {
+    const page = await e2e.open();
+    const screen = await signedInOnConnections(page, 'conn-fail');
+    await page.route('**/api/connections/etsy/oauth', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await screen.connectEtsy().click();
+    await screen.expectToast('Failed to initiate Etsy connection');
+    expect(await screen.connectEtsy().innerText()).toBe('Connect Etsy');
+
+    await screen.connectPrintifyThroughDialog();
+    await page.route('**/api/connections/printify', (route) =>
+      route.request().method() === 'DELETE' ? route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }) : route.continue(),
+    );
+    await screen.disconnect('printify').click();
+    await screen.confirmDialog().getByRole('button', { name: 'Disconnect' }).click();
+    await screen.expectToast('Failed to disconnect service');
+    await expectText(screen.printifyBadge(), 'Connected');
+  });
+
+  it('disconnects both after a confirmation, and Cancel keeps the connection', async () => {
+    const page = await e2e.open();
+    const screen = await signedInOnConnections(page, 'conn-disc');
+    await screen.connectEtsyThroughConsent();
+    await screen.expectToast('Etsy connected successfully');
+    await screen.connectPrintifyThroughDialog();
+
+    await screen.disconnect('etsy').click();
+    await expectText(screen.confirmDialog().getByRole('heading'), 'Disconnect Etsy?');
+    await screen.confirmDialog().getByText('Are you sure you want to disconnect Etsy?').waitFor();
+    await screen.confirmDialog().getByRole('button', { name: 'Cancel' }).click();
+    await expectHidden(screen.confirmDialog());
+    await expectText(screen.etsyBadge(), 'Connected');
+
+    await screen.disconnect('etsy').click();
+    await screen.confirmDialog().getByRole('button', { name: 'Disconnect' }).click();
+    await screen.expectToast('Etsy disconnected successfully');
+    await expectText(screen.etsyBadge(), 'Disconnected');
+
+    await screen.disconnect('printify').click();
+    await expectText(screen.confirmDialog().getByRole('heading'), 'Disconnect Printify?');
+    await screen.confirmDialog().getByRole('button', { name: 'Disconnect' }).click();
+    await screen.expectToast('Printify disconnected successfully');
+    await expectText(screen.printifyBadge(), 'Disconnected');
+    await screen.tokenInput().waitFor();
+  });
+});
+
+describe.each<ViewportName>(['desktop', 'mobile'])('Connections at %s width: axe and screenshots', (viewport) => {
+  it('has no serious or critical axe violations in any state', async () => {
+    const page = await e2e.open(viewport);
+    const screen = await signedInOnConnections(page, `conn-a11y-${viewport}`);
+    const problems: Record<string, string> = {};
+    const audit = async (name: string) => {
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      await page.waitForTimeout(300); // dialogs and toasts finish animating
+      await screenshot(page, name);
+      const violations = await seriousAxeViolations(page);
+      if (violations.length) problems[name] = describeViolations(violations);
+    };
+    // The sign-up toast would cover the cards in the pictures.
+    await new Toasts(page).current().waitFor({ state: 'detached', timeout: 8_000 }).catch(() => undefined);
+    await audit('app-connections');
+
+    await screen.tokenInput().fill(PRINTIFY_TOKENS.valid);
+    await screen.connectPrintify().click();
+    await screen.setupDialog().waitFor();
+    await screen.shopSelect().focus();
+    await screen.syncFrom().focus();
+    await audit('app-connections-setup-dialog');
+    await screen.shopSelect().selectOption({ label: 'Sunset Tees (etsy)' });
+    await screen.completeSetup().click();
+    await screen.expectToast('Printify connected successfully');
+
+    await screen.connectEtsyThroughConsent();
+    await screen.expectToast('Etsy connected successfully');
+    await audit('app-connections-connected');
+
+    await screen.disconnect('etsy').click();
+    await screen.confirmDialog().waitFor();
+    await audit('app-connections-confirm');
+    await screen.confirmDialog().getByRole('button', { name: 'Cancel' }).click();
+
+    await sql(`UPDATE provider_connection SET status = 'reauth_required' WHERE provider = 'etsy'`);
+    await sql(`UPDATE provider_connection SET status = 'expired' WHERE provider = 'printify'`);
+    await screen.open();
+    await expectText(screen.etsyBadge(), 'Reconnect needed');
+    await expectText(screen.connectEtsy(), 'Reconnect Etsy');
+    await expectText(screen.printifyBadge(), 'Reconnect needed');
+    await audit('app-connections-reconnect');
+    expect(problems).toEqual({});
+  });
+});
