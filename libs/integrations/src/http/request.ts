@@ -201,7 +201,13 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
       return ctx.idempotent || !failure.maybeSent ? { type: 'retry', delayMs: backoff(), error: transport } : { type: 'throw', error: transport };
     }
     const status = response.status;
-    await request.onResponse?.({ status, headers: response.headers });
+    try {
+      await request.onResponse?.({ status, headers: response.headers });
+    } catch (error) {
+      controller.abort();
+      void response.body?.cancel().catch(() => undefined);
+      throw error;
+    }
 
     if (status >= 300 && status < 400) {
       void response.body?.cancel().catch(() => undefined);
