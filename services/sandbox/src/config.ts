@@ -1,0 +1,119 @@
+/**
+ * The sandbox's settings, read from SANDBOX_* environment variables. The sandbox is a test
+ * double: it refuses to run when real Etsy credentials are configured (see realEtsyCredentials).
+ */
+export interface EtsyAppRegistration {
+  keystring: string;
+  sharedSecret: string;
+  name: string;
+  redirectUris: string[];
+}
+
+export interface SandboxOptions {
+  host: string;
+  port: number;
+  /** Root seed: every tenant's data derives from it and the tenant's own seed. */
+  seed: string;
+  etsyApp: EtsyAppRegistration;
+  adminToken: string;
+  accessTokenTtlSeconds: number;
+  etsyQps: number;
+  etsyQpd: number;
+  printifyRpm: number;
+  requestLogSize: number;
+  /** Largest tenant the admin API may create (months × ordersPerMonth). */
+  maxOrdersPerTenant: number;
+  maxTenants: number;
+  /** Create the tenant "default" at start (for the consent page's picker and manual use). */
+  defaultTenant: boolean;
+  /** The clock, in epoch milliseconds (tests pass their own). */
+  now: () => number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export class SandboxConfigError extends Error {}
+
+export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): SandboxOptions {
+  return {
+    host: '127.0.0.1',
+    port: 5200,
+    seed: 'podprofit-demo',
+    etsyApp: {
+      keystring: 'sandbox-keystring',
+      sharedSecret: 'sandbox-shared-secret',
+      name: 'PodProfit',
+      redirectUris: ['http://localhost:5000/api/connections/etsy/callback'],
+    },
+    adminToken: 'sandbox-admin',
+    accessTokenTtlSeconds: 3600,
+    etsyQps: 10,
+    etsyQpd: 10_000,
+    printifyRpm: 600,
+    requestLogSize: 100_000,
+    maxOrdersPerTenant: 250_000,
+    maxTenants: 1000,
+    defaultTenant: true,
+    now: () => Date.now(),
+    ...overrides,
+  };
+}
+
+export function readSandboxOptions(env: Env = process.env): SandboxOptions {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}`);
+      return fallback;
+    }
+    return value;
+  };
+  const text = (name: string, fallback: string): string => (env[name] === undefined || env[name] === '' ? fallback : (env[name] as string));
+  const base = defaultSandboxOptions();
+  const options = defaultSandboxOptions({
+    host: text('SANDBOX_HOST', base.host),
+    port: int('SANDBOX_PORT', base.port, 0, 65535),
+    seed: text('SANDBOX_SEED', base.seed),
+    etsyApp: {
+      keystring: text('SANDBOX_ETSY_KEYSTRING', base.etsyApp.keystring),
+      sharedSecret: text('SANDBOX_ETSY_SHARED_SECRET', base.etsyApp.sharedSecret),
+      name: text('SANDBOX_ETSY_APP_NAME', base.etsyApp.name),
+      redirectUris: text('SANDBOX_ETSY_REDIRECT_URIS', base.etsyApp.redirectUris.join(','))
+        .split(',')
+        .map((uri) => uri.trim())
+        .filter(Boolean),
+    },
+    adminToken: text('SANDBOX_ADMIN_TOKEN', base.adminToken),
+    accessTokenTtlSeconds: int('SANDBOX_ACCESS_TOKEN_TTL_SECONDS', base.accessTokenTtlSeconds, 1, 30 * 86_400),
+    etsyQps: int('SANDBOX_ETSY_QPS', base.etsyQps, 1, 100_000),
+    etsyQpd: int('SANDBOX_ETSY_QPD', base.etsyQpd, 1, 100_000_000),
+    printifyRpm: int('SANDBOX_PRINTIFY_RPM', base.printifyRpm, 1, 1_000_000),
+    requestLogSize: int('SANDBOX_REQUEST_LOG_SIZE', base.requestLogSize, 100, 10_000_000),
+    maxOrdersPerTenant: int('SANDBOX_MAX_ORDERS_PER_TENANT', base.maxOrdersPerTenant, 1, 250_000),
+    maxTenants: int('SANDBOX_MAX_TENANTS', base.maxTenants, 1, 100_000),
+    defaultTenant: text('SANDBOX_DEFAULT_TENANT', 'true') !== 'false',
+  });
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(options.etsyApp.keystring)) problems.push('SANDBOX_ETSY_KEYSTRING may hold letters, digits, ".", "_" and "-"');
+  if (options.etsyApp.sharedSecret.includes(':')) problems.push('SANDBOX_ETSY_SHARED_SECRET must not contain ":"');
+  for (const uri of options.etsyApp.redirectUris) {
+    if (!URL.canParse(uri)) problems.push(`SANDBOX_ETSY_REDIRECT_URIS: "${uri}" is not a URL`);
+  }
+  if (options.adminToken.length < 8) problems.push('SANDBOX_ADMIN_TOKEN must be at least 8 characters');
+  if (problems.length > 0) throw new SandboxConfigError(`Invalid sandbox configuration:\n  - ${problems.join('\n  - ')}`);
+  return options;
+}
+
+/**
+ * True when the environment carries real Etsy app credentials (ETSY_API_KEY and ETSY_SHARED_SECRET,
+ * as the product reads them): then the product talks to Etsy,
+ * and the sandbox (and the demo's dev-login) must stay off. Credentials equal to the sandbox's
+ * own do not count.
+ */
+export function realEtsyCredentials(env: Env = process.env): boolean {
+  const keystring = env.ETSY_API_KEY ?? '';
+  if (keystring === '' || !env.ETSY_SHARED_SECRET) return false;
+  return keystring !== (env.SANDBOX_ETSY_KEYSTRING || 'sandbox-keystring');
+}

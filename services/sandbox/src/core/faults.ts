@@ -1,0 +1,63 @@
+import type { Target } from './request-log';
+
+/**
+ * Fault knobs for tests: each fault affects the next `count` matching requests (after skipping
+ * `skip` of them). Kinds that change state rather than answers (expired or revoked tokens) are
+ * applied when the fault is created and are not stored here.
+ */
+export const REQUEST_FAULT_KINDS = ['429', '5xx', 'hang', 'malformed-json', 'redirect', 'quota-exhausted'] as const;
+export const STATE_FAULT_KINDS = ['expire-access-token', 'revoke-refresh-token'] as const;
+export type RequestFaultKind = (typeof REQUEST_FAULT_KINDS)[number];
+export type StateFaultKind = (typeof STATE_FAULT_KINDS)[number];
+
+export interface FaultSpec {
+  target: Exclude<Target, 'admin' | 'other'>;
+  kind: RequestFaultKind;
+  match: { pathPrefix?: string; tenantId?: string };
+  count: number;
+  skip: number;
+  retryAfterSeconds?: number;
+  status?: number;
+  /** For 'redirect': where to send the client (default https://evil.example/). */
+  location?: string;
+}
+
+export interface ActiveFault extends FaultSpec {
+  id: number;
+  hits: number;
+  seen: number;
+}
+
+export class FaultBook {
+  private faults: ActiveFault[] = [];
+  private nextId = 1;
+
+  add(spec: FaultSpec): ActiveFault {
+    const fault = { ...spec, id: this.nextId++, hits: 0, seen: 0 };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  /** The fault this request triggers, if any (consuming one of its uses). */
+  take(target: Target, path: string, tenantId: string | null): ActiveFault | null {
+    for (const fault of this.faults) {
+      if (fault.target !== target) continue;
+      if (fault.match.pathPrefix !== undefined && !path.startsWith(fault.match.pathPrefix)) continue;
+      if (fault.match.tenantId !== undefined && fault.match.tenantId !== tenantId) continue;
+      fault.seen++;
+      if (fault.seen <= fault.skip) continue;
+      fault.hits++;
+      if (fault.hits >= fault.count) this.faults = this.faults.filter((f) => f !== fault);
+      return fault;
+    }
+    return null;
+  }
+
+  list(): ActiveFault[] {
+    return [...this.faults];
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+}

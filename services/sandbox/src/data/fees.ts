@@ -1,0 +1,58 @@
+import type { ShopCurrency } from './catalog';
+import type { OrderModel } from './order-generator';
+
+/**
+ * Etsy's fees for one order, from the fee schedule in integrations.md a.8, in the shop's minor
+ * units. The sandbox's modelling choices where the docs leave it open: the transaction fee is
+ * taken on what the buyer pays for the line (after its coupon share); processing is on the
+ * grand total; offsite ads and the regulatory fee are on items plus shipping.
+ */
+export interface OrderFees {
+  /** Per line: fee on the first unit ("transaction") and on the rest ("transaction_quantity"). */
+  lines: Array<{ transactionId: number; listingId: number; first: number; rest: number; units: number }>;
+  shipping: number;
+  processing: number;
+  offsiteAds: number;
+  regulatory: number;
+  /** renew_sold per unit sold. */
+  renewSoldEach: number;
+  /** VAT Etsy adds to each fee for UK and EU sellers (0 for US shops). */
+  vatOnFees: number;
+}
+
+const PROCESSING: Record<ShopCurrency, { rate: number; fixed: number }> = {
+  USD: { rate: 0.03, fixed: 25 },
+  GBP: { rate: 0.04, fixed: 20 },
+  EUR: { rate: 0.04, fixed: 30 },
+};
+/** Regulatory operating fee by seller country (GB shops and FR shops here). */
+const REGULATORY: Record<ShopCurrency, number> = { USD: 0, GBP: 0.0032, EUR: 0.0047 };
+const RENEW_SOLD: Record<ShopCurrency, number> = { USD: 20, EUR: 18, GBP: 16 };
+/** USD 100 cap on offsite ads, roughly converted. */
+const OFFSITE_CAP: Record<ShopCurrency, number> = { USD: 10_000, EUR: 9_000, GBP: 8_000 };
+const TRANSACTION_RATE = 0.065;
+
+export function feesFor(order: OrderModel, currency: ShopCurrency): OrderFees {
+  const itemsAndShipping = order.subtotal + order.shippingTotal;
+  return {
+    lines: order.lines.map((line) => {
+      const paid = line.unitPrice * line.quantity - line.discountShare;
+      const total = Math.round(paid * TRANSACTION_RATE);
+      const first = Math.round(total / line.quantity);
+      return { transactionId: line.transactionId, listingId: line.listing.listingId, first, rest: total - first, units: line.quantity };
+    }),
+    shipping: Math.round(order.shippingTotal * TRANSACTION_RATE),
+    processing: Math.round(order.grandTotal * PROCESSING[currency].rate) + PROCESSING[currency].fixed,
+    offsiteAds: order.offsiteAds ? Math.min(OFFSITE_CAP[currency], Math.round(itemsAndShipping * 0.15)) : 0,
+    regulatory: Math.round(itemsAndShipping * REGULATORY[currency]),
+    renewSoldEach: RENEW_SOLD[currency],
+    vatOnFees: currency === 'USD' ? 0 : 0.2,
+  };
+}
+
+/** The processing fee Etsy gives back on a refund, in proportion to the amount refunded. */
+export function processingFeeReturned(order: OrderModel, fees: OrderFees, refundAmount: number): number {
+  return order.grandTotal === 0 ? 0 : Math.round((fees.processing * refundAmount) / order.grandTotal);
+}
+
+export const BUYER_CURRENCY: Record<string, string> = { US: 'USD', CA: 'CAD', AU: 'AUD', GB: 'GBP' };

@@ -1,0 +1,293 @@
+import { PRODUCT_WEIGHTS, type ProductKind } from './catalog';
+import { buyerCountries, CARRIERS, FIRST_NAMES, LAST_NAMES, placeIn, STREETS, type BuyerPlace } from './geography';
+import type { Listing, ShopProfile } from './shop-profile';
+import { Rng, STREAM } from '../core/random';
+
+/**
+ * One sale, rebuilt on demand from (seed, index): the internal model both the Etsy and the
+ * Printify views are rendered from. All money here is integer minor units of the shop's
+ * currency, except Printify costs (USD cents).
+ */
+export interface OrderLine {
+  listing: Listing;
+  variantIndex: number;
+  quantity: number;
+  transactionId: number;
+  unitPrice: number;
+  /** What the buyer pays for shipping this line. */
+  shipping: number;
+  /** This line's share of the coupon discount. */
+  discountShare: number;
+  /** The SKU as the Etsy transaction reports it ('' when the seller's listing has none). */
+  etsySku: string;
+  isDigital: boolean;
+  personalization: string | null;
+  /** Printify production cost per unit and shipping for the line (USD cents). */
+  printifyCost: number;
+  printifyShipping: number;
+}
+
+export interface PrintifyPlan {
+  /** linked: external with shop_order_id; unlinked: external without it; manual: placed by hand. */
+  kind: 'linked' | 'unlinked' | 'manual';
+  orderId: string;
+  createdTs: number;
+  sentTs: number | null;
+  fulfilledTs: number | null;
+  status: string;
+  taxCents: number;
+  reprint: { orderId: string; createdTs: number; status: string; fulfilledTs: number | null } | null;
+}
+
+export interface Refund {
+  ts: number;
+  amount: number;
+  full: boolean;
+  reason: string;
+}
+
+export type ReceiptStatus = 'Paid' | 'Completed' | 'Canceled' | 'Fully Refunded' | 'Partially Refunded';
+
+export interface OrderModel {
+  index: number;
+  receiptId: number;
+  buyerUserId: number;
+  buyerFirst: string;
+  buyerLast: string;
+  place: BuyerPlace;
+  address1: string;
+  address2: string | null;
+  createdTs: number;
+  paidTs: number;
+  shippedTs: number | null;
+  canceledTs: number | null;
+  refund: Refund | null;
+  updatedTs: number;
+  status: ReceiptStatus;
+  paymentMethod: string;
+  isGift: boolean;
+  giftMessage: string;
+  messageFromBuyer: string | null;
+  lines: OrderLine[];
+  totalPrice: number;
+  discount: number;
+  subtotal: number;
+  shippingTotal: number;
+  taxTotal: number;
+  vatTotal: number;
+  grandTotal: number;
+  freeShippingCoupon: boolean;
+  offsiteAds: boolean;
+  /** Money on this receipt's transactions uses divisor 1000 (amount × 10) to keep clients honest. */
+  divisor1000: boolean;
+  carrier: string;
+  trackingCode: string;
+  printify: PrintifyPlan | null;
+}
+
+/** Changes applied by the admin mutation API on top of the generated order. */
+export interface OrderOverride {
+  updatedTs?: number;
+  shippedTs?: number;
+  canceledTs?: number;
+  refund?: Refund;
+}
+
+const DAY = 86_400;
+
+const KIND_ENTRIES = Object.entries(PRODUCT_WEIGHTS) as Array<[ProductKind, number]>;
+const PAYMENT_METHODS: Array<[string, number]> = [['cc', 70], ['paypal', 15], ['apple_pay', 7], ['google_pay', 4], ['klarna', 2], ['other', 2]];
+const GIFT_MESSAGES = ['Happy birthday! Love, Sam', 'Congrats on the new job 🎉', 'For the best teacher ever', "Merry Christmas & a happy new year"];
+const BUYER_MESSAGES = ['Could you ship it before Friday? Thanks!', 'Please leave at the back door', 'Is it possible to gift-wrap this?'];
+
+export function generateOrder(shop: ShopProfile, index: number, createdTs: number, asOf: number, override?: OrderOverride): OrderModel {
+  const rng = Rng.mix(shop.seedHash, STREAM.order, index);
+  const receiptId = shop.receiptBase + index * 37 + rng.int(0, 36);
+  // About one buyer in eight is a returning customer (one of 200), with the same name and address.
+  const buyerKey = rng.chance(0.12) ? rng.int(0, 199) : 200 + index;
+  const br = Rng.mix(shop.seedHash, STREAM.buyer, buyerKey);
+  const country = br.weighted(buyerCountries(shop.currency));
+  const place = placeIn(country, br.int(0, 999_999));
+  const buyerFirst = br.pick(FIRST_NAMES);
+  const buyerLast = br.pick(LAST_NAMES);
+  const address1 = `${br.int(1, 2400)} ${br.pick(STREETS)}`;
+  const address2 = br.chance(0.2) ? `Apt ${br.int(1, 40)}` : null;
+  const abroad = country !== shop.country;
+
+  const lines = buildLines(shop, rng, index, abroad);
+  const totalPrice = lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
+  const couponRoll = rng.next();
+  let discount = 0;
+  let freeShippingCoupon = false;
+  if (couponRoll < 0.09) discount = Math.round((totalPrice * rng.pick([10, 15, 20, 25])) / 100);
+  else if (couponRoll < 0.13) discount = Math.min(totalPrice - 100, rng.pick([500, 1000]));
+  else if (couponRoll < 0.15) freeShippingCoupon = true;
+  discount = Math.max(0, discount);
+  if (freeShippingCoupon) for (const line of lines) line.shipping = 0;
+  spreadDiscount(lines, discount, totalPrice);
+  const subtotal = totalPrice - discount;
+  const shippingTotal = lines.reduce((sum, l) => sum + l.shipping, 0);
+  const taxBase = subtotal + shippingTotal;
+  const taxTotal = Math.round(taxBase * place.salesTax);
+  const vatTotal = shop.currency !== 'USD' && place.vat > 0 ? Math.round(taxBase * place.vat) : 0;
+  const grandTotal = subtotal + shippingTotal + taxTotal + vatTotal;
+
+  const paidTs = createdTs + rng.int(0, 90);
+  const allDigital = lines.every((l) => l.isDigital);
+  const cancelRoll = rng.chance(0.02);
+  const cancelAt = createdTs + rng.int(3600, 2 * DAY);
+  const shipAt = allDigital ? paidTs : createdTs + rng.int(1, 5) * DAY + rng.int(0, 20 * 3600);
+  const refundRoll = rng.chance(0.03);
+  const refundAt = shipAt + rng.int(2, 25) * DAY + rng.int(0, DAY - 1);
+  const refundFull = rng.chance(0.4);
+  const refundShare = rng.pick([0.2, 0.3, 0.5]);
+  const refundReason = rng.pick(['Item arrived damaged', 'Wrong size', 'Buyer changed mind', 'Account Adjustment']);
+
+  let canceledTs: number | null = cancelRoll && cancelAt <= asOf ? cancelAt : null;
+  let shippedTs: number | null = canceledTs === null && shipAt <= asOf ? shipAt : null;
+  let refund: Refund | null = null;
+  if (canceledTs !== null) refund = { ts: canceledTs, amount: grandTotal, full: true, reason: 'Order canceled' };
+  else if (refundRoll && shippedTs !== null && refundAt <= asOf) {
+    refund = { ts: refundAt, amount: refundFull ? grandTotal : Math.round(grandTotal * refundShare), full: refundFull, reason: refundReason };
+  }
+  if (override?.canceledTs !== undefined && canceledTs === null) {
+    canceledTs = override.canceledTs;
+    shippedTs = null;
+    refund = { ts: canceledTs, amount: grandTotal, full: true, reason: 'Order canceled' };
+  }
+  if (override?.shippedTs !== undefined && shippedTs === null && canceledTs === null) shippedTs = override.shippedTs;
+  if (override?.refund && canceledTs === null) refund = override.refund;
+
+  const status: ReceiptStatus =
+    canceledTs !== null ? 'Canceled' : refund?.full ? 'Fully Refunded' : refund ? 'Partially Refunded' : shippedTs !== null ? 'Completed' : 'Paid';
+  const updatedTs = Math.max(paidTs, shippedTs ?? 0, canceledTs ?? 0, refund?.ts ?? 0, override?.updatedTs ?? 0);
+  const carriers = CARRIERS[country] ?? CARRIERS.default;
+
+  const order: OrderModel = {
+    index,
+    receiptId,
+    buyerUserId: br.int(100_000_000, 999_999_999),
+    buyerFirst,
+    buyerLast,
+    place,
+    address1,
+    address2,
+    createdTs,
+    paidTs,
+    shippedTs,
+    canceledTs,
+    refund,
+    updatedTs,
+    status,
+    paymentMethod: rng.weighted(PAYMENT_METHODS),
+    isGift: rng.chance(0.04),
+    giftMessage: '',
+    messageFromBuyer: rng.chance(0.05) ? rng.pick(BUYER_MESSAGES) : null,
+    lines,
+    totalPrice,
+    discount,
+    subtotal,
+    shippingTotal,
+    taxTotal,
+    vatTotal,
+    grandTotal,
+    freeShippingCoupon,
+    offsiteAds: rng.chance(0.05),
+    divisor1000: rng.chance(0.02),
+    carrier: rng.pick(carriers),
+    trackingCode: `${rng.alnum(2)}${rng.int(100_000_000, 999_999_999)}${country}`,
+    printify: null,
+  };
+  if (order.isGift) order.giftMessage = rng.pick(GIFT_MESSAGES);
+  order.printify = planPrintify(shop, order, rng, asOf);
+  return order;
+}
+
+function buildLines(shop: ShopProfile, rng: Rng, index: number, abroad: boolean): OrderLine[] {
+  const count = rng.weighted([[1, 920], [2, 60], [3, 15], [4, 5]] as const);
+  const lines: OrderLine[] = [];
+  let physicalUnits = 0;
+  for (let n = 0; n < count; n++) {
+    const kind = rng.weighted(KIND_ENTRIES);
+    const listing = rng.pick(shop.listingsByKind.get(kind) ?? shop.listings);
+    const variantIndex = rng.int(0, listing.variants.length - 1);
+    const variant = listing.variants[variantIndex];
+    const quantity = rng.weighted([[1, 90], [2, 8], [3, 2]] as const);
+    const isDigital = listing.spec.kind === 'digital';
+    const etsyShip = listing.spec.etsyShipping[shop.currency];
+    const factor = abroad ? 2 : 1;
+    const firstUnit = lines.length === 0 ? etsyShip.first : etsyShip.additional;
+    const shipping = isDigital ? 0 : (firstUnit + etsyShip.additional * (quantity - 1)) * factor;
+    let printifyShipping = 0;
+    if (!isDigital && listing.spec.printifyShipping) {
+      const ps = listing.spec.printifyShipping;
+      const first = abroad ? ps.firstAbroad : ps.first;
+      const extra = abroad ? ps.additionalAbroad : ps.additional;
+      printifyShipping = (physicalUnits === 0 ? first + extra * (quantity - 1) : extra * quantity);
+      physicalUnits += quantity;
+    }
+    lines.push({
+      listing,
+      variantIndex,
+      quantity,
+      transactionId: shop.transactionBase + index * 8 + n,
+      unitPrice: variant.spec.retail[shop.currency],
+      shipping,
+      discountShare: 0,
+      etsySku: rng.chance(0.03) ? '' : variant.sku,
+      isDigital,
+      personalization: listing.spec.kind === 'mug' && rng.chance(0.2) ? rng.pick(['Jenny', 'Dad', 'Mr. & Mrs. Lee', "Nana's"]) : null,
+      printifyCost: variant.spec.baseCostUsd ?? 0,
+      printifyShipping,
+    });
+  }
+  return lines;
+}
+
+function spreadDiscount(lines: OrderLine[], discount: number, totalPrice: number): void {
+  if (discount === 0 || totalPrice === 0) return;
+  let left = discount;
+  lines.forEach((line, i) => {
+    const share = i === lines.length - 1 ? left : Math.round((discount * line.unitPrice * line.quantity) / totalPrice);
+    line.discountShare = share;
+    left -= share;
+  });
+}
+
+function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: number): PrintifyPlan | null {
+  const physical = order.lines.filter((l) => !l.isDigital);
+  const kind = rng.weighted([['linked', 94], ['unlinked', 3], ['manual', 3]] as const);
+  const createdTs = order.createdTs + (kind === 'manual' ? rng.int(3600, DAY) : rng.int(300, 3 * 3600));
+  const sentTs = createdTs + rng.int(600, 20 * 3600);
+  const hasIssues = rng.chance(0.005);
+  const keepCanceled = rng.chance(0.6);
+  const reprintRoll = rng.chance(0.012);
+  const reprintAt = (order.shippedTs ?? 0) + rng.int(3, 15) * DAY;
+  if (physical.length === 0 || createdTs > asOf) return null;
+  if (order.canceledTs !== null && (!keepCanceled || createdTs > order.canceledTs)) return null;
+  const cost = physical.reduce((sum, l) => sum + l.printifyCost * l.quantity + l.printifyShipping, 0);
+  let status: string;
+  if (order.canceledTs !== null) status = 'canceled';
+  else if (order.shippedTs !== null) status = 'fulfilled';
+  else if (sentTs <= asOf) status = hasIssues ? 'has-issues' : 'in-production';
+  else status = 'on-hold';
+  const fulfilledTs = status === 'fulfilled' ? order.shippedTs : null;
+  return {
+    kind,
+    orderId: Rng.mix(shop.idHash, STREAM.printifyId, order.index).hex(24),
+    createdTs,
+    sentTs: status === 'on-hold' || (status === 'canceled' && sentTs > (order.canceledTs ?? 0)) ? null : Math.min(sentTs, asOf),
+    fulfilledTs,
+    status,
+    taxCents: order.place.vat > 0 ? Math.round(cost * 0.2) : 0,
+    reprint:
+      reprintRoll && fulfilledTs !== null && reprintAt <= asOf
+        ? {
+            orderId: Rng.mix(shop.idHash, STREAM.reprintId, order.index).hex(24),
+            createdTs: reprintAt,
+            status: reprintAt + 4 * DAY <= asOf ? 'fulfilled' : 'in-production',
+            fulfilledTs: reprintAt + 4 * DAY <= asOf ? reprintAt + 4 * DAY : null,
+          }
+        : null,
+  };
+}

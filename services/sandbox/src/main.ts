@@ -1,0 +1,44 @@
+import { createSandboxApp } from './app';
+import { readSandboxOptions, realEtsyCredentials, SandboxConfigError } from './config';
+
+/**
+ * `npm run start:sandbox`: the simulated Etsy, Printify and ECB on one host (loopback by
+ * default). It refuses to start when real Etsy credentials are configured.
+ */
+async function main(): Promise<void> {
+  if (realEtsyCredentials()) {
+    process.stderr.write('sandbox: real Etsy credentials are configured (ETSY_API_KEY, ETSY_SHARED_SECRET); the sandbox does not run alongside them.\n');
+    process.exit(1);
+  }
+  let options;
+  try {
+    options = readSandboxOptions();
+  } catch (error) {
+    if (error instanceof SandboxConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const app = createSandboxApp(options);
+  const address = await app.listen({ host: options.host, port: options.port });
+  process.stdout.write(
+    `${JSON.stringify({ level: 'info', service: 'sandbox', msg: `sandbox listening on ${address}`, etsy: `${address}/v3`, consent: `${address}/oauth/connect`, printify: `${address}/v1`, ecb: `${address}/stats/eurofxref/`, admin: `${address}/__sandbox/` })}\n`,
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${JSON.stringify({ level: 'info', service: 'sandbox', msg: `${signal}: stopping` })}\n`);
+    const timer = setTimeout(() => process.exit(1), 5_000);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+void main();
