@@ -61,13 +61,13 @@ describe('effectiveProviders', () => {
     expect(effectiveProviders(config)).toEqual({
       mode: 'sandbox',
       etsy: {
-        apiUrl: 'http://127.0.0.1:6200/etsy',
-        connectUrl: 'http://127.0.0.1:6200/etsy/oauth/connect',
+        apiUrl: 'http://127.0.0.1:6200',
+        connectUrl: 'http://127.0.0.1:6200/oauth/connect',
         keystring: SANDBOX_ETSY_KEYSTRING,
         sharedSecret: SANDBOX_ETSY_SHARED_SECRET,
         redirectUri: 'http://localhost:7000/api/connections/etsy/callback',
       },
-      printify: { apiUrl: 'http://127.0.0.1:6200/printify' },
+      printify: { apiUrl: 'http://127.0.0.1:6200' },
     });
   });
 });

@@ -4,11 +4,14 @@ import type { AppConfig } from './app-config';
 export const SANDBOX_ETSY_KEYSTRING = 'sandbox-keystring';
 export const SANDBOX_ETSY_SHARED_SECRET = 'sandbox-shared-secret';
 
-/** Where the sandbox serves each provider, relative to SANDBOX_URL. */
+/** Where the sandbox (services/sandbox) serves each provider, relative to SANDBOX_URL. */
 export const SANDBOX_PATHS = {
-  etsyApi: '/etsy',
-  etsyConnect: '/etsy/oauth/connect',
-  printifyApi: '/printify',
+  /** Etsy Open API v3 under /v3 and its token endpoint /v3/public/oauth/token. */
+  etsyApi: '',
+  /** The stand-in for Etsy's consent page. */
+  etsyConnect: '/oauth/connect',
+  /** Printify API v1 under /v1. */
+  printifyApi: '',
 } as const;
 
 export type ProvidersMode = 'live' | 'sandbox';
