@@ -132,7 +132,7 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const vatTotal = shop.currency !== 'USD' && place.vat > 0 ? Math.round(taxBase * place.vat) : 0;
   const grandTotal = subtotal + shippingTotal + taxTotal + vatTotal;
 
-  const paidTs = createdTs + rng.int(0, 90);
+  const paidTs = Math.min(createdTs + rng.int(0, 90), Math.max(createdTs, asOf));
   const allDigital = lines.every((l) => l.isDigital);
   const cancelRoll = rng.chance(0.02);
   const cancelAt = createdTs + rng.int(3600, 2 * DAY);

@@ -81,6 +81,7 @@ export function etsyGet(app: FastifyInstance, url: string, accessToken?: string,
 
 export function printifyGet(app: FastifyInstance, url: string, token: string, userAgent: string | null = 'podprofit-tests'): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (userAgent !== null) headers['user-agent'] = userAgent;
+  // light-my-request adds its own User-Agent unless one is given: '' stands for "none".
+  headers['user-agent'] = userAgent ?? '';
   return app.inject({ method: 'GET', url, headers });
 }

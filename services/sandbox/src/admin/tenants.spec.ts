@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, type Clock } from '../../test/support/kit';
+
+describe('admin: tenants and mutations', () => {
+  let app: FastifyInstance;
+  let clock: Clock;
+
+  beforeEach(async () => {
+    ({ app, clock } = await newSandbox());
+  });
+  afterEach(() => app.close());
+
+  it('creates isolated tenants in the asked currency and deletes them', async () => {
+    const gbp = await createTenant(app, { shopCurrency: 'GBP', months: 2, ordersPerMonth: 50, printifyShops: 3 });
+    const usd = await createTenant(app, { months: 2, ordersPerMonth: 50 });
+    expect(gbp).toMatchObject({ tenantId: expect.any(String), etsy: { currency: 'GBP' }, orders: 100, printify: { token: expect.any(String) } });
+    expect(gbp.printify.shops.map((s) => s.sales_channel)).toEqual(['etsy', 'disconnected', 'shopify']);
+    expect(gbp.etsy.userId).not.toBe(usd.etsy.userId);
+    expect(gbp.etsy.shopId).not.toBe(usd.etsy.shopId);
+    const tokens = await connectEtsy(app, gbp.tenantId);
+    const shop = (await etsyGet(app, `/v3/application/shops/${gbp.etsy.shopId}`)).json();
+    expect(shop.currency_code).toBe('GBP');
+    const receipts = (await etsyGet(app, `/v3/application/shops/${gbp.etsy.shopId}/receipts?limit=100`, tokens.access_token)).json();
+    expect(receipts.results.every((r: { grandtotal: { currency_code: string } }) => r.grandtotal.currency_code === 'GBP')).toBe(true);
+    expect(receipts.results.some((r: { total_vat_cost: { amount: number } }) => r.total_vat_cost.amount > 0)).toBe(true);
+
+    expect((await app.inject({ method: 'DELETE', url: `/__sandbox/tenants/${gbp.tenantId}`, headers: ADMIN })).statusCode).toBe(204);
+    expect((await etsyGet(app, '/v3/application/users/me', tokens.access_token)).statusCode).toBe(401);
+    expect((await app.inject({ url: `/__sandbox/tenants/${gbp.tenantId}`, headers: ADMIN })).statusCode).toBe(404);
+  });
+
+  it('validates the body', async () => {
+    for (const body of [{ shopCurrency: 'JPY' }, { months: 0 }, { ordersPerMonth: -1 }, { months: 60, ordersPerMonth: 250_000 }, { printifyShops: 9 }, { id: 'has space' }]) {
+      const res = await app.inject({ method: 'POST', url: '/__sandbox/tenants', headers: ADMIN, payload: body });
+      expect(res.statusCode).toBe(400);
+    }
+    expect((await app.inject({ method: 'POST', url: '/__sandbox/tenants', payload: {} })).statusCode).toBe(401);
+  });
+
+  it('inserts orders at the head and updates others with one last-modified second', async () => {
+    const t = await createTenant(app, { months: 1, ordersPerMonth: 200 });
+    const tokens = await connectEtsy(app, t.tenantId);
+    const url = `/v3/application/shops/${t.etsy.shopId}/receipts`;
+    const before = (await etsyGet(app, `${url}?limit=1`, tokens.access_token)).json();
+    clock.advance(60);
+    const at = Math.floor(clock.ms / 1000);
+    const mutate = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: `/__sandbox/tenants/${t.tenantId}/mutations`, headers: ADMIN, payload });
+    const res = await mutate({ update: { count: 30, change: 'ship', updatedTimestamp: at } });
+    expect(res.statusCode).toBe(200);
+    const { updated } = res.json();
+    const { inserted } = (await mutate({ insert: 5 })).json();
+    expect(inserted).toHaveLength(5);
+    expect(updated).toHaveLength(30);
+    const after = (await etsyGet(app, `${url}?limit=100`, tokens.access_token)).json();
+    expect(after.count).toBe(before.count + 5);
+    expect(after.results[0].receipt_id).toBe(inserted[4]);
+    expect(after.results[0].status).toBe('Paid');
+    const changed = (await etsyGet(app, `${url}?min_last_modified=${at}&sort_on=updated&limit=100`, tokens.access_token)).json();
+    expect(changed.count).toBe(35);
+    expect(changed.results.filter((r: { updated_timestamp: number }) => r.updated_timestamp === at)).toHaveLength(35);
+    expect(changed.results.filter((r: { is_shipped: boolean }) => r.is_shipped).length).toBeGreaterThanOrEqual(30);
+  });
+});

@@ -1,0 +1,146 @@
+import type { FastifyInstance } from 'fastify';
+import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, printifyGet, type Clock, type TenantInfo } from '../../test/support/kit';
+
+interface PrintifyOrder {
+  id: string;
+  status: string;
+  created_at: string;
+  total_tax: number;
+  metadata: { order_type: string; shop_order_id?: number; shop_order_label?: string; is_reprint: boolean; reprinted_order_ids: string[]; child_reprinted_order_ids: string[] };
+  line_items: Array<{ cost: number; shipping_cost: number; quantity: number; metadata: { sku: string; price: number } }>;
+}
+interface Envelope {
+  current_page: number;
+  data: PrintifyOrder[];
+  first_page_url: string;
+  prev_page_url: string | null;
+  next_page_url: string | null;
+  last_page_url: string;
+  last_page: number;
+  per_page: number;
+  total: number;
+  from: number | null;
+  to: number | null;
+}
+
+describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent', () => {
+  let app: FastifyInstance;
+  let clock: Clock;
+  let tenant: TenantInfo;
+  let ordersUrl: string;
+
+  beforeAll(async () => {
+    ({ app, clock } = await newSandbox({ printifyRpm: 100_000 }));
+    tenant = await createTenant(app, { seed: 'printify-spec', months: 12, ordersPerMonth: 400, printifyShops: 2 });
+    ordersUrl = `/v1/shops/${tenant.printify.shops[0].id}/orders.json`;
+  });
+  afterAll(() => app.close());
+
+  const page = async (query = '') => {
+    const res = await printifyGet(app, `${ordersUrl}${query}`, tenant.printify.token);
+    expect(res.statusCode).toBe(200);
+    return res.json<Envelope>();
+  };
+
+  it('lists the shops as a bare array, an Etsy one first and a disconnected one', async () => {
+    const res = await printifyGet(app, '/v1/shops.json', tenant.printify.token);
+    expect(res.json()).toEqual([
+      { id: tenant.printify.shops[0].id, title: expect.any(String), sales_channel: 'etsy' },
+      { id: tenant.printify.shops[1].id, title: expect.any(String), sales_channel: 'disconnected' },
+    ]);
+    expect((await printifyGet(app, '/printify/v1/shops.json', tenant.printify.token)).json()).toEqual(res.json());
+  });
+
+  it('pages orders 10 at a time, newest first, with the full envelope and relative URLs', async () => {
+    const first = await page();
+    expect(first).toMatchObject({ current_page: 1, first_page_url: '/?page=1', prev_page_url: null, next_page_url: '/?page=2', per_page: 10, from: 1, to: 10 });
+    expect(first.last_page).toBe(Math.ceil(first.total / 10));
+    expect(first.last_page_url).toBe(`/?page=${first.last_page}`);
+    expect(first.data).toHaveLength(10);
+    const times = first.data.map((o) => o.created_at);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(times[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00:00$/);
+    const clamped = await page('?limit=50&page=2');
+    expect(clamped.per_page).toBe(10);
+    expect(clamped.data).toHaveLength(10);
+    expect(clamped.prev_page_url).toBe('/?page=1');
+    const last = await page(`?page=${first.last_page}`);
+    expect(last.next_page_url).toBeNull();
+    expect(last.to).toBe(first.total);
+    const beyond = await page(`?page=${first.last_page + 1}`);
+    expect(beyond).toMatchObject({ data: [], from: null, to: null });
+    const empty = (await printifyGet(app, `/v1/shops/${tenant.printify.shops[1].id}/orders.json`, tenant.printify.token)).json();
+    expect(empty).toMatchObject({ total: 0, data: [], last_page: 1 });
+  });
+
+  it('has linked orders for most receipts and the awkward cases too', async () => {
+    const first = await page();
+    const all: PrintifyOrder[] = [];
+    for (let p = 1; p <= first.last_page; p++) all.push(...(await page(`?page=${p}`)).data);
+    expect(all).toHaveLength(first.total);
+    const linked = all.filter((o) => o.metadata.shop_order_id !== undefined);
+    expect(linked.length / all.length).toBeGreaterThan(0.85);
+    for (const o of linked.slice(0, 50)) {
+      expect(o.metadata.order_type).toBe('external');
+      expect(typeof o.metadata.shop_order_id).toBe('number');
+      expect(o.metadata.shop_order_label).toBe(String(o.metadata.shop_order_id));
+    }
+    expect(all.some((o) => o.metadata.order_type === 'external' && o.metadata.shop_order_id === undefined)).toBe(true);
+    expect(all.some((o) => o.metadata.order_type === 'manual' && !o.metadata.is_reprint)).toBe(true);
+    expect(all.some((o) => o.metadata.order_type === 'sample')).toBe(true);
+    const reprint = all.find((o) => o.metadata.is_reprint);
+    expect(reprint).toBeDefined();
+    const original = all.find((o) => o.id === reprint?.metadata.reprinted_order_ids[0]);
+    expect(original?.metadata.child_reprinted_order_ids).toEqual([reprint?.id]);
+    expect(all.some((o) => o.status === 'canceled')).toBe(true);
+    expect(all.every((o) => o.line_items.every((l) => Number.isInteger(l.cost) && l.cost > 0 && Number.isInteger(l.shipping_cost)))).toBe(true);
+
+    // Linked orders join the Etsy receipt by receipt_id, and their SKUs match the transactions'.
+    const tokens = await connectEtsy(app, tenant.tenantId);
+    const target = linked[linked.length - 1];
+    const receipt = (await etsyGet(app, `/v3/application/shops/${tenant.etsy.shopId}/receipts/${target.metadata.shop_order_id}`, tokens.access_token)).json();
+    expect(receipt.receipt_id).toBe(target.metadata.shop_order_id);
+    const etsySkus = receipt.transactions.filter((t: { is_digital: boolean }) => !t.is_digital).map((t: { sku: string }) => t.sku);
+    for (const line of target.line_items) if (etsySkus.every((s: string) => s !== '')) expect(etsySkus).toContain(line.metadata.sku);
+  });
+
+  it('filters by status and sku, and serves one order', async () => {
+    const fulfilled = await page('?status=fulfilled');
+    expect(fulfilled.data.every((o) => o.status === 'fulfilled')).toBe(true);
+    const sku = fulfilled.data[0].line_items[0].metadata.sku;
+    const bySku = await page(`?sku=${encodeURIComponent(sku)}`);
+    expect(bySku.total).toBeGreaterThan(0);
+    expect(bySku.data.every((o) => o.line_items.some((l) => l.metadata.sku === sku))).toBe(true);
+    const one = await printifyGet(app, `/v1/shops/${tenant.printify.shops[0].id}/orders/${fulfilled.data[0].id}.json`, tenant.printify.token);
+    expect(one.json()).toEqual(fulfilled.data[0]);
+    expect((await printifyGet(app, `/v1/shops/${tenant.printify.shops[0].id}/orders/000000000000000000000000.json`, tenant.printify.token)).statusCode).toBe(404);
+  });
+
+  it('answers 400 without User-Agent, 401 for unknown or expired tokens', async () => {
+    const noAgent = await printifyGet(app, '/v1/shops.json', tenant.printify.token, null);
+    expect(noAgent.statusCode).toBe(400);
+    const unknown = await printifyGet(app, '/v1/shops.json', 'not-a-token');
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json()).toEqual({ status: 'error', code: 401, message: 'Unauthenticated.' });
+    const other = await createTenant(app, { months: 1, ordersPerMonth: 5 });
+    expect((await printifyGet(app, ordersUrl, other.printify.token)).statusCode).toBe(404);
+    await app.inject({ method: 'POST', url: '/__sandbox/faults', headers: ADMIN, payload: { target: 'printify', kind: 'expire-access-token', match: { tenantId: other.tenantId } } });
+    expect((await printifyGet(app, '/v1/shops.json', other.printify.token)).statusCode).toBe(401);
+    expect((await printifyGet(app, '/v1/shops.json', tenant.printify.token)).statusCode).toBe(200);
+  });
+
+  it('allows 600 requests a minute per account, then 429', async () => {
+    const { app: limited, clock: c } = await newSandbox({ printifyRpm: 5 });
+    try {
+      const t = await createTenant(limited, { months: 1, ordersPerMonth: 5 });
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await printifyGet(limited, '/v1/shops.json', t.printify.token)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      c.advance(60);
+      expect((await printifyGet(limited, '/v1/shops.json', t.printify.token)).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+    expect(clock.ms).toBeGreaterThan(0);
+  });
+});
