@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { Client } from 'pg';
-import { PRINTIFY_TOKENS, ProviderStub } from '@pod/testing';
 import { describeViolations, seriousAxeViolations } from './support/axe';
 import type { ViewportName } from './support/browser';
 import { expectHidden, expectPath, expectText } from './support/expect';
@@ -9,11 +8,21 @@ import { gotoApp, signUpThroughUi, Toasts } from './support/pages';
 import { screenshot } from './support/screenshots';
 import { newTestUser } from './support/users';
 
-// The providers: a local stand-in for Etsy (consent page, token endpoint, shop) and Printify.
-const providers = new ProviderStub();
-beforeAll(() => providers.start());
-afterAll(() => providers.stop());
-const e2e = setupE2E({ env: () => providers.env() });
+// The built sandbox plays Etsy (consent page, token endpoint, shop) and Printify; the gateway
+// runs in demo mode against it.
+const e2e = setupE2E({ sandbox: true });
+
+/** The sandbox seller every test connects: its Etsy shop and its Printify account (two shops). */
+interface Seller {
+  tenantId: string;
+  etsy: { shopName: string };
+  printify: { token: string; shops: Array<{ id: number; title: string; sales_channel: string }> };
+}
+let seller: Seller;
+const shopLabels = () => seller.printify.shops.map((shop) => `${shop.title} (${shop.sales_channel})`);
+beforeAll(async () => {
+  seller = await e2e.sandbox.admin<Seller>('POST', '/tenants', { id: 'e2e-seller', months: 1, ordersPerMonth: 5, printifyShops: 2 });
+}, 60_000);
 
 /** The Connections screen through roles and labels, as a person finds things. */
 class ConnectionsScreen {
@@ -44,21 +53,25 @@ class ConnectionsScreen {
     await expectText(this.toast().getByText(text, { exact: true }), text);
   }
 
-  async connectPrintifyThroughDialog(shopLabel = 'Sunset Tees (etsy)', date?: string) {
-    await this.tokenInput().fill(PRINTIFY_TOKENS.valid);
+  async connectPrintifyThroughDialog(date?: string) {
+    await this.tokenInput().fill(seller.printify.token);
     await this.connectPrintify().click();
     await this.setupDialog().waitFor();
-    await this.shopSelect().selectOption({ label: shopLabel });
+    await this.shopSelect().selectOption({ label: shopLabels()[0] });
     if (date) await this.syncFrom().fill(date);
     await this.completeSetup().click();
     await this.expectToast('Printify connected successfully');
     await expectText(this.printifyBadge(), 'Connected');
   }
 
-  async connectEtsyThroughConsent(choice: 'Allow Access' | 'Deny' = 'Allow Access') {
+  /** Connect Etsy → the sandbox's consent flow (choose the seller, then Allow or Deny) → back here. */
+  async connectEtsyThroughConsent(choice: 'Allow access' | 'Deny' = 'Allow access') {
     await this.connectEtsy().click();
-    await this.page.waitForURL((url) => url.pathname === '/etsy/oauth/connect');
-    await this.page.getByRole('link', { name: choice }).click();
+    await this.page.waitForURL((url) => url.pathname === '/oauth/connect');
+    await this.page.getByRole('textbox', { name: 'Sandbox seller (tenant id)' }).fill(seller.tenantId);
+    await this.page.getByRole('button', { name: 'Continue' }).click();
+    await this.page.getByRole('heading', { level: 1, name: /Allow PodProfit to access your Etsy account\?/ }).waitFor();
+    await this.page.getByRole('button', { name: choice, exact: true }).click();
     await this.page.waitForURL((url) => url.pathname === '/connections');
   }
 }
@@ -107,6 +120,7 @@ describe('Connections page', () => {
     await help.getByText('redirect URI').waitFor();
     await help.getByText('Generate a personal access token with the scopes orders.read, shops.read and products.read.').waitFor();
     expect(await page.title()).toBe('API Connections · PodProfit');
+    await expectText(page.getByTestId('sandbox-note'), "Demo mode: Etsy and Printify are PodProfit's built-in sandbox, not the real services.");
   });
 
   it('connects Printify through the token and the setup dialog, with every message on the way', async () => {
@@ -122,15 +136,12 @@ describe('Connections page', () => {
     await screen.tokenInput().fill('not-a-valid-token');
     await screen.connectPrintify().click();
     await screen.expectToast('Invalid Printify API token. Please check and try again.');
-    await screen.tokenInput().fill(PRINTIFY_TOKENS.noShops);
-    await screen.connectPrintify().click();
-    await screen.expectToast('Invalid Printify API token. Please check and try again.');
 
-    await screen.tokenInput().fill(PRINTIFY_TOKENS.valid);
+    await screen.tokenInput().fill(seller.printify.token);
     await screen.connectPrintify().click();
     await screen.setupDialog().waitFor();
     const options = await screen.shopSelect().locator('option').allInnerTexts();
-    expect(options).toEqual(['Select a shop', 'Sunset Tees (etsy)', 'Back Office (disconnected)']);
+    expect(options).toEqual(['Select a shop', ...shopLabels()]);
     expect(await screen.completeSetup().isDisabled()).toBe(true);
     await screen.shopSelect().focus();
     await screen.syncFrom().focus();
@@ -146,14 +157,14 @@ describe('Connections page', () => {
       route.request().method() === 'POST' ? route.fulfill({ status: 502, contentType: 'application/json', body: '{"statusCode":502}' }) : route.continue(),
     );
     await screen.connectPrintify().click();
-    await screen.shopSelect().selectOption({ label: 'Sunset Tees (etsy)' });
+    await screen.shopSelect().selectOption({ label: shopLabels()[0] });
     await screen.completeSetup().click();
     await screen.expectToast('Failed to connect to Printify. Please check your token.');
     await page.unroute('**/api/connections/printify');
     await screen.setupDialog().getByRole('button', { name: 'Cancel' }).click();
 
-    await screen.connectPrintifyThroughDialog('Sunset Tees (etsy)', '2025-03-01');
-    await expectText(page.getByTestId('printify-shop-title'), 'Sunset Tees (etsy)');
+    await screen.connectPrintifyThroughDialog('2025-03-01');
+    await expectText(page.getByTestId('printify-shop-title'), shopLabels()[0]);
     expect(await screen.tokenInput().count()).toBe(0);
     await expectHidden(screen.setupDialog());
   });
@@ -167,11 +178,11 @@ describe('Connections page', () => {
     expect(new URL(page.url()).search).toBe('');
     await expectText(screen.etsyBadge(), 'Disconnected');
 
-    await screen.connectEtsyThroughConsent('Allow Access');
+    await screen.connectEtsyThroughConsent('Allow access');
     await screen.expectToast('Etsy connected successfully');
     expect(new URL(page.url()).search).toBe('');
     await expectText(screen.etsyBadge(), 'Connected');
-    await expectText(page.getByTestId('etsy-shop-name'), 'SunsetTeeCo');
+    await expectText(page.getByTestId('etsy-shop-name'), seller.etsy.shopName);
 
     // A reload shows no toast again (the query string is gone).
     await page.reload();
@@ -256,13 +267,13 @@ describe.each<ViewportName>(['desktop', 'mobile'])('Connections at %s width: axe
     await new Toasts(page).current().waitFor({ state: 'detached', timeout: 8_000 }).catch(() => undefined);
     await audit('app-connections');
 
-    await screen.tokenInput().fill(PRINTIFY_TOKENS.valid);
+    await screen.tokenInput().fill(seller.printify.token);
     await screen.connectPrintify().click();
     await screen.setupDialog().waitFor();
     await screen.shopSelect().focus();
     await screen.syncFrom().focus();
     await audit('app-connections-setup-dialog');
-    await screen.shopSelect().selectOption({ label: 'Sunset Tees (etsy)' });
+    await screen.shopSelect().selectOption({ label: shopLabels()[0] });
     await screen.completeSetup().click();
     await screen.expectToast('Printify connected successfully');
 

@@ -1,4 +1,3 @@
 export * from './test-database';
 export * from './processes';
 export * from './test-stack';
-export * from './provider-stub';

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, openPage, type ViewportName } from './browser';
 import { cspViolations } from './csp';
+import type { TestSandbox } from '@pod/testing';
 import { startStack, type RunningStack } from './stack';
 
 jest.setTimeout(90_000);
@@ -9,6 +10,8 @@ export interface E2E {
   readonly baseUrl: string;
   /** The stack's database, for tests that put data into a state the UI cannot reach. */
   readonly databaseUrl: string | undefined;
+  /** The sandbox (Etsy and Printify), for specs set up with `{ sandbox: true }`. */
+  readonly sandbox: TestSandbox;
   /** A page in a fresh context (own cookies and storage) at the given viewport. */
   open(viewport?: ViewportName): Promise<Page>;
 }
@@ -16,6 +19,8 @@ export interface E2E {
 export interface E2EOptions {
   /** Extra environment for the gateway, read when the stack starts (after earlier beforeAll hooks). */
   env?: () => Record<string, string>;
+  /** Start the built sandbox too and run the gateway in demo mode against it. */
+  sandbox?: boolean;
 }
 
 /**
@@ -28,7 +33,7 @@ export function setupE2E(options: E2EOptions = {}): E2E {
   let contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    stack = await startStack(options.env?.() ?? {});
+    stack = await startStack(options.env?.() ?? {}, { sandbox: options.sandbox });
     browser = await launchBrowser();
   }, 180_000);
 
@@ -59,6 +64,10 @@ export function setupE2E(options: E2EOptions = {}): E2E {
     },
     get databaseUrl() {
       return stack?.databaseUrl;
+    },
+    get sandbox() {
+      if (!stack?.sandbox) throw new Error('this spec runs without the sandbox (setupE2E({ sandbox: true }))');
+      return stack.sandbox;
     },
     async open(viewport: ViewportName = 'desktop') {
       if (!browser || !stack) throw new Error('e2e harness not started');

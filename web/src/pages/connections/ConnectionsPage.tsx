@@ -139,8 +139,7 @@ export function ConnectionsPage() {
             <Alert.Root status="info" borderRadius="md" data-testid="sandbox-note">
               <Alert.Indicator />
               <Alert.Description>
-                Demo mode: Etsy and Printify are PodProfit's built-in sandbox. Any Printify token works, and Etsy's consent page is a
-                stand-in.
+                Demo mode: Etsy and Printify are PodProfit's built-in sandbox, not the real services.
               </Alert.Description>
             </Alert.Root>
           )}
