@@ -32,8 +32,9 @@ export interface TenantInfo {
   orders: number;
 }
 
+/** Creates a tenant; its data is seeded ('kit' unless the body names a seed), so tests are repeatable. */
 export async function createTenant(app: FastifyInstance, body: Record<string, unknown> = {}): Promise<TenantInfo> {
-  const res = await app.inject({ method: 'POST', url: '/__sandbox/tenants', headers: ADMIN, payload: body });
+  const res = await app.inject({ method: 'POST', url: '/__sandbox/tenants', headers: ADMIN, payload: { seed: 'kit', ...body } });
   if (res.statusCode !== 201) throw new Error(`tenant not created: ${res.statusCode} ${res.body}`);
   return res.json<TenantInfo>();
 }
