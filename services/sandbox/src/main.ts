@@ -3,12 +3,22 @@ import { readSandboxOptions, realEtsyCredentials, SandboxConfigError } from './c
 
 /**
  * `npm run start:sandbox`: the simulated Etsy, Printify and ECB on one host (loopback by
- * default). It refuses to start when real Etsy credentials are configured.
+ * default). It refuses to start when real Etsy credentials are configured; `npm start` passes
+ * --idle-when-live, so there it idles (serving nothing) instead of ending the whole group.
  */
 async function main(): Promise<void> {
   if (realEtsyCredentials()) {
-    process.stderr.write('sandbox: real Etsy credentials are configured (ETSY_API_KEY, ETSY_SHARED_SECRET); the sandbox does not run alongside them.\n');
-    process.exit(1);
+    const message = 'real Etsy credentials are configured (ETSY_API_KEY, ETSY_SHARED_SECRET): the sandbox does not run';
+    if (!process.argv.includes('--idle-when-live')) {
+      process.stderr.write(`sandbox: ${message}.\n`);
+      process.exit(1);
+    }
+    // Under `npm start` (concurrently -k), exiting would stop every process: stay idle instead,
+    // serving nothing, until the others stop.
+    process.stdout.write(`${JSON.stringify({ level: 'info', service: 'sandbox', msg: `${message}; idle, no port opened` })}\n`);
+    const idle = setInterval(() => undefined, 1 << 30);
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => (clearInterval(idle), process.exit(0)));
+    return;
   }
   let options;
   try {
