@@ -80,6 +80,12 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
     return { code: granted.code, state: check.params.state, redirectUrl: granted.redirectUrl };
   }));
 
+  app.post('/__sandbox/tenants/:id/printify-tokens', admin((request, reply) => {
+    const tenant = tenantOr404(request, reply);
+    if (!tenant) return reply;
+    return reply.code(201).send({ token: state.tenants.addPrintifyToken(tenant.id) });
+  }));
+
   app.post('/__sandbox/faults', admin((request, reply) => {
     const body = objectBody(request.body);
     const target = optionalEnum(body, 'target', ['etsy', 'printify', 'ecb'] as const);

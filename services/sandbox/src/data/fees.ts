@@ -32,6 +32,11 @@ const RENEW_SOLD: Record<ShopCurrency, number> = { USD: 20, EUR: 18, GBP: 16 };
 const OFFSITE_CAP: Record<ShopCurrency, number> = { USD: 10_000, EUR: 9_000, GBP: 8_000 };
 const TRANSACTION_RATE = 0.065;
 
+/** USD 0.20 per listing (and per renewal), roughly converted for EUR and GBP shops. */
+export function listingFee(currency: ShopCurrency): number {
+  return RENEW_SOLD[currency];
+}
+
 export function feesFor(order: OrderModel, currency: ShopCurrency): OrderFees {
   const itemsAndShipping = order.subtotal + order.shippingTotal;
   return {

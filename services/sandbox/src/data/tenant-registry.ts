@@ -80,6 +80,13 @@ export class TenantRegistry {
     return this.printifyTokens.get(token);
   }
 
+  /** Another personal access token of the tenant's Printify account (they share its limits). */
+  addPrintifyToken(tenantId: string): string {
+    const token = `pfy_${randomBytes(40).toString('base64url')}`;
+    this.printifyTokens.set(token, { tenantId, expired: false });
+    return token;
+  }
+
   printifyTokensOf(tenantId: string): string[] {
     return [...this.printifyTokens].filter(([, c]) => c.tenantId === tenantId).map(([token]) => token);
   }

@@ -201,9 +201,29 @@ describe('Etsy API: keys, shop, receipts, payments, ledger, rate limits', () => 
         }
       }
       expect(total).toBeGreaterThan(0);
-      for (const type of ['transaction', 'shipping_transaction', 'PAYMENT_PROCESSING_FEE', 'PAYMENT_GROSS', 'renew_sold', 'sales_tax', 'DISBURSE2', 'REFUND_GROSS', 'offsite_ads_fee']) expect(types).toContain(type);
+      for (const type of ['transaction', 'shipping_transaction', 'PAYMENT_PROCESSING_FEE', 'PAYMENT_GROSS', 'renew_sold', 'listing', 'sales_tax', 'DISBURSE2', 'REFUND_GROSS', 'offsite_ads_fee']) expect(types).toContain(type);
       expect(types).not.toContain('vat_seller_services');
     });
+  });
+
+  it('charges UK sellers the regulatory fee and VAT on fees, linked to the fee they tax', async () => {
+    const gb = await createTenant(app, { seed: 'uk-ledger', shopCurrency: 'GBP', months: 1, ordersPerMonth: 150 });
+    const gbTokens = await connectEtsy(app, gb.tenantId);
+    const now = Math.floor(clock.ms / 1000);
+    const entries: Array<{ entry_id: number; ledger_type: string; parent_entry_id: number; amount: number; currency: string; reference_type: string }> = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = (await etsyGet(app, `/v3/application/shops/${gb.etsy.shopId}/payment-account/ledger-entries?min_created=${now - 2_678_400}&max_created=${now}&limit=100&offset=${offset}`, gbTokens.access_token)).json();
+      entries.push(...page.results);
+      if (page.results.length < 100) break;
+    }
+    const types = new Set(entries.map((e) => e.ledger_type));
+    for (const type of ['regulatory_operating_fee', 'vat_seller_services', 'transaction', 'PAYMENT_PROCESSING_FEE']) expect(types).toContain(type);
+    expect(entries.every((e) => e.currency === 'GBP')).toBe(true);
+    const vat = entries.find((e) => e.ledger_type === 'vat_seller_services');
+    const parent = entries.find((e) => e.entry_id === vat?.parent_entry_id);
+    expect(vat?.reference_type).toBe('etsy');
+    expect(parent?.amount).toBeLessThan(0);
+    expect(vat?.amount).toBe(Math.round((parent?.amount ?? 0) * 0.2));
   });
 
   describe('rate limits', () => {

@@ -1,4 +1,4 @@
-import { feesFor, processingFeeReturned } from '../data/fees';
+import { feesFor, listingFee, processingFeeReturned } from '../data/fees';
 import type { Tenant } from '../data/tenant';
 import { adjustmentIdOf, paymentAdjustmentJson, paymentIdOf } from './payment-json';
 
@@ -85,6 +85,14 @@ export function buildLedger(tenant: Tenant): Ledger {
       const transactionFees = fees.lines.reduce((sum, l) => sum + l.first + l.rest, 0);
       add({ ts, type: 'transaction_refund', refType: 'transaction', refId: order.lines[0].transactionId, amount: Math.round(transactionFees * share), order: i }, vat);
       add({ ts, type: 'sales_tax', refType: 'receipt', refId: receipt, amount: Math.round((order.taxTotal + order.vatTotal) * share), order: i });
+    }
+  }
+  // Listing fees: every listing is (re)listed when the history starts and renews every 4 months.
+  const fee = listingFee(shop.currency);
+  for (let at = tenant.timeline.start; at <= tenant.settings.asOf; at += 120 * DAY) {
+    for (const listing of shop.listings) {
+      const type = at === tenant.timeline.start ? 'listing' : 'renew_expired';
+      add({ ts: at + 3600, type, refType: 'listing', refId: listing.listingId, amount: -fee, order: -1 }, shop.currency === 'USD' ? 0 : 0.2);
     }
   }
   return sequence(raw, tenant);

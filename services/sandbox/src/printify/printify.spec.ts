@@ -129,12 +129,14 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     expect((await printifyGet(app, '/v1/shops.json', tenant.printify.token)).statusCode).toBe(200);
   });
 
-  it('allows 600 requests a minute per account, then 429', async () => {
+  it('allows the per-minute budget per account across its tokens, then 429', async () => {
     const { app: limited, clock: c } = await newSandbox({ printifyRpm: 5 });
     try {
       const t = await createTenant(limited, { months: 1, ordersPerMonth: 5 });
+      const second = (await limited.inject({ method: 'POST', url: `/__sandbox/tenants/${t.tenantId}/printify-tokens`, headers: ADMIN })).json().token;
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await printifyGet(limited, '/v1/shops.json', t.printify.token)).statusCode);
+      // Two tokens of one account share its budget.
+      for (let i = 0; i < 6; i++) statuses.push((await printifyGet(limited, '/v1/shops.json', i % 2 ? second : t.printify.token)).statusCode);
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
       c.advance(60);
       expect((await printifyGet(limited, '/v1/shops.json', t.printify.token)).statusCode).toBe(200);
