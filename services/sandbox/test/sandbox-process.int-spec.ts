@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { freePort, spawnService, waitForHttp, type ServiceProcess } from '@pod/testing';
+import type { TenantInfo, Tokens } from './support/kit';
 
 /**
  * The built sandbox as its own process: the consent page driven with plain HTTP (no browser),
@@ -32,7 +33,7 @@ describe('the sandbox process (dist/services/sandbox/src/main.js)', () => {
       body: JSON.stringify({ months: 3, ordersPerMonth: 150, shopCurrency: 'EUR', printifyShops: 2 }),
     });
     expect(created.status).toBe(201);
-    const tenant = await created.json();
+    const tenant = (await created.json()) as TenantInfo;
 
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -59,28 +60,28 @@ describe('the sandbox process (dist/services/sandbox/src/main.js)', () => {
       body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'sandbox-keystring', redirect_uri: REDIRECT_URI, code: callback.searchParams.get('code') as string, code_verifier: verifier }),
     });
     expect(token.status).toBe(200);
-    const tokens = await token.json();
+    const tokens = (await token.json()) as Tokens;
     expect(tokens.expires_in).toBe(3600);
 
     const headers = { 'x-api-key': 'sandbox-keystring:sandbox-shared-secret', authorization: `Bearer ${tokens.access_token}` };
-    const me = await (await fetch(`${base}/v3/application/users/me`, { headers })).json();
+    const me = (await (await fetch(`${base}/v3/application/users/me`, { headers })).json()) as { user_id: number; shop_id: number };
     expect(me).toEqual({ user_id: tenant.etsy.userId, shop_id: tenant.etsy.shopId });
     const receipts = await fetch(`${base}/v3/application/shops/${me.shop_id}/receipts?limit=100&sort_on=created&sort_order=asc`, { headers });
     expect(receipts.status).toBe(200);
     expect(receipts.headers.get('x-limit-per-second')).toBe('10');
     expect(receipts.headers.get('x-remaining-this-second')).toBeTruthy();
-    const body = await receipts.json();
+    const body = (await receipts.json()) as { count: number; results: Array<{ grandtotal: { currency_code: string } }> };
     expect(body.count).toBe(450);
     expect(body.results).toHaveLength(100);
     expect(body.results[0].grandtotal.currency_code).toBe('EUR');
 
     const orders = await fetch(`${base}/v1/shops/${tenant.printify.shops[0].id}/orders.json?page=2`, { headers: { authorization: `Bearer ${tenant.printify.token}`, 'user-agent': 'podprofit-process-test' } });
     expect(orders.status).toBe(200);
-    const envelope = await orders.json();
+    const envelope = (await orders.json()) as { data: unknown[] };
     expect(envelope).toMatchObject({ current_page: 2, per_page: 10, prev_page_url: '/?page=1' });
     expect(envelope.data).toHaveLength(10);
 
-    const log = await (await fetch(`${base}/__sandbox/requests?tenantId=${tenant.tenantId}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json();
+    const log = (await (await fetch(`${base}/__sandbox/requests?tenantId=${tenant.tenantId}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { requests: unknown[] };
     expect(log.requests.length).toBeGreaterThanOrEqual(4);
     expect(JSON.stringify(log)).not.toContain(tokens.access_token);
     expect(JSON.stringify(log)).not.toContain(state);
