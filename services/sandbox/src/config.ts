@@ -81,7 +81,8 @@ export function readSandboxOptions(env: Env = process.env): SandboxOptions {
       keystring: text('SANDBOX_ETSY_KEYSTRING', base.etsyApp.keystring),
       sharedSecret: text('SANDBOX_ETSY_SHARED_SECRET', base.etsyApp.sharedSecret),
       name: text('SANDBOX_ETSY_APP_NAME', base.etsyApp.name),
-      redirectUris: text('SANDBOX_ETSY_REDIRECT_URIS', base.etsyApp.redirectUris.join(','))
+      // By default the product's own callback (ETSY_REDIRECT_URI, or the one derived from PORT).
+      redirectUris: text('SANDBOX_ETSY_REDIRECT_URIS', env.ETSY_REDIRECT_URI || `http://localhost:${env.PORT || 5000}/api/connections/etsy/callback`)
         .split(',')
         .map((uri) => uri.trim())
         .filter(Boolean),

@@ -64,4 +64,23 @@ describe('admin: tenants and mutations', () => {
     const shippedNow = changed.results.filter((r: { receipt_id: number }) => updated.includes(r.receipt_id));
     expect(shippedNow.every((r: { is_shipped: boolean; status: string }) => r.is_shipped || r.status === 'Canceled')).toBe(true);
   });
+
+  it('creates a 100k-order tenant and pages it through both APIs within a few seconds', async () => {
+    const started = Date.now();
+    const big = await createTenant(app, { seed: 'big', months: 24, ordersPerMonth: 4200 });
+    expect(big.orders).toBe(100_800);
+    const tokens = await connectEtsy(app, big.tenantId);
+    await app.inject({ method: 'PATCH', url: '/__sandbox/settings', headers: ADMIN, payload: { etsyQps: 100_000 } });
+    const url = `/v3/application/shops/${big.etsy.shopId}/receipts`;
+    const first = (await etsyGet(app, `${url}?limit=100`, tokens.access_token)).json();
+    expect(first.count).toBe(100_800);
+    const deep = (await etsyGet(app, `${url}?limit=100&offset=12000&sort_on=updated`, tokens.access_token)).json();
+    expect(deep.results).toHaveLength(100);
+    const month = first.results[0].created_timestamp - 31 * 86_400;
+    const window = (await etsyGet(app, `${url}?limit=100&min_created=${month}&sort_order=asc`, tokens.access_token)).json();
+    expect(window.count).toBeGreaterThan(3000);
+    const pfy = (await app.inject({ url: `/v1/shops/${big.printify.shops[0].id}/orders.json?page=5000`, headers: { authorization: `Bearer ${big.printify.token}`, 'user-agent': 'tests' } })).json();
+    expect(pfy.data).toHaveLength(10);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
 });

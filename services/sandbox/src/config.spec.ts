@@ -1,0 +1,24 @@
+import { readSandboxOptions, realEtsyCredentials } from './config';
+
+describe('sandbox settings', () => {
+  it('has loopback defaults and the product callback as the registered redirect', () => {
+    const options = readSandboxOptions({});
+    expect(options).toMatchObject({ host: '127.0.0.1', port: 5200, seed: 'podprofit-demo', adminToken: 'sandbox-admin', etsyQps: 10, etsyQpd: 10_000, printifyRpm: 600, accessTokenTtlSeconds: 3600 });
+    expect(options.etsyApp).toMatchObject({ keystring: 'sandbox-keystring', sharedSecret: 'sandbox-shared-secret', redirectUris: ['http://localhost:5000/api/connections/etsy/callback'] });
+    expect(readSandboxOptions({ PORT: '6000' }).etsyApp.redirectUris).toEqual(['http://localhost:6000/api/connections/etsy/callback']);
+    expect(readSandboxOptions({ SANDBOX_ETSY_REDIRECT_URIS: 'https://a.example/cb, https://b.example/cb' }).etsyApp.redirectUris).toEqual(['https://a.example/cb', 'https://b.example/cb']);
+  });
+
+  it('lists every invalid value', () => {
+    expect(() => readSandboxOptions({ SANDBOX_PORT: 'x', SANDBOX_ETSY_QPS: '0', SANDBOX_ADMIN_TOKEN: 'short', SANDBOX_ETSY_SHARED_SECRET: 'a:b' })).toThrow(
+      /SANDBOX_PORT[\s\S]*SANDBOX_ETSY_QPS[\s\S]*SANDBOX_ETSY_SHARED_SECRET[\s\S]*SANDBOX_ADMIN_TOKEN/,
+    );
+  });
+
+  it('knows when real Etsy credentials are configured', () => {
+    expect(realEtsyCredentials({})).toBe(false);
+    expect(realEtsyCredentials({ ETSY_API_KEY: 'abc' })).toBe(false);
+    expect(realEtsyCredentials({ ETSY_API_KEY: 'abc', ETSY_SHARED_SECRET: 'def' })).toBe(true);
+    expect(realEtsyCredentials({ ETSY_API_KEY: 'sandbox-keystring', ETSY_SHARED_SECRET: 'sandbox-shared-secret' })).toBe(false);
+  });
+});
