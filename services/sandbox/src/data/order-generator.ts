@@ -276,7 +276,7 @@ function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: numb
     kind,
     orderId: Rng.mix(shop.idHash, STREAM.printifyId, order.index).hex(24),
     createdTs,
-    sentTs: status === 'on-hold' || (status === 'canceled' && sentTs > (order.canceledTs ?? 0)) ? null : Math.min(sentTs, asOf),
+    sentTs: sentToProduction(status, sentTs, order.canceledTs),
     fulfilledTs,
     status,
     taxCents: order.place.vat > 0 ? Math.round(cost * 0.2) : 0,
@@ -290,4 +290,11 @@ function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: numb
           }
         : null,
   };
+}
+
+/** When the order went to production: never while on hold, nor after it was canceled. */
+function sentToProduction(status: string, sentTs: number, canceledTs: number | null): number | null {
+  if (status === 'on-hold') return null;
+  if (status === 'canceled' && canceledTs !== null && sentTs > canceledTs) return null;
+  return sentTs;
 }
