@@ -208,8 +208,16 @@ describe('Connections page', () => {
   it('says so when Etsy cannot be started, and when a disconnect fails', async () => {
     const page = await e2e.open();
     const screen = await signedInOnConnections(page, 'conn-fail');
-    await page.route('**/api/connections/etsy/oauth', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    // Held, then refused: "Connecting..." while pending, then the error.
+    let refuse!: () => void;
+    const held = new Promise<void>((resolve) => (refuse = resolve));
+    await page.route('**/api/connections/etsy/oauth', async (route) => {
+      await held;
+      await route.fulfill({ status: 503, contentType: 'application/json', body: '{}' });
+    });
     await screen.connectEtsy().click();
+    await expectText(screen.connectEtsy(), 'Connecting...');
+    refuse();
     await screen.expectToast('Failed to initiate Etsy connection');
     expect(await screen.connectEtsy().innerText()).toBe('Connect Etsy');
 
