@@ -63,7 +63,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   });
   const spa = await SpaFallback.register(fastify, config.WEB_DIST_DIR);
 
-  app.setGlobalPrefix('api', { exclude: ['healthz', 'livez'] });
+  app.setGlobalPrefix('api', { exclude: ['sandbox/oauth/connect', 'sandbox/oauth/connect/decision', 'healthz', 'livez'] });
   app.useGlobalFilters(new AllExceptionsFilter(logger, spa));
   app.useGlobalGuards(new SameOriginGuard(), app.get(SessionGuard));
   app.useGlobalPipes(

@@ -7,6 +7,7 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { ConnectionsModule } from './connections/connections.module';
 import { CoreModule } from './core/core.module';
+import { DemoModule } from './demo/demo.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { PublicConfigModule } from './public-config/public-config.module';
@@ -43,6 +44,7 @@ export class AppModule {
         AuthModule,
         UsersModule,
         ConnectionsModule,
+        DemoModule,
         HealthModule,
         PublicConfigModule,
         QueuesModule,

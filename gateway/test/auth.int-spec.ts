@@ -23,7 +23,7 @@ describe('accounts', () => {
     const email = uniqueEmail();
     const created = await register(gw.app, email);
     expect(created.statusCode).toBe(201);
-    expect(created.json().user).toEqual({ id: expect.any(String), email, firstName: 'Test', lastName: 'Seller', currency: 'USD' });
+    expect(created.json().user).toEqual({ id: expect.any(String), email, firstName: 'Test', lastName: 'Seller', currency: 'USD', isDemo: false });
     const cookie = sessionCookie(created);
     expect((await me(gw.app, cookie)).json()).toMatchObject({ email, firstName: 'Test' });
     const again = await register(gw.app, email.toUpperCase());

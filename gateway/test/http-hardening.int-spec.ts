@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SANDBOX_FORM_PATH } from '../src/http/security';
 import { GatewayTestBed, ORIGIN, SAME_ORIGIN, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
 
 const bed = new GatewayTestBed();
@@ -54,6 +55,12 @@ describe('CSRF on every state-changing route (item 21)', () => {
       expect((await send({ ...json, 'sec-fetch-site': 'same-site' })).statusCode).toBe(403);
       expect((await send(json)).statusCode).toBe(403);
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        // The one form route: the sandbox consent page's Allow/Deny (demo mode), same-origin only.
+        if (path === SANDBOX_FORM_PATH && type === 'application/x-www-form-urlencoded') {
+          expect((await send({ 'content-type': type, origin: 'https://evil.example' }, 'a=b')).statusCode).toBe(403);
+          expect((await send({ 'content-type': type, 'sec-fetch-site': 'cross-site' }, 'a=b')).statusCode).toBe(403);
+          continue;
+        }
         expect([403, 415]).toContain((await send({ 'content-type': type, origin: ORIGIN }, 'a=b')).statusCode);
       }
     }

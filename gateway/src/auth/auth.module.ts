@@ -27,6 +27,6 @@ import { SessionsService } from './sessions.service';
   ],
   controllers: [AuthController],
   providers: [AuthService, SessionsService, PasswordsService, LoginThrottleService, JwtStrategy, SessionGuard],
-  exports: [SessionsService, PasswordsService, SessionGuard],
+  exports: [SessionsService, PasswordsService, SessionGuard, LoginThrottleService],
 })
 export class AuthModule {}

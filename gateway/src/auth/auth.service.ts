@@ -17,7 +17,7 @@ export interface SignedIn {
 }
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
-const toPublic = (u: UserEntity) => publicUser({ ...u, currency: u.displayCurrency });
+const toPublic = (u: UserEntity) => publicUser({ ...u, currency: u.displayCurrency, isDemo: u.isDemo });
 
 @Injectable()
 export class AuthService {

@@ -18,6 +18,8 @@ const LOGIN_LIMITS = (account: string, ip: string): Array<Limit & { key: string 
 ];
 /** Sign-ups per IP: a taken email answers 409, so sign-up must not become an enumeration oracle. */
 const SIGNUP_LIMIT: Limit = { scope: 'signup-ip', max: 50, windowSeconds: 3600 };
+/** Demo accounts per IP: each one creates a sandbox seller with months of orders. */
+const DEMO_LIMIT: Limit = { scope: 'demo-ip', max: 30, windowSeconds: 3600 };
 
 export class TooManyAttemptsException extends HttpException {
   constructor(
@@ -66,13 +68,21 @@ export class LoginThrottleService {
     await this.run(() => this.redis.del(`login-fail:acct:${this.accountKey(email)}`));
   }
 
-  async assertSignupAllowed(ip: string): Promise<void> {
-    const key = `signup:ip:${ip}`;
-    const results = await this.run(() => this.redis.multi().incr(key).expire(key, SIGNUP_LIMIT.windowSeconds, 'NX').ttl(key).exec());
+  assertSignupAllowed(ip: string): Promise<void> {
+    return this.countAgainst(SIGNUP_LIMIT, ip, 'Too many sign-ups from this network.');
+  }
+
+  assertDemoAllowed(ip: string): Promise<void> {
+    return this.countAgainst(DEMO_LIMIT, ip, 'Too many demo accounts from this network.');
+  }
+
+  private async countAgainst(limit: Limit, ip: string, message: string): Promise<void> {
+    const key = `${limit.scope}:${ip}`;
+    const results = await this.run(() => this.redis.multi().incr(key).expire(key, limit.windowSeconds, 'NX').ttl(key).exec());
     const count = Number(results?.[0]?.[1] ?? 0);
-    if (count > SIGNUP_LIMIT.max) {
-      const wait = Math.max(1, Number(results?.[2]?.[1] ?? SIGNUP_LIMIT.windowSeconds));
-      throw new TooManyAttemptsException(wait, `Too many sign-ups from this network. Try again in ${wait} seconds.`);
+    if (count > limit.max) {
+      const wait = Math.max(1, Number(results?.[2]?.[1] ?? limit.windowSeconds));
+      throw new TooManyAttemptsException(wait, `${message} Try again in ${wait} seconds.`);
     }
   }
 

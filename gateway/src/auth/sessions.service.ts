@@ -58,6 +58,7 @@ export class SessionsService {
       firstName: user.firstName,
       lastName: user.lastName,
       currency: user.displayCurrency,
+      isDemo: user.isDemo,
       sessionIdHash: idHash,
     };
   }

@@ -8,6 +8,8 @@ export interface SignedInUser {
   firstName: string;
   lastName: string;
   currency: DisplayCurrency;
+  /** A "Try the demo" account (removed after 24 hours). */
+  isDemo: boolean;
   /** Hash of the session id, to tell "this session" from the others. */
   sessionIdHash: string;
 }
@@ -17,5 +19,5 @@ export const CurrentUser = createParamDecorator((_data: unknown, context: Execut
 });
 
 export function publicUser(user: Omit<SignedInUser, 'sessionIdHash'>) {
-  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, currency: user.currency };
+  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, currency: user.currency, isDemo: user.isDemo };
 }

@@ -29,6 +29,6 @@ import { providerClientProviders } from './provider-clients';
     PrintifyConnectService,
     ConnectionsStatusService,
   ],
-  exports: [ConnectionsRepository, TokenCipher],
+  exports: [ConnectionsRepository, TokenCipher, EtsyConnectService, PrintifyConnectService],
 })
 export class ConnectionsModule {}

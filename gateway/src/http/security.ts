@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** No request of ours nests deeper; far deeper input would exhaust the stack in validation. */
 export const MAX_JSON_DEPTH = 32;
+/** The only path that takes a form body: the sandbox consent page's Allow/Deny (see demo/sandbox-consent.proxy.ts). */
+export const SANDBOX_FORM_PATH = '/sandbox/oauth/connect/decision';
 
 /** Strict headers on every response: API, web app, errors. */
 export async function registerSecurityHeaders(fastify: FastifyInstance, isProduction: boolean): Promise<void> {
@@ -45,6 +47,15 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, isProduc
  */
 export function registerJsonOnlyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
+  // One exception: the sandbox's consent page (demo mode) posts an HTML form through our proxy.
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (request, body, done) => {
+      if (request.url.split('?')[0] === SANDBOX_FORM_PATH) return done(null, body);
+      done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415 }), undefined);
+    },
+  );
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser(
     'application/json',

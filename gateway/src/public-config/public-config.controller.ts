@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { AppConfig } from '@pod/config';
+import { AppConfig, effectiveProviders } from '@pod/config';
 import { Public } from '../auth/public.decorator';
 
 /** What the signed-out web app needs to know about this deployment. */
@@ -10,6 +10,7 @@ export class PublicConfigController {
   @Public()
   @Get('config')
   get() {
-    return { supportEmail: this.config.SUPPORT_EMAIL, demoEnabled: false };
+    // Without real Etsy credentials the product runs against the sandbox and offers the demo.
+    return { supportEmail: this.config.SUPPORT_EMAIL, demoEnabled: effectiveProviders(this.config).mode === 'sandbox' };
   }
 }

@@ -34,7 +34,7 @@ export class SandboxProviders {
 
   /** Demo mode: no Etsy credentials, every provider call to the sandbox. */
   env(redirectUri: string): Record<string, string> {
-    return { SANDBOX_URL: this.url, ETSY_REDIRECT_URI: redirectUri };
+    return { SANDBOX_URL: this.url, SANDBOX_ADMIN_TOKEN, ETSY_REDIRECT_URI: redirectUri };
   }
 
   async admin<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {

@@ -128,6 +128,11 @@ export class AppConfig {
   @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'SANDBOX_URL must be an http(s) URL' })
   SANDBOX_URL = 'http://127.0.0.1:5200';
 
+  /** Bearer token of the sandbox's admin API (demo accounts get their sandbox seller through it). */
+  @IsString()
+  @MinLength(8, { message: 'SANDBOX_ADMIN_TOKEN must be at least 8 characters' })
+  SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
+
   /** True when both Etsy app credentials are set: live mode. Otherwise demo mode (the sandbox). */
   get etsyCredentialsConfigured(): boolean {
     return Boolean(this.ETSY_API_KEY && this.ETSY_SHARED_SECRET);

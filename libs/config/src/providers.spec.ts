@@ -56,13 +56,13 @@ describe('effectiveProviders', () => {
     });
   });
 
-  it('sandbox (demo mode): every provider on SANDBOX_URL with the sandbox credentials, whatever the host settings say', () => {
+  it('sandbox (demo mode): every provider on SANDBOX_URL with the sandbox credentials, the consent page through the gateway', () => {
     const config = loadConfig({ ...BASE, SANDBOX_URL: 'http://127.0.0.1:6200/', ETSY_API_URL: 'https://ignored.example', PORT: '7000' });
     expect(effectiveProviders(config)).toEqual({
       mode: 'sandbox',
       etsy: {
         apiUrl: 'http://127.0.0.1:6200',
-        connectUrl: 'http://127.0.0.1:6200/oauth/connect',
+        connectUrl: 'http://localhost:7000/sandbox/oauth/connect',
         keystring: SANDBOX_ETSY_KEYSTRING,
         sharedSecret: SANDBOX_ETSY_SHARED_SECRET,
         redirectUri: 'http://localhost:7000/api/connections/etsy/callback',

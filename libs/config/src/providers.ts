@@ -14,6 +14,9 @@ export const SANDBOX_PATHS = {
   printifyApi: '',
 } as const;
 
+/** Where the gateway serves the sandbox's consent page in demo mode. */
+export const SANDBOX_CONSENT_PROXY_PATH = '/sandbox/oauth/connect';
+
 export type ProvidersMode = 'live' | 'sandbox';
 
 export interface EffectiveProviders {
@@ -62,7 +65,9 @@ export function effectiveProviders(config: ProvidersConfig): EffectiveProviders 
     mode: 'sandbox',
     etsy: {
       apiUrl: `${sandbox}${SANDBOX_PATHS.etsyApi}`,
-      connectUrl: `${sandbox}${SANDBOX_PATHS.etsyConnect}`,
+      // The sandbox listens on loopback; the visitor's browser reaches its consent page through
+      // the gateway (demo/sandbox-consent.proxy.ts), on the origin Etsy redirects back to.
+      connectUrl: `${new URL(redirectUri).origin}${SANDBOX_CONSENT_PROXY_PATH}`,
       keystring: SANDBOX_ETSY_KEYSTRING,
       sharedSecret: SANDBOX_ETSY_SHARED_SECRET,
       redirectUri,

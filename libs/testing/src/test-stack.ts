@@ -83,7 +83,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   const gateway = spawnService('gateway', 'dist/gateway/src/main.js', {
     PORT: String(port),
     ETSY_REDIRECT_URI: redirectUri,
-    ...(sandbox ? { SANDBOX_URL: sandbox.url } : {}),
+    ...(sandbox ? { SANDBOX_URL: sandbox.url, SANDBOX_ADMIN_TOKEN: sandbox.adminToken } : {}),
     DATABASE_URL: database.url,
     REDIS_PREFIX: redisPrefix,
     APP_SECRET: TEST_APP_SECRET,

@@ -24,6 +24,17 @@ export class UserEntity {
   @Column({ name: 'display_currency', type: 'text', default: 'USD' })
   displayCurrency: DisplayCurrency;
 
+  /** A "Try the demo" account: its connections point at the sandbox, and it is removed at demoExpiresAt. */
+  @Column({ name: 'is_demo', type: 'boolean', default: false })
+  isDemo: boolean;
+
+  @Column({ name: 'demo_expires_at', type: 'timestamptz', nullable: true })
+  demoExpiresAt: Date | null;
+
+  /** The sandbox seller (tenant) that plays this user's Etsy shop and Printify account in demo mode. */
+  @Column({ name: 'sandbox_tenant_id', type: 'text', nullable: true })
+  sandboxTenantId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -1,0 +1,38 @@
+import { Controller, Get, HttpCode, NotFoundException, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '@pod/config';
+import { LoginThrottleService } from '../auth/login-throttle.service';
+import { Public } from '../auth/public.decorator';
+import { sessionCookieName, sessionCookieOptions } from '../auth/session-cookie';
+import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
+import { DemoAccountsService } from './demo-accounts.service';
+import { DemoSandboxService } from './demo-sandbox.service';
+
+@Controller()
+export class DemoController {
+  constructor(
+    private readonly demo: DemoAccountsService,
+    private readonly sandbox: DemoSandboxService,
+    private readonly throttle: LoginThrottleService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** "Try the demo": only without real Etsy credentials; answers 404 as if absent otherwise. */
+  @Public()
+  @Post('auth/dev-login')
+  @HttpCode(201)
+  async devLogin(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    if (!this.demo.enabled) throw new NotFoundException();
+    await this.throttle.assertDemoAllowed(req.ip);
+    const { user, session } = await this.demo.create();
+    void reply.setCookie(sessionCookieName(this.config), session.jwt, sessionCookieOptions(this.config, session.maxAgeSeconds));
+    return { user };
+  }
+
+  /** What a demo visitor needs to reconnect by hand: the sandbox seller's Printify token (a sandbox value, not a secret of anyone's). */
+  @Get('demo/sandbox')
+  sandboxDetails(@CurrentUser() user: SignedInUser) {
+    if (!this.demo.enabled) throw new NotFoundException();
+    return this.sandbox.detailsFor(user);
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UserEntity } from '@pod/db';
+import { AuthModule } from '../auth/auth.module';
+import { ConnectionsModule } from '../connections/connections.module';
+import { DemoAccountsService } from './demo-accounts.service';
+import { DemoCleanupService } from './demo-cleanup.service';
+import { DemoController } from './demo.controller';
+import { DemoSandboxService } from './demo-sandbox.service';
+import { SandboxAdminClient } from './sandbox-admin.client';
+import { SandboxConsentProxyController } from './sandbox-consent.proxy';
+
+/** The sandbox-backed demo: "Try the demo" accounts, their sandbox sellers, the consent page proxy and the 24-hour cleanup. */
+@Module({
+  imports: [AuthModule, ConnectionsModule, TypeOrmModule.forFeature([UserEntity])],
+  controllers: [DemoController, SandboxConsentProxyController],
+  providers: [SandboxAdminClient, DemoAccountsService, DemoSandboxService, DemoCleanupService],
+})
+export class DemoModule {}

@@ -1,0 +1,145 @@
+import { Client } from 'pg';
+import { SandboxProviders } from './support/sandbox-providers';
+import { GatewayTestBed, ORIGIN, SAME_ORIGIN, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
+import { DemoCleanupService } from '../src/demo/demo-cleanup.service';
+
+const REDIRECT_URI = `${ORIGIN}/api/connections/etsy/callback`;
+const bed = new GatewayTestBed();
+const sandbox = new SandboxProviders();
+let gw: TestGateway;
+
+beforeAll(async () => {
+  await sandbox.start(REDIRECT_URI);
+  await bed.setUp();
+  gw = await bed.start(sandbox.env(REDIRECT_URI));
+}, 60_000);
+afterAll(async () => {
+  await bed.tearDown();
+  await sandbox.stop();
+});
+
+const devLogin = (remoteAddress?: string) => gw.app.inject({ method: 'POST', url: '/api/auth/dev-login', headers: SAME_ORIGIN, remoteAddress });
+const get = (url: string, cookie: string) => gw.app.inject({ method: 'GET', url, headers: { cookie } });
+
+async function tenantOf(userId: string): Promise<string | null> {
+  const client = new Client({ connectionString: bed.database.url });
+  await client.connect();
+  try {
+    return (await client.query('SELECT sandbox_tenant_id FROM app_user WHERE id = $1', [userId])).rows[0]?.sandbox_tenant_id ?? null;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('Try the demo (demo mode: no Etsy credentials)', () => {
+  it('says the demo is on', async () => {
+    const config = await gw.app.inject({ method: 'GET', url: '/api/public/config' });
+    expect(config.json()).toMatchObject({ demoEnabled: true });
+  });
+
+  it('signs into a fresh demo account whose Etsy and Printify connections are live on its own sandbox seller', async () => {
+    const first = await devLogin();
+    expect(first.statusCode).toBe(201);
+    const user = first.json().user;
+    expect(user).toMatchObject({ firstName: 'Demo', lastName: 'Seller', isDemo: true });
+    const cookie = sessionCookie(first);
+    expect((await get('/api/auth/user', cookie)).json()).toMatchObject({ id: user.id, isDemo: true });
+
+    const status = (await get('/api/connections/status', cookie)).json();
+    expect(status.etsy).toMatchObject({ connected: true });
+    expect(status.etsy.shopName).toEqual(expect.any(String));
+    expect(status.printify).toMatchObject({ connected: true });
+
+    const tenantId = await tenantOf(user.id);
+    expect(tenantId).toMatch(/^demo-/);
+    const tenant = await sandbox.admin<{ etsy: { shopName: string } }>('GET', `/tenants/${tenantId}`);
+    expect(status.etsy.shopName).toBe(tenant.etsy.shopName);
+
+    const second = await devLogin();
+    expect(second.json().user.id).not.toBe(user.id);
+    expect(await tenantOf(second.json().user.id)).not.toBe(tenantId);
+  }, 30_000);
+
+  it('gives a demo visitor the sandbox Printify token to reconnect with', async () => {
+    const cookie = sessionCookie(await devLogin());
+    const details = await get('/api/demo/sandbox', cookie);
+    expect(details.statusCode).toBe(200);
+    expect(details.json()).toMatchObject({ printifyToken: expect.any(String), shopName: expect.any(String) });
+    const validate = await gw.app.inject({
+      method: 'POST',
+      url: '/api/connections/printify/validate',
+      headers: { ...SAME_ORIGIN, cookie },
+      payload: { token: details.json().printifyToken },
+    });
+    expect(validate.statusCode).toBe(200);
+  }, 30_000);
+
+  it('serves the consent page through the gateway for the visitor’s own seller, and Allow completes the real OAuth flow', async () => {
+    const cookie = sessionCookie(await register(gw.app, uniqueEmail('proxy')));
+    const started = await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } });
+    const authUrl = new URL(started.json().authUrl);
+    expect(authUrl.pathname).toBe('/sandbox/oauth/connect');
+
+    const page = await get(`${authUrl.pathname}${authUrl.search}`, cookie);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('Allow access');
+    // The visitor got a sandbox seller of their own (made on first need).
+    const me = (await get('/api/auth/user', cookie)).json();
+    const tenantId = await tenantOf(me.id);
+    expect(tenantId).toMatch(/^user-/);
+    expect(page.body).toContain(tenantId);
+
+    const form = new URLSearchParams([...page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], decodeHtml(m[2])]));
+    form.set('decision', 'allow');
+    const decided = await gw.app.inject({
+      method: 'POST',
+      url: '/sandbox/oauth/connect/decision',
+      headers: { cookie, origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form.toString(),
+    });
+    expect(decided.statusCode).toBe(302);
+    const back = new URL(String(decided.headers.location));
+    expect(`${back.origin}${back.pathname}`).toBe(new URL(REDIRECT_URI).href);
+    const callback = await get(`${back.pathname}${back.search}`, cookie);
+    expect(callback.headers.location).toBe('/connections?etsy=connected');
+  }, 30_000);
+
+  it('removes demo accounts and their sandbox sellers after 24 hours, and leaves the rest', async () => {
+    const response = await devLogin();
+    const userId = response.json().user.id as string;
+    const tenantId = (await tenantOf(userId)) as string;
+    const regular = sessionCookie(await register(gw.app, uniqueEmail('keep')));
+    const cleanup = gw.app.get(DemoCleanupService);
+    expect(await cleanup.sweep(new Date())).toBe(0);
+    const removed = await cleanup.sweep(new Date(Date.now() + 25 * 3600 * 1000));
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(await tenantOf(userId)).toBeNull();
+    expect((await get('/api/auth/user', sessionCookie(response))).statusCode).toBe(401);
+    await expect(sandbox.admin('GET', `/tenants/${tenantId}`)).rejects.toThrow(/404/);
+    expect((await get('/api/auth/user', regular)).statusCode).toBe(200);
+  }, 30_000);
+});
+
+describe('live mode (real Etsy credentials configured)', () => {
+  it('has no demo: dev-login answers 404 and no sandbox page is served', async () => {
+    const live = await bed.start({ ETSY_API_KEY: 'realkeystring', ETSY_SHARED_SECRET: 'real-shared-secret', ETSY_REDIRECT_URI: REDIRECT_URI });
+    expect((await live.app.inject({ method: 'POST', url: '/api/auth/dev-login', headers: SAME_ORIGIN })).statusCode).toBe(404);
+    // An unknown path of the web app: the SPA's own "Page Not Found", never the sandbox's consent page.
+    const consent = await live.app.inject({ method: 'GET', url: '/sandbox/oauth/connect?x=1' });
+    expect(consent.body).not.toContain('Allow access');
+    expect(consent.body).toContain('<div id="root">');
+    const decision = await live.app.inject({
+      method: 'POST',
+      url: '/sandbox/oauth/connect/decision',
+      headers: { origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'decision=allow',
+    });
+    expect(decision.statusCode).toBe(404);
+    expect((await live.app.inject({ method: 'GET', url: '/api/public/config' })).json()).toMatchObject({ demoEnabled: false });
+  });
+});
+
+function decodeHtml(value: string): string {
+  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
