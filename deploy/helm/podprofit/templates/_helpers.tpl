@@ -53,6 +53,29 @@ app.kubernetes.io/part-of: podprofit
 {{- end -}}
 
 {{/*
+ETSY_REDIRECT_URI: config.etsyRedirectUri, else what the gateway derives from its PORT.
+The sandbox registers the same URL, so demo-mode connections match it exactly.
+*/}}
+{{- define "podprofit.etsyRedirectUri" -}}
+{{- default (printf "http://localhost:%d/api/connections/etsy/callback" (int .Values.gateway.port)) .Values.config.etsyRedirectUri -}}
+{{- end -}}
+
+{{/* The sandbox Service's URL (SANDBOX_URL of the gateway and workers). */}}
+{{- define "podprofit.sandboxUrl" -}}
+{{- printf "http://%s:%d" (include "podprofit.componentName" (dict "root" . "component" "sandbox")) (int .Values.sandbox.port) -}}
+{{- end -}}
+
+{{/* SANDBOX_ADMIN_TOKEN from the Secret, when the key is there (else the built-in default). */}}
+{{- define "podprofit.sandboxAdminTokenEnv" -}}
+- name: SANDBOX_ADMIN_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "podprofit.secretName" . }}
+      key: {{ .Values.secretKeys.sandboxAdminToken }}
+      optional: true
+{{- end -}}
+
+{{/*
 Seconds a pod may take to stop: ceil(shutdownTimeoutMs / 1000) + margin + extra.
 Takes (dict "root" $ "extra" <seconds, e.g. the gateway's preStop sleep>).
 */}}
@@ -107,6 +130,26 @@ Environment every process reads. Takes (dict "root" $ "app" "<process>" "poolSiz
   value: {{ $root.Values.config.logLevel | quote }}
 - name: SHUTDOWN_TIMEOUT_MS
   value: {{ $root.Values.shutdownTimeoutMs | int | quote }}
+{{- /* Live mode with both Etsy keys in the Secret; demo mode (the sandbox) without them. */}}
+- name: ETSY_API_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ $root.Values.secretKeys.etsyApiKey }}
+      optional: true
+- name: ETSY_SHARED_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ $root.Values.secretKeys.etsySharedSecret }}
+      optional: true
+- name: ETSY_REDIRECT_URI
+  value: {{ include "podprofit.etsyRedirectUri" $root | quote }}
+{{- if $root.Values.sandbox.enabled }}
+- name: SANDBOX_URL
+  value: {{ include "podprofit.sandboxUrl" $root | quote }}
+{{ include "podprofit.sandboxAdminTokenEnv" $root }}
+{{- end }}
 {{- with $root.Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
@@ -164,7 +207,8 @@ volumes:
 
 {{/*
 Fails the render when the processes could open more PostgreSQL connections than the
-server allows: (gateway replicas + all worker replicas) x pool size.
+server allows: (gateway replicas + all worker replicas) x pool size. The sandbox is left
+out on purpose: it never connects to PostgreSQL (it gets no DATABASE_URL).
 */}}
 {{- define "podprofit.validateConnectionBudget" -}}
 {{- $pool := int .Values.config.databasePoolSize -}}
