@@ -29,6 +29,8 @@ export const API = {
   login: '/api/auth/login',
   register: '/api/auth/register',
   logout: '/api/auth/logout',
+  devLogin: '/api/auth/dev-login',
+  demoSandbox: '/api/demo/sandbox',
   connectionsStatus: '/api/connections/status',
   etsyOAuth: '/api/connections/etsy/oauth',
   printifyValidate: '/api/connections/printify/validate',

@@ -8,11 +8,21 @@ export interface CurrentUser {
   firstName: string | null;
   lastName: string | null;
   currency: CurrencyCode;
+  /** A "Try the demo" account: sample data from the sandbox, removed after 24 hours. */
+  isDemo: boolean;
 }
 
 export interface PublicConfig {
   supportEmail: string;
   demoEnabled: boolean;
+}
+
+/** GET /api/demo/sandbox (demo mode): the visitor's own sandbox seller. */
+export interface DemoSandbox {
+  shopName: string;
+  /** A sandbox value the visitor may paste to reconnect Printify. */
+  printifyToken: string;
+  printifyShops: PrintifyShop[];
 }
 
 export interface AuthResponse {

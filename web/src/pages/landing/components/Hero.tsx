@@ -1,7 +1,8 @@
-import { Badge, Box, Button, Container, Heading, SimpleGrid, Stack, Text, Flex } from '@chakra-ui/react';
+import { Badge, Box, Container, Heading, SimpleGrid, Stack, Text, Flex } from '@chakra-ui/react';
 import { LuArrowRight } from 'react-icons/lu';
 import { ProfitPreview } from './ProfitPreview';
 import { ButtonLink } from '../../../components/ui/button-link';
+import { TryDemoButton } from './TryDemoButton';
 
 export function Hero() {
   return (
@@ -34,11 +35,16 @@ export function Hero() {
             </Text>
             <Flex gap="3" wrap="wrap" align="center">
               <ButtonLink to="/signup" size="xl" colorPalette="brand" focusRingColor="heroFg.accent">
-                  Get Started Free <LuArrowRight />
-                </ButtonLink>
-              <Button size="xl" variant="outline" color="heroFg" borderColor="heroFg.muted" disabled title="Coming soon">
-                Developer test login
-              </Button>
+                Get Started Free <LuArrowRight />
+              </ButtonLink>
+              <TryDemoButton
+                size="xl"
+                variant="outline"
+                color="heroFg"
+                borderColor="heroFg.muted"
+                _hover={{ bg: 'whiteAlpha.200' }}
+                focusRingColor="heroFg.accent"
+              />
             </Flex>
           </Stack>
           <Flex justify={{ base: 'center', lg: 'flex-end' }}>
