@@ -5,6 +5,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Logo } from '../../components/brand/Logo';
 import type { CurrentUser } from '../../hooks/api/types';
 import type { SidebarEntry } from '../../routes';
+import { DemoBadge } from './DemoBadge';
 import { SidebarNav } from './SidebarNav';
 import { UserPanel } from './UserPanel';
 
@@ -19,9 +20,12 @@ export function MobileNav({ entries, user }: MobileNavProps) {
   return (
     <Box as="header" hideFrom="md" position="sticky" top="0" zIndex="sticky" bg="bg.panel" borderBottomWidth="1px" borderColor="border">
       <Flex align="center" justify="space-between" px="4" h="14">
-        <RouterLink to="/" aria-label="PodProfit home">
-          <Logo />
-        </RouterLink>
+        <Flex align="center" gap="2" minW="0">
+          <RouterLink to="/" aria-label="PodProfit home">
+            <Logo />
+          </RouterLink>
+          {user?.isDemo && <DemoBadge />}
+        </Flex>
         <Drawer.Root open={open} onOpenChange={(details) => setOpen(details.open)} placement="start" size="xs">
           <Drawer.Trigger asChild>
             <Button variant="outline" size="sm">
@@ -34,9 +38,10 @@ export function MobileNav({ entries, user }: MobileNavProps) {
               <Drawer.Content>
                 <Drawer.Header borderBottomWidth="1px" borderColor="border" py="3">
                   <Drawer.Title asChild>
-                    <Box>
+                    <Flex align="center" gap="2">
                       <Logo />
-                    </Box>
+                      {user?.isDemo && <DemoBadge />}
+                    </Flex>
                   </Drawer.Title>
                 </Drawer.Header>
                 <Drawer.Body py="4">

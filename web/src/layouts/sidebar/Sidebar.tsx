@@ -5,6 +5,7 @@ import { Logo } from '../../components/brand/Logo';
 import { Tooltip } from '../../components/ui/tooltip';
 import type { CurrentUser } from '../../hooks/api/types';
 import type { SidebarEntry } from '../../routes';
+import { DemoBadge } from './DemoBadge';
 import { SidebarNav } from './SidebarNav';
 import { UserPanel } from './UserPanel';
 
@@ -42,9 +43,12 @@ export function Sidebar({ entries, user, collapsed, onToggle }: SidebarProps) {
       <Flex direction="column" h="full" px="3" py="4" gap="4">
         <Flex align="center" justify={collapsed ? 'center' : 'space-between'} gap="2" minH="10" px={collapsed ? '0' : '2'}>
           {!collapsed && (
-            <RouterLink to="/" aria-label="PodProfit home">
-              <Logo />
-            </RouterLink>
+            <Flex align="center" gap="2" minW="0">
+              <RouterLink to="/" aria-label="PodProfit home">
+                <Logo />
+              </RouterLink>
+              {user?.isDemo && <DemoBadge />}
+            </Flex>
           )}
           <Tooltip content={toggleLabel} positioning={{ placement: 'right' }}>
             <IconButton

@@ -4,6 +4,7 @@ import { LuLogOut } from 'react-icons/lu';
 import { Tooltip } from '../../components/ui/tooltip';
 import type { CurrentUser } from '../../hooks/api/types';
 import { useAuthActions } from '../../hooks/useAuthActions';
+import { DEMO_NOTE, DemoBadge, DemoNote } from './DemoBadge';
 
 export function displayName(user: CurrentUser | null): string {
   const name = [user?.firstName, user?.lastName].filter((part) => part && part.trim()).join(' ');
@@ -21,6 +22,7 @@ export function UserPanel({ user, collapsed = false }: UserPanelProps) {
   const [pending, setPending] = useState(false);
   const name = displayName(user);
   const email = user?.email ?? 'Loading...';
+  const isDemo = user?.isDemo === true;
 
   const onLogout = async () => {
     setPending(true);
@@ -40,8 +42,9 @@ export function UserPanel({ user, collapsed = false }: UserPanelProps) {
   if (collapsed) {
     return (
       <Stack align="center" gap="2" data-testid="user-panel">
-        <Tooltip content={`${name} (${email})`} positioning={{ placement: 'right' }}>
-          <Flex role="img" borderRadius="full" aria-label={`Signed in as ${name}, ${email}`}>
+        {isDemo && <DemoBadge />}
+        <Tooltip content={isDemo ? `${name} (${email}). ${DEMO_NOTE}` : `${name} (${email})`} positioning={{ placement: 'right' }}>
+          <Flex role="img" borderRadius="full" aria-label={`Signed in as ${name}, ${email}${isDemo ? ' (demo account)' : ''}`}>
             {avatar}
           </Flex>
         </Tooltip>
@@ -67,6 +70,7 @@ export function UserPanel({ user, collapsed = false }: UserPanelProps) {
           </Text>
         </Stack>
       </Flex>
+      {isDemo && <DemoNote />}
       <Button variant="outline" size="sm" onClick={() => void onLogout()} loading={pending} loadingText="Logging out...">
         <LuLogOut /> Logout
       </Button>
