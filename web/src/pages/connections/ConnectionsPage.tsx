@@ -152,6 +152,7 @@ export function ConnectionsPage() {
               validating={validating}
               onConnect={() => void checkPrintifyToken()}
               onDisconnect={() => setConfirming('Printify')}
+              demo={status.mode === 'sandbox'}
             />
           </SimpleGrid>
           <CredentialsHelpCard />

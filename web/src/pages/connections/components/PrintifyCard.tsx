@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { LuPackage, LuUnplug } from 'react-icons/lu';
 import type { PrintifyConnectionStatus } from '../../../hooks/api/types';
 import { formatDate, formatDateTime } from '../messages';
+import { DemoTokenCallout } from './DemoTokenCallout';
 import { DetailRow, ServiceCard } from './ServiceCard';
 
 interface PrintifyCardProps {
@@ -12,10 +13,12 @@ interface PrintifyCardProps {
   validating: boolean;
   onConnect: () => void;
   onDisconnect: () => void;
+  /** Demo mode: show the visitor's sandbox token above the token field. */
+  demo?: boolean;
 }
 
 /** The fulfilment card: connected account, or the token field that starts the setup. */
-export function PrintifyCard({ printify, token, onTokenChange, validating, onConnect, onDisconnect }: PrintifyCardProps) {
+export function PrintifyCard({ printify, token, onTokenChange, validating, onConnect, onDisconnect, demo = false }: PrintifyCardProps) {
   const state = printify.connected ? 'connected' : printify.needsReconnect ? 'reconnect' : 'disconnected';
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -86,6 +89,7 @@ export function PrintifyCard({ printify, token, onTokenChange, validating, onCon
               </Alert.Content>
             </Alert.Root>
           )}
+          {demo && <DemoTokenCallout />}
           {tokenForm}
           {printify.needsReconnect && disconnectButton}
         </Stack>
