@@ -4,6 +4,7 @@ import { describeViolations, seriousAxeViolations } from './support/axe';
 import type { ViewportName } from './support/browser';
 import { expectHidden, expectPath, expectText } from './support/expect';
 import { setupE2E } from './support/harness';
+import { ConnectionsScreen as BaseConnectionsScreen, ownSandbox } from './support/connections';
 import { gotoApp, signUpThroughUi, Toasts } from './support/pages';
 import { screenshot } from './support/screenshots';
 import { newTestUser } from './support/users';
@@ -12,10 +13,12 @@ import { newTestUser } from './support/users';
 // runs in demo mode against it.
 const e2e = setupE2E({ sandbox: true });
 
-/** The sandbox seller every test connects: its Etsy shop and its Printify account (two shops). */
+/**
+ * A sandbox seller whose Printify account (two shops) the tests connect by token. Etsy always
+ * connects the signed-in visitor's own sandbox seller (the gateway names it to the consent page).
+ */
 interface Seller {
   tenantId: string;
-  etsy: { shopName: string };
   printify: { token: string; shops: Array<{ id: number; title: string; sales_channel: string }> };
 }
 let seller: Seller;
@@ -24,35 +27,8 @@ beforeAll(async () => {
   seller = await e2e.sandbox.admin<Seller>('POST', '/tenants', { id: 'e2e-seller', months: 1, ordersPerMonth: 5, printifyShops: 2 });
 }, 60_000);
 
-/** The Connections screen through roles and labels, as a person finds things. */
-class ConnectionsScreen {
-  constructor(private readonly page: Page) {}
-  heading = () => this.page.getByRole('heading', { level: 1, name: 'API Connections' });
-  etsyCard = () => this.page.getByRole('region', { name: 'Etsy', exact: true });
-  printifyCard = () => this.page.getByRole('region', { name: 'Printify', exact: true });
-  etsyBadge = () => this.page.getByTestId('etsy-badge');
-  printifyBadge = () => this.page.getByTestId('printify-badge');
-  connectEtsy = () => this.etsyCard().getByRole('button', { name: /^(Connect Etsy|Reconnect Etsy|Connecting\.\.\.)$/ });
-  tokenInput = () => this.page.getByLabel('Printify API token');
-  connectPrintify = () => this.printifyCard().getByRole('button', { name: 'Connect Printify' });
-  disconnect = (card: 'etsy' | 'printify') => (card === 'etsy' ? this.etsyCard() : this.printifyCard()).getByRole('button', { name: 'Disconnect' });
-  setupDialog = () => this.page.getByRole('dialog', { name: 'Complete Printify Setup' });
-  shopSelect = () => this.setupDialog().getByRole('combobox', { name: /Shop/ });
-  syncFrom = () => this.setupDialog().getByLabel('Sync orders from (optional)');
-  completeSetup = () => this.setupDialog().getByRole('button', { name: 'Complete Setup' });
-  confirmDialog = () => this.page.getByRole('alertdialog');
-  toast = () => new Toasts(this.page).current();
-
-  async open() {
-    await gotoApp(this.page, '/connections');
-    await this.heading().waitFor();
-    await this.etsyBadge().waitFor();
-  }
-
-  async expectToast(text: string) {
-    await expectText(this.toast().getByText(text, { exact: true }), text);
-  }
-
+/** The shared Connections screen, plus connecting Printify with the seller above. */
+class ConnectionsScreen extends BaseConnectionsScreen {
   async connectPrintifyThroughDialog(date?: string) {
     await this.tokenInput().fill(seller.printify.token);
     await this.connectPrintify().click();
@@ -62,17 +38,6 @@ class ConnectionsScreen {
     await this.completeSetup().click();
     await this.expectToast('Printify connected successfully');
     await expectText(this.printifyBadge(), 'Connected');
-  }
-
-  /** Connect Etsy → the sandbox's consent flow (choose the seller, then Allow or Deny) → back here. */
-  async connectEtsyThroughConsent(choice: 'Allow access' | 'Deny' = 'Allow access') {
-    await this.connectEtsy().click();
-    await this.page.waitForURL((url) => url.pathname === '/oauth/connect');
-    await this.page.getByRole('textbox', { name: 'Sandbox seller (tenant id)' }).fill(seller.tenantId);
-    await this.page.getByRole('button', { name: 'Continue' }).click();
-    await this.page.getByRole('heading', { level: 1, name: /Allow PodProfit to access your Etsy account\?/ }).waitFor();
-    await this.page.getByRole('button', { name: choice, exact: true }).click();
-    await this.page.waitForURL((url) => url.pathname === '/connections');
   }
 }
 
@@ -121,6 +86,11 @@ describe('Connections page', () => {
     await help.getByText('Generate a personal access token with the scopes orders.read, shops.read and products.read.').waitFor();
     expect(await page.title()).toBe('API Connections · PodProfit');
     await expectText(page.getByTestId('sandbox-note'), "Demo mode: Etsy and Printify are PodProfit's built-in sandbox, not the real services.");
+    // Demo mode: the disconnected Printify card offers the visitor's own sandbox token.
+    const own = await ownSandbox(page);
+    await screen.demoCallout().getByText('Demo: use your sandbox Printify token', { exact: true }).waitFor();
+    await expectText(screen.demoCallout().getByTestId('demo-shop-name'), own.shopName);
+    expect(await screen.demoToken().inputValue()).toBe(own.printifyToken);
   });
 
   it('connects Printify through the token and the setup dialog, with every message on the way', async () => {
@@ -182,7 +152,8 @@ describe('Connections page', () => {
     await screen.expectToast('Etsy connected successfully');
     expect(new URL(page.url()).search).toBe('');
     await expectText(screen.etsyBadge(), 'Connected');
-    await expectText(page.getByTestId('etsy-shop-name'), seller.etsy.shopName);
+    // The visitor's own sandbox seller, the one the consent page named.
+    await expectText(page.getByTestId('etsy-shop-name'), (await ownSandbox(page)).shopName);
 
     // A reload shows no toast again (the query string is gone).
     await page.reload();
