@@ -30,8 +30,11 @@ describe('public pages', () => {
       await expectText(page.getByRole('heading', { level: 3, name: feature }), feature);
     }
     expect(await page.getByRole('heading', { level: 3 }).count()).toBe(6);
-    const devLogin = page.getByRole('button', { name: /test login/i });
-    expect(await devLogin.isDisabled()).toBe(true);
+    // Test stacks run without real Etsy credentials, so the demo is on (demo.e2e-spec.ts tries it).
+    const tryDemo = page.getByRole('button', { name: 'Try the demo', exact: true });
+    await tryDemo.waitFor();
+    expect(await tryDemo.isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: /test login/i }).count()).toBe(0);
 
     const footer = page.getByRole('contentinfo');
     for (const [name, href] of [
@@ -199,5 +202,22 @@ describe('signed-in shell', () => {
     await shell.menuButton().click();
     await drawer.getByRole('button', { name: 'Logout' }).click();
     await expectPath(page, '/login');
+  });
+});
+
+describe('live mode (real Etsy credentials configured)', () => {
+  // Its own stack: with Etsy credentials set the gateway runs against the real services, and
+  // the demo is off.
+  const live = setupE2E({ env: () => ({ ETSY_API_KEY: 'x', ETSY_SHARED_SECRET: 'y' }) });
+
+  it('landing: the developer test login stays disabled', async () => {
+    const page = await live.open();
+    const configAnswered = page.waitForResponse((r) => r.url().endsWith('/api/public/config'));
+    await gotoApp(page, '/');
+    expect(await (await configAnswered).json()).toMatchObject({ demoEnabled: false });
+    const devLogin = page.getByRole('button', { name: 'Developer test login', exact: true });
+    await devLogin.waitFor();
+    expect(await devLogin.isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Try the demo' }).count()).toBe(0);
   });
 });

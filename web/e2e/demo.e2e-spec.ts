@@ -1,0 +1,219 @@
+import type { Page } from 'playwright-core';
+import { describeViolations, seriousAxeViolations } from './support/axe';
+import type { ViewportName } from './support/browser';
+import { ConnectionsScreen, ownSandbox } from './support/connections';
+import { expectHidden, expectText } from './support/expect';
+import { pageFetch, setupE2E } from './support/harness';
+import { gotoApp, Shell, Toasts } from './support/pages';
+import { screenshot } from './support/screenshots';
+
+// "Try the demo" on a stack in demo mode (no real Etsy credentials): the gateway makes a fresh
+// account per visitor with its own sandbox seller, Etsy and Printify already connected.
+const e2e = setupE2E({ sandbox: true });
+
+const DEMO_NOTE = 'Demo account — sample data from the PodProfit sandbox; removed after 24 hours.';
+const DEMO_EMAIL = /^demo-[a-z0-9]+@demo\.podprofit\.app$/;
+/** Making a demo account builds a sandbox seller with months of orders: allow it some time. */
+const DEMO_START_MS = 45_000;
+
+const tryDemoButton = (page: Page) => page.getByRole('button', { name: /^(Try the demo|Starting demo\.\.\.)$/ });
+
+/** Landing → "Try the demo" → the page reloads into the signed-in dashboard. */
+async function startDemo(page: Page) {
+  await gotoApp(page, '/');
+  await tryDemoButton(page).click();
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor({ timeout: DEMO_START_MS });
+}
+
+/** The visible copy of the signed-in email: the sidebar at desktop width, the Menu drawer on a phone. */
+async function signedInEmail(page: Page, viewport: ViewportName): Promise<string> {
+  const shell = new Shell(page);
+  if (viewport === 'desktop') return shell.userEmail().innerText();
+  await shell.menuButton().click();
+  const email = await shell.drawer().getByTestId('user-email').innerText();
+  await page.keyboard.press('Escape');
+  await expectHidden(shell.drawer());
+  return email;
+}
+
+describe('Try the demo', () => {
+  it('signs into a fresh demo account with Etsy and Printify connected, and both reconnect by hand', async () => {
+    const page = await e2e.open();
+    await gotoApp(page, '/');
+    const button = tryDemoButton(page);
+    await expectText(button, 'Try the demo');
+    expect(await button.isEnabled()).toBe(true);
+
+    // Held: "Starting demo..." and disabled while pending.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let devLoginCalls = 0;
+    await page.route('**/api/auth/dev-login', async (route) => {
+      devLoginCalls += 1;
+      expect(route.request().method()).toBe('POST');
+      expect(route.request().headers()['content-type']).toBe('application/json');
+      expect(route.request().postData()).toBeNull();
+      await held;
+      await route.continue();
+    });
+    const reloaded = page.waitForEvent('load', { timeout: DEMO_START_MS });
+    await button.click();
+    await expectText(button, 'Starting demo...');
+    expect(await button.isDisabled()).toBe(true);
+    release();
+    await reloaded;
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(devLoginCalls).toBe(1);
+
+    // The signed-in shell, clearly labelled as a demo.
+    const shell = new Shell(page);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor({ timeout: DEMO_START_MS });
+    await expectText(shell.sidebar().getByTestId('demo-badge'), 'Demo');
+    await expectText(shell.sidebar().getByTestId('demo-note'), DEMO_NOTE);
+    await expectText(shell.userName(), 'Demo Seller');
+    expect(await shell.userEmail().innerText()).toMatch(DEMO_EMAIL);
+    const me = (await (await page.request.get('/api/auth/user')).json()) as { isDemo: boolean };
+    expect(me.isDemo).toBe(true);
+
+    // Both services are connected to the visitor's own sandbox seller.
+    const own = await ownSandbox(page);
+    await shell.navLink('Connections').click();
+    const screen = new ConnectionsScreen(page);
+    await screen.heading().waitFor();
+    await expectText(screen.etsyBadge(), 'Connected');
+    await expectText(screen.printifyBadge(), 'Connected');
+    await expectText(page.getByTestId('etsy-shop-name'), own.shopName);
+    await page.getByTestId('printify-shop-title').waitFor();
+    expect(await screen.demoCallout().count()).toBe(0);
+
+    // Etsy: disconnect, then reconnect through the real OAuth redirect and the consent page.
+    await screen.disconnectService('etsy');
+    await screen.connectEtsyThroughConsent('Allow access');
+    await screen.expectToast('Etsy connected successfully');
+    expect(new URL(page.url()).search).toBe('');
+    await expectText(screen.etsyBadge(), 'Connected');
+    await expectText(page.getByTestId('etsy-shop-name'), own.shopName);
+
+    // Printify: disconnect, copy the token the demo callout shows, paste it, pick the shop.
+    await screen.disconnectService('printify');
+    await screen.demoCallout().getByText('Demo: use your sandbox Printify token', { exact: true }).waitFor();
+    await expectText(screen.demoCallout().getByTestId('demo-shop-name'), own.shopName);
+    await screen.demoToken().waitFor();
+    const shown = await screen.demoToken().inputValue();
+    expect(shown).toBe(own.printifyToken);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.baseUrl });
+    await screen.copyDemoToken().click();
+    await screen.demoCallout().getByRole('button', { name: 'Copied sandbox Printify token' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+    await screen.tokenInput().focus();
+    await page.keyboard.press('ControlOrMeta+V');
+    expect(await screen.tokenInput().inputValue()).toBe(shown);
+    await screen.connectPrintify().click();
+    await screen.setupDialog().waitFor();
+    const labels = own.printifyShops.map((shop) => `${shop.title} (${shop.sales_channel})`);
+    expect(await screen.shopSelect().locator('option').allInnerTexts()).toEqual(['Select a shop', ...labels]);
+    await screen.shopSelect().selectOption({ label: labels[0] });
+    await screen.completeSetup().click();
+    await screen.expectToast('Printify connected successfully');
+    await expectText(screen.printifyBadge(), 'Connected');
+    await expectText(page.getByTestId('printify-shop-title'), labels[0]);
+    expect(await screen.demoCallout().count()).toBe(0);
+  });
+
+  it('gives every visitor a different demo account', async () => {
+    const first = await e2e.open();
+    const second = await e2e.open('mobile');
+    await Promise.all([startDemo(first), startDemo(second)]);
+    const [firstEmail, secondEmail] = [await signedInEmail(first, 'desktop'), await signedInEmail(second, 'mobile')];
+    expect(firstEmail).toMatch(DEMO_EMAIL);
+    expect(secondEmail).toMatch(DEMO_EMAIL);
+    expect(secondEmail).not.toBe(firstEmail);
+    // The phone's top bar shows the badge too.
+    await expectText(second.getByRole('banner').getByTestId('demo-badge'), 'Demo');
+  });
+
+  it('says so when the demo cannot start, and the button works again', async () => {
+    const page = await e2e.open();
+    await gotoApp(page, '/');
+    await page.route('**/api/auth/dev-login', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 503, message: 'The demo is unavailable right now. Please try again in a moment.' }),
+      }),
+    );
+    await tryDemoButton(page).click();
+    const toast = new Toasts(page).current();
+    await expectText(toast.getByText('Error', { exact: true }), 'Error');
+    await expectText(toast.getByText('Failed to login with test account', { exact: true }), 'Failed to login with test account');
+    await expectText(tryDemoButton(page), 'Try the demo');
+    expect(await tryDemoButton(page).isEnabled()).toBe(true);
+    // Still signed out, on the landing page.
+    expect(await new Shell(page).sidebar().count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  it('a signed-out visitor cannot read a sandbox seller', async () => {
+    const page = await e2e.open();
+    await gotoApp(page, '/');
+    expect((await pageFetch(page, 'GET', '/api/demo/sandbox')).status).toBe(401);
+  });
+});
+
+describe.each<ViewportName>(['desktop', 'mobile'])('the demo at %s width: axe and screenshots', (viewport) => {
+  it('landing, demo dashboard, demo connections and the consent page have no serious or critical axe violations', async () => {
+    const page = await e2e.open(viewport);
+    const problems: Record<string, string> = {};
+    const audit = async (name: string) => {
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      await page.waitForTimeout(300); // dialogs, drawers and toasts finish animating
+      await screenshot(page, name);
+      const violations = await seriousAxeViolations(page);
+      if (violations.length) problems[name] = describeViolations(violations);
+    };
+
+    await gotoApp(page, '/');
+    await expectText(tryDemoButton(page), 'Try the demo');
+    await audit('demo-landing');
+
+    await tryDemoButton(page).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor({ timeout: DEMO_START_MS });
+    const shell = new Shell(page);
+    if (viewport === 'desktop') {
+      await expectText(shell.sidebar().getByTestId('demo-note'), DEMO_NOTE);
+    } else {
+      await expectText(page.getByRole('banner').getByTestId('demo-badge'), 'Demo');
+    }
+    await audit('demo-dashboard');
+    if (viewport === 'desktop') {
+      await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+      await page.waitForFunction(() => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 999) < 100);
+      await expectText(shell.sidebar().getByTestId('demo-badge'), 'Demo');
+      await audit('demo-sidebar-collapsed');
+      await page.getByRole('button', { name: 'Expand sidebar' }).click();
+    } else {
+      await shell.menuButton().click();
+      await expectText(shell.drawer().getByTestId('demo-note'), DEMO_NOTE);
+      await audit('demo-menu-open');
+      await page.keyboard.press('Escape');
+      await expectHidden(shell.drawer());
+    }
+
+    // Printify disconnected: the callout with the sandbox token.
+    expect((await pageFetch(page, 'DELETE', '/api/connections/printify')).status).toBe(200);
+    const screen = new ConnectionsScreen(page);
+    await screen.open();
+    await screen.demoToken().waitFor();
+    await audit('demo-connections');
+
+    // The consent page, served through the gateway.
+    expect((await pageFetch(page, 'DELETE', '/api/connections/etsy')).status).toBe(200);
+    await screen.open();
+    await screen.startEtsyConsent();
+    await audit('demo-consent');
+    await page.getByRole('button', { name: 'Allow access', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/connections');
+    await screen.expectToast('Etsy connected successfully');
+    expect(problems).toEqual({});
+  });
+});
