@@ -2,6 +2,7 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { DataSource } from 'typeorm';
+import { AppConfig, effectiveProviders } from '@pod/config';
 import { SandboxAdminClient } from './sandbox-admin.client';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -20,6 +21,7 @@ export class DemoCleanupService implements OnApplicationBootstrap, OnApplication
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly sandbox: SandboxAdminClient,
+    private readonly config: AppConfig,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext(DemoCleanupService.name);
@@ -43,8 +45,10 @@ export class DemoCleanupService implements OnApplicationBootstrap, OnApplication
         'SELECT id, sandbox_tenant_id FROM app_user WHERE is_demo AND demo_expires_at <= $1 ORDER BY demo_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED',
         [now, BATCH],
       )) as Array<{ id: string; sandbox_tenant_id: string | null }>;
+      // After going live there is no sandbox to tidy: the accounts still go.
+      const sandboxRunning = effectiveProviders(this.config).mode === 'sandbox';
       for (const row of expired) {
-        if (row.sandbox_tenant_id) await this.sandbox.deleteTenant(row.sandbox_tenant_id).catch((error: unknown) => this.logFailure(error));
+        if (row.sandbox_tenant_id && sandboxRunning) await this.sandbox.deleteTenant(row.sandbox_tenant_id).catch((error: unknown) => this.logFailure(error));
       }
       if (expired.length) {
         await manager.query('DELETE FROM app_user WHERE id = ANY($1::uuid[]) AND is_demo', [expired.map((row) => row.id)]);
