@@ -90,7 +90,7 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     expect(tenantId).toMatch(/^user-/);
     expect(page.body).toContain(tenantId);
 
-    const form = new URLSearchParams([...page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], decodeHtml(m[2])]));
+    const form = new URLSearchParams([...page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [m[1], decodeHtml(m[2])]));
     form.set('decision', 'allow');
     const decided = await gw.app.inject({
       method: 'POST',
