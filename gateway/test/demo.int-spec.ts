@@ -103,6 +103,13 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     expect(`${back.origin}${back.pathname}`).toBe(new URL(REDIRECT_URI).href);
     const callback = await get(`${back.pathname}${back.search}`, cookie);
     expect(callback.headers.location).toBe('/connections?etsy=connected');
+
+    // Naming another seller (the page's "choose another seller" field) is ignored through the gateway.
+    const again = new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })).json().authUrl);
+    again.searchParams.set('sandbox_tenant', 'default');
+    const other = await get(`${again.pathname}${again.search}`, cookie);
+    expect(other.body).toContain(tenantId);
+    expect(other.body).not.toMatch(/value="default"[^>]*name="sandbox_tenant"|name="sandbox_tenant" value="default"/);
   }, 30_000);
 
   it('removes demo accounts and their sandbox sellers after 24 hours, and leaves the rest', async () => {

@@ -7,6 +7,14 @@ import { SessionsService } from '../auth/sessions.service';
 import { DemoSandboxService } from './demo-sandbox.service';
 
 const PASSED_HEADERS = ['content-type', 'location', 'cache-control'];
+/** The sandbox page's own way of naming a seller (query or form field); it beats the header. */
+const TENANT_FIELD = 'sandbox_tenant';
+
+function withoutField(form: string, field: string): string {
+  const params = new URLSearchParams(form);
+  params.delete(field);
+  return params.toString();
+}
 
 /**
  * The sandbox's Etsy consent page, served through the gateway so that it reaches the visitor's
@@ -49,12 +57,19 @@ export class SandboxConsentProxyController {
     const headers: Record<string, string> = {};
     const jwt = req.cookies?.[sessionCookieName(this.config)];
     const user = jwt ? await this.sessions.resolveJwt(jwt) : null;
-    if (user) headers['x-sandbox-tenant'] = await this.tenants.tenantFor(user.id);
+    let body = req.method === 'POST' ? String(req.body ?? '') : undefined;
+    if (user) {
+      headers['x-sandbox-tenant'] = await this.tenants.tenantFor(user.id);
+      // A signed-in visitor grants as their own seller only: the page's "choose another seller"
+      // field would otherwise let them pick someone else's sandbox shop.
+      target.searchParams.delete(TENANT_FIELD);
+      if (body !== undefined) body = withoutField(body, TENANT_FIELD);
+    }
     if (req.method === 'POST') headers['content-type'] = 'application/x-www-form-urlencoded';
     const upstream = await fetch(target, {
       method: req.method,
       headers,
-      body: req.method === 'POST' ? String(req.body ?? '') : undefined,
+      body,
       redirect: 'manual',
       signal: AbortSignal.timeout(10_000),
     });
