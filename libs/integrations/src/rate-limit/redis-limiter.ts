@@ -13,24 +13,11 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 `;
 
 /**
- * KEYS[1] bucket, KEYS[2] override, KEYS[3..] block keys. ARGV capacity, refill/s, max wait ms.
- * Returns {0, wait} granted (a token reserved, send after wait ms), {1, wait, i} blocked by
- * KEYS[2 + i] for wait ms, {2, wait} refused: the token is further away than max wait.
+ * The bucket (KEYS[1]) refilled up to now, at the lower of the caller's limit (ARGV[1] capacity,
+ * ARGV[2] refill/s) and any override (KEYS[2]): sets capacity, refill, tokens and ts.
  */
-const ACQUIRE = `${NOW}
-local worst = 0
-local worstIndex = 0
-for i = 3, #KEYS do
-  local untilMs = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
-  if untilMs - now > worst then
-    worst = untilMs - now
-    worstIndex = i - 2
-  end
-end
-if worstIndex > 0 then return {1, math.ceil(worst), worstIndex} end
-local capacity = tonumber(ARGV[1])
+const REFILLED_BUCKET = `local capacity = tonumber(ARGV[1])
 local refill = tonumber(ARGV[2])
-local maxWait = tonumber(ARGV[3])
 local o = redis.call('HMGET', KEYS[2], 'capacity', 'refill')
 if o[1] and o[2] then
   capacity = math.min(capacity, tonumber(o[1]))
@@ -48,6 +35,26 @@ if s[1] and s[2] then
   end
 end
 if tokens > capacity then tokens = capacity end
+`;
+
+/**
+ * KEYS[1] bucket, KEYS[2] override, KEYS[3..] block keys. ARGV capacity, refill/s, max wait ms.
+ * Returns {0, wait} granted (a token reserved, send after wait ms), {1, wait, i} blocked by
+ * KEYS[2 + i] for wait ms, {2, wait} refused: the token is further away than max wait.
+ */
+const ACQUIRE = `${NOW}
+local worst = 0
+local worstIndex = 0
+for i = 3, #KEYS do
+  local untilMs = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
+  if untilMs - now > worst then
+    worst = untilMs - now
+    worstIndex = i - 2
+  end
+end
+if worstIndex > 0 then return {1, math.ceil(worst), worstIndex} end
+${REFILLED_BUCKET}
+local maxWait = tonumber(ARGV[3])
 tokens = tokens - 1
 local wait = 0
 if tokens < 0 then wait = math.ceil(-tokens / refill * 1000) end
@@ -75,25 +82,7 @@ return math.ceil(current - now)
 
 /** KEYS[1] bucket, KEYS[2] override. ARGV capacity, refill/s, max tokens. */
 const DRAIN = `${NOW}
-local capacity = tonumber(ARGV[1])
-local refill = tonumber(ARGV[2])
-local o = redis.call('HMGET', KEYS[2], 'capacity', 'refill')
-if o[1] and o[2] then
-  capacity = math.min(capacity, tonumber(o[1]))
-  refill = math.min(refill, tonumber(o[2]))
-end
-local s = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
-local tokens = capacity
-local ts = now
-if s[1] and s[2] then
-  tokens = tonumber(s[1])
-  ts = tonumber(s[2])
-  if now > ts then
-    tokens = tokens + (now - ts) / 1000 * refill
-    ts = now
-  end
-end
-if tokens > capacity then tokens = capacity end
+${REFILLED_BUCKET}
 local cap = tonumber(ARGV[3])
 if tokens > cap then tokens = cap end
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'ts', string.format('%.17g', ts))
