@@ -84,6 +84,8 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toContain('Allow access');
+    // The gateway names the signed-in seller: the page offers no other.
+    expect(page.body).not.toContain('Not you?');
     // The visitor got a sandbox seller of their own (made on first need).
     const me = (await get('/api/auth/user', cookie)).json();
     const tenantId = await tenantOf(me.id);

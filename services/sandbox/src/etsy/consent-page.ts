@@ -57,7 +57,7 @@ function hidden(params: Record<string, string>): string {
     .join('\n');
 }
 
-export function consentPage(input: { appName: string; params: OAuthParams; tenantId: string; loginName: string; shopName: string; userId: number; consent: string }): string {
+export function consentPage(input: { appName: string; params: OAuthParams; tenantId: string; loginName: string; shopName: string; userId: number; consent: string; canSwitch?: boolean }): string {
   const scopes = input.params.scope.split(' ').filter(Boolean);
   // An empty sandbox_tenant asks for the picker, even when a proxy names a tenant in a header.
   const switchUrl = `connect?${new URLSearchParams({ ...input.params, sandbox_tenant: '' }).toString()}`;
@@ -65,7 +65,7 @@ export function consentPage(input: { appName: string; params: OAuthParams; tenan
     `Allow ${input.appName} to access your Etsy account?`,
     `<h1>Allow <strong>${e(input.appName)}</strong> to access your Etsy account?</h1>
 <p class="who">You are signed in as <strong>${e(input.loginName)}</strong>, owner of the shop <strong>${e(input.shopName)}</strong> (sandbox user ${input.userId}).
-<a href="${e(switchUrl)}">Not you? Choose another sandbox seller.</a></p>
+${input.canSwitch === false ? '' : `<a href="${e(switchUrl)}">Not you? Choose another sandbox seller.</a>`}</p>
 <h2>${e(input.appName)} will be able to:</h2>
 <ul>
 ${scopes.map((scope) => `<li>${e(SCOPES[scope] ?? scope)} <span class="hint">(${e(scope)})</span></li>`).join('\n')}

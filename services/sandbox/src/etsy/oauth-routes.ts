@@ -105,13 +105,15 @@ export function registerEtsyOAuth(app: FastifyInstance, state: SandboxState): vo
     if (check.kind === 'page-error') return htmlHeaders(reply).code(400).send(errorPage(check.message));
     if (check.kind === 'redirect-error') return reply.header('cache-control', 'no-store').redirect(errorRedirect(check), 302);
     const tenantId = tenantChoice(request, query);
+    // A proxy that names the signed-in seller in the header (as Etsy knows who is logged in) leaves no choice.
+    const canSwitch = query.sandbox_tenant !== undefined || !request.headers['x-sandbox-tenant'];
     if (!tenantId) return htmlHeaders(reply).send(tenantPickerPage({ appName, params: check.params, problem: null }));
     const tenant = state.tenants.get(tenantId);
     if (!tenant) return htmlHeaders(reply).code(404).send(tenantPickerPage({ appName, params: check.params, problem: `There is no sandbox seller "${tenantId}".` }));
     noteRequest(request, tenant.id, null);
     const consent = sign(state, tenant.id, check.params, state.nowSeconds());
     return htmlHeaders(reply).send(
-      consentPage({ appName, params: check.params, tenantId: tenant.id, loginName: tenant.shop.loginName, shopName: tenant.shop.shopName, userId: tenant.shop.userId, consent }),
+      consentPage({ appName, params: check.params, tenantId: tenant.id, loginName: tenant.shop.loginName, shopName: tenant.shop.shopName, userId: tenant.shop.userId, consent, canSwitch }),
     );
   });
 
