@@ -27,6 +27,7 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,gateway,services}/**/*.int-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/integration-timeout.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
     },
