@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import Redis from 'ioredis';
+import { hash } from '@node-rs/argon2';
 import { JwtService } from '@nestjs/jwt';
 import { deriveKey } from '@pod/config';
 import { TEST_APP_SECRET } from '@pod/testing';
@@ -61,6 +62,18 @@ describe('accounts', () => {
     expect(Number(match![2])).toBeGreaterThanOrEqual(2);
     expect((await login(gw.app, email, password)).statusCode).toBe(200);
     expect((await login(gw.app, email, password.slice(0, -1))).statusCode).toBe(401);
+  });
+  it('re-hashes a password stored under weaker parameters at the next sign-in', async () => {
+    const email = uniqueEmail('rehash');
+    const password = 'Legacy-Params-Pass-1';
+    await register(gw.app, email, password);
+    const weak = await hash(password, { memoryCost: 4096, timeCost: 1, parallelism: 1 });
+    await query(`UPDATE app_user SET password_hash = '${weak}' WHERE email = '${email}'`);
+    expect((await login(gw.app, email, password)).statusCode).toBe(200);
+    const [row] = await query<{ password_hash: string }>(`SELECT password_hash FROM app_user WHERE email = '${email}'`);
+    expect(row.password_hash).not.toBe(weak);
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect((await login(gw.app, email, password)).statusCode).toBe(200);
   });
 });
 
