@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '@pod/config';
+import type { AuthResponse, PublicUser } from '@pod/contracts';
 import { AuthService, type SignedIn } from './auth.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
 import { Public } from './public.decorator';
@@ -19,14 +20,14 @@ export class AuthController {
   @Public()
   @Post('register')
   @HttpCode(201)
-  async register(@Body() dto: RegisterDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async register(@Body() dto: RegisterDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
     return this.signIn(reply, await this.auth.register(dto, req.ip));
   }
 
   @Public()
   @Post('login')
   @HttpCode(200)
-  async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
     return this.signIn(reply, await this.auth.login(dto, req.ip));
   }
 
@@ -43,11 +44,11 @@ export class AuthController {
   }
 
   @Get('user')
-  user(@CurrentUser() user: SignedInUser) {
+  user(@CurrentUser() user: SignedInUser): PublicUser {
     return publicUser(user);
   }
 
-  private signIn(reply: FastifyReply, signedIn: SignedIn) {
+  private signIn(reply: FastifyReply, signedIn: SignedIn): AuthResponse {
     const { jwt, maxAgeSeconds } = signedIn.session;
     void reply.setCookie(sessionCookieName(this.config), jwt, sessionCookieOptions(this.config, maxAgeSeconds));
     return { user: signedIn.user };

@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, Injectable, UnauthorizedExcepti
 import { InjectRepository } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import { QueryFailedError, type Repository } from 'typeorm';
+import type { PublicUser } from '@pod/contracts';
 import { UserEntity } from '@pod/db';
 import type { LoginDto, RegisterDto } from './dto/auth.dto';
 import { LoginThrottleService } from './login-throttle.service';
@@ -12,7 +13,7 @@ import { publicUser } from './signed-in-user';
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 
 export interface SignedIn {
-  user: ReturnType<typeof publicUser>;
+  user: PublicUser;
   session: { jwt: string; maxAgeSeconds: number };
 }
 

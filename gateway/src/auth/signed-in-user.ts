@@ -1,4 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { PublicUser } from '@pod/contracts';
 import type { DisplayCurrency } from '@pod/db';
 
 /** What the session guard puts on the request for a signed-in caller. */
@@ -18,6 +19,6 @@ export const CurrentUser = createParamDecorator((_data: unknown, context: Execut
   return context.switchToHttp().getRequest<{ user: SignedInUser }>().user;
 });
 
-export function publicUser(user: Omit<SignedInUser, 'sessionIdHash'>) {
+export function publicUser(user: Omit<SignedInUser, 'sessionIdHash'>): PublicUser {
   return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, currency: user.currency, isDemo: user.isDemo };
 }

@@ -1,44 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { AppConfig, effectiveProviders, type ProvidersMode } from '@pod/config';
-import { ConnectionsRepository, type ConnectionSummary } from '@pod/connections';
+import { AppConfig, effectiveProviders } from '@pod/config';
+import { ConnectionsRepository } from '@pod/connections';
+import type { ConnectionsStatus } from '@pod/contracts';
 import type { SignedInUser } from '../auth/signed-in-user';
 import type { DisconnectableService } from './dto/connections.dto';
 
 /** Warn this long before a Printify token's (approximate) one-year expiry. */
 const PRINTIFY_EXPIRY_WARNING_MS = 14 * 24 * 3600 * 1000;
-
-export interface EtsyStatus {
-  connected: boolean;
-  status: ConnectionSummary['status'] | null;
-  needsReconnect: boolean;
-  shopName: string | null;
-  shopId: string | null;
-  shopCurrency: string | null;
-  lastSync: string | null;
-  connectedAt: string | null;
-}
-
-export interface PrintifyStatus {
-  connected: boolean;
-  status: ConnectionSummary['status'] | null;
-  needsReconnect: boolean;
-  shopTitle: string | null;
-  shopId: string | null;
-  salesChannel: string | null;
-  syncFrom: string | null;
-  lastSync: string | null;
-  connectedAt: string | null;
-  tokenExpiresAt: string | null;
-  tokenExpiresSoon: boolean;
-}
-
-export interface ConnectionsStatus {
-  /** `sandbox` in demo mode: both providers are the built-in sandbox. */
-  mode: ProvidersMode;
-  etsy: EtsyStatus;
-  printify: PrintifyStatus;
-}
 
 const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : null);
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '@pod/config';
+import type { ConnectionsStatus, PrintifyShopView, PrintifyTokenShops } from '@pod/contracts';
 import { Public } from '../auth/public.decorator';
 import { sessionCookieName } from '../auth/session-cookie';
 import { SessionsService } from '../auth/sessions.service';
@@ -27,7 +28,7 @@ export class ConnectionsController {
   ) {}
 
   @Get('status')
-  status(@CurrentUser() user: SignedInUser) {
+  status(@CurrentUser() user: SignedInUser): Promise<ConnectionsStatus> {
     return this.statusService.status(user);
   }
 
@@ -60,7 +61,7 @@ export class ConnectionsController {
 
   @Post('printify/validate')
   @HttpCode(200)
-  validatePrintify(@CurrentUser() user: SignedInUser, @Body() dto: PrintifyTokenDto) {
+  validatePrintify(@CurrentUser() user: SignedInUser, @Body() dto: PrintifyTokenDto): Promise<PrintifyTokenShops> {
     return this.printify.validate(user, dto.token);
   }
 
@@ -86,7 +87,7 @@ export class PrintifyShopsController {
   constructor(private readonly printify: PrintifyConnectService) {}
 
   @Get('shops')
-  shops(@CurrentUser() user: SignedInUser) {
+  shops(@CurrentUser() user: SignedInUser): Promise<PrintifyShopView[]> {
     return this.printify.shopsOfConnection(user);
   }
 }

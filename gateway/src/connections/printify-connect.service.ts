@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { ConnectionsRepository } from '@pod/connections';
+import type { PrintifyShopView, PrintifyTokenShops } from '@pod/contracts';
 import type { SignedInUser } from '../auth/signed-in-user';
 import type { ConnectPrintifyDto } from './dto/connections.dto';
 import { PRINTIFY_API, type PrintifyPort, type PrintifyShop } from './provider-ports';
@@ -10,13 +11,6 @@ import { checkSyncFromDate } from './sync-from-date';
 
 /** Printify personal access tokens are valid for a year from creation; we count from connecting. */
 const PRINTIFY_TOKEN_LIFETIME_MS = 365 * 24 * 3600 * 1000;
-
-/** The shop as the web app shows it: "title (sales_channel)". */
-export interface PrintifyShopView {
-  id: number | string;
-  title: string;
-  sales_channel: string;
-}
 
 const toView = (shop: PrintifyShop): PrintifyShopView => ({ id: shop.id, title: shop.title, sales_channel: shop.salesChannel ?? 'disconnected' });
 
@@ -38,7 +32,7 @@ export class PrintifyConnectService {
     logger.setContext(PrintifyConnectService.name);
   }
 
-  async validate(user: SignedInUser, token: string): Promise<{ shops: PrintifyShopView[] }> {
+  async validate(user: SignedInUser, token: string): Promise<PrintifyTokenShops> {
     return { shops: (await this.shopsOfToken(user, token)).map(toView) };
   }
 

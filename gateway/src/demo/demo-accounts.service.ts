@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { Repository } from 'typeorm';
 import { AppConfig, effectiveProviders } from '@pod/config';
+import type { PublicUser } from '@pod/contracts';
 import { UserEntity } from '@pod/db';
 import { PasswordsService } from '../auth/passwords.service';
 import { SessionsService } from '../auth/sessions.service';
@@ -39,7 +40,7 @@ export class DemoAccountsService {
     return effectiveProviders(this.config).mode === 'sandbox';
   }
 
-  async create(now = new Date()): Promise<{ user: ReturnType<typeof publicUser>; session: { jwt: string; maxAgeSeconds: number } }> {
+  async create(now = new Date()): Promise<{ user: PublicUser; session: { jwt: string; maxAgeSeconds: number } }> {
     const suffix = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, 'x');
     const tenantId = `demo-${suffix}`;
     let user: UserEntity | undefined;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
+import type { DemoSandbox } from '@pod/contracts';
 import { UserEntity } from '@pod/db';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { SandboxAdminClient } from './sandbox-admin.client';
@@ -27,7 +28,7 @@ export class DemoSandboxService {
     return (await this.users.findOneOrFail({ where: { id: userId }, select: { id: true, sandboxTenantId: true } })).sandboxTenantId as string;
   }
 
-  async detailsFor(user: SignedInUser): Promise<{ shopName: string; printifyToken: string; printifyShops: Array<{ id: number; title: string; sales_channel: string }> }> {
+  async detailsFor(user: SignedInUser): Promise<DemoSandbox> {
     const tenant = await this.sandbox.getTenant(await this.tenantFor(user.id));
     if (!tenant) throw new NotFoundException('Your sandbox seller is gone; sign in to the demo again.');
     return { shopName: tenant.etsy.shopName, printifyToken: tenant.printify.token, printifyShops: tenant.printify.shops };

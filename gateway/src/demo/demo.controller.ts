@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, NotFoundException, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '@pod/config';
+import type { AuthResponse, DemoSandbox } from '@pod/contracts';
 import { LoginThrottleService } from '../auth/login-throttle.service';
 import { Public } from '../auth/public.decorator';
 import { sessionCookieName, sessionCookieOptions } from '../auth/session-cookie';
@@ -21,7 +22,7 @@ export class DemoController {
   @Public()
   @Post('auth/dev-login')
   @HttpCode(201)
-  async devLogin(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async devLogin(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
     if (!this.demo.enabled) throw new NotFoundException();
     await this.throttle.assertDemoAllowed(req.ip);
     const { user, session } = await this.demo.create();
@@ -31,7 +32,7 @@ export class DemoController {
 
   /** What a demo visitor needs to reconnect by hand: the sandbox seller's Printify token (a sandbox value, not a secret of anyone's). */
   @Get('demo/sandbox')
-  sandboxDetails(@CurrentUser() user: SignedInUser) {
+  sandboxDetails(@CurrentUser() user: SignedInUser): Promise<DemoSandbox> {
     if (!this.demo.enabled) throw new NotFoundException();
     return this.sandbox.detailsFor(user);
   }

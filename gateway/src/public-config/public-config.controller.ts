@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { AppConfig, effectiveProviders } from '@pod/config';
+import type { PublicConfig } from '@pod/contracts';
 import { Public } from '../auth/public.decorator';
 
 /** What the signed-out web app needs to know about this deployment. */
@@ -9,7 +10,7 @@ export class PublicConfigController {
 
   @Public()
   @Get('config')
-  get() {
+  get(): PublicConfig {
     // Without real Etsy credentials the product runs against the sandbox and offers the demo.
     return { supportEmail: this.config.SUPPORT_EMAIL, demoEnabled: effectiveProviders(this.config).mode === 'sandbox' };
   }

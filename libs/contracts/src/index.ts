@@ -1,3 +1,4 @@
 export * from './queues';
 export * from './events';
 export * from './admin-queues';
+export type * from './api';

@@ -1,10 +1,11 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
+import type { AuthResponse } from '@pod/contracts';
 import { toaster } from '../components/ui/toaster';
 import { apiRequest } from './api/client';
 import { API } from './api/keys';
-import type { AuthResponse, LoginInput, RegisterInput } from './api/types';
+import type { LoginInput, RegisterInput } from './api/types';
 import { fetchCurrentUser } from './api/useCurrentUser';
 
 /**

@@ -1,7 +1,7 @@
 import { Box, Flex } from '@chakra-ui/react';
 import { useCallback, useState } from 'react';
 import { Outlet } from 'react-router-dom';
-import type { CurrentUser } from '../hooks/api/types';
+import type { PublicUser } from '@pod/contracts';
 import type { SidebarEntry } from '../routes';
 import { MobileNav } from './sidebar/MobileNav';
 import { Sidebar } from './sidebar/Sidebar';
@@ -18,7 +18,7 @@ function readCollapsed(): boolean {
 }
 
 /** The signed-in frame: sidebar (or mobile menu) plus the page in <main>. */
-export function AppShell({ user, entries }: { user: CurrentUser; entries: SidebarEntry[] }) {
+export function AppShell({ user, entries }: { user: PublicUser; entries: SidebarEntry[] }) {
   const [collapsed, setCollapsed] = useState(readCollapsed);
   const toggle = useCallback(() => {
     setCollapsed((value) => {

@@ -1,7 +1,8 @@
 import useSWR, { mutate } from 'swr';
+import type { ConnectionsStatus, PrintifyTokenShops } from '@pod/contracts';
 import { apiRequest } from './client';
 import { API } from './keys';
-import type { ConnectableService, ConnectionsStatus, ConnectPrintifyInput, PrintifyShop } from './types';
+import type { ConnectableService, ConnectPrintifyInput } from './types';
 
 /** GET /api/connections/status: both connections as the server stores them. */
 export function useConnectionsStatus() {
@@ -18,7 +19,7 @@ export function startEtsyConnection() {
 
 /** Checks a Printify personal access token; answers the shops it can see. */
 export function validatePrintifyToken(token: string) {
-  return apiRequest<{ shops: PrintifyShop[] }>('POST', API.printifyValidate, { token });
+  return apiRequest<PrintifyTokenShops>('POST', API.printifyValidate, { token });
 }
 
 export async function connectPrintify(input: ConnectPrintifyInput) {

@@ -1,12 +1,12 @@
 import useSWR from 'swr';
+import type { PublicUser } from '@pod/contracts';
 import { ApiError, fetcher } from './client';
 import { API } from './keys';
-import type { CurrentUser } from './types';
 
 /** GET /api/auth/user; a 401 means "signed out" (null), not an error. */
-export async function fetchCurrentUser(): Promise<CurrentUser | null> {
+export async function fetchCurrentUser(): Promise<PublicUser | null> {
   try {
-    return await fetcher<CurrentUser>(API.currentUser);
+    return await fetcher<PublicUser>(API.currentUser);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
@@ -14,7 +14,7 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
 }
 
 export function useCurrentUser() {
-  const { data, error, isLoading, mutate } = useSWR<CurrentUser | null>(API.currentUser, fetchCurrentUser, {
+  const { data, error, isLoading, mutate } = useSWR<PublicUser | null>(API.currentUser, fetchCurrentUser, {
     shouldRetryOnError: false,
     errorRetryCount: 0,
   });

@@ -1,7 +1,7 @@
 import useSWR from 'swr';
+import type { AuthResponse, DemoSandbox } from '@pod/contracts';
 import { apiRequest } from './client';
 import { API } from './keys';
-import type { AuthResponse, DemoSandbox } from './types';
 
 /**
  * "Try the demo": POST /api/auth/dev-login makes a fresh demo account and sets its session

@@ -1,6 +1,6 @@
 import useSWR from 'swr';
+import type { PublicConfig } from '@pod/contracts';
 import { API } from './keys';
-import type { PublicConfig } from './types';
 
 /** GET /api/public/config: the support address and whether the demo is on. Public. */
 export function usePublicConfig() {

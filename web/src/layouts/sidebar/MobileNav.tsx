@@ -2,8 +2,8 @@ import { Box, Button, CloseButton, Drawer, Flex, Portal, Separator } from '@chak
 import { useState } from 'react';
 import { LuMenu } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
+import type { PublicUser } from '@pod/contracts';
 import { Logo } from '../../components/brand/Logo';
-import type { CurrentUser } from '../../hooks/api/types';
 import type { SidebarEntry } from '../../routes';
 import { DemoBadge } from './DemoBadge';
 import { SidebarNav } from './SidebarNav';
@@ -11,7 +11,7 @@ import { UserPanel } from './UserPanel';
 
 interface MobileNavProps {
   entries: SidebarEntry[];
-  user: CurrentUser | null;
+  user: PublicUser | null;
 }
 
 /** Below md: a top bar with a Menu button opening the sidebar as a slide-over drawer. */

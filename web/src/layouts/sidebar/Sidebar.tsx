@@ -1,9 +1,9 @@
 import { Box, Flex, IconButton, Separator } from '@chakra-ui/react';
 import { LuPanelLeftClose, LuPanelLeftOpen } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
+import type { PublicUser } from '@pod/contracts';
 import { Logo } from '../../components/brand/Logo';
 import { Tooltip } from '../../components/ui/tooltip';
-import type { CurrentUser } from '../../hooks/api/types';
 import type { SidebarEntry } from '../../routes';
 import { DemoBadge } from './DemoBadge';
 import { SidebarNav } from './SidebarNav';
@@ -14,7 +14,7 @@ export const SIDEBAR_COLLAPSED_WIDTH = '72px';
 
 interface SidebarProps {
   entries: SidebarEntry[];
-  user: CurrentUser | null;
+  user: PublicUser | null;
   collapsed: boolean;
   onToggle: () => void;
 }

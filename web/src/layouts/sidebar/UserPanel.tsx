@@ -1,18 +1,18 @@
 import { Avatar, Button, Flex, IconButton, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuLogOut } from 'react-icons/lu';
+import type { PublicUser } from '@pod/contracts';
 import { Tooltip } from '../../components/ui/tooltip';
-import type { CurrentUser } from '../../hooks/api/types';
 import { useAuthActions } from '../../hooks/useAuthActions';
 import { DEMO_NOTE, DemoBadge, DemoNote } from './DemoBadge';
 
-export function displayName(user: CurrentUser | null): string {
+export function displayName(user: PublicUser | null): string {
   const name = [user?.firstName, user?.lastName].filter((part) => part && part.trim()).join(' ');
   return name || 'User';
 }
 
 interface UserPanelProps {
-  user: CurrentUser | null;
+  user: PublicUser | null;
   collapsed?: boolean;
 }
 

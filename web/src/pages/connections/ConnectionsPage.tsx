@@ -1,5 +1,6 @@
 import { Alert, Button, Center, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useCallback, useState } from 'react';
+import type { PrintifyShopView } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { toaster } from '../../components/ui/toaster';
@@ -11,7 +12,6 @@ import {
   useConnectionsStatus,
   validatePrintifyToken,
 } from '../../hooks/api/useConnections';
-import type { PrintifyShop } from '../../hooks/api/types';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { ConfirmDisconnectDialog } from './components/ConfirmDisconnectDialog';
 import { CredentialsHelpCard } from './components/CredentialsHelpCard';
@@ -34,7 +34,7 @@ export function ConnectionsPage() {
   const [etsyConnecting, setEtsyConnecting] = useState(false);
   const [token, setToken] = useState('');
   const [validating, setValidating] = useState(false);
-  const [shops, setShops] = useState<PrintifyShop[] | null>(null);
+  const [shops, setShops] = useState<PrintifyShopView[] | null>(null);
   const [shopId, setShopId] = useState('');
   const [syncFrom, setSyncFrom] = useState('');
   const [completing, setCompleting] = useState(false);

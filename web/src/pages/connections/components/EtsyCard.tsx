@@ -1,6 +1,6 @@
 import { Alert, Button, Stack, Text } from '@chakra-ui/react';
 import { LuExternalLink, LuStore, LuUnplug } from 'react-icons/lu';
-import type { EtsyConnectionStatus } from '../../../hooks/api/types';
+import type { EtsyConnectionStatus } from '@pod/contracts';
 import { formatDateTime } from '../messages';
 import { DetailRow, ServiceCard } from './ServiceCard';
 

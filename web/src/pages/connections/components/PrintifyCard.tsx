@@ -1,7 +1,7 @@
 import { Alert, Button, Field, Input, Stack } from '@chakra-ui/react';
 import type { FormEvent } from 'react';
 import { LuPackage, LuUnplug } from 'react-icons/lu';
-import type { PrintifyConnectionStatus } from '../../../hooks/api/types';
+import type { PrintifyConnectionStatus } from '@pod/contracts';
 import { formatDate, formatDateTime } from '../messages';
 import { DemoTokenCallout } from './DemoTokenCallout';
 import { DetailRow, ServiceCard } from './ServiceCard';

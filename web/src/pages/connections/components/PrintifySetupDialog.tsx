@@ -1,10 +1,10 @@
 import { Button, Dialog, Field, Input, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
-import type { PrintifyShop } from '../../../hooks/api/types';
+import type { PrintifyShopView } from '@pod/contracts';
 import { localToday, MSG } from '../messages';
 
 interface PrintifySetupDialogProps {
-  shops: PrintifyShop[] | null;
+  shops: PrintifyShopView[] | null;
   shopId: string;
   onShopChange: (shopId: string) => void;
   syncFrom: string;

@@ -1,0 +1,6 @@
+// Response shapes of the gateway's HTTP API: plain types only (no runtime code, no Node or
+// Nest types), so that the web app can `import type` them from @pod/contracts.
+export type * from './connections';
+export type * from './users';
+export type * from './public-config';
+export type * from './demo';
