@@ -229,6 +229,17 @@ describe('Printify by personal access token', () => {
     expect(response.json()).toEqual({ shops: shopsView() });
   });
 
+  it('limits token checks per user (20 per 10 minutes), so validate cannot test stolen tokens in bulk', async () => {
+    const { cookie } = await newSeller('pv-limit');
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1) statuses.push((await post('/api/connections/printify/validate', cookie, { token: `guess-${i}` })).statusCode);
+    expect(statuses.slice(0, 20).every((status) => status === 400)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    // Another seller is not affected.
+    const other = await newSeller('pv-limit-other');
+    expect((await post('/api/connections/printify/validate', other.cookie, { token: seller.printify.token })).statusCode).toBe(200);
+  });
+
   // Payloads are built lazily: the sandbox's tokens and shops exist only once it has started.
   const valid = () => seller.printify.token;
   const shop = (i = 0) => seller.printify.shops[i].id;

@@ -18,6 +18,8 @@ const LOGIN_LIMITS = (account: string, ip: string): Array<Limit & { key: string 
 ];
 /** Sign-ups per IP: a taken email answers 409, so sign-up must not become an enumeration oracle. */
 const SIGNUP_LIMIT: Limit = { scope: 'signup-ip', max: 50, windowSeconds: 3600 };
+/** Printify token checks per user: a validate endpoint must not become a way to test stolen tokens. */
+const TOKEN_CHECK_LIMIT: Limit = { scope: 'token-check-user', max: 20, windowSeconds: 600 };
 /** Demo accounts per IP: each one creates a sandbox seller with months of orders. */
 const DEMO_LIMIT: Limit = { scope: 'demo-ip', max: 30, windowSeconds: 3600 };
 
@@ -76,8 +78,13 @@ export class LoginThrottleService {
     return this.countAgainst(DEMO_LIMIT, ip, 'Too many demo accounts from this network.');
   }
 
-  private async countAgainst(limit: Limit, ip: string, message: string): Promise<void> {
-    const key = `${limit.scope}:${ip}`;
+  assertTokenCheckAllowed(userId: string): Promise<void> {
+    return this.countAgainst(TOKEN_CHECK_LIMIT, userId, 'Too many Printify token checks.');
+  }
+
+  /** Counts one attempt for `who` (an IP or a user id) and refuses past the limit. */
+  private async countAgainst(limit: Limit, who: string, message: string): Promise<void> {
+    const key = `${limit.scope}:${who}`;
     const results = await this.run(() => this.redis.multi().incr(key).expire(key, limit.windowSeconds, 'NX').ttl(key).exec());
     const count = Number(results?.[0]?.[1] ?? 0);
     if (count > limit.max) {

@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, HttpException, NotFoundExceptio
 import type { PinoLogger } from 'nestjs-pino';
 import type { ConnectionsRepository } from '@pod/connections';
 import { AuthError, RateLimitedError, TransportError, UpstreamError } from '@pod/integrations';
+import type { LoginThrottleService } from '../auth/login-throttle.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { PrintifyConnectService } from './printify-connect.service';
 import type { PrintifyPort, PrintifyShop } from './provider-ports';
@@ -15,8 +16,9 @@ function newTestService(listShops: PrintifyPort['listShops']) {
     readPrintifyToken: jest.fn(async () => null as unknown),
     markStatus: jest.fn(async () => undefined),
   };
-  const sut = new PrintifyConnectService({ listShops }, connections as unknown as ConnectionsRepository, logger);
-  return { sut, connections };
+  const throttle = { assertTokenCheckAllowed: jest.fn(async () => undefined) };
+  const sut = new PrintifyConnectService({ listShops }, connections as unknown as ConnectionsRepository, throttle as unknown as LoginThrottleService, logger);
+  return { sut, connections, throttle };
 }
 
 const shops: PrintifyShop[] = [{ id: '11', title: 'Tees', salesChannel: 'etsy' }];

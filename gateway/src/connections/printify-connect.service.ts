@@ -3,6 +3,7 @@ import { BadRequestException, ConflictException, Inject, Injectable, NotFoundExc
 import { PinoLogger } from 'nestjs-pino';
 import { ConnectionsRepository } from '@pod/connections';
 import type { PrintifyShopView, PrintifyTokenShops } from '@pod/contracts';
+import { LoginThrottleService } from '../auth/login-throttle.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import type { ConnectPrintifyDto } from './dto/connections.dto';
 import { PRINTIFY_API, type PrintifyPort, type PrintifyShop } from './provider-ports';
@@ -27,6 +28,7 @@ export class PrintifyConnectService {
   constructor(
     @Inject(PRINTIFY_API) private readonly printify: PrintifyPort,
     private readonly connections: ConnectionsRepository,
+    private readonly throttle: LoginThrottleService,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext(PrintifyConnectService.name);
@@ -78,6 +80,7 @@ export class PrintifyConnectService {
   }
 
   private async shopsOfToken(user: SignedInUser, token: string): Promise<PrintifyShop[]> {
+    await this.throttle.assertTokenCheckAllowed(user.id);
     let shops: PrintifyShop[];
     try {
       // Before connecting we cannot know the account: the check spends the user's own budget.
