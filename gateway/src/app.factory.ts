@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
-import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -15,6 +14,7 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { SameOriginGuard } from './http/same-origin.guard';
 import { BODY_LIMIT_BYTES, registerJsonOnlyParser, registerSecurityHeaders } from './http/security';
 import { SpaFallback } from './http/static-web';
+import { createValidationPipe } from './http/validation-pipe';
 
 export interface GatewayOptions {
   logger?: Logger;
@@ -66,16 +66,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   app.setGlobalPrefix('api', { exclude: ['sandbox/oauth/connect', 'sandbox/oauth/connect/decision', 'healthz', 'livez'] });
   app.useGlobalFilters(new AllExceptionsFilter(logger, spa));
   app.useGlobalGuards(new SameOriginGuard(), app.get(SessionGuard));
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      transform: true,
-      transformOptions: { enableImplicitConversion: false },
-      stopAtFirstError: true,
-    }),
-  );
+  app.useGlobalPipes(createValidationPipe());
   // Domain events (e.g. job.completed) arrive over the Redis transport; BullMQ carries the work.
   app.connectMicroservice(redisEventsTransportOptions(config));
   app.enableShutdownHooks();

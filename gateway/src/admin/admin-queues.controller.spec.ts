@@ -1,4 +1,5 @@
-import { ServiceUnavailableException, ValidationPipe } from '@nestjs/common';
+import { ServiceUnavailableException } from '@nestjs/common';
+import { createValidationPipe } from '../http/validation-pipe';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { AppConfig } from '@pod/config';
@@ -31,7 +32,7 @@ async function newTestApp(operatorToken: string | undefined) {
   }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
   app.setGlobalPrefix('api');
-  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, transform: true }));
+  app.useGlobalPipes(createValidationPipe());
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return { app, mocks };

@@ -1,16 +1,10 @@
-import { BadRequestException, NotFoundException, ValidationPipe } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { createValidationPipe } from '../../http/validation-pipe';
 import { ConnectPrintifyDto, DisconnectableServicePipe, PrintifyTokenDto } from './connections.dto';
 import { checkSyncFromDate } from '../sync-from-date';
 
-// The gateway's global pipe, as app.factory.ts configures it.
-const pipe = new ValidationPipe({
-  whitelist: true,
-  forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
-  transform: true,
-  transformOptions: { enableImplicitConversion: false },
-  stopAtFirstError: true,
-});
+// The gateway's global pipe.
+const pipe = createValidationPipe();
 
 async function validate<T>(metatype: new () => T, value: unknown): Promise<T | string> {
   try {
