@@ -305,6 +305,17 @@ afterAll(async () => {
   await attackerServer.stop();
 });
 
+
+/** Serves the attacks from the attacker origin, runs them in the victim's page, and returns what the server answered to each. */
+async function launchAttacks(page: Page, attackerOrigin: string, forms: FormAttack[], fetches: FetchAttack[]) {
+  attackerServer.useForms(forms);
+  attackerServer.useFetches(fetches);
+  const observer = await observeAttacks(page, new URL(e2e.baseUrl).origin);
+  for (const form of forms) await submitForm(page, attackerOrigin, form);
+  await runFetches(page, attackerOrigin);
+  return observer.results([...forms, ...fetches].map((a) => a.name));
+}
+
 describe.each([
   // Same host, other port: same-site, so SameSite=Lax does not hold the cookie back.
   { site: 'same-site' as const, attacker: () => `http://127.0.0.1:${attackerServer.port}`, cookieSent: true },
@@ -320,12 +331,7 @@ describe.each([
 
     const forms = sessionFormAttacks();
     const fetches = sessionFetchAttacks();
-    attackerServer.useForms(forms);
-    attackerServer.useFetches(fetches);
-    const observer = await observeAttacks(page, new URL(e2e.baseUrl).origin);
-    for (const form of forms) await submitForm(page, attacker(), form);
-    await runFetches(page, attacker());
-    const observed = await observer.results([...forms, ...fetches].map((a) => a.name));
+    const observed = await launchAttacks(page, attacker(), forms, fetches);
 
     expectRefused(observed, [...forms, ...fetches], site);
     // The browser did attach the session cookie exactly when the site is the same: there the
@@ -363,12 +369,7 @@ describe.each([
     const context = page.context();
     const forms = loginFormAttacks(user);
     const fetches = loginFetchAttacks(user);
-    attackerServer.useForms(forms);
-    attackerServer.useFetches(fetches);
-    const observer = await observeAttacks(page, new URL(e2e.baseUrl).origin);
-    for (const form of forms) await submitForm(page, attacker(), form);
-    await runFetches(page, attacker());
-    const observed = await observer.results([...forms, ...fetches].map((a) => a.name));
+    const observed = await launchAttacks(page, attacker(), forms, fetches);
 
     expectRefused(observed, [...forms, ...fetches], site);
     expect(await sessionCookies(context)).toEqual([]);
