@@ -44,6 +44,10 @@ describe('accounts', () => {
     [{ password: 'Correct-Horse-7', confirmPassword: 'Different-Horse-7' }, "Passwords don't match"],
     [{ email: 'not-an-email' }, 'Please enter a valid email address'],
     [{ firstName: '   ' }, 'Please fill in all fields'],
+    [{ email: '' }, 'Please fill in all fields'],
+    [{ email: 'x'.repeat(250) + '@a.co' }, 'Email is too long'],
+    [{ lastName: 'y'.repeat(101) }, 'Last name must be at most 100 characters'],
+    [{ confirmPassword: 7 }, 'Confirm password must be text'],
   ])('refuses bad sign-up input %j with a clear 400', async (override, message) => {
     const payload = { email: uniqueEmail(), password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, firstName: 'A', lastName: 'B', ...override };
     const response = await gw.app.inject({ method: 'POST', url: '/api/auth/register', headers: SAME_ORIGIN, payload });

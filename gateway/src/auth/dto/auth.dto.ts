@@ -1,52 +1,50 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const REQUIRED = { message: 'Please fill in all fields' };
 
-// class-validator runs a property's decorators bottom-up, and the pipe stops at the first
-// failure: so the type check sits lowest, then presence, then length and format.
+/**
+ * A required text field of a sign-in or sign-up form. The pipe stops at a property's first
+ * failure and runs validators in the order they are applied: type, then presence, then length
+ * (a format check stacked above runs last).
+ */
+function RequiredText(label: string, maxLength: number, tooLong: string, options: { trim?: boolean } = {}) {
+  return applyDecorators(
+    IsString({ message: `${label} must be text` }),
+    IsNotEmpty(REQUIRED),
+    MaxLength(maxLength, { message: tooLong }),
+    ...(options.trim ? [Transform(trim)] : []),
+  );
+}
+
+const Email = () => RequiredText('Email', 254, 'Email is too long', { trim: true });
+const Password = (label = 'Password') => RequiredText(label, 1024, 'Password is too long');
+const Name = (label: string) => RequiredText(label, 100, `${label} must be at most 100 characters`, { trim: true });
 
 export class LoginDto {
-  @Transform(trim)
-  @MaxLength(254, { message: 'Email is too long' })
-  @IsNotEmpty(REQUIRED)
-  @IsString({ message: 'Email must be text' })
+  @Email()
   email: string;
 
-  @MaxLength(1024, { message: 'Password is too long' })
-  @IsNotEmpty(REQUIRED)
-  @IsString({ message: 'Password must be text' })
+  @Password()
   password: string;
 }
 
 export class RegisterDto {
-  @Transform(trim)
   @IsEmail({}, { message: 'Please enter a valid email address' })
-  @MaxLength(254, { message: 'Email is too long' })
-  @IsNotEmpty(REQUIRED)
-  @IsString({ message: 'Email must be text' })
+  @Email()
   email: string;
 
-  @MaxLength(1024, { message: 'Password is too long' })
-  @IsNotEmpty(REQUIRED)
-  @IsString({ message: 'Password must be text' })
+  @Password()
   password: string;
 
-  @MaxLength(1024, { message: 'Password is too long' })
-  @IsNotEmpty(REQUIRED)
-  @IsString({ message: 'Confirm password must be text' })
+  @Password('Confirm password')
   confirmPassword: string;
 
-  @Transform(trim)
-  @MaxLength(100, { message: 'First name must be at most 100 characters' })
-  @IsNotEmpty(REQUIRED)
-  @IsString({ message: 'First name must be text' })
+  @Name('First name')
   firstName: string;
 
-  @Transform(trim)
-  @MaxLength(100, { message: 'Last name must be at most 100 characters' })
-  @IsNotEmpty(REQUIRED)
-  @IsString({ message: 'Last name must be text' })
+  @Name('Last name')
   lastName: string;
 }
