@@ -4,11 +4,13 @@ import { registerAdmin } from './admin/routes';
 import { defaultSandboxOptions, type SandboxOptions } from './config';
 import { errorBody, pathOf, targetOf } from './core/http';
 import { redactQuery } from './core/request-log';
-import { createState, type SandboxState } from './core/state';
+import { createState, sweepTenants, type SandboxState } from './core/state';
 import { createEcbFiles, registerEcb } from './ecb/routes';
 import { registerEtsyApi } from './etsy/api-routes';
 import { registerEtsyOAuth } from './etsy/oauth-routes';
 import { registerPrintify } from './printify/routes';
+
+const TENANT_SWEEP_INTERVAL_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,6 +63,8 @@ export function createSandboxApp(overrides: Partial<SandboxOptions> = {}): Fasti
   });
   app.addHook('onResponse', async (request, reply) => {
     if (!request.sandboxLog) return;
+    // Any request attributed to a tenant (its tokens, shop, consent page) counts as use.
+    if (request.sandboxLog.tenantId) state.tenants.touch(request.sandboxLog.tenantId);
     request.sandboxLog.status = reply.statusCode;
     request.sandboxLog.durationMs = Math.round(reply.elapsedTime);
   });
@@ -71,7 +75,11 @@ export function createSandboxApp(overrides: Partial<SandboxOptions> = {}): Fasti
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  // Expired tenants go within a minute even when nobody creates a new one.
+  const sweeper = setInterval(() => sweepTenants(state), TENANT_SWEEP_INTERVAL_MS);
+  sweeper.unref();
   app.addHook('onClose', async () => {
+    clearInterval(sweeper);
     for (const socket of sockets) socket.destroy();
   });
 
@@ -102,6 +110,6 @@ export function createSandboxApp(overrides: Partial<SandboxOptions> = {}): Fasti
   void app.register(async (scope) => ecb(scope), { prefix: '/ecb' });
   registerAdmin(app, state);
 
-  if (options.defaultTenant) state.tenants.create({ id: 'default' }, state.nowSeconds());
+  if (options.defaultTenant) state.tenants.create({ id: 'default', permanent: true }, state.nowSeconds());
   return app;
 }

@@ -24,6 +24,10 @@ export interface SandboxOptions {
   /** Largest tenant the admin API may create (months × ordersPerMonth). */
   maxOrdersPerTenant: number;
   maxTenants: number;
+  /** A tenant no request has used for this long is removed. */
+  tenantIdleSeconds: number;
+  /** No tenant lives longer than this (a tenant may ask for less: the demo passes its own lifetime). */
+  tenantMaxAgeSeconds: number;
   /** Create the tenant "default" at start (for the consent page's picker and manual use). */
   defaultTenant: boolean;
   /** The clock, in epoch milliseconds (tests pass their own). */
@@ -53,6 +57,8 @@ export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
     requestLogSize: 100_000,
     maxOrdersPerTenant: 250_000,
     maxTenants: 1000,
+    tenantIdleSeconds: 86_400,
+    tenantMaxAgeSeconds: 7 * 86_400,
     defaultTenant: true,
     now: () => Date.now(),
     ...overrides,
@@ -95,6 +101,8 @@ export function readSandboxOptions(env: Env = process.env): SandboxOptions {
     requestLogSize: int('SANDBOX_REQUEST_LOG_SIZE', base.requestLogSize, 100, 10_000_000),
     maxOrdersPerTenant: int('SANDBOX_MAX_ORDERS_PER_TENANT', base.maxOrdersPerTenant, 1, 250_000),
     maxTenants: int('SANDBOX_MAX_TENANTS', base.maxTenants, 1, 100_000),
+    tenantIdleSeconds: int('SANDBOX_TENANT_IDLE_SECONDS', base.tenantIdleSeconds, 60, 365 * 86_400),
+    tenantMaxAgeSeconds: int('SANDBOX_TENANT_MAX_AGE_SECONDS', base.tenantMaxAgeSeconds, 60, 365 * 86_400),
     defaultTenant: text('SANDBOX_DEFAULT_TENANT', 'true') !== 'false',
   });
   if (!/^[A-Za-z0-9._-]{1,100}$/.test(options.etsyApp.keystring)) problems.push('SANDBOX_ETSY_KEYSTRING may hold letters, digits, ".", "_" and "-"');

@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_FAULT_KINDS, STATE_FAULT_KINDS, type FaultSpec } from '../core/faults';
-import type { SandboxState } from '../core/state';
+import { makeRoomForTenant, removeTenant, type SandboxState } from '../core/state';
 import type { Tenant } from '../data/tenant';
 import { checkAuthorize, grantCode } from '../etsy/oauth-routes';
 import { registerMutations } from './mutations';
-import { BadInput, objectBody, optionalEnum, optionalInt, optionalString, requiredString, type Body } from './validate';
+import { BadInput, objectBody, optionalBoolean, optionalEnum, optionalInt, optionalString, requiredString, type Body } from './validate';
 
 /** The admin API under /__sandbox/ (bearer SANDBOX_ADMIN_TOKEN): tenants, grants, faults, request log. */
 export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
@@ -26,6 +26,7 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
   const tenantOr404 = (request: FastifyRequest, reply: FastifyReply): Tenant | null => {
     const tenant = state.tenants.get((request.params as { id: string }).id);
     if (!tenant) void reply.code(404).send({ error: 'no such tenant' });
+    else state.tenants.touch(tenant.id);
     return tenant ?? null;
   };
 
@@ -40,24 +41,28 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
       months: optionalInt(body, 'months', 1, 60),
       ordersPerMonth: optionalInt(body, 'ordersPerMonth', 0, 250_000),
       printifyShops: optionalInt(body, 'printifyShops', 1, 4),
+      private: optionalBoolean(body, 'private'),
+      lifetimeSeconds: optionalInt(body, 'lifetimeSeconds', 1, 365 * 86_400),
     };
     const orders = (input.months ?? 6) * (input.ordersPerMonth ?? 120);
     if (orders > state.options.maxOrdersPerTenant) throw new BadInput(`months × ordersPerMonth must be at most ${state.options.maxOrdersPerTenant}`);
-    if (state.tenants.size >= state.options.maxTenants) return reply.code(409).send({ error: `at most ${state.options.maxTenants} tenants; delete some first` });
     if (input.id && state.tenants.get(input.id)) return reply.code(409).send({ error: `tenant ${input.id} exists` });
+    // A full sandbox never turns a new seller away: the tenant unused for longest makes room.
+    makeRoomForTenant(state);
     const { tenant, printifyToken } = state.tenants.create(input, state.nowSeconds());
-    return reply.code(201).send(describe(tenant, [printifyToken]));
+    return reply.code(201).send(describe(state, tenant, [printifyToken]));
   }));
+
+  app.get('/__sandbox/tenants', admin(() => ({ tenants: state.tenants.list().map((tenant) => ({ tenantId: tenant.id, ...lifeJson(state, tenant.id) })) })));
 
   app.get('/__sandbox/tenants/:id', admin((request, reply) => {
     const tenant = tenantOr404(request, reply);
-    return tenant ? describe(tenant, state.tenants.printifyTokensOf(tenant.id)) : reply;
+    return tenant ? describe(state, tenant, state.tenants.printifyTokensOf(tenant.id)) : reply;
   }));
 
   app.delete('/__sandbox/tenants/:id', admin((request, reply) => {
     const id = (request.params as { id: string }).id;
-    if (!state.tenants.delete(id)) return reply.code(404).send({ error: 'no such tenant' });
-    state.oauth.dropTenant(id);
+    if (!removeTenant(state, id)) return reply.code(404).send({ error: 'no such tenant' });
     return reply.code(204).send();
   }));
 
@@ -149,12 +154,19 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
   registerMutations(app, state, admin, tenantOr404);
 }
 
-function describe(tenant: Tenant, printifyTokens: string[]) {
+function lifeJson(state: SandboxState, tenantId: string) {
+  const life = state.tenants.lifeOf(tenantId);
+  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  return { createdAt: iso(life?.createdAtMs), lastUsedAt: iso(life?.lastUsedMs), expiresAt: life?.permanent ? null : iso(life?.expiresAtMs), private: life?.private ?? false };
+}
+
+function describe(state: SandboxState, tenant: Tenant, printifyTokens: string[]) {
   return {
     tenantId: tenant.id,
     etsy: { userId: tenant.shop.userId, shopId: tenant.shop.shopId, shopName: tenant.shop.shopName, loginName: tenant.shop.loginName, currency: tenant.shop.currency },
     printify: { token: printifyTokens[0] ?? null, accountId: tenant.printifyAccountId, shops: tenant.printifyShops },
     orders: tenant.count,
     asOf: tenant.settings.asOf,
+    ...lifeJson(state, tenant.id),
   };
 }

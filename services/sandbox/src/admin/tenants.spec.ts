@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, type Clock } from '../../test/support/kit';
+import { createSandboxApp } from '../app';
+import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, printifyGet, type Clock } from '../../test/support/kit';
 
 describe('admin: tenants and mutations', () => {
   let app: FastifyInstance;
@@ -35,6 +36,57 @@ describe('admin: tenants and mutations', () => {
       expect(res.statusCode).toBe(400);
     }
     expect((await app.inject({ method: 'POST', url: '/__sandbox/tenants', payload: {} })).statusCode).toBe(401);
+  });
+
+  it('when full, makes room by removing the tenant unused for longest, instead of refusing', async () => {
+    await app.close();
+    ({ app, clock } = await newSandbox({ maxTenants: 3 }));
+    const [a, b, c] = [await createTenant(app, { months: 1, ordersPerMonth: 5 }), await createTenant(app, { months: 1, ordersPerMonth: 5 }), await createTenant(app, { months: 1, ordersPerMonth: 5 })];
+    const tokensOfA = await connectEtsy(app, a.tenantId);
+    clock.advance(60);
+    // a and c are used (an Etsy call, a Printify call); b is the idle one.
+    expect((await etsyGet(app, '/v3/application/users/me', tokensOfA.access_token)).statusCode).toBe(200);
+    expect((await printifyGet(app, '/v1/shops.json', c.printify.token)).statusCode).toBe(200);
+    const d = await createTenant(app, { months: 1, ordersPerMonth: 5 });
+    const ids = (await app.inject({ url: '/__sandbox/tenants', headers: ADMIN })).json().tenants.map((t: { tenantId: string }) => t.tenantId);
+    expect(ids.sort()).toEqual([a.tenantId, c.tenantId, d.tenantId].sort());
+    expect((await app.inject({ url: `/__sandbox/tenants/${b.tenantId}`, headers: ADMIN })).statusCode).toBe(404);
+    expect((await printifyGet(app, '/v1/shops.json', b.printify.token)).statusCode).toBe(401);
+    // Full again: now a (used a minute ago) is older than c's and d's last use.
+    clock.advance(60);
+    expect((await printifyGet(app, '/v1/shops.json', c.printify.token)).statusCode).toBe(200);
+    await createTenant(app, { months: 1, ordersPerMonth: 5 });
+    expect((await etsyGet(app, '/v3/application/users/me', tokensOfA.access_token)).statusCode).toBe(401);
+    expect((await app.inject({ url: '/__sandbox/healthz' })).json().tenants).toBe(3);
+  });
+
+  it('removes tenants idle too long or past their lifetime, but never the sandbox\'s own default seller', async () => {
+    const defaults = createSandboxApp({ now: clock.now, defaultTenant: true, tenantIdleSeconds: 3600, tenantMaxAgeSeconds: 4 * 3600 });
+    await defaults.ready();
+    try {
+      const idle = await createTenant(defaults, { months: 1, ordersPerMonth: 5 });
+      const busy = await createTenant(defaults, { months: 1, ordersPerMonth: 5 });
+      const short = await createTenant(defaults, { months: 1, ordersPerMonth: 5, lifetimeSeconds: 1800 });
+      expect(short).toMatchObject({ expiresAt: new Date(clock.ms + 1800_000).toISOString(), private: false });
+      expect(busy).toMatchObject({ expiresAt: new Date(clock.ms + 4 * 3600_000).toISOString() });
+      const ids = async () => (await defaults.inject({ url: '/__sandbox/tenants', headers: ADMIN })).json().tenants.map((t: { tenantId: string }) => t.tenantId).sort();
+      clock.advance(1800);
+      await createTenant(defaults, { months: 1, ordersPerMonth: 5 });
+      expect(await ids()).not.toContain(short.tenantId);
+      // busy is used every 1700 s, so it is never idle for an hour; idle is, and goes.
+      const created = clock.ms - 1800_000;
+      while (clock.ms - created < 5 * 3600_000) {
+        clock.advance(1700);
+        await printifyGet(defaults, '/v1/shops.json', busy.printify.token);
+        await createTenant(defaults, { months: 1, ordersPerMonth: 5 });
+        if (clock.ms - created >= 3600_000) expect(await ids()).not.toContain(idle.tenantId);
+        // Used all along, busy still ends at its maximum age (4 hours).
+        expect((await ids()).includes(busy.tenantId)).toBe(clock.ms - created < 4 * 3600_000);
+      }
+      expect(await ids()).toContain('default');
+    } finally {
+      await defaults.close();
+    }
   });
 
   it('inserts orders at the head and updates others with one last-modified second', async () => {

@@ -35,3 +35,10 @@ export function optionalEnum<T extends string>(body: Body, name: string, values:
   if (typeof value !== 'string' || !values.includes(value as T)) throw new BadInput(`${name} must be one of ${values.join(', ')}`);
   return value as T;
 }
+
+export function optionalBoolean(body: Body, name: string): boolean | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw new BadInput(`${name} must be true or false`);
+  return value;
+}

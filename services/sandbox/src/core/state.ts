@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { SandboxOptions } from '../config';
 import { TenantRegistry } from '../data/tenant-registry';
+import { AuthorizationRequests } from '../etsy/authorization-requests';
 import { OAuthStore } from '../etsy/oauth-store';
 import { FaultBook } from './faults';
 import { SlidingWindowLimiter } from './rate-limit';
@@ -24,8 +24,8 @@ export interface SandboxState {
   log: RequestLog;
   etsyLimiter: SlidingWindowLimiter;
   printifyLimiter: SlidingWindowLimiter;
-  /** Signs the consent form, so a decision can only follow a page this sandbox rendered. */
-  consentKey: Buffer;
+  /** The consent screens shown and not yet answered, each bound to the seller it was shown to. */
+  authorizations: AuthorizationRequests;
   nowMs(): number;
   nowSeconds(): number;
 }
@@ -41,7 +41,7 @@ export function createState(options: SandboxOptions): SandboxState {
   return {
     options,
     live,
-    tenants: new TenantRegistry(options.seed),
+    tenants: new TenantRegistry(options.seed, { now: nowMs, idleSeconds: options.tenantIdleSeconds, maxAgeSeconds: options.tenantMaxAgeSeconds }),
     oauth: new OAuthStore(nowMs, () => live.accessTokenTtlSeconds),
     faults: new FaultBook(),
     log: new RequestLog(options.requestLogSize),
@@ -50,8 +50,38 @@ export function createState(options: SandboxOptions): SandboxState {
       { limit: live.etsyQpd, windowMs: 86_400_000 },
     ]),
     printifyLimiter: new SlidingWindowLimiter(() => [{ limit: live.printifyRpm, windowMs: 60_000 }]),
-    consentKey: randomBytes(32),
+    authorizations: new AuthorizationRequests(nowMs),
     nowMs,
     nowSeconds: () => Math.floor(nowMs() / 1000),
   };
+}
+
+/** Removes a tenant with everything issued for it (codes, tokens, open consent screens). */
+export function removeTenant(state: SandboxState, tenantId: string): boolean {
+  if (!state.tenants.delete(tenantId)) return false;
+  state.oauth.dropTenant(tenantId);
+  state.authorizations.dropTenant(tenantId);
+  return true;
+}
+
+/** Removes every tenant idle too long or past its lifetime; returns their ids. */
+export function sweepTenants(state: SandboxState): string[] {
+  const expired = state.tenants.expiredIds();
+  for (const id of expired) removeTenant(state, id);
+  return expired;
+}
+
+/**
+ * Before a new tenant: expired ones go first; if the sandbox is still full, the tenant unused
+ * for longest makes room, so a new visitor is never turned away. Returns the evicted ids.
+ */
+export function makeRoomForTenant(state: SandboxState): string[] {
+  const removed = sweepTenants(state);
+  while (state.tenants.size >= state.options.maxTenants) {
+    const oldest = state.tenants.leastRecentlyUsedId();
+    if (!oldest) break;
+    removeTenant(state, oldest);
+    removed.push(oldest);
+  }
+  return removed;
 }

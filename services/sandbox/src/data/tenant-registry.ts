@@ -9,6 +9,28 @@ export interface CreateTenantInput {
   months?: number;
   ordersPerMonth?: number;
   printifyShops?: number;
+  /** Never offered by the consent page's seller picker: granted only for the seller a proxy names. */
+  private?: boolean;
+  /** Removed this long after creation at the latest (capped by the sandbox's maximum age). */
+  lifetimeSeconds?: number;
+  /** The sandbox's own seller made at start: it never expires and is never evicted. */
+  permanent?: boolean;
+}
+
+/** When tenants expire: idle (no request for them) this long, or older than the maximum age. */
+export interface TenantLifetimes {
+  now: () => number;
+  idleSeconds: number;
+  maxAgeSeconds: number;
+}
+
+export interface TenantLife {
+  createdAtMs: number;
+  lastUsedMs: number;
+  /** The absolute end: creation plus the tenant's lifetime (at most the maximum age). */
+  expiresAtMs: number;
+  private: boolean;
+  permanent: boolean;
 }
 
 export interface PrintifyCredential {
@@ -23,9 +45,13 @@ export class TenantRegistry {
   private readonly byShop = new Map<number, Tenant>();
   private readonly byPrintifyShop = new Map<number, Tenant>();
   private readonly printifyTokens = new Map<string, PrintifyCredential>();
+  private readonly lives = new Map<string, TenantLife>();
   private nextOrdinal = 0;
 
-  constructor(private readonly rootSeed: string) {}
+  constructor(
+    private readonly rootSeed: string,
+    private readonly lifetimes: TenantLifetimes = { now: () => Date.now(), idleSeconds: 86_400, maxAgeSeconds: 7 * 86_400 },
+  ) {}
 
   create(input: CreateTenantInput, asOf: number): { tenant: Tenant; printifyToken: string } {
     const id = input.id ?? `t_${randomBytes(12).toString('base64url')}`;
@@ -43,6 +69,9 @@ export class TenantRegistry {
       this.nextOrdinal++,
     );
     this.tenants.set(id, tenant);
+    const nowMs = this.lifetimes.now();
+    const lifetimeSeconds = Math.min(input.lifetimeSeconds ?? this.lifetimes.maxAgeSeconds, this.lifetimes.maxAgeSeconds);
+    this.lives.set(id, { createdAtMs: nowMs, lastUsedMs: nowMs, expiresAtMs: nowMs + lifetimeSeconds * 1000, private: input.private === true, permanent: input.permanent === true });
     this.byUser.set(tenant.shop.userId, tenant);
     this.byShop.set(tenant.shop.shopId, tenant);
     for (const shop of tenant.printifyShops) this.byPrintifyShop.set(shop.id, tenant);
@@ -54,6 +83,33 @@ export class TenantRegistry {
 
   get(id: string): Tenant | undefined {
     return this.tenants.get(id);
+  }
+
+  lifeOf(id: string): TenantLife | undefined {
+    return this.lives.get(id);
+  }
+
+  /** A request for the tenant (API, consent page, admin read): it is not idle. */
+  touch(id: string): void {
+    const life = this.lives.get(id);
+    if (life) life.lastUsedMs = Math.max(life.lastUsedMs, this.lifetimes.now());
+  }
+
+  /** Tenants idle too long or past their absolute end, oldest use first. */
+  expiredIds(): string[] {
+    const now = this.lifetimes.now();
+    const idleMs = this.lifetimes.idleSeconds * 1000;
+    return [...this.lives]
+      .filter(([, life]) => !life.permanent && (life.expiresAtMs <= now || life.lastUsedMs + idleMs <= now))
+      .sort((a, b) => a[1].lastUsedMs - b[1].lastUsedMs)
+      .map(([id]) => id);
+  }
+
+  /** The tenant unused for longest (never the permanent one): the one that makes room when the sandbox is full. */
+  leastRecentlyUsedId(): string | undefined {
+    let oldest: [string, TenantLife] | undefined;
+    for (const entry of this.lives) if (!entry[1].permanent && (!oldest || entry[1].lastUsedMs < oldest[1].lastUsedMs)) oldest = entry;
+    return oldest?.[0];
   }
 
   list(): Tenant[] {
@@ -106,6 +162,7 @@ export class TenantRegistry {
     const tenant = this.tenants.get(id);
     if (!tenant) return false;
     this.tenants.delete(id);
+    this.lives.delete(id);
     this.byUser.delete(tenant.shop.userId);
     this.byShop.delete(tenant.shop.shopId);
     for (const shop of tenant.printifyShops) this.byPrintifyShop.delete(shop.id);

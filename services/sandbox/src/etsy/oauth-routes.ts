@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { applyFault, fingerprint, noteRequest, pathOf, queryOf, type Query } from '../core/http';
 import type { SandboxState } from '../core/state';
@@ -13,7 +12,6 @@ export type AuthorizeCheck =
   | { kind: 'redirect-error'; redirectUri: string; error: string; description: string; state: string | undefined };
 
 const PARAM_NAMES = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
-const CONSENT_MAX_AGE_S = 30 * 60;
 
 /**
  * Etsy's checks on an authorization request: an unknown app or an unregistered redirect_uri is
@@ -62,22 +60,6 @@ export function grantCode(state: SandboxState, tenant: Tenant, params: OAuthPara
   return { code, redirectUrl: url.toString() };
 }
 
-function sign(state: SandboxState, tenantId: string, params: OAuthParams, issuedAt: number): string {
-  const mac = createHmac('sha256', state.consentKey)
-    .update([tenantId, ...PARAM_NAMES.map((n) => params[n]), issuedAt].join('\n'))
-    .digest('base64url');
-  return `${issuedAt}.${mac}`;
-}
-
-function verify(state: SandboxState, tenantId: string, params: OAuthParams, consent: string | undefined): boolean {
-  const [issued] = (consent ?? '').split('.');
-  const issuedAt = Number(issued);
-  if (!Number.isInteger(issuedAt) || state.nowSeconds() - issuedAt > CONSENT_MAX_AGE_S || issuedAt > state.nowSeconds() + 60) return false;
-  const expected = Buffer.from(sign(state, tenantId, params, issuedAt));
-  const given = Buffer.from(consent ?? '');
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
 function htmlHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .type('text/html; charset=utf-8')
@@ -88,11 +70,14 @@ function htmlHeaders(reply: FastifyReply): FastifyReply {
     .header('referrer-policy', 'no-referrer');
 }
 
-function tenantChoice(request: FastifyRequest, fields: Query): string {
-  if (fields.sandbox_tenant !== undefined) return fields.sandbox_tenant.trim();
+/** The seller a proxy names in `x-sandbox-tenant` (as Etsy knows who is signed in), or null. */
+function proxiedTenant(request: FastifyRequest): string | null {
   const header = request.headers['x-sandbox-tenant'];
-  return (Array.isArray(header) ? header[0] : (header ?? '')).trim();
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  return value ? value : null;
 }
+
+const sameParams = (a: OAuthParams, b: OAuthParams) => PARAM_NAMES.every((name) => a[name] === b[name]);
 
 export function registerEtsyOAuth(app: FastifyInstance, state: SandboxState): void {
   const appName = state.options.etsyApp.name;
@@ -104,16 +89,20 @@ export function registerEtsyOAuth(app: FastifyInstance, state: SandboxState): vo
     const check = checkAuthorize(state, query);
     if (check.kind === 'page-error') return htmlHeaders(reply).code(400).send(errorPage(check.message));
     if (check.kind === 'redirect-error') return reply.header('cache-control', 'no-store').redirect(errorRedirect(check), 302);
-    const tenantId = tenantChoice(request, query);
-    // A proxy that names the signed-in seller in the header (as Etsy knows who is logged in) leaves no choice.
-    const canSwitch = query.sandbox_tenant !== undefined || !request.headers['x-sandbox-tenant'];
+    // A proxy that names the signed-in seller leaves no choice: sandbox_tenant is then ignored.
+    const named = proxiedTenant(request);
+    const tenantId = named ?? (query.sandbox_tenant ?? '').trim();
     if (!tenantId) return htmlHeaders(reply).send(tenantPickerPage({ appName, params: check.params, problem: null }));
     const tenant = state.tenants.get(tenantId);
-    if (!tenant) return htmlHeaders(reply).code(404).send(tenantPickerPage({ appName, params: check.params, problem: `There is no sandbox seller "${tenantId}".` }));
+    // The picker never reaches a private seller (a visitor's own), and says so as if it did not exist.
+    if (!tenant || (!named && state.tenants.lifeOf(tenant.id)?.private)) {
+      if (named) return htmlHeaders(reply).code(404).send(errorPage('This sandbox seller no longer exists. Start connecting again from the app.'));
+      return htmlHeaders(reply).code(404).send(tenantPickerPage({ appName, params: check.params, problem: `There is no sandbox seller "${tenantId}".` }));
+    }
     noteRequest(request, tenant.id, null);
-    const consent = sign(state, tenant.id, check.params, state.nowSeconds());
+    const consent = state.authorizations.open(tenant.id, check.params);
     return htmlHeaders(reply).send(
-      consentPage({ appName, params: check.params, tenantId: tenant.id, loginName: tenant.shop.loginName, shopName: tenant.shop.shopName, userId: tenant.shop.userId, consent, canSwitch }),
+      consentPage({ appName, params: check.params, loginName: tenant.shop.loginName, shopName: tenant.shop.shopName, userId: tenant.shop.userId, consent, canSwitch: named === null }),
     );
   });
 
@@ -123,13 +112,21 @@ export function registerEtsyOAuth(app: FastifyInstance, state: SandboxState): vo
     const check = checkAuthorize(state, body);
     if (check.kind === 'page-error') return htmlHeaders(reply).code(400).send(errorPage(check.message));
     if (check.kind === 'redirect-error') return reply.header('cache-control', 'no-store').redirect(errorRedirect(check), 302);
-    const tenant = state.tenants.get(tenantChoice(request, body));
-    if (!tenant || !verify(state, tenant.id, check.params, body.consent)) {
+    // The seller is the one the page was shown to, never one the form or the caller names.
+    const pending = state.authorizations.find(body.consent);
+    const named = proxiedTenant(request);
+    const tenant = pending ? state.tenants.get(pending.tenantId) : undefined;
+    if (!pending || !tenant || !sameParams(pending.params, check.params)) {
       return htmlHeaders(reply).code(400).send(errorPage('This consent form has expired or was not issued by this page. Start connecting again from the app.'));
     }
+    if (named !== null && named !== pending.tenantId) {
+      return htmlHeaders(reply).code(403).send(errorPage('This consent page was shown to another sandbox seller. Start connecting again from the app.'));
+    }
+    if (body.decision !== 'allow' && body.decision !== 'deny') return htmlHeaders(reply).code(400).send(errorPage('Choose "Allow access" or "Deny".'));
+    // One answer per screen, as a code is single-use.
+    state.authorizations.close(body.consent as string);
     noteRequest(request, tenant.id, null);
     if (body.decision === 'allow') return reply.header('cache-control', 'no-store').redirect(grantCode(state, tenant, check.params).redirectUrl, 302);
-    if (body.decision !== 'deny') return htmlHeaders(reply).code(400).send(errorPage('Choose "Allow access" or "Deny".'));
     const denied = errorRedirect({ kind: 'redirect-error', redirectUri: check.params.redirect_uri, error: 'access_denied', description: 'The user denied access to your application.', state: check.params.state });
     return reply.header('cache-control', 'no-store').redirect(denied, 302);
   });

@@ -134,6 +134,49 @@ describe('Etsy OAuth: consent page, token endpoint, PKCE, rotation', () => {
     expect(otherState.statusCode).toBe(400);
   });
 
+  it('grants only for the seller a proxy names: sandbox_tenant in the query or the form cannot pick another', async () => {
+    const other = await createTenant(app, { seed: 'other', months: 1, ordersPerMonth: 5 });
+    const { verifier, challenge } = pkce();
+    const page = await app.inject({ url: connectUrl({ sandbox_tenant: other.tenantId }, challenge), headers: { 'x-sandbox-tenant': tenant.tenantId } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(tenant.etsy.loginName);
+    expect(page.body).not.toContain(other.etsy.loginName);
+    expect(page.body).not.toContain('Not you?');
+    expect(page.body).not.toContain('name="sandbox_tenant"');
+    const fields = { ...hiddenFields(page.body), decision: 'allow' };
+
+    // The decision names another seller: through the proxy (header) it is refused...
+    const crossed = await app.inject({ method: 'POST', url: '/oauth/connect/decision', headers: { ...form(fields).headers, 'x-sandbox-tenant': other.tenantId }, payload: form(fields).payload });
+    expect(crossed.statusCode).toBe(403);
+    expect(crossed.headers.location).toBeUndefined();
+    // ...and a form field naming it is ignored: the code is the shown seller's.
+    const decided = await app.inject({ method: 'POST', url: '/oauth/connect/decision', ...form({ ...fields, sandbox_tenant: other.tenantId }) });
+    expect(decided.statusCode).toBe(302);
+    const code = new URL(decided.headers.location as string).searchParams.get('code') as string;
+    const tokens = (await exchange(code, verifier)).json();
+    expect((await etsyGet(app, '/v3/application/users/me', tokens.access_token)).json()).toEqual({ user_id: tenant.etsy.userId, shop_id: tenant.etsy.shopId });
+  });
+
+  it('answers each consent page once: a second decision with the same form is refused', async () => {
+    const page = await app.inject({ url: connectUrl({}, pkce().challenge), headers: { 'x-sandbox-tenant': tenant.tenantId } });
+    const fields = { ...hiddenFields(page.body), decision: 'allow' };
+    expect((await app.inject({ method: 'POST', url: '/oauth/connect/decision', ...form(fields) })).statusCode).toBe(302);
+    const replay = await app.inject({ method: 'POST', url: '/oauth/connect/decision', ...form(fields) });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.body).toContain('expired or was not issued by this page');
+  });
+
+  it('never offers a private seller (a visitor\'s own) through the picker', async () => {
+    const own = await createTenant(app, { seed: 'own', months: 1, ordersPerMonth: 5, private: true });
+    const picked = await app.inject({ url: connectUrl({ sandbox_tenant: own.tenantId }) });
+    expect(picked.statusCode).toBe(404);
+    expect(picked.body).toContain(`There is no sandbox seller &quot;${own.tenantId}&quot;`);
+    expect(picked.body).not.toContain(own.etsy.loginName);
+    const proxied = await app.inject({ url: connectUrl(), headers: { 'x-sandbox-tenant': own.tenantId } });
+    expect(proxied.statusCode).toBe(200);
+    expect(proxied.body).toContain(own.etsy.loginName);
+  });
+
   it('checks PKCE, redirect_uri, client and code lifetime with RFC 6749 errors', async () => {
     const { verifier, challenge } = pkce();
     const code = () => consent('allow', challenge).then((r) => new URL(r.headers.location as string).searchParams.get('code') as string);
