@@ -86,11 +86,14 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     expect(page.body).toContain('Allow access');
     // The gateway names the signed-in seller: the page offers no other.
     expect(page.body).not.toContain('Not you?');
-    // The visitor got a sandbox seller of their own (made on first need).
+    // The visitor got a sandbox seller of their own (made on first need), private to them.
     const me = (await get('/api/auth/user', cookie)).json();
     const tenantId = await tenantOf(me.id);
     expect(tenantId).toMatch(/^user-/);
-    expect(page.body).toContain(tenantId);
+    const own = await sandbox.admin<{ etsy: { loginName: string }; private: boolean }>('GET', `/tenants/${tenantId}`);
+    expect(own.private).toBe(true);
+    expect(page.body).toContain(own.etsy.loginName);
+    expect(page.body).not.toContain('name="sandbox_tenant"');
 
     const form = new URLSearchParams([...page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [m[1], decodeHtml(m[2])]));
     form.set('decision', 'allow');
@@ -110,8 +113,81 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     const again = new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })).json().authUrl);
     again.searchParams.set('sandbox_tenant', 'default');
     const other = await get(`${again.pathname}${again.search}`, cookie);
-    expect(other.body).toContain(tenantId);
-    expect(other.body).not.toMatch(/value="default"[^>]*name="sandbox_tenant"|name="sandbox_tenant" value="default"/);
+    expect(other.statusCode).toBe(200);
+    expect(other.body).toContain(own.etsy.loginName);
+    expect(other.body).not.toContain((await sandbox.tenant('default')).etsy.shopName);
+  }, 30_000);
+
+  it('grants nothing to a signed-out visitor, nor within an Etsy authorization another session started', async () => {
+    const victim = sessionCookie(await devLogin());
+    const victimTenant = (await tenantOf((await get('/api/auth/user', victim)).json().id)) as string;
+    const victimShop = (await sandbox.tenant(victimTenant)).etsy.shopName;
+    const attacker = sessionCookie(await register(gw.app, uniqueEmail('attacker')));
+    const started = new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie: attacker } })).json().authUrl);
+    const requests = async () => (await sandbox.admin<{ requests: unknown[] }>('GET', `/requests?tenantId=${victimTenant}&target=etsy`)).requests.length;
+    const before = await requests();
+
+    // Signed out, naming the victim's seller: the gateway refuses before the sandbox sees it.
+    started.searchParams.set('sandbox_tenant', victimTenant);
+    const signedOut = await gw.app.inject({ method: 'GET', url: `${started.pathname}${started.search}` });
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.headers['content-type']).toMatch(/text\/html/);
+    expect(signedOut.body).toContain('Sign in to connect Etsy');
+    expect(signedOut.body).not.toContain('Allow access');
+    expect(signedOut.body).not.toContain(victimShop);
+    const form = { ...Object.fromEntries(started.searchParams), consent: 'x', decision: 'allow' };
+    const decide = (cookie?: string) =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/sandbox/oauth/connect/decision',
+        headers: { ...(cookie ? { cookie } : {}), origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(form).toString(),
+      });
+    expect((await decide()).statusCode).toBe(401);
+
+    // Signed in, but with an authorization the visitor's session did not start: refused too.
+    const victimPage = await get(`${started.pathname}${started.search}`, victim);
+    expect(victimPage.statusCode).toBe(403);
+    expect(victimPage.body).toContain('not started from your PodProfit session');
+    expect(victimPage.body).not.toContain(victimShop);
+    expect((await decide(victim)).statusCode).toBe(403);
+    expect(await requests()).toBe(before);
+  }, 30_000);
+
+  it('gives an ordinary account a new sandbox seller when the sandbox removed its old one', async () => {
+    const cookie = sessionCookie(await register(gw.app, uniqueEmail('renewed')));
+    const authUrl = async () => new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })).json().authUrl);
+    const first = await authUrl();
+    expect((await get(`${first.pathname}${first.search}`, cookie)).statusCode).toBe(200);
+    const me = (await get('/api/auth/user', cookie)).json();
+    const oldTenant = (await tenantOf(me.id)) as string;
+    await sandbox.admin('DELETE', `/tenants/${oldTenant}`);
+    const second = await authUrl();
+    const page = await get(`${second.pathname}${second.search}`, cookie);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Allow access');
+    const newTenant = await tenantOf(me.id);
+    expect(newTenant).toMatch(/^user-/);
+    expect(newTenant).not.toBe(oldTenant);
+  }, 30_000);
+
+  it('tells a demo visitor whose sandbox seller was removed that the demo ended (410, never 500), and the cleanup signs them out', async () => {
+    const response = await devLogin();
+    const cookie = sessionCookie(response);
+    const tenantId = (await tenantOf(response.json().user.id)) as string;
+    await sandbox.admin('DELETE', `/tenants/${tenantId}`);
+    const details = await get('/api/demo/sandbox', cookie);
+    expect(details.statusCode).toBe(410);
+    expect(details.json().message).toMatch(/^Your demo has ended/);
+    const started = new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })).json().authUrl);
+    const page = await get(`${started.pathname}${started.search}`, cookie);
+    expect(page.statusCode).toBe(410);
+    expect(page.body).toContain('Your demo has ended');
+    expect(page.body).toContain('href="/"');
+    // The next sweep (a minute on, so the account is not brand new) removes the account.
+    const cleanup = gw.app.get(DemoCleanupService);
+    expect(await cleanup.sweep(new Date(Date.now() + 120_000))).toBeGreaterThanOrEqual(1);
+    expect((await get('/api/auth/user', cookie)).statusCode).toBe(401);
   }, 30_000);
 
   it('removes demo accounts and their sandbox sellers after 24 hours, and leaves the rest', async () => {
@@ -128,6 +204,33 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     await expect(sandbox.admin('GET', `/tenants/${tenantId}`)).rejects.toThrow(/404/);
     expect((await get('/api/auth/user', regular)).statusCode).toBe(200);
   }, 30_000);
+});
+
+describe('a full sandbox (SANDBOX_MAX_TENANTS=3)', () => {
+  const small = new SandboxProviders();
+  let smallGw: TestGateway;
+  beforeAll(async () => {
+    await small.start(REDIRECT_URI, { maxTenants: 3 });
+    smallGw = await bed.start(small.env(REDIRECT_URI));
+  }, 60_000);
+  afterAll(() => small.stop());
+
+  it('never answers 503 to "Try the demo": the seller unused for longest makes room', async () => {
+    const login = () => smallGw.app.inject({ method: 'POST', url: '/api/auth/dev-login', headers: SAME_ORIGIN, remoteAddress: '203.0.113.77' });
+    // "default" plus two demos fill it; each further demo evicts the oldest idle one.
+    const visitors = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await login();
+      expect(response.statusCode).toBe(201);
+      visitors.push(sessionCookie(response));
+    }
+    expect((await small.admin<{ tenants: number }>('GET', '/healthz')).tenants).toBe(3);
+    const status = async (cookie: string) => (await smallGw.app.inject({ method: 'GET', url: '/api/demo/sandbox', headers: { cookie } })).statusCode;
+    expect(await status(visitors[0])).toBe(410);
+    expect(await status(visitors[1])).toBe(410);
+    expect(await status(visitors[2])).toBe(200);
+    expect(await status(visitors[3])).toBe(200);
+  }, 60_000);
 });
 
 describe('live mode (real Etsy credentials configured)', () => {

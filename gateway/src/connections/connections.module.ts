@@ -29,6 +29,6 @@ import { providerClientProviders } from './provider-clients';
     PrintifyConnectService,
     ConnectionsStatusService,
   ],
-  exports: [ConnectionsRepository, TokenCipher, EtsyConnectService, PrintifyConnectService],
+  exports: [ConnectionsRepository, TokenCipher, EtsyConnectService, PrintifyConnectService, OAuthStateStore],
 })
 export class ConnectionsModule {}

@@ -52,6 +52,15 @@ export class OAuthStateStore {
     });
   }
 
+  /** Whether this session started an authorization with this state that is still unused and unexpired (nothing is consumed). */
+  async isPending(state: string, who: { userId: string; sessionIdHash: string }, now = new Date()): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `SELECT 1 FROM oauth_state WHERE state_hash = $1 AND user_id = $2 AND session_id_hash = $3 AND consumed_at IS NULL AND expires_at > $4`,
+      [hashState(state), who.userId, who.sessionIdHash, now],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
   /**
    * Consumes the state if, and only if, it belongs to this user's session, is unexpired and
    * unused: one atomic UPDATE, so two callbacks racing with one state cannot both win. A

@@ -52,6 +52,9 @@ export class DemoAccountsService {
         months: 6,
         ordersPerMonth: 120,
         printifyShops: 2,
+        private: true,
+        // The sandbox drops the seller when the account expires, even if our cleanup is late.
+        lifetimeSeconds: DEMO_LIFETIME_MS / 1000,
       });
       user = await this.users.save(
         this.users.create({

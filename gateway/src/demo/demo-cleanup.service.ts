@@ -12,7 +12,8 @@ const SWEEP_LOCK_ID = 7_310_425_101;
 
 /**
  * Removes demo accounts 24 hours after they were made: their sandbox seller, then the account
- * (sessions, connections and OAuth states go with it by foreign key).
+ * (sessions, connections and OAuth states go with it by foreign key). The sandbox drops the
+ * seller at the same moment on its own (the demo passes its lifetime when creating it).
  */
 @Injectable()
 export class DemoCleanupService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -36,8 +37,15 @@ export class DemoCleanupService implements OnApplicationBootstrap, OnApplication
     clearInterval(this.timer);
   }
 
-  /** Returns how many expired demo accounts were removed. */
+  /**
+   * Removes expired demo accounts, and those whose sandbox seller the sandbox already removed
+   * (its own expiry, or evicted to make room): their visitors land on "Try the demo" again.
+   * Returns how many accounts were removed.
+   */
   async sweep(now = new Date()): Promise<number> {
+    // After going live there is no sandbox to tidy or ask: expired accounts still go.
+    const sandboxRunning = effectiveProviders(this.config).mode === 'sandbox';
+    const liveTenants = sandboxRunning ? await this.sandbox.listTenantIds().catch((error: unknown) => (this.logFailure(error), null)) : null;
     return this.db.transaction(async (manager) => {
       const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEP_LOCK_ID])) as Array<{ locked: boolean }>;
       if (!locked) return 0;
@@ -45,16 +53,24 @@ export class DemoCleanupService implements OnApplicationBootstrap, OnApplication
         'SELECT id, sandbox_tenant_id FROM app_user WHERE is_demo AND demo_expires_at <= $1 ORDER BY demo_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED',
         [now, BATCH],
       )) as Array<{ id: string; sandbox_tenant_id: string | null }>;
-      // After going live there is no sandbox to tidy: the accounts still go.
-      const sandboxRunning = effectiveProviders(this.config).mode === 'sandbox';
       for (const row of expired) {
         if (row.sandbox_tenant_id && sandboxRunning) await this.sandbox.deleteTenant(row.sandbox_tenant_id).catch((error: unknown) => this.logFailure(error));
       }
-      if (expired.length) {
-        await manager.query('DELETE FROM app_user WHERE id = ANY($1::uuid[]) AND is_demo', [expired.map((row) => row.id)]);
-        this.logger.info({ event: 'demo.expired_removed', count: expired.length }, 'expired demo accounts removed');
+      // A demo made while the list was fetched has a seller the list lacks: only accounts a
+      // minute old or more are judged.
+      const evicted = liveTenants
+        ? ((await manager.query(
+            `SELECT id FROM app_user WHERE is_demo AND demo_expires_at > $1 AND created_at < $2 AND sandbox_tenant_id IS NOT NULL
+               AND NOT (sandbox_tenant_id = ANY($3::text[])) LIMIT $4 FOR UPDATE SKIP LOCKED`,
+            [now, new Date(now.getTime() - 60_000), [...liveTenants], BATCH],
+          )) as Array<{ id: string }>)
+        : [];
+      const removed = [...expired, ...evicted].map((row) => row.id);
+      if (removed.length) {
+        await manager.query('DELETE FROM app_user WHERE id = ANY($1::uuid[]) AND is_demo', [removed]);
+        this.logger.info({ event: 'demo.expired_removed', count: expired.length, evicted: evicted.length }, 'expired demo accounts removed');
       }
-      return expired.length;
+      return removed.length;
     });
   }
 

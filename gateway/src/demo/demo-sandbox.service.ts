@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { GoneException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import type { DemoSandbox } from '@pod/contracts';
@@ -7,7 +7,14 @@ import { UserEntity } from '@pod/db';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { SandboxAdminClient } from './sandbox-admin.client';
 
-/** Each account's own sandbox seller in demo mode (made on first need for accounts that signed up normally). */
+/** What a demo visitor whose sandbox seller is gone is told (the demo cleanup then removes the account). */
+export const DEMO_SELLER_GONE = 'Your demo has ended: its sandbox seller was removed to make room for new visitors. Start the demo again from the home page.';
+
+/**
+ * Each account's own sandbox seller in demo mode (made on first need for accounts that signed
+ * up normally). The sandbox removes sellers that sit idle and, when full, the one unused for
+ * longest: an ordinary account then simply gets a new one; a demo account's demo has ended.
+ */
 @Injectable()
 export class DemoSandboxService {
   constructor(
@@ -15,14 +22,17 @@ export class DemoSandboxService {
     private readonly sandbox: SandboxAdminClient,
   ) {}
 
+  /** The user's live sandbox seller; throws GoneException for a demo account whose seller was removed. */
   async tenantFor(userId: string): Promise<string> {
-    const user = await this.users.findOne({ where: { id: userId }, select: { id: true, sandboxTenantId: true } });
+    const user = await this.users.findOne({ where: { id: userId }, select: { id: true, isDemo: true, sandboxTenantId: true } });
     if (!user) throw new NotFoundException();
-    if (user.sandboxTenantId) return user.sandboxTenantId;
+    if (user.sandboxTenantId && (await this.sandbox.getTenant(user.sandboxTenantId))) return user.sandboxTenantId;
+    if (user.isDemo) throw new GoneException(DEMO_SELLER_GONE);
     const tenantId = `user-${randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
-    await this.sandbox.createTenant({ id: tenantId, seed: tenantId, shopCurrency: 'USD', months: 6, ordersPerMonth: 120, printifyShops: 2 });
+    await this.sandbox.createTenant({ id: tenantId, seed: tenantId, shopCurrency: 'USD', months: 6, ordersPerMonth: 120, printifyShops: 2, private: true });
     // Two requests at once: the first one stored wins, the other tenant is dropped.
-    const stored = await this.users.update({ id: userId, sandboxTenantId: IsNull() }, { sandboxTenantId: tenantId });
+    const previous = user.sandboxTenantId ?? IsNull();
+    const stored = await this.users.update({ id: userId, sandboxTenantId: previous }, { sandboxTenantId: tenantId });
     if (stored.affected) return tenantId;
     await this.sandbox.deleteTenant(tenantId).catch(() => undefined);
     return (await this.users.findOneOrFail({ where: { id: userId }, select: { id: true, sandboxTenantId: true } })).sandboxTenantId as string;
@@ -30,7 +40,7 @@ export class DemoSandboxService {
 
   async detailsFor(user: SignedInUser): Promise<DemoSandbox> {
     const tenant = await this.sandbox.getTenant(await this.tenantFor(user.id));
-    if (!tenant) throw new NotFoundException('Your sandbox seller is gone; sign in to the demo again.');
+    if (!tenant) throw new GoneException(DEMO_SELLER_GONE);
     return { shopName: tenant.etsy.shopName, printifyToken: tenant.printify.token, printifyShops: tenant.printify.shops };
   }
 }

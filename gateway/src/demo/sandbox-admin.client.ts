@@ -14,6 +14,10 @@ export interface NewTenant {
   months: number;
   ordersPerMonth: number;
   printifyShops: number;
+  /** Reachable only through the gateway's consent proxy, never through the sandbox's seller picker. */
+  private: true;
+  /** The sandbox removes the tenant this long after creation at the latest (a demo passes its own lifetime). */
+  lifetimeSeconds?: number;
 }
 
 function toTenant(body: Record<string, unknown>): SandboxTenant {
@@ -44,6 +48,13 @@ export class SandboxAdminClient {
   async getTenant(tenantId: string): Promise<SandboxTenant | null> {
     const body = await this.call<Record<string, unknown>>('GET', `/__sandbox/tenants/${encodeURIComponent(tenantId)}`, undefined, [404]);
     return body.tenantId ? toTenant(body) : null;
+  }
+
+  /** The ids of every tenant the sandbox holds now (expired and evicted ones are gone). */
+  async listTenantIds(): Promise<Set<string>> {
+    const body = await this.call<{ tenants?: Array<{ tenantId?: unknown }> }>('GET', '/__sandbox/tenants');
+    if (!Array.isArray(body.tenants)) throw new SandboxUnavailableError('the sandbox listed no tenants');
+    return new Set(body.tenants.map((tenant) => String(tenant.tenantId)));
   }
 
   /** An authorization code as if the tenant's Etsy user had clicked Allow on the consent page. */

@@ -1,26 +1,57 @@
-import { Controller, Get, NotFoundException, Post, Req, Res, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, GoneException, NotFoundException, Post, Req, Res, ServiceUnavailableException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, effectiveProviders } from '@pod/config';
 import { Public } from '../auth/public.decorator';
 import { sessionCookieName } from '../auth/session-cookie';
 import { SessionsService } from '../auth/sessions.service';
-import { DemoSandboxService } from './demo-sandbox.service';
+import type { SignedInUser } from '../auth/signed-in-user';
+import { problemPage, type ProblemPage } from '../connections/callback-page';
+import { OAuthStateStore } from '../connections/oauth-state.store';
+import { DEMO_SELLER_GONE, DemoSandboxService } from './demo-sandbox.service';
 
 const PASSED_HEADERS = ['content-type', 'location', 'cache-control'];
-/** The sandbox page's own way of naming a seller (query or form field); it beats the header. */
+/** The sandbox page's own way of naming a seller: never passed on, the gateway names it. */
 const TENANT_FIELD = 'sandbox_tenant';
+const MAX_STATE_LENGTH = 512;
 
-function withoutField(form: string, field: string): string {
-  const params = new URLSearchParams(form);
-  params.delete(field);
-  return params.toString();
+const TO_CONNECTIONS = { href: '/connections', text: 'Back to Connections' } as const;
+const REFUSALS = {
+  'signed-out': {
+    status: 401,
+    page: {
+      title: 'Sign in to connect Etsy',
+      problem: 'You are not signed in to PodProfit, so this sandbox consent page cannot be shown.',
+      advice: 'Sign in, then go to Connections and choose Connect Etsy.',
+      link: { href: '/login', text: 'Sign in' },
+    },
+  },
+  'foreign-state': {
+    status: 403,
+    page: {
+      title: 'Etsy connection failed',
+      problem: 'This Etsy connection was not started from your PodProfit session, or it has expired or was already used.',
+      advice: 'Nothing was connected. Go back to Connections and choose Connect Etsy to try again.',
+      link: TO_CONNECTIONS,
+    },
+  },
+  'demo-ended': {
+    status: 410,
+    page: { title: 'Your demo has ended', problem: DEMO_SELLER_GONE, advice: 'A new demo comes with its own sandbox seller, already connected.', link: { href: '/', text: 'Go to the home page' } },
+  },
+} satisfies Record<string, { status: number; page: ProblemPage }>;
+
+function stateOf(fields: URLSearchParams): string | null {
+  const values = fields.getAll('state');
+  return values.length === 1 && values[0].length > 0 && values[0].length <= MAX_STATE_LENGTH ? values[0] : null;
 }
 
 /**
  * The sandbox's Etsy consent page, served through the gateway so that it reaches the visitor's
- * browser wherever the app runs (the sandbox itself listens on loopback). The signed-in
- * visitor's own sandbox seller is named in `x-sandbox-tenant`, as Etsy knows who is logged in.
- * Outside demo mode these routes do not exist.
+ * browser wherever the app runs (the sandbox itself listens on loopback). It acts only for the
+ * signed-in visitor, only within an Etsy authorization that this very session started (its
+ * state is pending here), and only for the visitor's own sandbox seller, which the gateway
+ * names in `x-sandbox-tenant` (as Etsy knows who is logged in); any seller the request names
+ * is dropped. Outside demo mode these routes do not exist.
  */
 @Public()
 @Controller('sandbox/oauth')
@@ -29,6 +60,7 @@ export class SandboxConsentProxyController {
     private readonly config: AppConfig,
     private readonly sessions: SessionsService,
     private readonly tenants: DemoSandboxService,
+    private readonly states: OAuthStateStore,
   ) {}
 
   @Get('connect')
@@ -43,33 +75,42 @@ export class SandboxConsentProxyController {
 
   private async forward(req: FastifyRequest, reply: FastifyReply, path: string): Promise<void> {
     if (effectiveProviders(this.config).mode !== 'sandbox') throw new NotFoundException();
+    const query = new URL(req.url, 'http://gateway.invalid').searchParams;
+    const form = req.method === 'POST' ? new URLSearchParams(String(req.body ?? '')) : null;
+    const jwt = req.cookies?.[sessionCookieName(this.config)];
+    const user = jwt ? await this.sessions.resolveJwt(jwt) : null;
+    if (!user) return this.refuse(reply, 'signed-out');
+    const state = stateOf(form ?? query);
+    if (!state || !(await this.states.isPending(state, { userId: user.id, sessionIdHash: user.sessionIdHash }))) return this.refuse(reply, 'foreign-state');
     try {
-      await this.relay(req, reply, path);
+      await this.relay(reply, path, user, query, form);
     } catch (error) {
-      if (error instanceof NotFoundException) throw error;
+      if (error instanceof GoneException) return this.refuse(reply, 'demo-ended');
       throw new ServiceUnavailableException('The demo sandbox is not answering. Please try again shortly.');
     }
   }
 
-  private async relay(req: FastifyRequest, reply: FastifyReply, path: string): Promise<void> {
+  private refuse(reply: FastifyReply, why: keyof typeof REFUSALS): void {
+    const refusal = REFUSALS[why];
+    void reply
+      .status(refusal.status)
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .type('text/html; charset=utf-8')
+      .send(problemPage(refusal.page));
+  }
+
+  private async relay(reply: FastifyReply, path: string, user: SignedInUser, query: URLSearchParams, form: URLSearchParams | null): Promise<void> {
+    const headers: Record<string, string> = { 'x-sandbox-tenant': await this.tenants.tenantFor(user.id) };
     const target = new URL(path, this.config.SANDBOX_URL);
-    target.search = new URL(req.url, 'http://gateway.invalid').search;
-    const headers: Record<string, string> = {};
-    const jwt = req.cookies?.[sessionCookieName(this.config)];
-    const user = jwt ? await this.sessions.resolveJwt(jwt) : null;
-    let body = req.method === 'POST' ? String(req.body ?? '') : undefined;
-    if (user) {
-      headers['x-sandbox-tenant'] = await this.tenants.tenantFor(user.id);
-      // A signed-in visitor grants as their own seller only: the page's "choose another seller"
-      // field would otherwise let them pick someone else's sandbox shop.
-      target.searchParams.delete(TENANT_FIELD);
-      if (body !== undefined) body = withoutField(body, TENANT_FIELD);
-    }
-    if (req.method === 'POST') headers['content-type'] = 'application/x-www-form-urlencoded';
+    query.delete(TENANT_FIELD);
+    target.search = query.toString();
+    form?.delete(TENANT_FIELD);
+    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const upstream = await fetch(target, {
-      method: req.method,
+      method: form ? 'POST' : 'GET',
       headers,
-      body,
+      body: form?.toString(),
       redirect: 'manual',
       signal: AbortSignal.timeout(10_000),
     });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createSandboxApp } from '../../../services/sandbox/src/app';
+import type { SandboxOptions } from '../../../services/sandbox/src/config';
 
 export const SANDBOX_ADMIN_TOKEN = 'sandbox-admin-test-token';
 
@@ -19,8 +20,10 @@ export class SandboxProviders {
   /** Whose Etsy account the consent page grants when none is named. */
   consentTenant = 'default';
 
-  async start(redirectUri: string): Promise<void> {
+  /** `overrides`: other sandbox settings, e.g. a small `maxTenants`. */
+  async start(redirectUri: string, overrides: Partial<SandboxOptions> = {}): Promise<void> {
     this.app = createSandboxApp({
+      ...overrides,
       port: 0,
       adminToken: SANDBOX_ADMIN_TOKEN,
       etsyApp: { keystring: 'sandbox-keystring', sharedSecret: 'sandbox-shared-secret', name: 'PodProfit', redirectUris: [redirectUri] },
