@@ -154,6 +154,17 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     expect(await requests()).toBe(before);
   }, 30_000);
 
+  it('shows the Etsy callback failure in the same PodProfit look as the sandbox pages', async () => {
+    const failed = await gw.app.inject({ method: 'GET', url: '/api/connections/etsy/callback?state=forged&code=x' });
+    expect(failed.statusCode).toBe(400);
+    expect(failed.body).toContain('<header class="top"><span class="mark" aria-hidden="true"><svg');
+    expect(failed.body).toContain('<span class="name">PodProfit</span>');
+    expect(failed.body).toContain('<h1>Etsy connection failed</h1>');
+    expect(failed.body).toContain('<p class="error" role="alert">This Etsy connection link is not valid.</p>');
+    expect(failed.body).toContain('<a class="action" href="/connections">Back to Connections</a>');
+    expect(failed.body).not.toMatch(/<script/i);
+  });
+
   it('gives an ordinary account a new sandbox seller when the sandbox removed its old one', async () => {
     const cookie = sessionCookie(await register(gw.app, uniqueEmail('renewed')));
     const authUrl = async () => new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })).json().authUrl);

@@ -210,10 +210,35 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the demo at %s width: axe an
     expect((await pageFetch(page, 'DELETE', '/api/connections/etsy')).status).toBe(200);
     await screen.open();
     await screen.startEtsyConsent();
+    await page.getByText('This is the PodProfit sandbox standing in for Etsy.', { exact: false }).waitFor();
     await audit('demo-consent');
+    const consentQuery = new URL(page.url()).search;
     await page.getByRole('button', { name: 'Allow access', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/connections');
     await screen.expectToast('Etsy connected successfully');
+
+    // The pages around it share its look and fit the width: the proxy's refusal (that
+    // authorization is used now), the gateway's callback failure, the sandbox's own picker and
+    // error page, and the refusal a signed-out visitor gets.
+    const branded = async (target: Page, name: string, heading: string, url: string) => {
+      await target.goto(url);
+      await target.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await target.getByRole('banner').getByText('PodProfit').waitFor();
+      expect(await target.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      if (target === page) await audit(name);
+      else await screenshot(target, name);
+    };
+    await branded(page, 'demo-consent-refused', 'Etsy connection failed', `${e2e.baseUrl}/sandbox/oauth/connect${consentQuery}`);
+    await page.getByText('not started from your PodProfit session', { exact: false }).waitFor();
+    await branded(page, 'etsy-callback-failed', 'Etsy connection failed', `${e2e.baseUrl}/api/connections/etsy/callback?state=forged&code=x`);
+    await page.getByRole('link', { name: 'Back to Connections' }).waitFor();
+    await branded(page, 'sandbox-picker', 'Which sandbox seller is connecting to PodProfit?', `${e2e.sandbox.url}/oauth/connect${consentQuery}`);
+    await page.getByText('This is the PodProfit sandbox standing in for Etsy.', { exact: false }).waitFor();
+    await branded(page, 'sandbox-error', 'This connection request is not valid', `${e2e.sandbox.url}/oauth/connect?client_id=unknown`);
+    const signedOut = await e2e.open(viewport);
+    await branded(signedOut, 'demo-consent-signed-out', 'Sign in to connect Etsy', `${e2e.baseUrl}/sandbox/oauth/connect${consentQuery}`);
+    const violations = await seriousAxeViolations(signedOut);
+    if (violations.length) problems['demo-consent-signed-out'] = describeViolations(violations);
     expect(problems).toEqual({});
   });
 });

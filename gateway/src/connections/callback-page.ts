@@ -21,6 +21,7 @@ const STYLE = `
   .name { font-weight: 700; font-size: 1.125rem; letter-spacing: -0.02em; }
   main { max-width: 36rem; margin: 2rem auto; padding: 0 1rem; }
   .card { padding: 1.75rem; background: #fff; border: 1px solid #e3e8ee; border-radius: .75rem; box-shadow: 0 1px 2px rgba(26, 31, 54, .06); }
+  .card > :last-child { margin-bottom: 0; }
   h1 { font-size: 1.5rem; line-height: 1.25; letter-spacing: -0.01em; margin: 0 0 1rem; }
   .error { margin: 0 0 1rem; padding: .75rem 1rem; border-left: 4px solid #b42318; background: #fef3f2; border-radius: .375rem; color: #912018; }
   p { line-height: 1.5; }

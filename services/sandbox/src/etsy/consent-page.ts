@@ -22,6 +22,7 @@ const STYLE = `
   .tag { margin-left: .25rem; padding: .05rem .5rem; border-radius: 999px; background: #ebe9ff; color: #4237b5; font-size: .8125rem; font-weight: 600; letter-spacing: 0; }
   main { max-width: 36rem; margin: 2rem auto; padding: 0 1rem; }
   .card { padding: 1.75rem; background: #fff; border: 1px solid #e3e8ee; border-radius: .75rem; box-shadow: 0 1px 2px rgba(26, 31, 54, .06); }
+  .card > :last-child { margin-bottom: 0; }
   .notice { margin: 0 0 1.25rem; padding: .75rem 1rem; border: 1px solid #d7d3ff; border-left: 4px solid #635bff; border-radius: .5rem; background: #f5f4ff; color: #362f8c; font-size: .9375rem; }
   h1 { font-size: 1.5rem; line-height: 1.25; letter-spacing: -0.01em; margin: 0 0 1rem; }
   h2 { font-size: 1.0625rem; margin: 1.5rem 0 .5rem; }
@@ -112,7 +113,7 @@ ${input.problem ? `<p class="error" role="alert">${e(input.problem)}</p>` : ''}
 ${hidden(input.params)}
 <label for="sandbox_tenant">Sandbox seller (tenant id)</label>
 <input type="text" id="sandbox_tenant" name="sandbox_tenant" value="default" required autocomplete="off" aria-describedby="tenant-hint">
-<p class="hint" id="tenant-hint">The sandbox's own seller is called "default". The demo picks its seller for you.</p>
+<p class="hint" id="tenant-hint">The sandbox's own seller is called "default". A PodProfit visitor's own seller is never offered here: Connect Etsy in the app opens this page for it.</p>
 <div class="actions"><button class="allow" type="submit">Continue</button></div>
 </form>`,
   );

@@ -48,7 +48,9 @@ describe('Etsy OAuth: consent page, token endpoint, PKCE, rotation', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action *; base-uri 'none'; frame-ancestors 'none'");
     expect(page.body).toContain('<html lang="en">');
-    expect(page.body).toContain('PodProfit');
+    expect(page.body).toContain('<header class="top"><span class="mark" aria-hidden="true"><svg');
+    expect(page.body).toContain('This is the PodProfit sandbox standing in for Etsy.');
+    expect(page.body).toContain('<title>Allow PodProfit to access your Etsy account? · PodProfit sandbox</title>');
     expect(page.body).toContain(tenant.etsy.loginName);
     expect(page.body).toContain('See your orders, payments and the fees Etsy charged you');
     expect(page.body).toContain('See your shop, including private details');
