@@ -153,6 +153,18 @@ describe('Try the demo', () => {
     expect(new URL(page.url()).pathname).toBe('/');
   });
 
+  it('tells a visitor whose sandbox seller was removed (idle, or to make room) that the demo ended', async () => {
+    const page = await e2e.open();
+    await startDemo(page);
+    const me = (await (await page.request.get('/api/auth/user')).json()) as { email: string };
+    const tenantId = me.email.split('@')[0];
+    await e2e.sandbox.admin('DELETE', `/tenants/${tenantId}`);
+    expect((await pageFetch(page, 'DELETE', '/api/connections/printify')).status).toBe(200);
+    const screen = new ConnectionsScreen(page);
+    await screen.open();
+    await expectText(screen.demoCallout().getByTestId('demo-ended'), 'Your demo has ended: its sandbox seller was removed to make room for new visitors. Start the demo again from the home page.');
+  });
+
   it('a signed-out visitor cannot read a sandbox seller', async () => {
     const page = await e2e.open();
     await gotoApp(page, '/');

@@ -1,5 +1,6 @@
 import { Alert, Button, Clipboard, Flex, Input, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { LuCheck, LuCopy } from 'react-icons/lu';
+import { ApiError } from '../../../hooks/api/client';
 import { useDemoSandbox } from '../../../hooks/api/useDemo';
 
 const TRANSLATIONS = {
@@ -22,6 +23,9 @@ export function DemoTokenCallout() {
             <Text fontSize="sm">Loading your sandbox token...</Text>
             <Skeleton h="9" borderRadius="md" />
           </Stack>
+        ) : error instanceof ApiError && error.status === 410 ? (
+          // The sandbox removed this demo's seller (idle, or to make room): the demo is over.
+          <Alert.Description data-testid="demo-ended">{error.serverMessage ?? 'Your demo has ended. Start the demo again from the home page.'}</Alert.Description>
         ) : error || !sandbox ? (
           <Alert.Description>Your sandbox token could not be loaded. Reload the page to try again.</Alert.Description>
         ) : (
