@@ -160,7 +160,7 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     expect(failed.body).toContain('<header class="top"><span class="mark" aria-hidden="true"><svg');
     expect(failed.body).toContain('<span class="name">PodProfit</span>');
     expect(failed.body).toContain('<h1>Etsy connection failed</h1>');
-    expect(failed.body).toContain('<p class="error" role="alert">This Etsy connection link is not valid.</p>');
+    expect(failed.body).toContain('<p class="error" role="alert">Please sign in to PodProfit, then connect Etsy again.</p>');
     expect(failed.body).toContain('<a class="action" href="/connections">Back to Connections</a>');
     expect(failed.body).not.toMatch(/<script/i);
   });
@@ -241,6 +241,12 @@ describe('a full sandbox (SANDBOX_MAX_TENANTS=3)', () => {
     expect(await status(visitors[1])).toBe(410);
     expect(await status(visitors[2])).toBe(200);
     expect(await status(visitors[3])).toBe(200);
+
+    // The sandbox down: 503 with a plain message, never a 500.
+    await small.stop();
+    const down = await smallGw.app.inject({ method: 'GET', url: '/api/demo/sandbox', headers: { cookie: visitors[3] } });
+    expect(down.statusCode).toBe(503);
+    expect(down.json().message).toBe('The demo sandbox is not answering. Please try again shortly.');
   }, 60_000);
 });
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { GoneException, Injectable, NotFoundException } from '@nestjs/common';
+import { GoneException, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import type { DemoSandbox } from '@pod/contracts';
 import { UserEntity } from '@pod/db';
 import type { SignedInUser } from '../auth/signed-in-user';
-import { SandboxAdminClient } from './sandbox-admin.client';
+import { SandboxAdminClient, SandboxUnavailableError } from './sandbox-admin.client';
 
 /** What a demo visitor whose sandbox seller is gone is told (the demo cleanup then removes the account). */
 export const DEMO_SELLER_GONE = 'Your demo has ended: its sandbox seller was removed to make room for new visitors. Start the demo again from the home page.';
@@ -39,8 +39,13 @@ export class DemoSandboxService {
   }
 
   async detailsFor(user: SignedInUser): Promise<DemoSandbox> {
-    const tenant = await this.sandbox.getTenant(await this.tenantFor(user.id));
-    if (!tenant) throw new GoneException(DEMO_SELLER_GONE);
-    return { shopName: tenant.etsy.shopName, printifyToken: tenant.printify.token, printifyShops: tenant.printify.shops };
+    try {
+      const tenant = await this.sandbox.getTenant(await this.tenantFor(user.id));
+      if (!tenant) throw new GoneException(DEMO_SELLER_GONE);
+      return { shopName: tenant.etsy.shopName, printifyToken: tenant.printify.token, printifyShops: tenant.printify.shops };
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) throw new ServiceUnavailableException('The demo sandbox is not answering. Please try again shortly.');
+      throw error;
+    }
   }
 }
