@@ -199,6 +199,13 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the demo at %s width: axe an
     await screen.open();
     await screen.useDemoToken().waitFor();
     await audit('demo-connections');
+    // "Use this token": the setup dialog, the shop linked to the Etsy shop already chosen.
+    await screen.useDemoToken().click();
+    await screen.setupDialog().waitFor();
+    expect(await screen.completeSetup().isEnabled()).toBe(true);
+    await audit('demo-setup-dialog');
+    await screen.completeSetup().click();
+    await screen.expectToast('Printify connected successfully');
 
     // The consent page, served through the gateway.
     expect((await pageFetch(page, 'DELETE', '/api/connections/etsy')).status).toBe(200);
