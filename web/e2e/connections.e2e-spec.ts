@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { describeViolations, seriousAxeViolations } from './support/axe';
 import type { ViewportName } from './support/browser';
 import { expectHidden, expectPath, expectText } from './support/expect';
-import { setupE2E } from './support/harness';
+import { pageFetch, setupE2E } from './support/harness';
 import { ConnectionsScreen as BaseConnectionsScreen, ownSandbox } from './support/connections';
 import { gotoApp, signUpThroughUi, Toasts } from './support/pages';
 import { screenshot } from './support/screenshots';
@@ -84,13 +84,94 @@ describe('Connections page', () => {
     await help.getByRole('heading', { name: 'Etsy' }).waitFor();
     await help.getByText('redirect URI').waitFor();
     await help.getByText('Generate a personal access token with the scopes orders.read, shops.read and products.read.').waitFor();
+    // The exact redirect URI to register: the one the gateway sends to Etsy.
+    const started = await pageFetch(page, 'POST', '/api/connections/etsy/oauth');
+    const redirectUri = new URL((JSON.parse(started.text) as { authUrl: string }).authUrl).searchParams.get('redirect_uri');
+    expect(redirectUri).toMatch(/^http:\/\/.+\/api\/connections\/etsy\/callback$/);
+    await expectText(help.getByTestId('etsy-redirect-uri'), redirectUri ?? '');
     expect(await page.title()).toBe('API Connections · PodProfit');
     await expectText(page.getByTestId('sandbox-note'), "Demo mode: Etsy and Printify are PodProfit's built-in sandbox, not the real services.");
-    // Demo mode: the disconnected Printify card offers the visitor's own sandbox token.
+    // An ordinary account in demo mode gets no "Demo:" token callout (that is for demo accounts).
+    expect(await screen.demoCallout().count()).toBe(0);
+  });
+
+  it('gives both cards the same height', async () => {
+    const page = await e2e.open('desktop');
+    const screen = await signedInOnConnections(page, 'conn-heights');
+    const heights = async () => {
+      const [etsy, printify] = await Promise.all([screen.etsyCard().boundingBox(), screen.printifyCard().boundingBox()]);
+      return { etsy: Math.round(etsy?.height ?? 0), printify: Math.round(printify?.height ?? -1) };
+    };
+    // Disconnected: the Printify card has the token form, the Etsy card one button.
+    await screen.tokenInput().waitFor();
+    const disconnected = await heights();
+    expect(disconnected.printify).toBe(disconnected.etsy);
+    expect(disconnected.etsy).toBeGreaterThan(150);
+    await screen.connectPrintifyThroughDialog();
+    const oneConnected = await heights();
+    expect(oneConnected.printify).toBe(oneConnected.etsy);
+  });
+
+  it('closes a stale error toast when the token works', async () => {
+    const page = await e2e.open();
+    const screen = await signedInOnConnections(page, 'conn-stale');
+    await screen.tokenInput().fill('not-a-valid-token');
+    await screen.connectPrintify().click();
+    await screen.expectToast('Invalid Printify API token. Please check and try again.');
+
+    // Hold the good token's answer to see the error toast still up just before it arrives.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/connections/printify/validate', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await screen.tokenInput().fill(seller.printify.token);
+    await screen.connectPrintify().click();
+    await screen.expectToast('Invalid Printify API token. Please check and try again.');
+    release();
+    await screen.setupDialog().getByText('Your token works.', { exact: false }).waitFor();
+    await expectHidden(screen.toast(), 1_500);
+  });
+
+  it('preselects the Printify shop linked to the connected Etsy shop and lists disconnected shops last', async () => {
+    const page = await e2e.open();
+    const screen = await signedInOnConnections(page, 'conn-preselect');
+    // A Printify account with four shops, as the sandbox lists them: etsy, disconnected, shopify, disconnected.
+    const four = await e2e.sandbox.admin<Seller>('POST', '/tenants', { id: `e2e-four-${Date.now()}`, months: 1, ordersPerMonth: 5, printifyShops: 4 });
+    const [etsyShop, oldShop, shopifyShop, testShop] = four.printify.shops;
+    expect([etsyShop, oldShop, shopifyShop, testShop].map((shop) => shop.sales_channel)).toEqual(['etsy', 'disconnected', 'shopify', 'disconnected']);
+    const label = (shop: { title: string; sales_channel: string }) => `${shop.title} (${shop.sales_channel})`;
+
+    // Etsy not connected yet: nothing to link, so nothing is chosen for the seller.
+    await screen.tokenInput().fill(four.printify.token);
+    await screen.connectPrintify().click();
+    await screen.setupDialog().waitFor();
+    expect(await screen.shopSelect().locator('option').allInnerTexts()).toEqual([
+      'Select a shop',
+      label(etsyShop),
+      label(shopifyShop),
+      label(oldShop),
+      label(testShop),
+    ]);
+    expect(await screen.shopSelect().inputValue()).toBe('');
+    await screen.setupDialog().getByRole('button', { name: 'Cancel' }).click();
+    await expectHidden(screen.setupDialog());
+
+    // Etsy connected: the shop whose sales channel is Etsy and whose title is the Etsy shop's name.
+    await screen.connectEtsyThroughConsent();
+    await screen.expectToast('Etsy connected successfully');
     const own = await ownSandbox(page);
-    await screen.demoCallout().getByText('Demo: use your sandbox Printify token', { exact: true }).waitFor();
-    await expectText(screen.demoCallout().getByTestId('demo-shop-name'), own.shopName);
-    expect(await screen.demoToken().inputValue()).toBe(own.printifyToken);
+    const linked = own.printifyShops.find((shop) => shop.sales_channel === 'etsy' && shop.title === own.shopName);
+    expect(linked).toBeDefined();
+    await screen.tokenInput().fill(own.printifyToken);
+    await screen.connectPrintify().click();
+    await screen.setupDialog().waitFor();
+    expect(await screen.shopSelect().inputValue()).toBe(String(linked?.id));
+    expect(await screen.completeSetup().isEnabled()).toBe(true);
+    await screen.completeSetup().click();
+    await screen.expectToast('Printify connected successfully');
+    await expectText(page.getByTestId('printify-shop-title'), linked ? label(linked) : 'no linked shop');
   });
 
   it('connects Printify through the token and the setup dialog, with every message on the way', async () => {

@@ -1,8 +1,8 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { pageFetch, setupE2E } from './support/harness';
 import { expectText } from './support/expect';
 import { ContactForm, gotoApp, Shell, signUpThroughUi, Toasts } from './support/pages';
-import { newTestUser } from './support/users';
+import { newTestUser, type TestUser } from './support/users';
 
 const e2e = setupE2E();
 
@@ -24,12 +24,21 @@ async function supportEmail(page: Page): Promise<string> {
   return parsed.supportEmail;
 }
 
-async function checkContactForm(page: Page) {
+/**
+ * The form's whole round. `signedIn` is the user whose name and email the form starts with
+ * (still editable, and back after sending); signed out it starts empty.
+ */
+async function checkContactForm(page: Page, signedIn?: TestUser) {
   const form = new ContactForm(page);
   const mailtos = captureMailto(page);
   const address = await supportEmail(page);
   await expectText(form.supportEmail(), address);
   expect(await page.getByRole('heading', { level: 3 }).count()).toBe(3);
+  const prefill = signedIn ? { name: `${signedIn.firstName} ${signedIn.lastName}`, email: signedIn.email } : { name: '', email: '' };
+  expect(await form.name().inputValue()).toBe(prefill.name);
+  expect(await form.email().inputValue()).toBe(prefill.email);
+  await form.name().fill('');
+  await form.email().fill('');
 
   await form.submit().click();
   await expectText(page.getByText('Please enter your name'), 'Please enter your name');
@@ -65,9 +74,20 @@ async function checkContactForm(page: Page) {
   // Spaces are %20 in mailto: bodies, never "+".
   expect(mailtos[0]).not.toContain('+');
 
-  for (const field of [form.name(), form.email(), form.subject(), form.message()]) {
+  expect(await form.name().inputValue()).toBe(prefill.name);
+  expect(await form.email().inputValue()).toBe(prefill.email);
+  for (const field of [form.subject(), form.message()]) {
     expect(await field.inputValue()).toBe('');
   }
+}
+
+/** Waits until an input holds `expected`. */
+async function expectValue(field: Locator, expected: string) {
+  await field.page().waitForFunction(
+    ({ element, value }) => (element as HTMLInputElement | null)?.value === value,
+    { element: await field.elementHandle(), value: expected },
+    { timeout: 10_000 },
+  );
 }
 
 describe('contact page', () => {
@@ -80,10 +100,22 @@ describe('contact page', () => {
 
   it('works the same inside the signed-in shell', async () => {
     const page = await e2e.open();
-    await signUpThroughUi(page, newTestUser('contact'));
+    const user = newTestUser('contact');
+    await signUpThroughUi(page, user);
     await gotoApp(page, '/contact');
     await new Shell(page).sidebar().waitFor();
     await expectText(page.getByRole('heading', { level: 1 }), 'Contact Us');
-    await checkContactForm(page);
+    await checkContactForm(page, user);
+  });
+
+  it("starts with a signed-in user's name and email, also when reached from the dashboard", async () => {
+    const page = await e2e.open();
+    const user = newTestUser('contact-nav');
+    await signUpThroughUi(page, user);
+    await page.getByRole('main').getByRole('link', { name: 'Contact support' }).click();
+    await expectText(page.getByRole('heading', { level: 1 }), 'Contact Us');
+    const form = new ContactForm(page);
+    await expectValue(form.name(), `${user.firstName} ${user.lastName}`);
+    await expectValue(form.email(), user.email);
   });
 });

@@ -94,25 +94,19 @@ describe('Try the demo', () => {
     await expectText(screen.etsyBadge(), 'Connected');
     await expectText(page.getByTestId('etsy-shop-name'), own.shopName);
 
-    // Printify: disconnect, copy the token the demo callout shows, paste it, pick the shop.
+    // Printify: disconnect, then "Use this token" puts the sandbox token into the token field and
+    // checks it; the setup dialog has the shop linked to the Etsy shop already chosen.
     await screen.disconnectService('printify');
     await screen.demoCallout().getByText('Demo: use your sandbox Printify token', { exact: true }).waitFor();
     await expectText(screen.demoCallout().getByTestId('demo-shop-name'), own.shopName);
-    await screen.demoToken().waitFor();
-    const shown = await screen.demoToken().inputValue();
-    expect(shown).toBe(own.printifyToken);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.baseUrl });
-    await screen.copyDemoToken().click();
-    await screen.demoCallout().getByRole('button', { name: 'Copied sandbox Printify token' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
-    await screen.tokenInput().focus();
-    await page.keyboard.press('ControlOrMeta+V');
-    expect(await screen.tokenInput().inputValue()).toBe(shown);
-    await screen.connectPrintify().click();
+    expect(await screen.tokenInput().inputValue()).toBe('');
+    await screen.useDemoToken().click();
     await screen.setupDialog().waitFor();
+    // The field behind the (modal) dialog holds the token.
+    expect(await page.locator('input[name="printify-token"]').inputValue()).toBe(own.printifyToken);
     const labels = own.printifyShops.map((shop) => `${shop.title} (${shop.sales_channel})`);
     expect(await screen.shopSelect().locator('option').allInnerTexts()).toEqual(['Select a shop', ...labels]);
-    await screen.shopSelect().selectOption({ label: labels[0] });
+    expect(await screen.shopSelect().inputValue()).toBe(String(own.printifyShops[0].id));
     await screen.completeSetup().click();
     await screen.expectToast('Printify connected successfully');
     await expectText(screen.printifyBadge(), 'Connected');
@@ -215,8 +209,15 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the demo at %s width: axe an
     expect((await pageFetch(page, 'DELETE', '/api/connections/printify')).status).toBe(200);
     const screen = new ConnectionsScreen(page);
     await screen.open();
-    await screen.demoToken().waitFor();
+    await screen.useDemoToken().waitFor();
     await audit('demo-connections');
+    // "Use this token": the setup dialog, the shop linked to the Etsy shop already chosen.
+    await screen.useDemoToken().click();
+    await screen.setupDialog().waitFor();
+    expect(await screen.completeSetup().isEnabled()).toBe(true);
+    await audit('demo-setup-dialog');
+    await screen.completeSetup().click();
+    await screen.expectToast('Printify connected successfully');
 
     // The consent page, served through the gateway.
     expect((await pageFetch(page, 'DELETE', '/api/connections/etsy')).status).toBe(200);

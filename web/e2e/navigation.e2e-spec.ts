@@ -66,10 +66,14 @@ describe('public pages', () => {
       await expectText(page.getByRole('heading', { level: 1 }), title);
       await expectText(page.getByTestId('last-updated'), 'Last updated: November 22, 2026');
       await expectContains(page.getByRole('main'), clause);
-      const legalNav = page.getByRole('navigation', { name: 'Legal' });
-      expect(await legalNav.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy');
-      expect(await legalNav.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms');
-      expect(await legalNav.getByRole('link', { name: 'Contact' }).getAttribute('href')).toBe('/contact');
+      // Signed out, the site footer is the page's footer: the links show once.
+      const footer = page.getByRole('contentinfo');
+      expect(await footer.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy');
+      expect(await footer.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms');
+      expect(await footer.getByRole('link', { name: 'Contact' }).getAttribute('href')).toBe('/contact');
+      for (const name of ['Privacy Policy', 'Terms of Service', 'Contact']) {
+        expect(await page.getByRole('link', { name, exact: true }).count()).toBe(1);
+      }
       await page.getByRole('link', { name: 'Back to home' }).click();
       await expectPath(page, '/');
     }
@@ -128,6 +132,50 @@ describe('signed-in shell', () => {
       expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
       expect(await page.getByRole('heading', { level: 1 }).innerText()).not.toBe('Page Not Found');
     }
+
+    // Inside the shell (no site footer) a legal page ends with its own row of links, once.
+    for (const path of ['/privacy', '/terms']) {
+      await gotoApp(page, path);
+      const legalNav = page.getByRole('navigation', { name: 'Legal' });
+      expect(await legalNav.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy');
+      expect(await legalNav.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms');
+      expect(await legalNav.getByRole('link', { name: 'Contact' }).getAttribute('href')).toBe('/contact');
+      for (const name of ['Privacy Policy', 'Terms of Service']) {
+        expect(await page.getByRole('link', { name, exact: true }).count()).toBe(1);
+      }
+    }
+  });
+
+  it('shows a focus outline for the keyboard, not for mouse clicks, in the sidebar', async () => {
+    const page = await e2e.open('desktop');
+    await signUpThroughUi(page, newTestUser('focus'));
+    const shell = new Shell(page);
+    const outlineOfFocused = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        const style = element ? getComputedStyle(element) : null;
+        return {
+          text: element?.textContent?.trim() ?? '',
+          shown: Boolean(style && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0),
+        };
+      });
+
+    await shell.navLink('Connections').click();
+    await expectPath(page, '/connections');
+    expect(await outlineOfFocused()).toEqual({ text: 'Connections', shown: false });
+    await shell.navLink('Dashboard').click();
+    await expectPath(page, '/');
+    expect(await outlineOfFocused()).toEqual({ text: 'Dashboard', shown: false });
+
+    await page.keyboard.press('Tab');
+    expect(await outlineOfFocused()).toEqual({ text: 'Connections', shown: true });
+    await page.keyboard.press('Tab');
+    expect(await outlineOfFocused()).toEqual({ text: 'Orders', shown: true });
+
+    // The collapse button as well: no ring after a click.
+    await shell.toggle().click();
+    await page.getByRole('button', { name: 'Expand sidebar' }).waitFor();
+    expect((await outlineOfFocused()).shown).toBe(false);
   });
 
   it('collapses to icons with tooltips and expands again; the choice survives a reload', async () => {
@@ -147,6 +195,12 @@ describe('signed-in shell', () => {
     expect(await shell.sidebar().getByText('Order Matching', { exact: true }).count()).toBe(0);
     expect(await shell.navLink('Order Matching').getAttribute('href')).toBe('/matching');
     expect(await shell.userName().count()).toBe(0);
+    // The logo mark stays, linking home, inside the narrow sidebar.
+    const home = shell.sidebar().getByRole('link', { name: 'PodProfit home' });
+    const mark = await home.locator('svg').boundingBox();
+    const bar = await shell.sidebar().boundingBox();
+    expect(mark && bar && mark.width > 10 && mark.x >= bar.x && mark.x + mark.width <= bar.x + bar.width).toBe(true);
+    expect(await home.getAttribute('href')).toBe('/');
 
     await shell.navLink('Settings').hover();
     const tooltip = page.getByRole('tooltip');

@@ -1,8 +1,8 @@
 import { BadRequestException, Injectable, type OnModuleInit } from '@nestjs/common';
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT_MESSAGE } from '@pod/contracts';
 
-export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
 
 /** argon2id (the library's default algorithm) at OWASP's first recommended setting, or stronger. */
@@ -21,7 +21,7 @@ export class PasswordsService implements OnModuleInit {
   /** Throws a 400 with the message a user can act on. */
   assertAcceptable(password: string): void {
     if (password.length < MIN_PASSWORD_LENGTH) {
-      throw new BadRequestException(`Password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
+      throw new BadRequestException(PASSWORD_TOO_SHORT_MESSAGE);
     }
     if (password.length > MAX_PASSWORD_LENGTH) {
       throw new BadRequestException(`Password must be at most ${MAX_PASSWORD_LENGTH} characters long`);

@@ -11,7 +11,13 @@ export class PublicConfigController {
   @Public()
   @Get('config')
   get(): PublicConfig {
-    // Without real Etsy credentials the product runs against the sandbox and offers the demo.
-    return { supportEmail: this.config.SUPPORT_EMAIL, demoEnabled: effectiveProviders(this.config).mode === 'sandbox' };
+    const providers = effectiveProviders(this.config);
+    return {
+      supportEmail: this.config.SUPPORT_EMAIL,
+      // Without real Etsy credentials the product runs against the sandbox and offers the demo.
+      demoEnabled: providers.mode === 'sandbox',
+      // The same value the Etsy connect flow sends, so the help card names what to register.
+      etsyRedirectUri: providers.etsy.redirectUri,
+    };
   }
 }

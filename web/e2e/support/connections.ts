@@ -33,10 +33,9 @@ export class ConnectionsScreen {
   completeSetup = () => this.setupDialog().getByRole('button', { name: 'Complete Setup' });
   confirmDialog = () => this.page.getByRole('alertdialog');
   toast = () => new Toasts(this.page).current();
-  /** Demo mode, Printify disconnected: the visitor's sandbox token to paste. */
+  /** Demo account, Printify disconnected: the callout that puts the sandbox token into the field. */
   demoCallout = () => this.printifyCard().getByTestId('demo-token-callout');
-  demoToken = () => this.demoCallout().getByRole('textbox', { name: 'Sandbox Printify token' });
-  copyDemoToken = () => this.demoCallout().getByRole('button', { name: /^Cop(y|ied) sandbox Printify token$/ });
+  useDemoToken = () => this.demoCallout().getByRole('button', { name: 'Use this token' });
 
   async open() {
     await gotoApp(this.page, '/connections');

@@ -27,6 +27,8 @@ export class LoginForm {
   password = () => this.page.getByRole('textbox', { name: 'Password', exact: true });
   submit = () => this.page.getByRole('button', { name: /^(Sign In|Signing in\.\.\.)$/ });
   alert = () => this.page.getByTestId('form-alert');
+  /** The form's live region (role="alert"), which holds the alert's text. */
+  liveRegion = () => this.page.getByRole('form', { name: 'Sign in' }).getByRole('alert');
 
   async fill(email: string, password: string) {
     await this.email().fill(email);
@@ -48,6 +50,9 @@ export class SignupForm {
   confirm = () => this.page.getByRole('textbox', { name: 'Confirm password', exact: true });
   submit = () => this.page.getByRole('button', { name: 'Create Account' });
   alert = () => this.page.getByTestId('form-alert');
+  /** The form's live region (role="alert"), which holds the alert's text. */
+  liveRegion = () => this.page.getByRole('form', { name: 'Create account' }).getByRole('alert');
+  passwordHint = () => this.page.getByText(/^Use at least \d+ characters\.$/);
 
   async fill(user: Partial<TestUser> & { confirmPassword?: string }) {
     await this.firstName().fill(user.firstName ?? '');
@@ -86,6 +91,22 @@ export class ContactForm {
   message = () => this.page.getByRole('textbox', { name: 'Message', exact: true });
   submit = () => this.page.getByRole('button', { name: 'Send Message' });
   supportEmail = () => this.page.getByTestId('support-email');
+}
+
+/**
+ * Which of `fields` are marked invalid (aria-invalid="true") and point at `message`
+ * through aria-describedby; one entry per field, e.g. `{ Email: true, Password: false }`.
+ */
+export async function invalidAndDescribedBy(fields: Record<string, Locator>, message: Locator) {
+  const messageId = await message.getAttribute('id');
+  if (!messageId) throw new Error('the message has no id to be referenced by aria-describedby');
+  const result: Record<string, boolean> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    const invalid = (await field.getAttribute('aria-invalid')) === 'true';
+    const describedBy = ((await field.getAttribute('aria-describedby')) ?? '').split(/\s+/);
+    result[name] = invalid && describedBy.includes(messageId);
+  }
+  return result;
 }
 
 export async function signUpThroughUi(page: Page, user: TestUser) {

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 
-/** /work/main/screenshots (git-ignored). */
-export const SCREENSHOT_DIR = resolve(__dirname, '../../../screenshots');
+/** `screenshots/` at the repository root (git-ignored), or E2E_SCREENSHOT_DIR when set. */
+export const SCREENSHOT_DIR = process.env.E2E_SCREENSHOT_DIR || resolve(__dirname, '../../../screenshots');
 
 /** Full-page PNG at `<dir>/<name>-<viewport width>.png`. */
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -1,10 +1,20 @@
 import { Box, Container, Flex, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { createContext, useContext } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router-dom';
 import { Logo } from '../components/brand/Logo';
 import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
 import { ButtonLink } from '../components/ui/button-link';
 
 export const TAGLINE = 'Know your real profit on every Etsy order.';
+
+// True under the public layout, whose footer already links Privacy, Terms and Contact: pages
+// that end with those links themselves (the legal pages) leave them out there.
+const SiteFooterContext = createContext(false);
+
+/** Whether the page is shown above the public site footer (its links are on screen already). */
+export function useHasSiteFooter(): boolean {
+  return useContext(SiteFooterContext);
+}
 
 function PublicHeader() {
   return (
@@ -75,7 +85,9 @@ export function PublicLayout() {
       <SkipLink />
       <PublicHeader />
       <Box as="main" id={MAIN_CONTENT_ID} tabIndex={-1} flex="1" display="flex" flexDirection="column" _focus={{ outline: 'none' }}>
-        <Outlet />
+        <SiteFooterContext.Provider value={true}>
+          <Outlet />
+        </SiteFooterContext.Provider>
       </Box>
       <PublicFooter />
     </Flex>

@@ -38,9 +38,16 @@ export interface ToastInput {
 export const toaster = {
   /** Shows a toast, replacing whatever toast is on screen (one at a time). */
   create(input: ToastInput): string {
+    toaster.dismiss();
+    return activeToaster().create({ type: 'info', ...input });
+  },
+  /**
+   * Closes whatever toast is on screen. For a success that shows no toast of its own (the
+   * next step appears instead), so an earlier error does not stay up contradicting it.
+   */
+  dismiss(): void {
     smallScreenToaster.dismiss();
     largeScreenToaster.dismiss();
-    return activeToaster().create({ type: 'info', ...input });
   },
   success(description: string, title = 'Success'): string {
     return toaster.create({ type: 'success', title, description });

@@ -2,7 +2,7 @@ import { Box, Flex, IconButton, Separator } from '@chakra-ui/react';
 import { LuPanelLeftClose, LuPanelLeftOpen } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import type { PublicUser } from '@pod/contracts';
-import { Logo } from '../../components/brand/Logo';
+import { Logo, LogoMark } from '../../components/brand/Logo';
 import { Tooltip } from '../../components/ui/tooltip';
 import type { SidebarEntry } from '../../routes';
 import { DemoBadge } from './DemoBadge';
@@ -41,8 +41,20 @@ export function Sidebar({ entries, user, collapsed, onToggle }: SidebarProps) {
       overflow="hidden"
     >
       <Flex direction="column" h="full" px="3" py="4" gap="4">
-        <Flex align="center" justify={collapsed ? 'center' : 'space-between'} gap="2" minH="10" px={collapsed ? '0' : '2'}>
-          {!collapsed && (
+        <Flex
+          direction={collapsed ? 'column' : 'row'}
+          align="center"
+          justify={collapsed ? 'center' : 'space-between'}
+          gap="2"
+          minH="10"
+          px={collapsed ? '0' : '2'}
+        >
+          {collapsed ? (
+            // Icon-only: the mark alone still says whose app this is and leads home.
+            <RouterLink to="/" aria-label="PodProfit home">
+              <LogoMark />
+            </RouterLink>
+          ) : (
             <Flex align="center" gap="2" minW="0">
               <RouterLink to="/" aria-label="PodProfit home">
                 <Logo />

@@ -30,7 +30,7 @@ export function SidebarNav({ entries, collapsed = false, onNavigate }: SidebarNa
               transition="background 0.15s, color 0.15s"
               _hover={{ bg: 'bg.muted', color: 'fg' }}
               _currentPage={{ bg: 'brand.subtle', color: 'brand.fg', _hover: { bg: 'brand.muted' } }}
-              focusRing="inside"
+              focusVisibleRing="inside"
             >
               <NavLink
                 to={entry.path}

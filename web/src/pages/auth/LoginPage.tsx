@@ -1,36 +1,43 @@
 import { Button, Stack } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { AppLink } from '../../components/ui/link';
 import { FormField } from '../../components/FormField';
-import { errorMessage } from '../../hooks/api/client';
 import { useAuthActions } from '../../hooks/useAuthActions';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { AuthCard } from './components/AuthCard';
 import { FormAlert } from './components/FormAlert';
+import { loginProblem, validateLogin, type FormProblem, type LoginField } from './formProblems';
 
 export function LoginPage() {
   usePageTitle('Sign In');
   const { signIn } = useAuthActions();
+  const alertId = useId();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<FormProblem<LoginField> | null>(null);
   const [pending, setPending] = useState(false);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setError(null);
-    if (!email.trim() || !password) {
-      setError('Please fill in all fields');
+    setProblem(null);
+    const invalid = validateLogin({ email, password });
+    if (invalid) {
+      setProblem(invalid);
       return;
     }
     setPending(true);
     try {
       await signIn({ email: email.trim(), password });
     } catch (err) {
-      setError(errorMessage(err, 'Login failed'));
+      setProblem(loginProblem(err));
       setPending(false);
     }
   };
+
+  const flagged = (name: LoginField) => ({
+    invalid: problem?.fields.includes(name) ?? false,
+    describedBy: problem?.fields.includes(name) ? alertId : undefined,
+  });
 
   return (
     <AuthCard
@@ -46,8 +53,8 @@ export function LoginPage() {
       }
     >
       <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Sign in">
+        <FormAlert id={alertId} message={problem?.message ?? null} />
         <Stack gap="4">
-          <FormAlert message={error} />
           <FormField
             label="Email"
             name="email"
@@ -56,6 +63,7 @@ export function LoginPage() {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             required
+            {...flagged('email')}
           />
           <FormField
             label="Password"
@@ -65,6 +73,7 @@ export function LoginPage() {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             required
+            {...flagged('password')}
           />
           <Button type="submit" colorPalette="brand" size="lg" loading={pending} loadingText="Signing in..." mt="2">
             Sign In

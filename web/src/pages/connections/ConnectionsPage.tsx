@@ -12,6 +12,7 @@ import {
   useConnectionsStatus,
   validatePrintifyToken,
 } from '../../hooks/api/useConnections';
+import { useCurrentUser } from '../../hooks/api/useCurrentUser';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { ConfirmDisconnectDialog } from './components/ConfirmDisconnectDialog';
 import { CredentialsHelpCard } from './components/CredentialsHelpCard';
@@ -19,6 +20,7 @@ import { EtsyCard } from './components/EtsyCard';
 import { PrintifyCard } from './components/PrintifyCard';
 import { PrintifySetupDialog } from './components/PrintifySetupDialog';
 import { MSG } from './messages';
+import { preselectedShopId, shopsForChoice } from './printifyShops';
 import { useEtsyReturnToast } from './useEtsyReturnToast';
 
 type ServiceName = 'Etsy' | 'Printify';
@@ -31,6 +33,7 @@ export function goToAuthorization(url: string) {
 export function ConnectionsPage() {
   usePageTitle('API Connections');
   const { status, error, isLoading, reload } = useConnectionsStatus();
+  const { user } = useCurrentUser();
   const [etsyConnecting, setEtsyConnecting] = useState(false);
   const [token, setToken] = useState('');
   const [validating, setValidating] = useState(false);
@@ -54,8 +57,8 @@ export function ConnectionsPage() {
     }
   };
 
-  const checkPrintifyToken = async () => {
-    const trimmed = token.trim();
+  const checkPrintifyToken = async (candidate = token) => {
+    const trimmed = candidate.trim();
     if (!trimmed) {
       toaster.error(MSG.emptyToken);
       return;
@@ -67,9 +70,11 @@ export function ConnectionsPage() {
         toaster.error(MSG.invalidToken);
         return;
       }
-      setShopId(result.shops.length === 1 ? String(result.shops[0].id) : '');
+      // The dialog says the token works: an earlier "invalid token" toast must not stay up.
+      toaster.dismiss();
+      setShopId(preselectedShopId(result.shops, status?.etsy));
       setSyncFrom('');
-      setShops(result.shops);
+      setShops(shopsForChoice(result.shops));
     } catch (caught) {
       // 400: the token was refused; other failures carry the server's own words (e.g. Printify is down).
       toaster.error(caught instanceof ApiError && caught.status !== 400 ? errorMessage(caught, MSG.invalidToken) : MSG.invalidToken);
@@ -143,7 +148,7 @@ export function ConnectionsPage() {
               </Alert.Description>
             </Alert.Root>
           )}
-          <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6" alignItems="start">
+          <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6" alignItems="stretch">
             <EtsyCard etsy={status.etsy} connecting={etsyConnecting} onConnect={() => void connectEtsy()} onDisconnect={() => setConfirming('Etsy')} />
             <PrintifyCard
               printify={status.printify}
@@ -152,7 +157,14 @@ export function ConnectionsPage() {
               validating={validating}
               onConnect={() => void checkPrintifyToken()}
               onDisconnect={() => setConfirming('Printify')}
-              demo={status.mode === 'sandbox'}
+              onUseDemoToken={
+                status.mode === 'sandbox' && user?.isDemo
+                  ? (demoToken) => {
+                      setToken(demoToken);
+                      void checkPrintifyToken(demoToken);
+                    }
+                  : undefined
+              }
             />
           </SimpleGrid>
           <CredentialsHelpCard />

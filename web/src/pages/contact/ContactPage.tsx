@@ -5,10 +5,11 @@ import { FormField } from '../../components/FormField';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { toaster } from '../../components/ui/toaster';
+import { useCurrentUser } from '../../hooks/api/useCurrentUser';
 import { usePublicConfig } from '../../hooks/api/usePublicConfig';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { ContactSidePanel } from './components/ContactSidePanel';
-import { buildMailtoUrl, emptyContactForm, validateContact, type ContactErrors, type ContactForm } from './contactForm';
+import { buildMailtoUrl, newContactForm, validateContact, type ContactErrors, type ContactForm } from './contactForm';
 
 const FIELD_ORDER: (keyof ContactForm)[] = ['name', 'email', 'subject', 'message'];
 
@@ -20,7 +21,15 @@ export function openMailClient(url: string) {
 export function ContactPage() {
   usePageTitle('Contact');
   const { config, isLoading } = usePublicConfig();
-  const [form, setForm] = useState<ContactForm>(emptyContactForm);
+  const { user } = useCurrentUser();
+  const [form, setForm] = useState<ContactForm>(() => newContactForm(user));
+  // The user may arrive after the first render: fill in the fields they have not typed in.
+  const [prefilledFor, setPrefilledFor] = useState(user?.id ?? null);
+  if ((user?.id ?? null) !== prefilledFor) {
+    setPrefilledFor(user?.id ?? null);
+    const prefill = newContactForm(user);
+    setForm((prev) => ({ ...prev, name: prev.name || prefill.name, email: prev.email || prefill.email }));
+  }
   const [errors, setErrors] = useState<ContactErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -53,7 +62,7 @@ export function ContactPage() {
       title: 'Email Client Opened',
       description: 'Your mail program should open with the message ready to send.',
     });
-    setForm(emptyContactForm);
+    setForm(newContactForm(user));
   };
 
   return (

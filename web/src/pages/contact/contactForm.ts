@@ -9,6 +9,13 @@ export type ContactErrors = Partial<Record<keyof ContactForm, string>>;
 
 export const emptyContactForm: ContactForm = { name: '', email: '', subject: '', message: '' };
 
+/** A new form: empty, or starting with the signed-in user's name and email (still editable). */
+export function newContactForm(user: { firstName: string; lastName: string; email: string } | null): ContactForm {
+  if (!user) return emptyContactForm;
+  const name = [user.firstName, user.lastName].map((part) => part.trim()).filter(Boolean).join(' ');
+  return { ...emptyContactForm, name, email: user.email };
+}
+
 // Pragmatic address check: something@something.tld, no spaces.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,17 +1,19 @@
-import { Alert, Button, Clipboard, Flex, Input, Skeleton, Stack, Text } from '@chakra-ui/react';
-import { LuCheck, LuCopy } from 'react-icons/lu';
+import { Alert, Button, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { LuKeyRound } from 'react-icons/lu';
 import { ApiError } from '../../../hooks/api/client';
 import { useDemoSandbox } from '../../../hooks/api/useDemo';
 
-const TRANSLATIONS = {
-  triggerLabel: (copied: boolean) => (copied ? 'Copied sandbox Printify token' : 'Copy sandbox Printify token'),
-};
+interface DemoTokenCalloutProps {
+  /** Puts the token into the token field and checks it, as "Connect Printify" does. */
+  onUseToken: (token: string) => void;
+  checking: boolean;
+}
 
 /**
- * Demo mode only: the visitor's own sandbox Printify token, to paste into the token field
- * and reconnect Printify through the real setup dialog.
+ * Demo accounts only: the visitor's own sandbox Printify token, one click away from the real
+ * setup dialog (no copying between fields).
  */
-export function DemoTokenCallout() {
+export function DemoTokenCallout({ onUseToken, checking }: DemoTokenCalloutProps) {
   const { sandbox, error, isLoading } = useDemoSandbox(true);
   return (
     <Alert.Root status="info" borderRadius="md" alignItems="flex-start" data-testid="demo-token-callout">
@@ -21,7 +23,7 @@ export function DemoTokenCallout() {
         {isLoading || (!sandbox && !error) ? (
           <Stack gap="2" aria-busy="true">
             <Text fontSize="sm">Loading your sandbox token...</Text>
-            <Skeleton h="9" borderRadius="md" />
+            <Skeleton h="8" w="36" borderRadius="md" />
           </Stack>
         ) : error instanceof ApiError && error.status === 410 ? (
           // The sandbox removed this demo's seller (idle, or to make room): the demo is over.
@@ -32,24 +34,18 @@ export function DemoTokenCallout() {
           <>
             <Alert.Description>
               Your sandbox seller <Text as="strong" data-testid="demo-shop-name">{sandbox.shopName}</Text> has its own
-              Printify account. Copy its token, paste it into the field below and click &quot;Connect Printify&quot;.
+              Printify account. Use its token to connect Printify through the real setup.
             </Alert.Description>
-            <Clipboard.Root value={sandbox.printifyToken} translations={TRANSLATIONS} timeout={2500}>
-              <Clipboard.Label srOnly>Sandbox Printify token</Clipboard.Label>
-              <Flex gap="2" direction={{ base: 'column', sm: 'row' }}>
-                <Clipboard.Input asChild>
-                  <Input size="sm" fontFamily="mono" fontSize="xs" bg="bg.panel" flex={{ base: 'none', sm: '1' }} minW="0" data-testid="demo-printify-token" />
-                </Clipboard.Input>
-                <Clipboard.Trigger asChild>
-                  <Button size="sm" variant="outline" bg="bg.panel" flexShrink={0}>
-                    <Clipboard.Indicator copied={<LuCheck aria-hidden="true" />}>
-                      <LuCopy aria-hidden="true" />
-                    </Clipboard.Indicator>
-                    <Clipboard.Indicator copied="Copied">Copy</Clipboard.Indicator>
-                  </Button>
-                </Clipboard.Trigger>
-              </Flex>
-            </Clipboard.Root>
+            <Button
+              size="sm"
+              variant="outline"
+              bg="bg.panel"
+              alignSelf="flex-start"
+              onClick={() => onUseToken(sandbox.printifyToken)}
+              disabled={checking}
+            >
+              <LuKeyRound aria-hidden="true" /> Use this token
+            </Button>
           </>
         )}
       </Alert.Content>

@@ -13,12 +13,12 @@ interface PrintifyCardProps {
   validating: boolean;
   onConnect: () => void;
   onDisconnect: () => void;
-  /** Demo mode: show the visitor's sandbox token above the token field. */
-  demo?: boolean;
+  /** Demo accounts only: offers the visitor's sandbox token above the token field. */
+  onUseDemoToken?: (token: string) => void;
 }
 
 /** The fulfilment card: connected account, or the token field that starts the setup. */
-export function PrintifyCard({ printify, token, onTokenChange, validating, onConnect, onDisconnect, demo = false }: PrintifyCardProps) {
+export function PrintifyCard({ printify, token, onTokenChange, validating, onConnect, onDisconnect, onUseDemoToken }: PrintifyCardProps) {
   const state = printify.connected ? 'connected' : printify.needsReconnect ? 'reconnect' : 'disconnected';
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -89,7 +89,7 @@ export function PrintifyCard({ printify, token, onTokenChange, validating, onCon
               </Alert.Content>
             </Alert.Root>
           )}
-          {demo && <DemoTokenCallout />}
+          {onUseDemoToken && <DemoTokenCallout onUseToken={onUseDemoToken} checking={validating} />}
           {tokenForm}
           {printify.needsReconnect && disconnectButton}
         </Stack>

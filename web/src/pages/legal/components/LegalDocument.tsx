@@ -3,7 +3,7 @@ import { LuArrowLeft } from 'react-icons/lu';
 import { PageContainer } from '../../../components/PageContainer';
 import { AppLink } from '../../../components/ui/link';
 import { usePageTitle } from '../../../hooks/usePageTitle';
-import { FooterLinks } from '../../../layouts/PublicLayout';
+import { FooterLinks, useHasSiteFooter } from '../../../layouts/PublicLayout';
 
 /** The real revision date of both legal documents (not today's date). */
 export const LEGAL_LAST_UPDATED = 'November 22, 2026';
@@ -28,6 +28,7 @@ function slug(text: string) {
 
 export function LegalDocument({ title, intro, sections }: LegalDocumentProps) {
   usePageTitle(title);
+  const hasSiteFooter = useHasSiteFooter();
   return (
     <PageContainer maxW="4xl">
       <AppLink to="/" color="brand.fg" fontWeight="medium" fontSize="sm" display="inline-flex" alignItems="center" gap="1.5">
@@ -68,9 +69,11 @@ export function LegalDocument({ title, intro, sections }: LegalDocumentProps) {
           ))}
         </Card.Body>
       </Card.Root>
-      <Box as="nav" aria-label="Legal" mt="8" pt="6" borderTopWidth="1px" borderColor="border">
-        <FooterLinks />
-      </Box>
+      {!hasSiteFooter && (
+        <Box as="nav" aria-label="Legal" mt="8" pt="6" borderTopWidth="1px" borderColor="border">
+          <FooterLinks />
+        </Box>
+      )}
     </PageContainer>
   );
 }
