@@ -13,7 +13,6 @@ export interface EtsyOAuthPort {
     accessTokenExpiresAt: Date;
     etsyUserId: string;
   }>;
-  refreshTokens(refreshToken: string): Promise<{ accessToken: string; refreshToken: string; accessTokenExpiresAt: Date }>;
   getMe(auth: EtsyAccessTokens): Promise<{ userId: string | number; shopId: string | number | null | undefined }>;
   getShop(auth: EtsyAccessTokens, shopId: string): Promise<{ shopId: string | number; name: string; currency: string | null; country: string | null }>;
 }

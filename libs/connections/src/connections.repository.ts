@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { TokenCipher } from '@pod/crypto';
 import type { ConnectionProvider, ConnectionStatus } from '@pod/db';
 
@@ -71,14 +71,6 @@ export class ConnectionsRepository {
     return this.dataSource.query(`SELECT ${SUMMARY_COLUMNS} FROM provider_connection WHERE user_id = $1 ORDER BY provider`, [userId]);
   }
 
-  async find(userId: string, provider: ConnectionProvider): Promise<ConnectionSummary | null> {
-    const rows: ConnectionSummary[] = await this.dataSource.query(
-      `SELECT ${SUMMARY_COLUMNS} FROM provider_connection WHERE user_id = $1 AND provider = $2`,
-      [userId, provider],
-    );
-    return rows[0] ?? null;
-  }
-
   /** Creates or replaces the user's Etsy connection (a reconnect starts afresh: status connected). */
   async saveEtsy(input: EtsyConnectionInput): Promise<ConnectionSummary> {
     const access = this.cipher.encrypt(input.accessToken, tokenContext(input.userId, 'etsy', 'access'));
@@ -140,10 +132,6 @@ export class ConnectionsRepository {
     );
   }
 
-  async recordSync(userId: string, provider: ConnectionProvider, at: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE provider_connection SET last_sync_at = $3 WHERE user_id = $1 AND provider = $2`, [userId, provider, at]);
-  }
-
   /** The decrypted Printify token of a connected account, or null when there is none. */
   async readPrintifyToken(userId: string): Promise<{ connection: ConnectionSummary; token: string } | null> {
     const rows: Array<ConnectionSummary & { accessTokenEnc: string }> = await this.dataSource.query(
@@ -156,11 +144,11 @@ export class ConnectionsRepository {
     return { connection, token: this.cipher.decrypt(accessTokenEnc, tokenContext(userId, 'printify', 'access')) };
   }
 
-  private async upsert(userId: string, provider: ConnectionProvider, values: Record<string, unknown>, manager?: EntityManager) {
+  private async upsert(userId: string, provider: ConnectionProvider, values: Record<string, unknown>) {
     const columns = Object.keys(values);
     const params = [userId, provider, this.cipher.currentVersion, ...Object.values(values)];
     const placeholders = columns.map((_, index) => `$${index + 4}`);
-    const rows: ConnectionSummary[] = await (manager ?? this.dataSource).query(
+    const rows: ConnectionSummary[] = await this.dataSource.query(
       `INSERT INTO provider_connection (user_id, provider, key_version, status, ${columns.join(', ')})
        VALUES ($1, $2, $3, 'connected', ${placeholders.join(', ')})
        ON CONFLICT (user_id, provider) DO UPDATE SET
