@@ -1,4 +1,5 @@
 export * from './queues';
+export * from './providers';
 export * from './events';
 export * from './admin-queues';
 export type * from './api';

@@ -1,3 +1,5 @@
+import type { Provider } from '@pod/contracts';
+
 /**
  * Typed provider errors. Every failure of a provider call is one of these, so a worker can
  * decide from the class alone: retry with backoff (`retryable`), park the job until
@@ -7,7 +9,7 @@
  * Messages are safe to log and to show an operator: they name the provider, method, host and
  * path template, never a token, secret, code or query string.
  */
-export type ProviderName = 'etsy' | 'printify';
+export type ProviderName = Provider;
 
 export type ProviderErrorCode =
   | 'rate_limited'
