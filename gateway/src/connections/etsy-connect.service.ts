@@ -5,7 +5,7 @@ import { ConnectionsRepository, type EtsyAccessTokens } from '@pod/connections';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { OAuthStateStore, type StateRejection } from './oauth-state.store';
 import { ETSY_OAUTH, PKCE, type EtsyOAuthPort, type PkcePort } from './provider-ports';
-import { providerErrorCode } from './provider-errors';
+import { etsyCallbackFailureReason, providerErrorCode } from './provider-errors';
 
 /** Where the callback sends the browser: always our own page, whatever the query asked for. */
 export type EtsyCallbackOutcome =
@@ -107,7 +107,7 @@ export class EtsyConnectService {
         return { kind: 'redirect', location: '/connections?etsy=error&reason=internal' };
       }
       this.logger.warn({ event: 'etsy.oauth_failed', userId: user.id, step, code, err }, 'Etsy connection failed');
-      const reason = ['transport_error', 'timeout', 'upstream_error', 'rate_limited'].includes(code) ? 'unavailable' : step;
+      const reason = etsyCallbackFailureReason(code, step);
       return { kind: 'redirect', location: `/connections?etsy=error&reason=${reason}` };
     }
   }

@@ -1,4 +1,5 @@
 import { BadRequestException, HttpException, HttpStatus } from '@nestjs/common';
+import { isRetryableProviderErrorCode } from '@pod/integrations';
 import { UpstreamFailureException } from '../http/upstream-failure.exception';
 
 export type ProviderLabel = 'Etsy' | 'Printify';
@@ -11,6 +12,11 @@ export function providerErrorCode(error: unknown): string | undefined {
 
 export const isAuthFailure = (error: unknown) => ['invalid_token', 'forbidden'].includes(providerErrorCode(error) ?? '');
 export const isReauthRequired = (error: unknown) => providerErrorCode(error) === 'reauth_required';
+
+/** The `reason` of a failed Etsy callback's redirect: `unavailable` when trying again later may work, else the step that failed. */
+export function etsyCallbackFailureReason<Step extends string>(code: string, step: Step): Step | 'unavailable' {
+  return isRetryableProviderErrorCode(code) ? 'unavailable' : step;
+}
 
 /** 429 from the provider (or our shared limiter): the caller may try again after the wait. */
 export class ProviderBusyException extends HttpException {
@@ -35,7 +41,7 @@ export function providerFailure(error: unknown, provider: ProviderLabel): HttpEx
     const ms = Number((error as { retryAfterMs?: unknown }).retryAfterMs);
     return new ProviderBusyException(Math.max(1, Math.ceil((Number.isFinite(ms) ? ms : 1000) / 1000)), provider);
   }
-  if (code === 'transport_error' || code === 'timeout' || code === 'upstream_error') {
+  if (isRetryableProviderErrorCode(code)) {
     return new UpstreamFailureException(HttpStatus.SERVICE_UNAVAILABLE, `${provider} did not answer. Please try again.`);
   }
   return new UpstreamFailureException(HttpStatus.BAD_GATEWAY, `${provider} did not answer. Please try again.`);

@@ -283,7 +283,7 @@ function oauthError(status: number, body: unknown): ProviderError | undefined {
   const code = body && typeof body === 'object' ? (body as Record<string, unknown>).error : undefined;
   if (code === 'invalid_grant') return new ReauthRequiredError('etsy', `etsy token endpoint: invalid_grant (${status}); the seller must connect again`, status);
   if (typeof code === 'string' && /^[a-z_]{1,40}$/.test(code)) {
-    return new ProviderError(`etsy token endpoint: ${code} (${status})`, { provider: 'etsy', status, retryable: false, code: 'oauth_error', upstreamMessage: code });
+    return new ProviderError(`etsy token endpoint: ${code} (${status})`, { provider: 'etsy', status, code: 'oauth_error', upstreamMessage: code });
   }
   return undefined;
 }
