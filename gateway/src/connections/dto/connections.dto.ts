@@ -1,9 +1,9 @@
 import { NotFoundException, type PipeTransform } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { isProvider, type Provider } from '@pod/contracts';
-import { EMPTY_PRINTIFY_TOKEN, SELECT_A_SHOP } from '../provider-errors';
+import { isProvider, PROVIDER_MESSAGES, type Provider } from '@pod/contracts';
 
+const { emptyPrintifyToken: EMPTY_PRINTIFY_TOKEN, selectPrintifyShop: SELECT_A_SHOP } = PROVIDER_MESSAGES;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Shop ids arrive as numbers (Printify's) or digit strings; both become a string, anything else stays invalid. */
 const shopIdToString = ({ value }: { value: unknown }) => {
