@@ -63,7 +63,7 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': restrict([
-        { group: ['@pod/*', '!@pod/domain', '!@pod/contracts'], message: 'The web app imports only @pod/domain, and @pod/contracts as types.' },
+        { group: ['@pod/*', '!@pod/domain', '!@pod/contracts'], message: 'The web app imports only @pod/domain and @pod/contracts.' },
         { group: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'pg'], message: 'Server packages do not belong in the browser.' },
       ]),
     },

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -5,6 +6,11 @@ import react from '@vitejs/plugin-react';
 // proxies /api to the gateway so the session cookie stays same-origin.
 export default defineConfig({
   plugins: [react()],
+  // The shared contracts are plain TypeScript: the web app bundles the values it imports
+  // (user-visible messages) straight from the source, as the server does.
+  resolve: {
+    alias: { '@pod/contracts': fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url)) },
+  },
   server: {
     host: '127.0.0.1',
     port: 5173,

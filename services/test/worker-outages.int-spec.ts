@@ -20,29 +20,27 @@ import { dedicatedRedis, ensureBuilt, pollUntil, readHealth, startWorker, stopAn
  * gateway then hears events it subscribed to before Redis was there); the worker rides out
  * PostgreSQL dropping its connections; the gateway answers 503 fast while Redis is gone; and
  * SIGTERM with Redis gone still ends the worker within the shutdown bound.
+ *
+ * Each test starts the processes it needs (its own redis-server and key prefix) and stops
+ * them afterwards, so any one of them can run alone (`-t`). Only the migrated database is
+ * shared: no test depends on what another wrote.
  */
 jest.setTimeout(120_000);
 
 const SHUTDOWN_TIMEOUT_MS = 3_000;
 
+interface Stack {
+  redis: DedicatedRedis;
+  worker: WorkerProcess;
+  prefix: string;
+  /** Set when the test asked for a gateway. */
+  gateway?: ServiceProcess;
+  gatewayUrl: string;
+}
+
 describe('a worker losing its dependencies', () => {
   let database: TestDatabase;
-  let redis: DedicatedRedis;
-  let worker: WorkerProcess;
-  let gateway: ServiceProcess;
-  let gatewayUrl: string;
-  const prefix = uniqueRedisPrefix('outage');
-
-  async function postPing(): Promise<{ status: number; body: { id?: string; message?: string }; elapsedMs: number }> {
-    const started = Date.now();
-    const response = await fetch(`${gatewayUrl}/api/admin/queues/matcher/jobs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'ping' }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    return { status: response.status, body: (await response.json()) as { id?: string; message?: string }, elapsedMs: Date.now() - started };
-  }
+  const running: Stack[] = [];
 
   beforeAll(async () => {
     ensureBuilt();
@@ -53,26 +51,57 @@ describe('a worker losing its dependencies', () => {
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: database.url, APP_SECRET: TEST_APP_SECRET },
       stdio: 'pipe',
     });
-    redis = await dedicatedRedis();
+  });
+
+  afterEach(async () => {
+    for (const stack of running.splice(0)) {
+      await stack.gateway?.stop('SIGKILL');
+      await stack.worker.stop('SIGKILL');
+      await stack.redis.kill();
+    }
   });
 
   afterAll(async () => {
-    await gateway?.stop('SIGKILL');
-    await worker?.stop('SIGKILL');
-    await redis?.kill();
     await database?.drop();
   });
 
-  it('reports 503 while Redis is down at start, then recovers without exiting', async () => {
+  /** A matcher worker (and, if asked, a gateway) on a fresh redis-server that is already running, or not yet. */
+  async function startStack(options: { redisRunning: boolean; withGateway: boolean }): Promise<Stack> {
+    const redis = await dedicatedRedis();
+    const prefix = uniqueRedisPrefix('outage');
+    const stack: Stack = { redis, prefix, gatewayUrl: '', worker: undefined as unknown as WorkerProcess };
+    running.push(stack);
+    if (options.redisRunning) await redis.start();
     const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_PREFIX: prefix };
-    worker = await startWorker('matcher', { ...env, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
-    const port = await freePort();
-    gatewayUrl = `http://127.0.0.1:${port}`;
-    gateway = spawnService('gateway', 'dist/gateway/src/main.js', { ...env, PORT: String(port), APP_SECRET: TEST_APP_SECRET, OPERATOR_TOKEN: TEST_OPERATOR_TOKEN });
-    const down = await pollUntil('health answers 503 naming redis', async () => {
+    stack.worker = await startWorker('matcher', { ...env, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+    if (options.withGateway) {
+      const port = await freePort();
+      stack.gatewayUrl = `http://127.0.0.1:${port}`;
+      stack.gateway = spawnService('gateway', 'dist/gateway/src/main.js', { ...env, PORT: String(port), APP_SECRET: TEST_APP_SECRET, OPERATOR_TOKEN: TEST_OPERATOR_TOKEN });
+    }
+    return stack;
+  }
+
+  const healthIs = (worker: WorkerProcess, status: number, what: string, timeoutMs?: number) =>
+    pollUntil(what, async () => {
       const health = await readHealth(worker);
-      return health.status === 503 ? health : undefined;
+      return health.status === status ? health : undefined;
+    }, timeoutMs);
+
+  async function postPing(gatewayUrl: string): Promise<{ status: number; body: { id?: string; message?: string }; elapsedMs: number }> {
+    const started = Date.now();
+    const response = await fetch(`${gatewayUrl}/api/admin/queues/matcher/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ping' }),
+      signal: AbortSignal.timeout(10_000),
     });
+    return { status: response.status, body: (await response.json()) as { id?: string; message?: string }, elapsedMs: Date.now() - started };
+  }
+
+  it('reports 503 while Redis is down at start, then recovers without exiting', async () => {
+    const { redis, worker, gateway } = await startStack({ redisRunning: false, withGateway: true });
+    const down = await healthIs(worker, 503, 'health answers 503 naming redis');
     expect(down.body.failing).toEqual(expect.arrayContaining(['redis', 'queue']));
     expect(down.body.checks.redis.status).toBe('down');
     expect(down.body.checks.queue.running).toBe(false);
@@ -82,18 +111,25 @@ describe('a worker losing its dependencies', () => {
     expect(worker.child.exitCode).toBeNull();
 
     await redis.start();
-    const up = await pollUntil('health answers 200 once Redis is up', async () => {
-      const health = await readHealth(worker);
-      return health.status === 200 ? health : undefined;
-    }, 30_000);
+    const up = await healthIs(worker, 200, 'health answers 200 once Redis is up', 30_000);
     expect(up.body.checks).toMatchObject({ postgres: { status: 'up' }, redis: { status: 'up' }, queue: { running: true } });
     expect(worker.child.exitCode).toBeNull();
-    expect(gateway.child.exitCode).toBeNull();
+    expect(gateway?.child.exitCode).toBeNull();
   });
 
   it('lets the gateway, started before Redis, enqueue and hear job.completed once Redis is up', async () => {
+    const { redis, worker, gatewayUrl } = await startStack({ redisRunning: false, withGateway: true });
+    // Both processes are up and waiting for Redis before it arrives.
+    await healthIs(worker, 503, 'the worker is up without Redis');
+    const refused = await pollUntil('the gateway answers without Redis', async () => {
+      const response = await postPing(gatewayUrl);
+      return response.status === 503 ? response : undefined;
+    }, 30_000, 500);
+    expect(refused.body.message).toBe('The job queue is unavailable; try again shortly.');
+
+    await redis.start();
     const accepted = await pollUntil('the gateway accepts a ping', async () => {
-      const response = await postPing();
+      const response = await postPing(gatewayUrl);
       return response.status === 202 ? response : undefined;
     }, 30_000, 500);
     const id = accepted.body.id as string;
@@ -105,6 +141,11 @@ describe('a worker losing its dependencies', () => {
   });
 
   it('runs jobs after recovering', async () => {
+    const { redis, worker, prefix } = await startStack({ redisRunning: false, withGateway: false });
+    await healthIs(worker, 503, 'the worker is up without Redis');
+    await redis.start();
+    await healthIs(worker, 200, 'health answers 200 once Redis is up', 30_000);
+
     const queue = new Queue('matcher', { connection: { host: '127.0.0.1', port: redis.port }, prefix: `${prefix}:bull` });
     try {
       const job = await queue.add('ping', { requestedAt: new Date().toISOString(), requestedBy: 'test' });
@@ -120,6 +161,8 @@ describe('a worker losing its dependencies', () => {
   });
 
   it('rides out PostgreSQL dropping its connections', async () => {
+    const { worker } = await startStack({ redisRunning: true, withGateway: false });
+    await healthIs(worker, 200, 'the worker is healthy', 30_000);
     const admin = new Client({ connectionString: database.url });
     await admin.connect();
     try {
@@ -132,13 +175,17 @@ describe('a worker losing its dependencies', () => {
       await admin.end();
     }
     await new Promise((r) => setTimeout(r, 500));
-    await pollUntil('health answers 200 after PostgreSQL reconnects', async () => ((await readHealth(worker)).status === 200 ? true : undefined));
+    await healthIs(worker, 200, 'health answers 200 after PostgreSQL reconnects');
     expect(worker.child.exitCode).toBeNull();
   });
 
   it('answers enqueues with a quick 503 while Redis is gone, and 202 again once it is back', async () => {
+    const { redis, worker, gateway, gatewayUrl } = await startStack({ redisRunning: true, withGateway: true });
+    await healthIs(worker, 200, 'the worker is healthy', 30_000);
+    await pollUntil('the gateway accepts a ping', async () => ((await postPing(gatewayUrl)).status === 202 ? true : undefined), 30_000, 500);
+
     await redis.kill();
-    const refused = await postPing();
+    const refused = await postPing(gatewayUrl);
     expect(refused.status).toBe(503);
     expect(refused.body.message).toBe('The job queue is unavailable; try again shortly.');
     expect(refused.elapsedMs).toBeLessThan(3_000);
@@ -151,13 +198,15 @@ describe('a worker losing its dependencies', () => {
     expect(await probe(`${gatewayUrl}/livez`)).toEqual({ status: 200, body: { status: 'ok', service: 'gateway' } });
     expect(await probe(worker.healthUrl.replace(/\/healthz$/, '/livez'))).toEqual({ status: 200, body: { status: 'ok' } });
     await redis.start();
-    await pollUntil('the gateway accepts a ping again', async () => ((await postPing()).status === 202 ? true : undefined), 30_000, 500);
-    expect(gateway.child.exitCode).toBeNull();
+    await pollUntil('the gateway accepts a ping again', async () => ((await postPing(gatewayUrl)).status === 202 ? true : undefined), 30_000, 500);
+    expect(gateway?.child.exitCode).toBeNull();
   });
 
   it('still exits within the bound on SIGTERM once Redis is gone', async () => {
+    const { redis, worker } = await startStack({ redisRunning: true, withGateway: false });
+    await healthIs(worker, 200, 'the worker is healthy', 30_000);
     await redis.kill();
-    await pollUntil('health notices Redis is gone', async () => ((await readHealth(worker)).status === 503 ? true : undefined));
+    await healthIs(worker, 503, 'health notices Redis is gone');
     const { code, signal, elapsedMs } = await stopAndTime(worker, 'SIGTERM');
     expect(signal).toBeNull();
     // 0 if BullMQ managed to close, 1 if the hard-stop timer had to end it; never hanging.

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { PublicUser } from '@pod/contracts';
-import type { DisplayCurrency } from '@pod/db';
+import type { DisplayCurrencyCode } from '@pod/domain';
 
 /** What the session guard puts on the request for a signed-in caller. */
 export interface SignedInUser {
@@ -8,7 +8,7 @@ export interface SignedInUser {
   email: string;
   firstName: string;
   lastName: string;
-  currency: DisplayCurrency;
+  currency: DisplayCurrencyCode;
   /** A "Try the demo" account (removed after 24 hours). */
   isDemo: boolean;
   /** Hash of the session id, to tell "this session" from the others. */

@@ -4,8 +4,8 @@ import { AppConfig, effectiveProviders } from '@pod/config';
 import { ConnectionsRepository, type EtsyAccessTokens } from '@pod/connections';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { OAuthStateStore, type StateRejection } from './oauth-state.store';
-import { ETSY_OAUTH, ETSY_SCOPES, PKCE, type EtsyOAuthPort, type PkcePort } from './provider-ports';
-import { providerErrorCode } from './provider-errors';
+import { ETSY_OAUTH, PKCE, type EtsyOAuthPort, type PkcePort } from './provider-ports';
+import { etsyCallbackFailureReason, providerErrorCode } from './provider-errors';
 
 /** Where the callback sends the browser: always our own page, whatever the query asked for. */
 export type EtsyCallbackOutcome =
@@ -48,7 +48,7 @@ export class EtsyConnectService {
     const redirectUri = effectiveProviders(this.config).etsy.redirectUri;
     await this.states.create({ userId: user.id, sessionIdHash: user.sessionIdHash, state, codeVerifier: verifier, redirectUri });
     this.logger.info({ event: 'etsy.oauth_started', userId: user.id }, 'Etsy authorization started');
-    return { authUrl: this.etsy.authorizationUrl({ state, codeChallenge: challenge, scopes: ETSY_SCOPES }) };
+    return { authUrl: this.etsy.authorizationUrl({ state, codeChallenge: challenge }) };
   }
 
   /**
@@ -107,7 +107,7 @@ export class EtsyConnectService {
         return { kind: 'redirect', location: '/connections?etsy=error&reason=internal' };
       }
       this.logger.warn({ event: 'etsy.oauth_failed', userId: user.id, step, code, err }, 'Etsy connection failed');
-      const reason = ['transport_error', 'timeout', 'upstream_error', 'rate_limited'].includes(code) ? 'unavailable' : step;
+      const reason = etsyCallbackFailureReason(code, step);
       return { kind: 'redirect', location: `/connections?etsy=error&reason=${reason}` };
     }
   }

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { ConnectionsRepository } from '@pod/connections';
-import type { PrintifyShopView, PrintifyTokenShops } from '@pod/contracts';
+import { PROVIDER_MESSAGES, type PrintifyShopView, type PrintifyTokenShops } from '@pod/contracts';
 import { LoginThrottleService } from '../auth/login-throttle.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import type { ConnectPrintifyDto } from './dto/connections.dto';
 import { PRINTIFY_API, type PrintifyPort, type PrintifyShop } from './provider-ports';
-import { invalidPrintifyToken, isAuthFailure, providerErrorCode, providerFailure, SELECT_A_SHOP } from './provider-errors';
+import { invalidPrintifyToken, isAuthFailure, providerErrorCode, providerFailure } from './provider-errors';
 import { checkSyncFromDate } from './sync-from-date';
 
 /** Printify personal access tokens are valid for a year from creation; we count from connecting. */
@@ -43,7 +43,7 @@ export class PrintifyConnectService {
     const syncFrom = checkSyncFromDate(dto.syncFromDate, now);
     const shops = await this.shopsOfToken(user, dto.token);
     const shop = shops.find((s) => String(s.id) === dto.shopId);
-    if (!shop) throw new BadRequestException(SELECT_A_SHOP);
+    if (!shop) throw new BadRequestException(PROVIDER_MESSAGES.selectPrintifyShop);
     await this.connections.savePrintify({
       userId: user.id,
       accountKey: accountKey(shops),

@@ -1,7 +1,7 @@
 import { BadRequestException, HttpException, HttpStatus } from '@nestjs/common';
+import { PROVIDER_MESSAGES, type ProviderLabel } from '@pod/contracts';
+import { isRetryableProviderErrorCode } from '@pod/integrations';
 import { UpstreamFailureException } from '../http/upstream-failure.exception';
-
-export type ProviderLabel = 'Etsy' | 'Printify';
 
 /** The clients' typed errors carry a stable `code`; read it without trusting anything else. */
 export function providerErrorCode(error: unknown): string | undefined {
@@ -12,13 +12,18 @@ export function providerErrorCode(error: unknown): string | undefined {
 export const isAuthFailure = (error: unknown) => ['invalid_token', 'forbidden'].includes(providerErrorCode(error) ?? '');
 export const isReauthRequired = (error: unknown) => providerErrorCode(error) === 'reauth_required';
 
+/** The `reason` of a failed Etsy callback's redirect: `unavailable` when trying again later may work, else the step that failed. */
+export function etsyCallbackFailureReason<Step extends string>(code: string, step: Step): Step | 'unavailable' {
+  return isRetryableProviderErrorCode(code) ? 'unavailable' : step;
+}
+
 /** 429 from the provider (or our shared limiter): the caller may try again after the wait. */
 export class ProviderBusyException extends HttpException {
   constructor(
     readonly retryAfterSeconds: number,
     provider: ProviderLabel,
   ) {
-    super(`${provider} is busy right now. Please try again in ${retryAfterSeconds} seconds.`, HttpStatus.TOO_MANY_REQUESTS);
+    super(PROVIDER_MESSAGES.providerBusy(provider, retryAfterSeconds), HttpStatus.TOO_MANY_REQUESTS);
   }
 }
 
@@ -35,14 +40,10 @@ export function providerFailure(error: unknown, provider: ProviderLabel): HttpEx
     const ms = Number((error as { retryAfterMs?: unknown }).retryAfterMs);
     return new ProviderBusyException(Math.max(1, Math.ceil((Number.isFinite(ms) ? ms : 1000) / 1000)), provider);
   }
-  if (code === 'transport_error' || code === 'timeout' || code === 'upstream_error') {
-    return new UpstreamFailureException(HttpStatus.SERVICE_UNAVAILABLE, `${provider} did not answer. Please try again.`);
+  if (isRetryableProviderErrorCode(code)) {
+    return new UpstreamFailureException(HttpStatus.SERVICE_UNAVAILABLE, PROVIDER_MESSAGES.providerUnavailable(provider));
   }
-  return new UpstreamFailureException(HttpStatus.BAD_GATEWAY, `${provider} did not answer. Please try again.`);
+  return new UpstreamFailureException(HttpStatus.BAD_GATEWAY, PROVIDER_MESSAGES.providerUnavailable(provider));
 }
 
-export const INVALID_PRINTIFY_TOKEN = 'Invalid Printify API token. Please check and try again.';
-export const EMPTY_PRINTIFY_TOKEN = 'Please enter your Printify API token';
-export const SELECT_A_SHOP = 'Please select a shop';
-
-export const invalidPrintifyToken = () => new BadRequestException(INVALID_PRINTIFY_TOKEN);
+export const invalidPrintifyToken = () => new BadRequestException(PROVIDER_MESSAGES.invalidPrintifyToken);

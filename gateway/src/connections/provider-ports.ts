@@ -6,14 +6,14 @@ import type { EtsyAccessTokens } from '@pod/connections';
  * makes the flows easy to read and to test.
  */
 export interface EtsyOAuthPort {
-  authorizationUrl(input: { state: string; codeChallenge: string; scopes: readonly string[] }): string;
+  /** Asks for the client's ETSY_SCOPES. */
+  authorizationUrl(input: { state: string; codeChallenge: string }): string;
   exchangeCode(input: { code: string; codeVerifier: string }): Promise<{
     accessToken: string;
     refreshToken: string;
     accessTokenExpiresAt: Date;
     etsyUserId: string;
   }>;
-  refreshTokens(refreshToken: string): Promise<{ accessToken: string; refreshToken: string; accessTokenExpiresAt: Date }>;
   getMe(auth: EtsyAccessTokens): Promise<{ userId: string | number; shopId: string | number | null | undefined }>;
   getShop(auth: EtsyAccessTokens, shopId: string): Promise<{ shopId: string | number; name: string; currency: string | null; country: string | null }>;
 }
@@ -37,6 +37,3 @@ export interface PkcePort {
 export const ETSY_OAUTH = Symbol('ETSY_OAUTH');
 export const PRINTIFY_API = Symbol('PRINTIFY_API');
 export const PKCE = Symbol('PKCE');
-
-/** Etsy scopes PodProfit asks for: receipts, payments and ledger (transactions_r), getMe (shops_r). */
-export const ETSY_SCOPES = ['transactions_r', 'shops_r'] as const;

@@ -1,5 +1,5 @@
 import { Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
-import type { EnqueuedJob, PingRequester, QueueName } from '@pod/contracts';
+import type { EnqueuedJob, QueueName } from '@pod/contracts';
 import { jobOptionsFor, shortReason, withTimeout, type JobName, type JobPayload } from '@pod/queue';
 import { QueueRegistry } from './queue-registry';
 
@@ -16,10 +16,6 @@ export class QueueProducer {
   private readonly logger = new Logger(QueueProducer.name);
 
   constructor(private readonly registry: QueueRegistry) {}
-
-  enqueuePing(queue: QueueName, requestedBy: PingRequester = 'operator'): Promise<EnqueuedJob> {
-    return this.enqueue(queue, 'ping', { requestedAt: new Date().toISOString(), requestedBy });
-  }
 
   async enqueue<Q extends QueueName, J extends JobName<Q>>(queue: Q, name: J, payload: JobPayload<Q, J>): Promise<EnqueuedJob> {
     const target = this.registry.get(queue);

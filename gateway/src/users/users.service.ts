@@ -2,7 +2,8 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { Repository } from 'typeorm';
-import { UserEntity, type DisplayCurrency } from '@pod/db';
+import type { DisplayCurrencyCode } from '@pod/domain';
+import { UserEntity } from '@pod/db';
 import { PasswordsService } from '../auth/passwords.service';
 import { SessionsService } from '../auth/sessions.service';
 import type { SignedInUser } from '../auth/signed-in-user';
@@ -31,7 +32,7 @@ export class UsersService {
     this.logger.info({ event: 'user.password_changed', userId: user.id }, 'password changed');
   }
 
-  async updateSettings(userId: string, currency: DisplayCurrency): Promise<{ currency: DisplayCurrency }> {
+  async updateSettings(userId: string, currency: DisplayCurrencyCode): Promise<{ currency: DisplayCurrencyCode }> {
     await this.users.update({ id: userId }, { displayCurrency: currency });
     return { currency };
   }

@@ -1,11 +1,11 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { TokenCipher } from '@pod/crypto';
-import type { ConnectionProvider, ConnectionStatus } from '@pod/db';
+import type { ConnectionStatus, Provider } from '@pod/contracts';
 
 /** What may leave the data layer about a connection: never a token, plain or encrypted. */
 export interface ConnectionSummary {
   id: string;
-  provider: ConnectionProvider;
+  provider: Provider;
   status: ConnectionStatus;
   externalAccountId: string | null;
   shopId: string | null;
@@ -46,7 +46,7 @@ export interface PrintifyConnectionInput {
 }
 
 /** The AAD binding of a stored token: its owner, its provider and which token it is. */
-export function tokenContext(userId: string, provider: ConnectionProvider, purpose: 'access' | 'refresh') {
+export function tokenContext(userId: string, provider: Provider, purpose: 'access' | 'refresh') {
   return { userId, provider, purpose };
 }
 
@@ -69,14 +69,6 @@ export class ConnectionsRepository {
 
   async listForUser(userId: string): Promise<ConnectionSummary[]> {
     return this.dataSource.query(`SELECT ${SUMMARY_COLUMNS} FROM provider_connection WHERE user_id = $1 ORDER BY provider`, [userId]);
-  }
-
-  async find(userId: string, provider: ConnectionProvider): Promise<ConnectionSummary | null> {
-    const rows: ConnectionSummary[] = await this.dataSource.query(
-      `SELECT ${SUMMARY_COLUMNS} FROM provider_connection WHERE user_id = $1 AND provider = $2`,
-      [userId, provider],
-    );
-    return rows[0] ?? null;
   }
 
   /** Creates or replaces the user's Etsy connection (a reconnect starts afresh: status connected). */
@@ -116,7 +108,7 @@ export class ConnectionsRepository {
   }
 
   /** Deletes the connection and its tokens; true when there was one. */
-  async remove(userId: string, provider: ConnectionProvider): Promise<boolean> {
+  async remove(userId: string, provider: Provider): Promise<boolean> {
     const [, count] = (await this.dataSource.query(`DELETE FROM provider_connection WHERE user_id = $1 AND provider = $2`, [
       userId,
       provider,
@@ -133,15 +125,11 @@ export class ConnectionsRepository {
     });
   }
 
-  async markStatus(userId: string, provider: ConnectionProvider, status: ConnectionStatus): Promise<void> {
+  async markStatus(userId: string, provider: Provider, status: ConnectionStatus): Promise<void> {
     await this.dataSource.query(
       `UPDATE provider_connection SET status = $3, updated_at = now() WHERE user_id = $1 AND provider = $2 AND status <> $3`,
       [userId, provider, status],
     );
-  }
-
-  async recordSync(userId: string, provider: ConnectionProvider, at: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE provider_connection SET last_sync_at = $3 WHERE user_id = $1 AND provider = $2`, [userId, provider, at]);
   }
 
   /** The decrypted Printify token of a connected account, or null when there is none. */
@@ -156,11 +144,11 @@ export class ConnectionsRepository {
     return { connection, token: this.cipher.decrypt(accessTokenEnc, tokenContext(userId, 'printify', 'access')) };
   }
 
-  private async upsert(userId: string, provider: ConnectionProvider, values: Record<string, unknown>, manager?: EntityManager) {
+  private async upsert(userId: string, provider: Provider, values: Record<string, unknown>) {
     const columns = Object.keys(values);
     const params = [userId, provider, this.cipher.currentVersion, ...Object.values(values)];
     const placeholders = columns.map((_, index) => `$${index + 4}`);
-    const rows: ConnectionSummary[] = await (manager ?? this.dataSource).query(
+    const rows: ConnectionSummary[] = await this.dataSource.query(
       `INSERT INTO provider_connection (user_id, provider, key_version, status, ${columns.join(', ')})
        VALUES ($1, $2, $3, 'connected', ${placeholders.join(', ')})
        ON CONFLICT (user_id, provider) DO UPDATE SET

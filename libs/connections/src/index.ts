@@ -1,3 +1,3 @@
 export * from './connections.repository';
-export * from './etsy-token-provider';
+export * from './etsy-token-service';
 export * from './etsy-token-service.factory';

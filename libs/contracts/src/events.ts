@@ -1,3 +1,4 @@
+import type { Provider } from './providers';
 import type { QueueName } from './queues';
 
 /**
@@ -18,7 +19,7 @@ export type EventName = (typeof EVENT_NAMES)[keyof typeof EVENT_NAMES];
 export interface OrdersSyncedEvent {
   userId: string;
   connectionId: string;
-  provider: 'etsy' | 'printify';
+  provider: Provider;
   syncRunId: string;
   /** ISO 8601. */
   syncedAt: string;

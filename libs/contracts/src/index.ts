@@ -1,4 +1,6 @@
 export * from './queues';
+export * from './providers';
+export * from './provider-messages';
 export * from './events';
 export * from './admin-queues';
 export type * from './api';

@@ -1,4 +1,3 @@
 export * from './data-source';
 export * from './prepare-database';
-export * from './bigint-transformer';
 export * from './entities';

@@ -63,9 +63,11 @@ describe('the queue contract table', () => {
     expect(missingHandlers('matcher', { ping: async () => ({}) })).toEqual([]);
   });
 
-  it('does not compile a handler table that leaves a job out', () => {
+  it('does not compile a handler table that leaves a job out, and names the gap at run time too', () => {
     // @ts-expect-error ping is missing: typecheck fails if JobHandlers stops requiring every job
     const incomplete: JobHandlers<'matcher'> = {};
-    expect(incomplete).toEqual({});
+    expect(missingHandlers('matcher', incomplete)).toEqual(['ping']);
+    const complete: JobHandlers<'matcher'> = { ping: async () => ({ queue: 'matcher', worker: 'host:1', completedAt: '2026-01-01T00:00:00.000Z' }) };
+    expect(missingHandlers('matcher', complete)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { Transport } from '@nestjs/microservices';
 import { bullConnection, bullPrefix, probeConnection, reconnectDelayMs, redisOptionsFromUrl } from './redis-connection';
 import { eventsClientOptions, eventsRedisOptions, PrefixedRedisServer } from './events-transport';
 
@@ -29,7 +30,9 @@ describe('Redis connection options', () => {
     expect(worker).toMatchObject({ host: '127.0.0.1', port: 6380, db: 2, maxRetriesPerRequest: null });
     const producer = bullConnection(config, 'producer');
     expect(producer).toMatchObject({ maxRetriesPerRequest: 1, enableOfflineQueue: false });
-    expect(typeof producer.retryStrategy?.(3)).toBe('number');
+    // The third reconnect waits 1 s less up to 25% jitter: never null, which would stop reconnecting.
+    expect(producer.retryStrategy?.(3)).toBeGreaterThanOrEqual(750);
+    expect(producer.retryStrategy?.(3)).toBeLessThanOrEqual(1_000);
     expect(probeConnection(config)).toMatchObject({ enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     // BullMQ rejects ioredis key prefixes; its own prefix carries REDIS_PREFIX instead.
     expect(worker.keyPrefix).toBeUndefined();
@@ -40,7 +43,7 @@ describe('Redis connection options', () => {
 describe('the events transport', () => {
   it('keeps reconnecting (Nest stops unless retryAttempts is set)', () => {
     expect(eventsRedisOptions(config)).toMatchObject({ host: '127.0.0.1', port: 6380, db: 2, retryAttempts: Number.MAX_SAFE_INTEGER });
-    expect(eventsClientOptions(config).transport).toBeDefined();
+    expect(eventsClientOptions(config)).toEqual({ transport: Transport.REDIS, options: eventsRedisOptions(config) });
   });
 
   it('subscribes handlers under the stack prefix', () => {

@@ -1,6 +1,10 @@
+import { Logger as NestLogger } from '@nestjs/common';
+import type { ClientProxy } from '@nestjs/microservices';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { DomainEventPublisher, JobHandlers } from '@pod/queue';
+import { NEVER, throwError, type Observable } from 'rxjs';
+import type { AppConfig } from '@pod/config';
+import { DomainEventPublisher, type JobHandlers } from '@pod/queue';
 import { ContractProcessor } from './contract-processor';
 import { pingHandler } from './ping-handler';
 import { workerId } from './worker-identity';
@@ -46,9 +50,49 @@ describe('a contract processor', () => {
     });
   });
 
-  it('never lets a lost event fail anything', () => {
-    const { sut } = newTestProcessor(jest.fn().mockResolvedValue(false));
-    expect(() => sut.onCompleted(job('ping'))).not.toThrow();
+  describe('when the event cannot be published', () => {
+    // The real publisher over a transport that fails the way Redis does when it is away.
+    let publisherWarnings: jest.SpyInstance;
+    beforeEach(() => (publisherWarnings = jest.spyOn(NestLogger.prototype, 'warn').mockImplementation(() => undefined)));
+    afterEach(() => publisherWarnings.mockRestore());
+
+    function processorOverBrokenTransport(emit: () => Observable<unknown>) {
+      const publisher = new DomainEventPublisher({ emit } as unknown as ClientProxy, { REDIS_PREFIX: 'test' } as AppConfig);
+      const published: Array<Promise<boolean>> = [];
+      const publish = jest.fn((...args: Parameters<DomainEventPublisher['publish']>) => {
+        const outcome = publisher.publish(...args);
+        published.push(outcome);
+        return outcome;
+      });
+      return { ...newTestProcessor(publish as DomainEventPublisher['publish']), published };
+    }
+
+    it('still logs the completion, and the lost event settles as false instead of rejecting', async () => {
+      const { sut, mocks, published } = processorOverBrokenTransport(() => throwError(() => new Error('Connection is closed.')));
+      expect(sut.onCompleted(job('ping'))).toBeUndefined();
+      expect(mocks.logger.info).toHaveBeenCalledWith(expect.objectContaining({ event: 'job.completed', jobId: '7' }), 'job completed');
+      expect(published).toHaveLength(1);
+      await expect(published[0]).resolves.toBe(false);
+      expect(publisherWarnings).toHaveBeenCalledWith('Could not publish job.completed (Connection is closed.); listeners will miss this hint');
+    });
+
+    it('does not wait for a transport that never answers', async () => {
+      jest.useFakeTimers();
+      try {
+        const { sut, mocks, published } = processorOverBrokenTransport(() => NEVER);
+        expect(sut.onCompleted(job('ping'))).toBeUndefined();
+        expect(mocks.logger.info).toHaveBeenCalledTimes(1);
+        let settled: boolean | undefined;
+        void published[0].then((value) => (settled = value));
+        await jest.advanceTimersByTimeAsync(999);
+        expect(settled).toBeUndefined();
+        await jest.advanceTimersByTimeAsync(1);
+        expect(settled).toBe(false);
+        expect(publisherWarnings).toHaveBeenCalledWith(expect.stringContaining('no answer within 1000 ms'));
+      } finally {
+        jest.useRealTimers();
+      }
+    });
   });
 
   it('logs connection errors, throttled, instead of throwing', () => {

@@ -1,8 +1,9 @@
 import { NotFoundException, type PipeTransform } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { EMPTY_PRINTIFY_TOKEN, SELECT_A_SHOP } from '../provider-errors';
+import { isProvider, PROVIDER_MESSAGES, type Provider } from '@pod/contracts';
 
+const { emptyPrintifyToken: EMPTY_PRINTIFY_TOKEN, selectPrintifyShop: SELECT_A_SHOP } = PROVIDER_MESSAGES;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Shop ids arrive as numbers (Printify's) or digit strings; both become a string, anything else stays invalid. */
 const shopIdToString = ({ value }: { value: unknown }) => {
@@ -36,13 +37,12 @@ export class ConnectPrintifyDto extends PrintifyTokenDto {
   syncFromDate?: string;
 }
 
-export const DISCONNECTABLE = ['etsy', 'printify'] as const;
-export type DisconnectableService = (typeof DISCONNECTABLE)[number];
+export type DisconnectableService = Provider;
 
 /** `:service` of DELETE /api/connections/:service: etsy or printify, anything else is 404. */
 export class DisconnectableServicePipe implements PipeTransform<string, DisconnectableService> {
   transform(value: string): DisconnectableService {
-    if ((DISCONNECTABLE as readonly string[]).includes(value)) return value as DisconnectableService;
+    if (isProvider(value)) return value;
     throw new NotFoundException('Not Found');
   }
 }

@@ -1,5 +1,5 @@
 import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { DISPLAY_CURRENCIES, type DisplayCurrency } from '@pod/db';
+import { DISPLAY_CURRENCY_CODES, type DisplayCurrencyCode } from '@pod/domain';
 
 export class ChangePasswordDto {
   @IsNotEmpty({ message: 'Please enter your current password' })
@@ -14,6 +14,6 @@ export class ChangePasswordDto {
 }
 
 export class UpdateSettingsDto {
-  @IsIn(DISPLAY_CURRENCIES, { message: 'Currency must be one of USD, EUR or GBP' })
-  currency: DisplayCurrency;
+  @IsIn(DISPLAY_CURRENCY_CODES, { message: 'Currency must be one of USD, EUR or GBP' })
+  currency: DisplayCurrencyCode;
 }

@@ -1,14 +1,12 @@
 /** Response shapes of the routes under /api/connections and /api/printify. */
-
-/** A stored connection's state: reauth_required (Etsy refused the refresh grant), expired (Printify refused the token). */
-export type ConnectionState = 'connected' | 'reauth_required' | 'expired';
+import type { ConnectionStatus } from '../providers';
 
 /** `live`, or `sandbox` in demo mode (both providers are the built-in sandbox). */
 export type ProvidersModeName = 'live' | 'sandbox';
 
 export interface EtsyConnectionStatus {
   connected: boolean;
-  status: ConnectionState | null;
+  status: ConnectionStatus | null;
   needsReconnect: boolean;
   shopName: string | null;
   shopId: string | null;
@@ -21,7 +19,7 @@ export interface EtsyConnectionStatus {
 
 export interface PrintifyConnectionStatus {
   connected: boolean;
-  status: ConnectionState | null;
+  status: ConnectionStatus | null;
   needsReconnect: boolean;
   shopTitle: string | null;
   shopId: string | null;

@@ -1,12 +1,6 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import type { ConnectionStatus, Provider } from '@pod/contracts';
 import { UserEntity } from './user.entity';
-
-export const CONNECTION_PROVIDERS = ['etsy', 'printify'] as const;
-export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
-
-/** connected; reauth_required (Etsy refused the refresh grant); expired (Printify refused the token). */
-export const CONNECTION_STATUSES = ['connected', 'reauth_required', 'expired'] as const;
-export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 /**
  * A seller's Etsy shop or Printify account, one per provider and user. Tokens are stored
@@ -27,7 +21,7 @@ export class ProviderConnectionEntity {
   user?: UserEntity;
 
   @Column({ type: 'text' })
-  provider: ConnectionProvider;
+  provider: Provider;
 
   @Column({ type: 'text', default: 'connected' })
   status: ConnectionStatus;

@@ -1,7 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-
-export const DISPLAY_CURRENCIES = ['USD', 'EUR', 'GBP'] as const;
-export type DisplayCurrency = (typeof DISPLAY_CURRENCIES)[number];
+import type { DisplayCurrencyCode } from '@pod/domain';
 
 @Entity({ name: 'app_user' })
 export class UserEntity {
@@ -22,7 +20,7 @@ export class UserEntity {
   lastName: string;
 
   @Column({ name: 'display_currency', type: 'text', default: 'USD' })
-  displayCurrency: DisplayCurrency;
+  displayCurrency: DisplayCurrencyCode;
 
   /** A "Try the demo" account: its connections point at the sandbox, and it is removed at demoExpiresAt. */
   @Column({ name: 'is_demo', type: 'boolean', default: false })

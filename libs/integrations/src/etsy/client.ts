@@ -47,7 +47,8 @@ export interface EtsyClientDeps {
 
 export const ETSY_DEFAULT_API_URL = 'https://openapi.etsy.com';
 export const ETSY_DEFAULT_CONNECT_URL = 'https://www.etsy.com/oauth/connect';
-export const ETSY_DEFAULT_SCOPES = ['transactions_r', 'shops_r'] as const;
+/** The scopes PodProfit asks for: receipts, payments and ledger (transactions_r), getMe and the shop (shops_r). */
+export const ETSY_SCOPES = ['transactions_r', 'shops_r'] as const;
 /** The ledger refuses wider windows (31 days). */
 export const ETSY_MAX_LEDGER_WINDOW_SECONDS = 2_678_400;
 export const ETSY_MAX_OFFSET = 12_000;
@@ -118,15 +119,14 @@ export class EtsyClient {
   }
 
   /** The consent URL to send the seller to (step 1 of a.3). */
-  authorizationUrl(input: { state: string; codeChallenge: string; scopes?: readonly string[] }): string {
+  authorizationUrl(input: { state: string; codeChallenge: string }): string {
     if (!input.state) throw new InvalidRequestError('etsy', 'etsy: an OAuth state is required');
     if (!/^[A-Za-z0-9_-]{43}$/.test(input.codeChallenge)) throw new InvalidRequestError('etsy', 'etsy: the code challenge is not an S256 challenge');
-    const scopes = input.scopes ?? ETSY_DEFAULT_SCOPES;
     const params: [string, string][] = [
       ['response_type', 'code'],
       ['client_id', this.config.keystring],
       ['redirect_uri', this.config.redirectUri],
-      ['scope', scopes.join(' ')],
+      ['scope', ETSY_SCOPES.join(' ')],
       ['state', input.state],
       ['code_challenge', input.codeChallenge],
       ['code_challenge_method', 'S256'],
@@ -283,7 +283,7 @@ function oauthError(status: number, body: unknown): ProviderError | undefined {
   const code = body && typeof body === 'object' ? (body as Record<string, unknown>).error : undefined;
   if (code === 'invalid_grant') return new ReauthRequiredError('etsy', `etsy token endpoint: invalid_grant (${status}); the seller must connect again`, status);
   if (typeof code === 'string' && /^[a-z_]{1,40}$/.test(code)) {
-    return new ProviderError(`etsy token endpoint: ${code} (${status})`, { provider: 'etsy', status, retryable: false, code: 'oauth_error', upstreamMessage: code });
+    return new ProviderError(`etsy token endpoint: ${code} (${status})`, { provider: 'etsy', status, code: 'oauth_error', upstreamMessage: code });
   }
   return undefined;
 }

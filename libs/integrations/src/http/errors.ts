@@ -1,3 +1,5 @@
+import type { Provider } from '@pod/contracts';
+
 /**
  * Typed provider errors. Every failure of a provider call is one of these, so a worker can
  * decide from the class alone: retry with backoff (`retryable`), park the job until
@@ -7,7 +9,7 @@
  * Messages are safe to log and to show an operator: they name the provider, method, host and
  * path template, never a token, secret, code or query string.
  */
-export type ProviderName = 'etsy' | 'printify';
+export type ProviderName = Provider;
 
 export type ProviderErrorCode =
   | 'rate_limited'
@@ -27,10 +29,20 @@ export type ProviderErrorCode =
   | 'oauth_error'
   | 'client_error';
 
+/**
+ * The failures that may pass by themselves: a rate limit, a provider outage, the network or a
+ * timeout. The one list of them: `ProviderError.retryable` follows it, and so does everyone
+ * who decides between "try again later" and "this will not work" (workers, the gateway).
+ */
+export const RETRYABLE_PROVIDER_ERROR_CODES = ['rate_limited', 'upstream_error', 'transport_error', 'timeout'] as const satisfies readonly ProviderErrorCode[];
+
+export function isRetryableProviderErrorCode(code: string | undefined): boolean {
+  return (RETRYABLE_PROVIDER_ERROR_CODES as readonly (string | undefined)[]).includes(code);
+}
+
 export interface ProviderErrorDetails {
   provider: ProviderName;
   status: number | null;
-  retryable: boolean;
   code: ProviderErrorCode;
   /** The provider's own error text (Etsy `error`, Printify `message`), scrubbed of secrets. */
   upstreamMessage?: string;
@@ -48,7 +60,7 @@ export class ProviderError extends Error {
     this.name = 'ProviderError';
     this.provider = details.provider;
     this.status = details.status;
-    this.retryable = details.retryable;
+    this.retryable = isRetryableProviderErrorCode(details.code);
     this.code = details.code;
     this.upstreamMessage = details.upstreamMessage;
   }
@@ -70,7 +82,7 @@ export class RateLimitedError extends ProviderError {
     message: string,
     status: number | null = 429,
   ) {
-    super(message, { provider, status, retryable: true, code: 'rate_limited' });
+    super(message, { provider, status, code: 'rate_limited' });
     this.name = 'RateLimitedError';
   }
 }
@@ -78,7 +90,7 @@ export class RateLimitedError extends ProviderError {
 /** 401 `invalid_token`: the access token is expired or revoked; a refresh may help. */
 export class AuthError extends ProviderError {
   constructor(provider: ProviderName, message: string, upstreamMessage?: string) {
-    super(message, { provider, status: 401, retryable: false, code: 'invalid_token', upstreamMessage });
+    super(message, { provider, status: 401, code: 'invalid_token', upstreamMessage });
     this.name = 'AuthError';
   }
 }
@@ -86,14 +98,14 @@ export class AuthError extends ProviderError {
 /** `invalid_grant` on the token endpoint: the grant is gone; the seller must connect again. */
 export class ReauthRequiredError extends ProviderError {
   constructor(provider: ProviderName, message: string, status: number | null = 400) {
-    super(message, { provider, status, retryable: false, code: 'reauth_required' });
+    super(message, { provider, status, code: 'reauth_required' });
     this.name = 'ReauthRequiredError';
   }
 }
 
 export class NotFoundError extends ProviderError {
   constructor(provider: ProviderName, message: string, upstreamMessage?: string) {
-    super(message, { provider, status: 404, retryable: false, code: 'not_found', upstreamMessage });
+    super(message, { provider, status: 404, code: 'not_found', upstreamMessage });
     this.name = 'NotFoundError';
   }
 }
@@ -101,7 +113,7 @@ export class NotFoundError extends ProviderError {
 /** 5xx after the last attempt. */
 export class UpstreamError extends ProviderError {
   constructor(provider: ProviderName, status: number, message: string, upstreamMessage?: string) {
-    super(message, { provider, status, retryable: true, code: 'upstream_error', upstreamMessage });
+    super(message, { provider, status, code: 'upstream_error', upstreamMessage });
     this.name = 'UpstreamError';
   }
 }
@@ -113,7 +125,7 @@ export class TransportError extends ProviderError {
     message: string,
     readonly kind: 'network' | 'headers_timeout' | 'body_timeout',
   ) {
-    super(message, { provider, status: null, retryable: true, code: kind === 'network' ? 'transport_error' : 'timeout' });
+    super(message, { provider, status: null, code: kind === 'network' ? 'transport_error' : 'timeout' });
     this.name = 'TransportError';
   }
 }
@@ -121,7 +133,7 @@ export class TransportError extends ProviderError {
 /** The body is not JSON, is too large, or does not have the documented shape. */
 export class MalformedResponseError extends ProviderError {
   constructor(provider: ProviderName, message: string, status: number | null = null, code: ProviderErrorCode = 'malformed_response') {
-    super(message, { provider, status, retryable: false, code });
+    super(message, { provider, status, code });
     this.name = 'MalformedResponseError';
   }
 }
@@ -144,7 +156,7 @@ export class PayloadSchemaError extends MalformedResponseError {
 /** A 3xx answer: redirects are never followed (they could lead our credentials elsewhere). */
 export class RedirectRefusedError extends ProviderError {
   constructor(provider: ProviderName, status: number, message: string) {
-    super(message, { provider, status, retryable: false, code: 'redirect_refused' });
+    super(message, { provider, status, code: 'redirect_refused' });
     this.name = 'RedirectRefusedError';
   }
 }
@@ -158,7 +170,6 @@ export class HostNotAllowedError extends ProviderError {
     super(`${provider}: refusing to call ${origin}, which is not a configured host`, {
       provider,
       status: null,
-      retryable: false,
       code: 'host_not_allowed',
     });
     this.name = 'HostNotAllowedError';
@@ -168,7 +179,7 @@ export class HostNotAllowedError extends ProviderError {
 /** Our own arguments break a documented limit (window too wide, offset past 12,000…); nothing was sent. */
 export class InvalidRequestError extends ProviderError {
   constructor(provider: ProviderName, message: string) {
-    super(message, { provider, status: null, retryable: false, code: 'invalid_request' });
+    super(message, { provider, status: null, code: 'invalid_request' });
     this.name = 'InvalidRequestError';
   }
 }

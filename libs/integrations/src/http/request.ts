@@ -273,7 +273,7 @@ function defaultClientError(provider: ProviderName, status: number, what: string
   if (status === 401) return new AuthError(provider, `${what}: 401 unauthorized`, upstreamMessage);
   if (status === 404) return new NotFoundError(provider, `${what}: 404 not found`, upstreamMessage);
   const code = status === 403 ? 'forbidden' : status === 400 || status === 422 ? 'bad_request' : 'client_error';
-  return new ProviderError(`${what}: HTTP ${status}`, { provider, status, retryable: false, code, upstreamMessage });
+  return new ProviderError(`${what}: HTTP ${status}`, { provider, status, code, upstreamMessage });
 }
 
 function kindOfScope(plan: RatePlan, scope: string): RateLimitScope {

@@ -18,13 +18,7 @@ export interface LoggedRequest {
 
 export type Target = 'etsy' | 'printify' | 'ecb' | 'admin' | 'other';
 
-const SECRET_PARAMS = new Set(['code', 'state', 'code_verifier', 'code_challenge', 'refresh_token', 'access_token', 'token', 'client_secret', 'consent']);
-
-export function redactQuery(url: URL): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) out[key] = SECRET_PARAMS.has(key) ? '[redacted]' : value;
-  return out;
-}
+export { redactQuery } from '@pod/observability';
 
 /** A bounded ring of the latest requests. */
 export class RequestLog {

@@ -1,5 +1,6 @@
 // Request bodies the web app sends. The shapes of the gateway's answers are shared with it:
 // `import type { … } from '@pod/contracts'` (libs/contracts/src/api).
+import type { Provider } from '@pod/contracts';
 
 export interface RegisterInput {
   email: string;
@@ -20,4 +21,4 @@ export interface ConnectPrintifyInput {
   syncFromDate?: string;
 }
 
-export type ConnectableService = 'etsy' | 'printify';
+export type ConnectableService = Provider;

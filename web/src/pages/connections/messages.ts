@@ -1,10 +1,12 @@
-// Every text of the Connections screen that a test or the spec names (spec §5, §8).
+// Every text of the Connections screen that a test or the spec names (spec §5, §8). Those the
+// gateway answers with too come from @pod/contracts.
+import { PROVIDER_MESSAGES } from '@pod/contracts';
 
 export const MSG = {
   loading: 'Loading connections...',
-  emptyToken: 'Please enter your Printify API token',
-  invalidToken: 'Invalid Printify API token. Please check and try again.',
-  selectShop: 'Please select a shop',
+  emptyToken: PROVIDER_MESSAGES.emptyPrintifyToken,
+  invalidToken: PROVIDER_MESSAGES.invalidPrintifyToken,
+  selectShop: PROVIDER_MESSAGES.selectPrintifyShop,
   etsyInitFailed: 'Failed to initiate Etsy connection',
   printifyConnectFailed: 'Failed to connect to Printify. Please check your token.',
   disconnectFailed: 'Failed to disconnect service',

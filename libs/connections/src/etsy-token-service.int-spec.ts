@@ -3,7 +3,7 @@ import { createDataSource, prepareDatabase } from '@pod/db';
 import { TokenCipher } from '@pod/crypto';
 import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from '@pod/testing';
 import { ConnectionsRepository } from './connections.repository';
-import { EtsyTokenService, type EtsyTokenRefresher } from './etsy-token-provider';
+import { EtsyTokenService, type EtsyTokenRefresher } from './etsy-token-service';
 
 class FakeReauthRequired extends Error {
   readonly code = 'reauth_required';

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { TokenCipher } from '@pod/crypto';
 import { tokenContext } from './connections.repository';
 
-/** The slice of the Etsy client the provider needs: the refresh-token grant. */
+/** The slice of the Etsy client the service needs: the refresh-token grant. */
 export interface EtsyTokenRefresher {
   refreshTokens(refreshToken: string): Promise<{ accessToken: string; refreshToken: string; accessTokenExpiresAt: Date }>;
 }
