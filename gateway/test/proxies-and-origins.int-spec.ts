@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { GatewayTestBed, SAME_ORIGIN, login, uniqueEmail, type TestGateway } from './support/test-gateway';
+import { GatewayTestBed, SAME_ORIGIN, uniqueEmail, type TestGateway } from './support/test-gateway';
 
 const bed = new GatewayTestBed();
 beforeAll(() => bed.setUp());
