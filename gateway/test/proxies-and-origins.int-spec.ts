@@ -63,6 +63,9 @@ describe('same-origin checks compare with PUBLIC_ORIGIN (item 21)', () => {
     expect((await signUp(gw.app, { host: 'evil.example:80', origin: 'http://evil.example:80' })).statusCode).toBe(403);
     // A DNS-rebound name is "same-origin" to the browser, but its Origin is not ours.
     expect((await signUp(gw.app, { host: 'rebound.example', origin: 'http://rebound.example', 'sec-fetch-site': 'same-origin' })).statusCode).toBe(403);
+    // A same-origin form post under Referrer-Policy: no-referrer says Origin: null; alone, null is refused.
+    expect((await signUp(gw.app, { origin: 'null', 'sec-fetch-site': 'same-origin' })).statusCode).toBe(201);
+    expect((await signUp(gw.app, { origin: 'null' })).statusCode).toBe(403);
   });
 
   it('accepts the https public origin behind a TLS-terminating proxy that speaks http to us', async () => {

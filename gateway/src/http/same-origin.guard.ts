@@ -27,22 +27,25 @@ export class SameOriginGuard implements CanActivate {
  * "Our origin" is the configured public origin, never one built from the Host header (a
  * request saying `Host: evil` and `Origin: http://evil` is not ours) nor from the scheme this
  * hop saw (behind TLS termination the browser's origin is https while we hear http).
- * An Origin, when present, must be ours even if Sec-Fetch-Site says same-origin: a DNS-rebound
- * name is "same-origin" to the browser but carries its own Origin.
+ * An Origin, when given, must be ours even if Sec-Fetch-Site says same-origin: a DNS-rebound
+ * name is "same-origin" to the browser but carries its own Origin. `Origin: null` is what a
+ * same-origin form post sends under `Referrer-Policy: no-referrer` (the consent page's Allow),
+ * so it counts only with Sec-Fetch-Site: same-origin.
  */
 export function isSameOrigin(request: FastifyRequest, publicOrigin: string): boolean {
   const site = header(request, 'sec-fetch-site');
   const origin = header(request, 'origin');
   if (site && site !== 'same-origin' && site !== 'none') return false;
-  if (origin) return canonical(origin) === publicOrigin;
+  if (origin && origin !== 'null') return canonical(origin) === publicOrigin;
   if (site) return true;
+  if (origin) return false;
   const bearerWithoutCookie = /^Bearer\s/i.test(header(request, 'authorization') ?? '') && !request.headers.cookie;
   return bearerWithoutCookie;
 }
 
 /** Browsers send origins canonical already; parsing keeps `http://localhost:80` equal to `http://localhost`. */
 function canonical(origin: string): string | undefined {
-  if (origin === 'null' || !URL.canParse(origin)) return undefined;
+  if (!URL.canParse(origin)) return undefined;
   return new URL(origin).origin;
 }
 
