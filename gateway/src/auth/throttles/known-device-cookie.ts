@@ -22,7 +22,12 @@ export function knownDeviceCookieOptions(config: AppConfig): CookieSerializeOpti
 export class KnownDeviceTokens {
   constructor(private readonly key: Buffer) {}
 
-  issue(deviceId = randomBytes(16).toString('base64url')): string {
+  /** A fresh device id: 128 random bits. */
+  static newDeviceId(): string {
+    return randomBytes(16).toString('base64url');
+  }
+
+  issue(deviceId: string): string {
     return `${deviceId}.${this.sign(deviceId)}`;
   }
 

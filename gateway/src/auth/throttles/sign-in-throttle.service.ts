@@ -85,8 +85,9 @@ export class SignInThrottleService {
 
   async recordSuccess(email: string, origin: SignInOrigin, check: SignInCheck): Promise<{ deviceToken: string }> {
     const account = this.accountKey(email);
-    const deviceToken = this.devices.issue(check.deviceId);
-    const deviceId = this.devices.verify(deviceToken) as string;
+    // The browser keeps its device id (one cookie serves every account signed in on it).
+    const deviceId = check.deviceId ?? KnownDeviceTokens.newDeviceId();
+    const deviceToken = this.devices.issue(deviceId);
     const now = Date.now();
     const knownAddresses = `signin:known-ip:${account}`;
     const knownDevices = `signin:known-dev:${account}`;
