@@ -3,7 +3,9 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // The gateway serves /api and, in production, this build (web/dist). In development Vite
-// proxies /api to the gateway so the session cookie stays same-origin.
+// proxies /api (and the demo's Etsy consent page, /sandbox) to the gateway so the session
+// cookie stays same-origin; `npm run dev` gives the gateway PUBLIC_ORIGIN=http://127.0.0.1:5173,
+// the origin its same-origin checks then expect.
 export default defineConfig({
   plugins: [react()],
   // The shared contracts are plain TypeScript: the web app bundles the values it imports
@@ -17,6 +19,7 @@ export default defineConfig({
     strictPort: true,
     proxy: {
       '/api': { target: 'http://127.0.0.1:5000', changeOrigin: false },
+      '/sandbox': { target: 'http://127.0.0.1:5000', changeOrigin: false },
     },
   },
   preview: {

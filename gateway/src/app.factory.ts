@@ -11,6 +11,7 @@ import { createLogger } from '@pod/observability';
 import { AppModule } from './app.module';
 import { SessionGuard } from './auth/session.guard';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { registerPublicOriginRedirect } from './http/public-origin';
 import { SameOriginGuard } from './http/same-origin.guard';
 import { BODY_LIMIT_BYTES, registerJsonOnlyParser, registerSecurityHeaders } from './http/security';
 import { SpaFallback } from './http/static-web';
@@ -41,7 +42,9 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
     routerOptions: { maxParamLength: 200 },
-    trustProxy: false,
+    // Behind proxies (an Ingress) the socket's peer is the proxy: TRUST_PROXY says which peers'
+    // X-Forwarded-For / -Proto to believe, so per-IP limits count clients, not the proxy.
+    trustProxy: config.trustedProxies,
     genReqId: (req: IncomingMessage) => {
       const id = randomUUID();
       (req as IncomingMessage & { id: string }).id = id;
@@ -58,6 +61,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   registerJsonOnlyParser(fastify);
   await registerSecurityHeaders(fastify, config.isProduction);
   await fastify.register(fastifyCookie);
+  registerPublicOriginRedirect(fastify, config.publicOrigin);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -65,7 +69,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
 
   app.setGlobalPrefix('api', { exclude: ['sandbox/oauth/connect', 'sandbox/oauth/connect/decision', 'healthz', 'livez'] });
   app.useGlobalFilters(new AllExceptionsFilter(logger, spa));
-  app.useGlobalGuards(new SameOriginGuard(), app.get(SessionGuard));
+  app.useGlobalGuards(new SameOriginGuard(config.publicOrigin), app.get(SessionGuard));
   app.useGlobalPipes(createValidationPipe());
   // Domain events (e.g. job.completed) arrive over the Redis transport; BullMQ carries the work.
   app.connectMicroservice(redisEventsTransportOptions(config));

@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   const app = await createGateway(config);
   await app.startAllMicroservices();
   await app.listen({ port: config.PORT, host: '0.0.0.0' });
-  process.stdout.write(`PodProfit gateway listening on http://localhost:${config.PORT}\n`);
+  // PUBLIC_ORIGIN (default http://localhost:$PORT): where browsers should open the app.
+  process.stdout.write(`PodProfit gateway listening on port ${config.PORT}: open ${config.publicOrigin}\n`);
 }
 
 main().catch((error: unknown) => {

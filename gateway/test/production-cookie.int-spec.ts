@@ -18,6 +18,10 @@ it('sets a __Host-, Secure, HttpOnly, SameSite=Lax cookie with no Domain in prod
   expect(cookie).not.toMatch(/Domain=/i);
   const me = await prod.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: cookie.split(';')[0] } });
   expect(me.statusCode).toBe(200);
+  // The known-device cookie (sign-in throttling) follows the same rules, Strict as only sign-in needs it.
+  const device = [response.headers['set-cookie']].flat().find((c) => String(c).startsWith('__Host-podprofit_device='));
+  expect(device).toMatch(/; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
+  expect(device).not.toMatch(/Domain=/i);
 });
 
 it('refuses to start in production without APP_SECRET', async () => {

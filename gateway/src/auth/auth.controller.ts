@@ -6,6 +6,8 @@ import { AuthService, type SignedIn } from './auth.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
 import { Public } from './public.decorator';
 import { sessionCookieName, sessionCookieOptions } from './session-cookie';
+import { knownDeviceCookieName, knownDeviceCookieOptions } from './throttles/known-device-cookie';
+import type { SignInOrigin } from './throttles/sign-in-throttle.service';
 import { SessionsService } from './sessions.service';
 import { CurrentUser, publicUser, type SignedInUser } from './signed-in-user';
 
@@ -21,14 +23,14 @@ export class AuthController {
   @Post('register')
   @HttpCode(201)
   async register(@Body() dto: RegisterDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
-    return this.signIn(reply, await this.auth.register(dto, req.ip));
+    return this.signIn(reply, await this.auth.register(dto, this.signInOrigin(req)));
   }
 
   @Public()
   @Post('login')
   @HttpCode(200)
   async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
-    return this.signIn(reply, await this.auth.login(dto, req.ip));
+    return this.signIn(reply, await this.auth.login(dto, this.signInOrigin(req)));
   }
 
   /** Public so that a stale cookie can always be cleared; ends the session the cookie names. */
@@ -51,6 +53,12 @@ export class AuthController {
   private signIn(reply: FastifyReply, signedIn: SignedIn): AuthResponse {
     const { jwt, maxAgeSeconds } = signedIn.session;
     void reply.setCookie(sessionCookieName(this.config), jwt, sessionCookieOptions(this.config, maxAgeSeconds));
+    void reply.setCookie(knownDeviceCookieName(this.config), signedIn.deviceToken, knownDeviceCookieOptions(this.config));
     return { user: signedIn.user };
+  }
+
+  /** The client's address (after TRUST_PROXY) and its known-device cookie, if any. */
+  private signInOrigin(req: FastifyRequest): SignInOrigin {
+    return { ip: req.ip, deviceToken: req.cookies?.[knownDeviceCookieName(this.config)] };
   }
 }

@@ -7,7 +7,8 @@ import { SessionEntity, UserEntity } from '@pod/db';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { JwtStrategy } from './jwt.strategy';
-import { LoginThrottleService } from './login-throttle.service';
+import { AbuseThrottleService } from './throttles/abuse-throttle.service';
+import { SignInThrottleService } from './throttles/sign-in-throttle.service';
 import { PasswordsService } from './passwords.service';
 import { SessionGuard } from './session.guard';
 import { SessionsService } from './sessions.service';
@@ -26,7 +27,7 @@ import { SessionsService } from './sessions.service';
     }),
   ],
   controllers: [AuthController],
-  providers: [AuthService, SessionsService, PasswordsService, LoginThrottleService, JwtStrategy, SessionGuard],
-  exports: [SessionsService, PasswordsService, SessionGuard, LoginThrottleService],
+  providers: [AuthService, SessionsService, PasswordsService, AbuseThrottleService, SignInThrottleService, JwtStrategy, SessionGuard],
+  exports: [SessionsService, PasswordsService, SessionGuard, AbuseThrottleService],
 })
 export class AuthModule {}

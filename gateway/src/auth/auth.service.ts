@@ -5,7 +5,8 @@ import { QueryFailedError, type Repository } from 'typeorm';
 import type { PublicUser } from '@pod/contracts';
 import { UserEntity } from '@pod/db';
 import type { LoginDto, RegisterDto } from './dto/auth.dto';
-import { LoginThrottleService } from './login-throttle.service';
+import { AbuseThrottleService } from './throttles/abuse-throttle.service';
+import { SignInLockedException, SignInThrottleService, type SignInOrigin } from './throttles/sign-in-throttle.service';
 import { PasswordsService } from './passwords.service';
 import { SessionsService } from './sessions.service';
 import { publicUser } from './signed-in-user';
@@ -15,6 +16,8 @@ export const INVALID_CREDENTIALS = 'Invalid email or password';
 export interface SignedIn {
   user: PublicUser;
   session: { jwt: string; maxAgeSeconds: number };
+  /** The known-device cookie's new value (see throttles/known-device-cookie.ts). */
+  deviceToken: string;
 }
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -26,16 +29,17 @@ export class AuthService {
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly passwords: PasswordsService,
     private readonly sessions: SessionsService,
-    private readonly throttle: LoginThrottleService,
+    private readonly signInThrottle: SignInThrottleService,
+    private readonly throttle: AbuseThrottleService,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext(AuthService.name);
   }
 
-  async register(dto: RegisterDto, ip: string): Promise<SignedIn> {
+  async register(dto: RegisterDto, origin: SignInOrigin): Promise<SignedIn> {
     if (dto.password !== dto.confirmPassword) throw new BadRequestException("Passwords don't match");
     this.passwords.assertAcceptable(dto.password);
-    await this.throttle.assertSignupAllowed(ip);
+    await this.throttle.assertSignupAllowed(origin.ip);
     const email = normaliseEmail(dto.email);
     if (await this.users.exists({ where: { email } })) throw emailTaken();
     const passwordHash = await this.passwords.hash(dto.password);
@@ -48,30 +52,33 @@ export class AuthService {
       throw error;
     }
     this.logger.info({ event: 'auth.registered', userId: user.id }, 'account created');
-    return { user: toPublic(user), session: await this.sessions.start(user.id) };
+    // Signing up is the first successful sign-in: this browser and address become known.
+    const { deviceToken } = await this.signInThrottle.recordSignUp(email, origin);
+    return { user: toPublic(user), session: await this.sessions.start(user.id), deviceToken };
   }
 
-  async login(dto: LoginDto, ip: string): Promise<SignedIn> {
+  async login(dto: LoginDto, origin: SignInOrigin): Promise<SignedIn> {
     const email = normaliseEmail(dto.email);
-    try {
-      await this.throttle.assertLoginAllowed(email, ip);
-    } catch (error) {
-      this.logger.warn({ event: 'auth.login_locked', ip }, 'sign-in refused by throttle');
+    const { ip } = origin;
+    const check = await this.signInThrottle.assertAllowed(email, origin).catch((error: unknown) => {
+      if (error instanceof SignInLockedException) {
+        this.logger.warn({ event: 'auth.login_locked', ip, scope: error.scope, trust: error.trust }, 'sign-in refused by throttle');
+      }
       throw error;
-    }
+    });
     const user = await this.users.findOne({ where: { email } });
     const valid = await this.passwords.verify(user?.passwordHash, dto.password);
     if (!user || !valid) {
-      await this.throttle.recordFailure(email, ip);
-      this.logger.info({ event: 'auth.login_failed', ip, userId: user?.id }, 'sign-in failed');
+      await this.signInThrottle.recordFailure(email, origin, check);
+      this.logger.info({ event: 'auth.login_failed', ip, userId: user?.id, trust: check.trust }, 'sign-in failed');
       throw new UnauthorizedException(INVALID_CREDENTIALS);
     }
-    await this.throttle.recordSuccess(email);
+    const { deviceToken } = await this.signInThrottle.recordSuccess(email, origin, check);
     if (this.passwords.needsRehash(user.passwordHash)) {
       await this.users.update({ id: user.id }, { passwordHash: await this.passwords.hash(dto.password) });
     }
-    this.logger.info({ event: 'auth.login', userId: user.id }, 'signed in');
-    return { user: toPublic(user), session: await this.sessions.start(user.id) };
+    this.logger.info({ event: 'auth.login', userId: user.id, trust: check.trust }, 'signed in');
+    return { user: toPublic(user), session: await this.sessions.start(user.id), deviceToken };
   }
 }
 

@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, HttpException, NotFoundExceptio
 import type { PinoLogger } from 'nestjs-pino';
 import type { ConnectionsRepository } from '@pod/connections';
 import { AuthError, RateLimitedError, TransportError, UpstreamError } from '@pod/integrations';
-import type { LoginThrottleService } from '../auth/login-throttle.service';
+import type { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { PrintifyConnectService } from './printify-connect.service';
 import type { PrintifyPort, PrintifyShop } from './provider-ports';
@@ -17,7 +17,7 @@ function newTestService(listShops: PrintifyPort['listShops']) {
     markStatus: jest.fn(async () => undefined),
   };
   const throttle = { assertTokenCheckAllowed: jest.fn(async () => undefined) };
-  const sut = new PrintifyConnectService({ listShops }, connections as unknown as ConnectionsRepository, throttle as unknown as LoginThrottleService, logger);
+  const sut = new PrintifyConnectService({ listShops }, connections as unknown as ConnectionsRepository, throttle as unknown as AbuseThrottleService, logger);
   return { sut, connections, throttle };
 }
 

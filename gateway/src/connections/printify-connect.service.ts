@@ -3,7 +3,7 @@ import { BadRequestException, ConflictException, Inject, Injectable, NotFoundExc
 import { PinoLogger } from 'nestjs-pino';
 import { ConnectionsRepository } from '@pod/connections';
 import { PROVIDER_MESSAGES, type PrintifyShopView, type PrintifyTokenShops } from '@pod/contracts';
-import { LoginThrottleService } from '../auth/login-throttle.service';
+import { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import type { ConnectPrintifyDto } from './dto/connections.dto';
 import { PRINTIFY_API, type PrintifyPort, type PrintifyShop } from './provider-ports';
@@ -28,7 +28,7 @@ export class PrintifyConnectService {
   constructor(
     @Inject(PRINTIFY_API) private readonly printify: PrintifyPort,
     private readonly connections: ConnectionsRepository,
-    private readonly throttle: LoginThrottleService,
+    private readonly throttle: AbuseThrottleService,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext(PrintifyConnectService.name);

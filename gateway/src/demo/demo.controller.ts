@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, NotFoundException, Post, Req, Res } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '@pod/config';
 import type { AuthResponse, DemoSandbox } from '@pod/contracts';
-import { LoginThrottleService } from '../auth/login-throttle.service';
+import { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
 import { Public } from '../auth/public.decorator';
 import { sessionCookieName, sessionCookieOptions } from '../auth/session-cookie';
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
@@ -14,7 +14,7 @@ export class DemoController {
   constructor(
     private readonly demo: DemoAccountsService,
     private readonly sandbox: DemoSandboxService,
-    private readonly throttle: LoginThrottleService,
+    private readonly throttle: AbuseThrottleService,
     private readonly config: AppConfig,
   ) {}
 

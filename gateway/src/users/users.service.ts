@@ -7,6 +7,7 @@ import { UserEntity } from '@pod/db';
 import { PasswordsService } from '../auth/passwords.service';
 import { SessionsService } from '../auth/sessions.service';
 import type { SignedInUser } from '../auth/signed-in-user';
+import { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
 
 @Injectable()
 export class UsersService {
@@ -14,18 +15,27 @@ export class UsersService {
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly passwords: PasswordsService,
     private readonly sessions: SessionsService,
+    private readonly throttle: AbuseThrottleService,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext(UsersService.name);
   }
 
-  /** Needs the current password; ends every other session of the user. */
+  /** Needs the current password (guesses throttled like sign-in); ends every other session of the user. */
   async changePassword(user: SignedInUser, currentPassword: string, newPassword: string): Promise<void> {
+    try {
+      await this.throttle.assertPasswordCheckAllowed(user.id);
+    } catch (error) {
+      this.logger.warn({ event: 'user.password_change_locked', userId: user.id }, 'password change refused by throttle');
+      throw error;
+    }
     const stored = await this.users.findOneOrFail({ where: { id: user.id }, select: { id: true, passwordHash: true } });
     if (!(await this.passwords.verify(stored.passwordHash, currentPassword))) {
+      await this.throttle.recordWrongCurrentPassword(user.id);
       this.logger.info({ event: 'user.password_change_refused', userId: user.id }, 'wrong current password');
       throw new BadRequestException('Current password is incorrect');
     }
+    await this.throttle.clearPasswordCheckFailures(user.id);
     this.passwords.assertAcceptable(newPassword);
     await this.users.update({ id: user.id }, { passwordHash: await this.passwords.hash(newPassword) });
     await this.sessions.endOthers(user.id, user.sessionIdHash);

@@ -7,6 +7,7 @@ import { prepareDatabase } from '@pod/db';
 import { createTestDatabase, uniqueRedisPrefix, TEST_APP_SECRET, TEST_OPERATOR_TOKEN, type TestDatabase } from '@pod/testing';
 import { createGateway } from '../../src/app.factory';
 
+/** The gateway's PUBLIC_ORIGIN in these tests: inject() sends `Host: localhost:80` by default. */
 export const ORIGIN = 'http://localhost:80';
 /** Headers a same-origin browser fetch carries. */
 export const SAME_ORIGIN = { origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
@@ -37,6 +38,7 @@ export class GatewayTestBed {
       APP_SECRET: TEST_APP_SECRET,
       OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
       WEB_DIST_DIR: 'gateway/test/support/web-dist',
+      PUBLIC_ORIGIN: ORIGIN,
       LOG_LEVEL: 'info',
       ...env,
     });

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
+import { canonicalOrigin, parseTrustProxy } from './network-settings';
 
 /** Every process's settings, validated once at boot. Names mirror the environment variables. */
 export class AppConfig {
@@ -89,6 +90,40 @@ export class AppConfig {
   @Max(600_000)
   HTTP_HEADERS_TIMEOUT_MS = 15_000;
 
+  /**
+   * The one origin browsers use for the app (scheme, host, optional port; no path), e.g.
+   * `https://podprofit.example.com`. Unset: `http://localhost:$PORT`, what `npm start` prints.
+   * Same-origin checks compare against it, the Etsy callback defaults to it, and a page request
+   * on another local name of a local origin (127.0.0.1 for localhost) is redirected to it.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'publicOrigin',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && canonicalOrigin(value) !== undefined,
+      defaultMessage: () => 'PUBLIC_ORIGIN must be an http(s) origin: scheme, host and optional port, no path (e.g. https://podprofit.example.com)',
+    },
+  })
+  PUBLIC_ORIGIN?: string;
+
+  /**
+   * Proxies in front of the gateway whose X-Forwarded-For/-Proto we believe: a hop count
+   * (`1` behind one Ingress) or addresses/CIDRs. Unset: none, clients connect directly.
+   * See `parseTrustProxy`.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'trustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && 'trust' in parseTrustProxy(value),
+      defaultMessage: (args) => {
+        const parsed = parseTrustProxy(String(args?.value));
+        return 'problem' in parsed ? parsed.problem : 'TRUST_PROXY is invalid';
+      },
+    },
+  })
+  TRUST_PROXY?: string;
+
   /** Where the built web app lives; the gateway serves it when the folder exists. */
   @IsString()
   @MaxLength(500)
@@ -108,8 +143,8 @@ export class AppConfig {
   ETSY_SHARED_SECRET?: string;
 
   /**
-   * The OAuth callback registered with Etsy; must match it exactly. Unset: derived from PORT
-   * (`http://localhost:$PORT/api/connections/etsy/callback`), see `etsyRedirectUri`.
+   * The OAuth callback registered with Etsy; must match it exactly. Unset: on the public origin
+   * (`$PUBLIC_ORIGIN/api/connections/etsy/callback`), see `etsyRedirectUri`.
    */
   @IsOptional()
   @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'ETSY_REDIRECT_URI must be an http(s) URL without query or fragment' })
@@ -138,9 +173,20 @@ export class AppConfig {
     return Boolean(this.ETSY_API_KEY && this.ETSY_SHARED_SECRET);
   }
 
-  /** ETSY_REDIRECT_URI, or the local default derived from PORT. */
+  /** PUBLIC_ORIGIN in canonical form, or the local default derived from PORT. */
+  get publicOrigin(): string {
+    return (this.PUBLIC_ORIGIN && canonicalOrigin(this.PUBLIC_ORIGIN)) || `http://localhost:${this.PORT}`;
+  }
+
+  /** Fastify's `trustProxy`: false, a hop count, or the trusted addresses and ranges. */
+  get trustedProxies(): false | number | string[] {
+    const parsed = parseTrustProxy(this.TRUST_PROXY);
+    return 'trust' in parsed ? parsed.trust : false;
+  }
+
+  /** ETSY_REDIRECT_URI, or the callback on the public origin. */
   get etsyRedirectUri(): string {
-    return this.ETSY_REDIRECT_URI ?? `http://localhost:${this.PORT}/api/connections/etsy/callback`;
+    return this.ETSY_REDIRECT_URI ?? `${this.publicOrigin}/api/connections/etsy/callback`;
   }
 
   get isProduction(): boolean {

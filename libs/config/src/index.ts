@@ -2,3 +2,4 @@ export * from './app-config';
 export * from './load-config';
 export * from './derived-keys';
 export * from './providers';
+export * from './network-settings';

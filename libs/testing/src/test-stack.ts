@@ -70,8 +70,9 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   const database = await createTestDatabase('stack');
   const redisPrefix = uniqueRedisPrefix('stack');
   const port = await freePort();
+  // The stack's public origin (PUBLIC_ORIGIN): the tests browse it, and the gateway sends a
+  // page request on another local name (localhost) there. Etsy's callback defaults to it.
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Etsy sends the browser back to the address the tests browse (the session cookie's host).
   const redirectUri = `${baseUrl}/api/connections/etsy/callback`;
   let sandbox: TestSandbox | undefined;
   try {
@@ -82,7 +83,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   }
   const gateway = spawnService('gateway', 'dist/gateway/src/main.js', {
     PORT: String(port),
-    ETSY_REDIRECT_URI: redirectUri,
+    PUBLIC_ORIGIN: baseUrl,
     ...(sandbox ? { SANDBOX_URL: sandbox.url, SANDBOX_ADMIN_TOKEN: sandbox.adminToken } : {}),
     DATABASE_URL: database.url,
     REDIS_PREFIX: redisPrefix,

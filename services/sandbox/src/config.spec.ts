@@ -6,6 +6,8 @@ describe('sandbox settings', () => {
     expect(options).toMatchObject({ host: '127.0.0.1', port: 5200, seed: 'podprofit-demo', adminToken: 'sandbox-admin', etsyQps: 10, etsyQpd: 10_000, printifyRpm: 600, accessTokenTtlSeconds: 3600 });
     expect(options.etsyApp).toMatchObject({ keystring: 'sandbox-keystring', sharedSecret: 'sandbox-shared-secret', redirectUris: ['http://localhost:5000/api/connections/etsy/callback'] });
     expect(readSandboxOptions({ PORT: '6000' }).etsyApp.redirectUris).toEqual(['http://localhost:6000/api/connections/etsy/callback']);
+    // The gateway's default callback sits on PUBLIC_ORIGIN: register the same one.
+    expect(readSandboxOptions({ PUBLIC_ORIGIN: 'http://127.0.0.1:5000', PORT: '5000' }).etsyApp.redirectUris).toEqual(['http://127.0.0.1:5000/api/connections/etsy/callback']);
     expect(readSandboxOptions({ SANDBOX_ETSY_REDIRECT_URIS: 'https://a.example/cb, https://b.example/cb' }).etsyApp.redirectUris).toEqual(['https://a.example/cb', 'https://b.example/cb']);
   });
 

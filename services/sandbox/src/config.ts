@@ -65,6 +65,12 @@ export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
   };
 }
 
+/** The product's public origin as the gateway reads it (no trailing slash). */
+function productOrigin(env: Env): string {
+  const configured = env.PUBLIC_ORIGIN && URL.canParse(env.PUBLIC_ORIGIN) ? new URL(env.PUBLIC_ORIGIN).origin : undefined;
+  return configured ?? `http://localhost:${env.PORT || 5000}`;
+}
+
 export function readSandboxOptions(env: Env = process.env): SandboxOptions {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -87,8 +93,9 @@ export function readSandboxOptions(env: Env = process.env): SandboxOptions {
       keystring: text('SANDBOX_ETSY_KEYSTRING', base.etsyApp.keystring),
       sharedSecret: text('SANDBOX_ETSY_SHARED_SECRET', base.etsyApp.sharedSecret),
       name: text('SANDBOX_ETSY_APP_NAME', base.etsyApp.name),
-      // By default the product's own callback (ETSY_REDIRECT_URI, or the one derived from PORT).
-      redirectUris: text('SANDBOX_ETSY_REDIRECT_URIS', env.ETSY_REDIRECT_URI || `http://localhost:${env.PORT || 5000}/api/connections/etsy/callback`)
+      // By default the product's own callback (ETSY_REDIRECT_URI, or the one on PUBLIC_ORIGIN,
+      // itself derived from PORT when unset): the gateway's rule, libs/config etsyRedirectUri.
+      redirectUris: text('SANDBOX_ETSY_REDIRECT_URIS', env.ETSY_REDIRECT_URI || `${productOrigin(env)}/api/connections/etsy/callback`)
         .split(',')
         .map((uri) => uri.trim())
         .filter(Boolean),

@@ -53,11 +53,23 @@ app.kubernetes.io/part-of: podprofit
 {{- end -}}
 
 {{/*
-ETSY_REDIRECT_URI: config.etsyRedirectUri, else what the gateway derives from its PORT.
-The sandbox registers the same URL, so demo-mode connections match it exactly.
+PUBLIC_ORIGIN: config.publicOrigin (scheme, host, optional port; a trailing slash is dropped),
+else what the gateway derives from its PORT. Fails the render on a path, query or credentials.
+*/}}
+{{- define "podprofit.publicOrigin" -}}
+{{- $origin := default (printf "http://localhost:%d" (int .Values.gateway.port)) .Values.config.publicOrigin | trimSuffix "/" -}}
+{{- if not (regexMatch "^https?://[^/?#@\\s]+$" $origin) -}}
+{{- fail (printf "config.publicOrigin must be an origin like https://podprofit.example.com (scheme, host, optional port; no path), not %q" .Values.config.publicOrigin) -}}
+{{- end -}}
+{{- $origin -}}
+{{- end -}}
+
+{{/*
+ETSY_REDIRECT_URI: config.etsyRedirectUri, else the callback on the public origin (as the
+gateway derives it). The sandbox registers the same URL, so demo-mode connections match it.
 */}}
 {{- define "podprofit.etsyRedirectUri" -}}
-{{- default (printf "http://localhost:%d/api/connections/etsy/callback" (int .Values.gateway.port)) .Values.config.etsyRedirectUri -}}
+{{- default (printf "%s/api/connections/etsy/callback" (include "podprofit.publicOrigin" .)) .Values.config.etsyRedirectUri -}}
 {{- end -}}
 
 {{/* The sandbox Service's URL (SANDBOX_URL of the gateway and workers). */}}
@@ -143,6 +155,8 @@ Environment every process reads. Takes (dict "root" $ "app" "<process>" "poolSiz
       name: {{ $secret }}
       key: {{ $root.Values.secretKeys.etsySharedSecret }}
       optional: true
+- name: PUBLIC_ORIGIN
+  value: {{ include "podprofit.publicOrigin" $root | quote }}
 - name: ETSY_REDIRECT_URI
   value: {{ include "podprofit.etsyRedirectUri" $root | quote }}
 {{- if $root.Values.sandbox.enabled }}
