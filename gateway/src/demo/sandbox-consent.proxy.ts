@@ -4,6 +4,7 @@ import { AppConfig, effectiveProviders } from '@pod/config';
 import { Public } from '../auth/public.decorator';
 import { sessionCookieName } from '../auth/session-cookie';
 import { SessionsService } from '../auth/sessions.service';
+import { BODY_LIMITS, BodyLimit } from '../http/body-limits';
 import { DemoSandboxService } from './demo-sandbox.service';
 
 const PASSED_HEADERS = ['content-type', 'location', 'cache-control'];
@@ -37,6 +38,7 @@ export class SandboxConsentProxyController {
   }
 
   @Post('connect/decision')
+  @BodyLimit(BODY_LIMITS.consentForm)
   decide(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     return this.forward(req, reply, '/oauth/connect/decision');
   }
