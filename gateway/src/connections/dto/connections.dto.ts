@@ -1,7 +1,8 @@
 import { NotFoundException, type PipeTransform } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { EMPTY_PRINTIFY_TOKEN, SELECT_A_SHOP } from '../provider-errors';
+import { UnsafeTextMessage } from '../../http/validation-pipe';
+import { EMPTY_PRINTIFY_TOKEN, INVALID_PRINTIFY_TOKEN, SELECT_A_SHOP } from '../provider-errors';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Shop ids arrive as numbers (Printify's) or digit strings; both become a string, anything else stays invalid. */
@@ -13,8 +14,17 @@ const emptyToUndefined = ({ value }: { value: unknown }) => (typeof value === 's
 
 // Decorators run bottom-up and the pipe stops at a property's first failure: type, presence, then format.
 
+/**
+ * A token travels in an Authorization header, which carries visible ASCII only: a token with
+ * a line break, a space, a NUL or "€" cannot be one, and sending it would fail in our HTTP
+ * client, not at Printify.
+ */
+const HEADER_SAFE_TOKEN = /^[\x21-\x7E]+$/;
+
 export class PrintifyTokenDto {
+  @UnsafeTextMessage(INVALID_PRINTIFY_TOKEN)
   @Transform(trim)
+  @Matches(HEADER_SAFE_TOKEN, { message: INVALID_PRINTIFY_TOKEN })
   @MaxLength(4096, { message: 'The Printify API token is too long' })
   @IsNotEmpty({ message: EMPTY_PRINTIFY_TOKEN })
   @IsString({ message: EMPTY_PRINTIFY_TOKEN })
