@@ -67,7 +67,19 @@ export function logDestination(config: Partial<Pick<AppConfig, 'LOG_FORMAT'>>): 
   return pino.destination({ dest: 1, sync: true });
 }
 
-/** The format `npm start` prints (LOG_FORMAT=pretty): one line per entry, to stdout or the given stream (tests). */
+/**
+ * The format `npm start` prints (LOG_FORMAT=pretty): one line per entry, errors included, to
+ * stdout or the given stream (tests). Formatted here rather than by pino-pretty's stream, which
+ * would take back the multi-line layout of `err` from pino's configuration message.
+ */
 export function prettyDestination(output?: NodeJS.WritableStream): DestinationStream {
-  return pretty({ sync: true, colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service', singleLine: true, destination: output });
+  const prettify = pretty.prettyFactory({
+    colorize: false,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+    singleLine: true,
+    errorLikeObjectKeys: [],
+  });
+  const sink = output ?? pino.destination({ dest: 1, sync: true });
+  return { write: (line: string) => void sink.write(prettify(line)) };
 }
