@@ -1,4 +1,5 @@
 /** U+0000, or a surrogate half without its partner: PostgreSQL refuses the first, UTF-8 cannot encode the second. */
+// eslint-disable-next-line no-control-regex -- matching U+0000 is the point
 const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function isUnsafeText(text: string): boolean {
