@@ -47,9 +47,10 @@ export interface ErrorBody {
 }
 
 /**
- * The last word on every error. Our own HttpExceptions below 500 pass their message; errors from
- * Fastify get a fixed message for their status; everything else is a bare 500 with the request
- * id, the detail going only to the log.
+ * The last word on every error. Our own HttpExceptions below 500 pass their message (cut to a
+ * few hundred characters: validation messages quote input, and the log line carries it too);
+ * errors from Fastify get a fixed message for their code or status; everything else is a bare
+ * 500 with the request id, the detail going only to the log.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
