@@ -13,7 +13,9 @@ import { SessionGuard } from './auth/session.guard';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { registerPublicOriginRedirect } from './http/public-origin';
 import { SameOriginGuard } from './http/same-origin.guard';
-import { BODY_LIMIT_BYTES, registerJsonOnlyParser, registerSecurityHeaders } from './http/security';
+import { applyRouteBodyLimits, MAX_BODY_LIMIT_BYTES } from './http/body-limits';
+import { FrameworkErrors } from './http/framework-errors';
+import { registerJsonOnlyParser, registerSecurityHeaders } from './http/security';
 import { SpaFallback } from './http/static-web';
 import { createValidationPipe } from './http/validation-pipe';
 
@@ -24,8 +26,11 @@ export interface GatewayOptions {
 /** Builds the gateway (not yet listening): used by main.ts and by the tests alike. */
 export async function createGateway(config: AppConfig, options: GatewayOptions = {}): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(config, { service: 'gateway' });
+  const frameworkErrors = new FrameworkErrors(config.isProduction);
   const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT_BYTES,
+    // Each route has its own, smaller limit (see body-limits.ts); this bounds the rest.
+    bodyLimit: MAX_BODY_LIMIT_BYTES,
+    frameworkErrors: frameworkErrors.handle,
     // Bounds a whole request (a trickled body included), not only its headers.
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
     // Node checks header and request timeouts on this interval (30 s by default): check often
@@ -59,6 +64,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   app.useLogger(app.get(PinoNestLogger));
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonOnlyParser(fastify);
+  applyRouteBodyLimits(fastify);
   await registerSecurityHeaders(fastify, config.isProduction);
   await fastify.register(fastifyCookie);
   registerPublicOriginRedirect(fastify, config.publicOrigin);
@@ -68,7 +74,9 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   const spa = await SpaFallback.register(fastify, config.WEB_DIST_DIR);
 
   app.setGlobalPrefix('api', { exclude: ['sandbox/oauth/connect', 'sandbox/oauth/connect/decision', 'healthz', 'livez'] });
-  app.useGlobalFilters(new AllExceptionsFilter(logger, spa));
+  const errorFilter = new AllExceptionsFilter(logger, spa);
+  frameworkErrors.useFilter(errorFilter);
+  app.useGlobalFilters(errorFilter);
   app.useGlobalGuards(new SameOriginGuard(config.publicOrigin), app.get(SessionGuard));
   app.useGlobalPipes(createValidationPipe());
   // Domain events (e.g. job.completed) arrive over the Redis transport; BullMQ carries the work.

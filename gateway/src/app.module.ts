@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { AppConfig } from '@pod/config';
-import { pathWithoutQuery } from '@pod/observability';
+import { errorForLog, pathWithoutQuery } from '@pod/observability';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { ConnectionsModule } from './connections/connections.module';
@@ -37,6 +37,7 @@ export class AppModule {
                 url: pathWithoutQuery(req.url),
               }),
               res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+              err: errorForLog,
             },
           },
         }),

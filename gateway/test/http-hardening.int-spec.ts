@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
 import { SANDBOX_FORM_PATH } from '../src/http/security';
 import { GatewayTestBed, ORIGIN, SAME_ORIGIN, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
 
@@ -19,6 +20,20 @@ beforeAll(async () => {
   });
 });
 afterAll(() => bed.tearDown());
+
+/** A first name the database refuses while withDatabaseFault runs: a real fault deep inside the save. */
+const FAULTY_NAME = 'Fault';
+async function withDatabaseFault<T>(work: () => Promise<T>): Promise<T> {
+  const db = new Client({ connectionString: bed.database.url });
+  await db.connect();
+  await db.query(`ALTER TABLE app_user ADD CONSTRAINT test_fault CHECK (first_name <> '${FAULTY_NAME}')`);
+  try {
+    return await work();
+  } finally {
+    await db.query('ALTER TABLE app_user DROP CONSTRAINT test_fault');
+    await db.end();
+  }
+}
 
 const SECURITY_HEADERS = (headers: Record<string, unknown>) => {
   expect(headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
@@ -78,13 +93,14 @@ describe('CSRF on every state-changing route (item 21)', () => {
 
 describe('generic errors (item 29)', () => {
   it('hides a database failure behind a bare 500 with a request id, and logs the detail', async () => {
-    const response = await gw.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      headers: SAME_ORIGIN,
-      // PostgreSQL refuses NUL in text: a real fault deep inside the save.
-      payload: { email: uniqueEmail('nul'), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: 'A\u0000B', lastName: 'C' },
-    });
+    const response = await withDatabaseFault(() =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: SAME_ORIGIN,
+        payload: { email: uniqueEmail('fault'), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: FAULTY_NAME, lastName: 'C' },
+      }),
+    );
     expect(response.statusCode).toBe(500);
     const body = response.json();
     expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', requestId: expect.any(String) });
@@ -102,16 +118,23 @@ describe('generic errors (item 29)', () => {
 });
 
 describe('limits (item 31)', () => {
-  it('answers 413 past 1 MiB, 415 for unknown types, 400 quickly for deep nesting', async () => {
+  it('answers 413 past the route limit, 415 for unknown types, 400 quickly for deep nesting', async () => {
     const big = JSON.stringify({ email: 'a'.repeat(1024 * 1024), password: 'x' });
     expect((await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: big })).statusCode).toBe(413);
+    // A sign-in takes 8 KiB at most (see body-limits.ts).
+    const justOver = JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(8 * 1024) });
+    const tooLarge = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: justOver });
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json().message).toBe('The request body is too large.');
     const weird = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: { ...SAME_ORIGIN, 'content-type': 'application/xml' }, payload: '<a/>' });
     expect(weird.statusCode).toBe(415);
     expect(weird.json().message).toBe('Send the request body as JSON (Content-Type: application/json).');
-    const deep = `{"email":${'['.repeat(10_000)}${']'.repeat(10_000)},"password":"x"}`;
+    // 10k levels no longer fit a sign-in (413); 3,000 levels do, and are refused before parsing.
+    const deep = `{"email":${'['.repeat(3_000)}${']'.repeat(3_000)},"password":"x"}`;
     const started = Date.now();
     const nested = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: deep });
     expect(nested.statusCode).toBe(400);
+    expect(nested.json().message).toBe('The request body is nested too deeply.');
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -169,12 +192,14 @@ describe('headers on every response (item 32)', () => {
     }
     expect(throttled!.statusCode).toBe(429);
     SECURITY_HEADERS(throttled!.headers);
-    const failed = await gw.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      headers: SAME_ORIGIN,
-      payload: { email: uniqueEmail('nul2'), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: '\u0000', lastName: 'C' },
-    });
+    const failed = await withDatabaseFault(() =>
+      gw.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: SAME_ORIGIN,
+        payload: { email: uniqueEmail('fault2'), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: FAULTY_NAME, lastName: 'C' },
+      }),
+    );
     expect(failed.statusCode).toBe(500);
     SECURITY_HEADERS(failed.headers);
   });

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '@pod/config';
+import { BODY_LIMITS, BodyLimit } from '../http/body-limits';
 import type { AuthResponse, PublicUser } from '@pod/contracts';
 import { AuthService, type SignedIn } from './auth.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
@@ -21,6 +22,7 @@ export class AuthController {
 
   @Public()
   @Post('register')
+  @BodyLimit(BODY_LIMITS.signUp)
   @HttpCode(201)
   async register(@Body() dto: RegisterDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
     return this.signIn(reply, await this.auth.register(dto, this.signInOrigin(req)));
@@ -28,6 +30,7 @@ export class AuthController {
 
   @Public()
   @Post('login')
+  @BodyLimit(BODY_LIMITS.signIn)
   @HttpCode(200)
   async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
     return this.signIn(reply, await this.auth.login(dto, this.signInOrigin(req)));

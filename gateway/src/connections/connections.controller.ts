@@ -6,6 +6,7 @@ import { Public } from '../auth/public.decorator';
 import { sessionCookieName } from '../auth/session-cookie';
 import { SessionsService } from '../auth/sessions.service';
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
+import { BODY_LIMITS, BodyLimit } from '../http/body-limits';
 import { callbackRejectedPage } from './callback-page';
 import { ConnectionsStatusService } from './connections-status.service';
 import { ConnectPrintifyDto, DisconnectableServicePipe, PrintifyTokenDto, type DisconnectableService } from './dto/connections.dto';
@@ -60,12 +61,14 @@ export class ConnectionsController {
   }
 
   @Post('printify/validate')
+  @BodyLimit(BODY_LIMITS.printifyToken)
   @HttpCode(200)
   validatePrintify(@CurrentUser() user: SignedInUser, @Body() dto: PrintifyTokenDto): Promise<PrintifyTokenShops> {
     return this.printify.validate(user, dto.token);
   }
 
   @Post('printify')
+  @BodyLimit(BODY_LIMITS.printifyToken)
   @HttpCode(200)
   connectPrintify(@CurrentUser() user: SignedInUser, @Body() dto: ConnectPrintifyDto) {
     return this.printify.connect(user, dto);

@@ -7,6 +7,7 @@ import { SessionsService } from '../auth/sessions.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { problemPage, type ProblemPage } from '../connections/callback-page';
 import { OAuthStateStore } from '../connections/oauth-state.store';
+import { BODY_LIMITS, BodyLimit } from '../http/body-limits';
 import { DEMO_SELLER_GONE, DemoSandboxService } from './demo-sandbox.service';
 
 const PASSED_HEADERS = ['content-type', 'location', 'cache-control'];
@@ -69,6 +70,7 @@ export class SandboxConsentProxyController {
   }
 
   @Post('connect/decision')
+  @BodyLimit(BODY_LIMITS.consentForm)
   decide(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     return this.forward(req, reply, '/oauth/connect/decision');
   }

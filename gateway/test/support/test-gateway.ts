@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 import { loadConfig, type AppConfig } from '@pod/config';
-import { pinoOptions } from '@pod/observability';
+import { pinoOptions, prettyDestination } from '@pod/observability';
 import { prepareDatabase } from '@pod/db';
 import { createTestDatabase, uniqueRedisPrefix, TEST_APP_SECRET, TEST_OPERATOR_TOKEN, type TestDatabase } from '@pod/testing';
 import { createGateway } from '../../src/app.factory';
@@ -29,8 +29,12 @@ export class GatewayTestBed {
     await prepareDatabase({ DATABASE_URL: this.database.url });
   }
 
-  /** One in-process gateway replica; logs are captured as JSON lines. */
-  async start(env: Record<string, string> = {}, onBeforeInit?: (app: NestFastifyApplication) => void): Promise<TestGateway> {
+  /** One in-process gateway replica; logs are captured as JSON lines (or as `npm start` prints them, with `pretty`). */
+  async start(
+    env: Record<string, string> = {},
+    onBeforeInit?: (app: NestFastifyApplication) => void,
+    options: { pretty?: boolean } = {},
+  ): Promise<TestGateway> {
     const config = loadConfig({
       NODE_ENV: 'test',
       DATABASE_URL: this.database.url,
@@ -49,7 +53,8 @@ export class GatewayTestBed {
         done();
       },
     });
-    const app = await createGateway(config, { logger: pino(pinoOptions(config, 'gateway'), sink) });
+    const destination = options.pretty ? prettyDestination(sink) : sink;
+    const app = await createGateway(config, { logger: pino(pinoOptions(config, 'gateway'), destination) });
     onBeforeInit?.(app);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();

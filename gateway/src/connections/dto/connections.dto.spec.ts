@@ -10,8 +10,8 @@ async function validate<T>(metatype: new () => T, value: unknown): Promise<T | s
   try {
     return (await pipe.transform(value, { type: 'body', metatype })) as T;
   } catch (error) {
-    const response = (error as BadRequestException).getResponse() as { message: string[] };
-    return response.message.join('; ');
+    const response = (error as BadRequestException).getResponse() as { message: string[] | string };
+    return [response.message].flat().join('; ');
   }
 }
 
@@ -26,6 +26,16 @@ describe('PrintifyTokenDto', () => {
     [{ token: 'abc', role: 'admin' }, 'property role should not exist'],
   ])('refuses %j', async (body, message) => {
     expect(await validate(PrintifyTokenDto, body)).toBe(message);
+  });
+
+  it.each([
+    ['CR/LF', 'abc\r\nX-Injected: 1'],
+    ['a space', 'abc def'],
+    ['a euro sign', 'abc€def'],
+    ['NUL', 'abc\u0000def'],
+    ['an unpaired surrogate', 'abc\ud800def'],
+  ])('answers a token with %s as an invalid token (it cannot travel in a header)', async (_label, token) => {
+    expect(await validate(PrintifyTokenDto, { token })).toBe('Invalid Printify API token. Please check and try again.');
   });
 
   it('refuses a token over 4 KiB', async () => {

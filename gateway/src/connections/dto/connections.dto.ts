@@ -2,8 +2,9 @@ import { NotFoundException, type PipeTransform } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { isProvider, PROVIDER_MESSAGES, type Provider } from '@pod/contracts';
+import { UnsafeTextMessage } from '../../http/validation-pipe';
 
-const { emptyPrintifyToken: EMPTY_PRINTIFY_TOKEN, selectPrintifyShop: SELECT_A_SHOP } = PROVIDER_MESSAGES;
+const { emptyPrintifyToken: EMPTY_PRINTIFY_TOKEN, invalidPrintifyToken: INVALID_PRINTIFY_TOKEN, selectPrintifyShop: SELECT_A_SHOP } = PROVIDER_MESSAGES;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Shop ids arrive as numbers (Printify's) or digit strings; both become a string, anything else stays invalid. */
 const shopIdToString = ({ value }: { value: unknown }) => {
@@ -14,8 +15,17 @@ const emptyToUndefined = ({ value }: { value: unknown }) => (typeof value === 's
 
 // Decorators run bottom-up and the pipe stops at a property's first failure: type, presence, then format.
 
+/**
+ * A token travels in an Authorization header, which carries visible ASCII only: a token with
+ * a line break, a space, a NUL or "€" cannot be one, and sending it would fail in our HTTP
+ * client, not at Printify.
+ */
+const HEADER_SAFE_TOKEN = /^[\x21-\x7E]+$/;
+
 export class PrintifyTokenDto {
+  @UnsafeTextMessage(INVALID_PRINTIFY_TOKEN)
   @Transform(trim)
+  @Matches(HEADER_SAFE_TOKEN, { message: INVALID_PRINTIFY_TOKEN })
   @MaxLength(4096, { message: 'The Printify API token is too long' })
   @IsNotEmpty({ message: EMPTY_PRINTIFY_TOKEN })
   @IsString({ message: EMPTY_PRINTIFY_TOKEN })
