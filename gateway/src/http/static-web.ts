@@ -3,9 +3,22 @@ import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+/** Hashed build output: the file name changes with its content, so it may be cached for good. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/** Everything else (index.html, favicon): the browser revalidates before using its copy. */
+export const REVALIDATE_CACHE = 'no-cache';
+
+/**
+ * Never routed: source maps (the build makes none, and a stray one would publish our source)
+ * and the precompressed siblings, which are only ever sent in place of their original.
+ */
+const NOT_SERVED = ['**/*.map', '**/*.br', '**/*.gz'];
+
 /**
  * Serves the built web app: hashed assets with a long cache, and index.html for any other GET
  * that is not an API route (the React router decides what that path shows, 404 page included).
+ * The build writes `.br` and `.gz` next to every compressible file; the client gets the best
+ * one its Accept-Encoding allows (with `Vary: Accept-Encoding`), or the original.
  */
 export class SpaFallback {
   private constructor(private readonly indexHtml: string) {}
@@ -17,12 +30,14 @@ export class SpaFallback {
     await fastify.register(fastifyStatic, {
       root,
       wildcard: false,
+      globIgnore: NOT_SERVED,
       index: false,
       serveDotFiles: false,
+      preCompressed: true,
       // Our setHeaders decides caching: hashed assets forever, the rest revalidated.
       cacheControl: false,
       setHeaders: (res, path) => {
-        res.raw.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.raw.setHeader('Cache-Control', path.startsWith(join(root, 'assets') + '/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE);
       },
     });
     return new SpaFallback(readFileSync(indexFile, 'utf8'));
@@ -35,6 +50,6 @@ export class SpaFallback {
   }
 
   send(reply: FastifyReply): void {
-    void reply.status(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(this.indexHtml);
+    void reply.status(200).header('Cache-Control', REVALIDATE_CACHE).type('text/html; charset=utf-8').send(this.indexHtml);
   }
 }
