@@ -49,11 +49,24 @@ describe('the built web app on the wire', () => {
     expect(String(identity.headers.vary)).toMatch(/accept-encoding/i);
   });
 
+  it('sends the SPA fallback (index.html for client routes) compressed too', async () => {
+    const plain = await get('/connections', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await get('/connections', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
+    expectSecurityHeaders(br.headers);
+    const gzip = await get('/', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(plain.body);
+  });
+
   it('revalidates index.html and the SPA fallback every time', async () => {
     const index = await get('/index.html', { 'accept-encoding': 'br' });
     expect(index.statusCode).toBe(200);
     expect(index.headers['cache-control']).toBe(REVALIDATE_CACHE);
-    const clientRoute = await get('/connections', { 'accept-encoding': 'br' });
+    const clientRoute = await get('/connections');
     expect(clientRoute.statusCode).toBe(200);
     expect(clientRoute.headers['cache-control']).toBe(REVALIDATE_CACHE);
     expect(clientRoute.body).toContain('<div id="root">');
