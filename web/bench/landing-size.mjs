@@ -7,8 +7,10 @@
 //   npm run bench:landing                 builds if needed, then measures
 //   node web/bench/landing-size.mjs --url http://127.0.0.1:5000 [--path /login] [--json]
 //
-// Needs PostgreSQL and Redis as `npm start` does (DATABASE_URL's server, REDIS_URL), and
+// Needs what the browser tests need: PostgreSQL (TEST_DATABASE_SERVER_URL, default
+// postgres://postgres@127.0.0.1:5432), Redis (REDIS_URL, default redis://127.0.0.1:6379) and
 // Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
+/* global document -- page.waitForFunction and page.evaluate bodies run in the browser */
 import { execSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
