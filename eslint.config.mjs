@@ -21,7 +21,7 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['web/vite.config.ts'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['web/vite.config.ts', 'web/build-plugins/*.ts'] }, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.node },
     },
     rules: {

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { IconType } from 'react-icons';
 import {
   LuChartLine,
@@ -14,13 +14,17 @@ import { RouteSwitch } from './layouts/RouteSwitch';
 import { RouteErrorPage } from './pages/errors/RouteErrorPage';
 import { NotFoundPage } from './pages/errors/NotFoundPage';
 import { LandingPage } from './pages/landing/LandingPage';
-import { LoginPage } from './pages/auth/LoginPage';
-import { SignupPage } from './pages/auth/SignupPage';
-import { ContactPage } from './pages/contact/ContactPage';
-import { PrivacyPage } from './pages/legal/PrivacyPage';
-import { TermsPage } from './pages/legal/TermsPage';
-import { DashboardPage } from './pages/dashboard/DashboardPage';
-import { ConnectionsPage } from './pages/connections/ConnectionsPage';
+
+// The landing page ships in the entry chunk (it is the first load that matters most); every
+// other page is its own chunk, fetched when first shown. Keep signed-in pages behind
+// lazy(): a static import here would put them back into every public visitor's download.
+const LoginPage = lazy(() => import('./pages/auth/LoginPage').then((module) => ({ default: module.LoginPage })));
+const SignupPage = lazy(() => import('./pages/auth/SignupPage').then((module) => ({ default: module.SignupPage })));
+const ContactPage = lazy(() => import('./pages/contact/ContactPage').then((module) => ({ default: module.ContactPage })));
+const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage').then((module) => ({ default: module.PrivacyPage })));
+const TermsPage = lazy(() => import('./pages/legal/TermsPage').then((module) => ({ default: module.TermsPage })));
+const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })));
+const ConnectionsPage = lazy(() => import('./pages/connections/ConnectionsPage').then((module) => ({ default: module.ConnectionsPage })));
 
 export interface NavItem {
   label: string;
@@ -28,15 +32,17 @@ export interface NavItem {
 }
 
 /**
- * One row per path. `public` renders while signed out (or while the session is still
- * loading), `app` renders inside the shell when signed in; a missing side falls under the
- * not-found rule. `nav` puts the path in the sidebar. Later issues add pages by filling in
- * `app` on an existing row or adding a row.
+ * One row per path. `public` renders while signed out, `app` renders inside the shell when
+ * signed in; a missing side falls under the not-found rule. While the session is still being
+ * checked, neither shows (a neutral loading state does). `signedInGoesHome` sends a signed-in
+ * visitor to / instead (sign-in and sign-up). `nav` puts the path in the sidebar. Later issues
+ * add pages by filling in `app` on an existing row or adding a row.
  */
 export interface RouteEntry {
   path: string;
   public?: ComponentType;
   app?: ComponentType;
+  signedInGoesHome?: boolean;
   nav?: NavItem;
 }
 
@@ -51,8 +57,8 @@ export const routeTable: RouteEntry[] = [
   { path: '/matching', nav: { label: 'Order Matching', icon: LuGitCompareArrows } },
   { path: '/analytics', nav: { label: 'Analytics', icon: LuChartLine } },
   { path: '/settings', nav: { label: 'Settings', icon: LuSettings } },
-  { path: '/login', public: LoginPage },
-  { path: '/signup', public: SignupPage },
+  { path: '/login', public: LoginPage, signedInGoesHome: true },
+  { path: '/signup', public: SignupPage, signedInGoesHome: true },
   { path: '/contact', public: ContactPage, app: ContactPage },
   { path: '/privacy', public: PrivacyPage, app: PrivacyPage },
   { path: '/terms', public: TermsPage, app: TermsPage },

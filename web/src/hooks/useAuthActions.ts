@@ -7,6 +7,7 @@ import { apiRequest } from './api/client';
 import { API } from './api/keys';
 import type { LoginInput, RegisterInput } from './api/types';
 import { fetchCurrentUser } from './api/useCurrentUser';
+import { SIGN_OUT_NAVIGATION } from './signOutNavigation';
 
 /**
  * Sign-in, sign-up and logout. The route set follows the cached current user, so each
@@ -50,7 +51,7 @@ export function useAuthActions() {
       toaster.error('Failed to logout');
       return;
     }
-    await navigate('/login', { flushSync: true });
+    await navigate('/login', { flushSync: true, state: SIGN_OUT_NAVIGATION });
     await mutate(API.currentUser, null, { revalidate: false });
     // Forget everything the signed-in user had loaded.
     await mutate((key) => key !== API.currentUser && key !== API.publicConfig, undefined, { revalidate: false });

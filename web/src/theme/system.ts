@@ -1,6 +1,65 @@
-import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
+import {
+  alertSlotRecipe,
+  animationStyles,
+  avatarSlotRecipe,
+  breakpoints,
+  cardSlotRecipe,
+  cssVarsPrefix,
+  cssVarsRoot,
+  dialogSlotRecipe,
+  drawerSlotRecipe,
+  fieldSlotRecipe,
+  globalCss,
+  keyframes,
+  layerStyles,
+  listSlotRecipe,
+  nativeSelectSlotRecipe,
+  recipes,
+  semanticTokens,
+  textStyles,
+  toastSlotRecipe,
+  tokens,
+  tooltipSlotRecipe,
+} from '@chakra-ui/react/theme';
 import { colors, fonts, semanticColors } from './tokens';
 import { toastRecipe } from './recipes';
+
+/**
+ * Chakra's default theme without the recipes of components we do not use (date and colour
+ * pickers, combobox, code block, tree view, …): about a quarter of the UI kit's weight, and it
+ * would be in every visitor's first download. A component whose recipe is missing here renders
+ * unstyled: when you use a new Chakra component, add its recipe (the names match, e.g. Tabs →
+ * tabsSlotRecipe) — web/e2e/first-load.e2e-spec.ts checks every component imported in src.
+ */
+const chakraTheme = defineConfig({
+  preflight: true,
+  cssVarsPrefix,
+  cssVarsRoot,
+  globalCss,
+  theme: {
+    breakpoints,
+    keyframes,
+    tokens,
+    semanticTokens,
+    textStyles,
+    layerStyles,
+    animationStyles,
+    recipes,
+    slotRecipes: {
+      alert: alertSlotRecipe,
+      avatar: avatarSlotRecipe,
+      card: cardSlotRecipe,
+      dialog: dialogSlotRecipe,
+      drawer: drawerSlotRecipe,
+      field: fieldSlotRecipe,
+      list: listSlotRecipe,
+      nativeSelect: nativeSelectSlotRecipe,
+      toast: toastSlotRecipe,
+      tooltip: tooltipSlotRecipe,
+    },
+  },
+});
 
 const config = defineConfig({
   globalCss: {
@@ -18,4 +77,4 @@ const config = defineConfig({
 });
 
 // Built once; the app's single Chakra system.
-export const system = createSystem(defaultConfig, config);
+export const system = createSystem(defaultBaseConfig, chakraTheme, config);

@@ -1,33 +1,9 @@
-import {
-  Toaster as ChakraToaster,
-  Portal,
-  Spinner,
-  Stack,
-  Toast,
-  createToaster,
-  useMediaQuery,
-} from '@chakra-ui/react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 
-// One toast at a time, 5 s each, F8 focuses the region. Placement is "top" on small
-// screens and "bottom-end" from the md breakpoint up; Zag's store fixes its placement at
-// creation, so there is one store per placement and `toaster` routes to the active one.
-const MD_UP = '(min-width: 48rem)';
-const shared = { max: 1, duration: 5000, hotkey: ['F8'], pauseOnPageIdle: true, overlap: false };
-// On phones the toast sits just below the sticky top bar, so it never hides the Menu button.
-const smallScreenToaster = createToaster({
-  ...shared,
-  placement: 'top',
-  offsets: { top: '5.25rem', left: '1rem', right: '1rem', bottom: '1rem' },
-});
-const largeScreenToaster = createToaster({ ...shared, placement: 'bottom-end' });
-
-function isLargeScreen(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia(MD_UP).matches;
-}
-
-function activeToaster() {
-  return isLargeScreen() ? largeScreenToaster : smallScreenToaster;
-}
+// One toast at a time, 5 s each, F8 focuses the region; placement and stores are in
+// toaster-region.tsx. That module (Zag's toast stores and machines, about 10 kB compressed)
+// loads with the first toast, not with the page: most visits never show one. `toaster` hands
+// out the toast's id at once and passes the toast on when the module has arrived.
 
 export interface ToastInput {
   title: string;
@@ -35,19 +11,38 @@ export interface ToastInput {
   type?: 'success' | 'error' | 'info' | 'warning';
 }
 
+let regionModule: Promise<typeof import('./toaster-region')> | undefined;
+function loadRegion() {
+  regionModule ??= import('./toaster-region');
+  return regionModule;
+}
+
+let toastCount = 0;
+const firstToastListeners = new Set<() => void>();
+
 export const toaster = {
   /** Shows a toast, replacing whatever toast is on screen (one at a time). */
   create(input: ToastInput): string {
-    toaster.dismiss();
-    return activeToaster().create({ type: 'info', ...input });
+    toastCount += 1;
+    const id = `toast-${toastCount}`;
+    loadRegion().then(
+      (region) => region.showToast({ type: 'info', ...input, id }),
+      (error: unknown) => console.error('The notification code failed to load', error),
+    );
+    if (toastCount === 1) firstToastListeners.forEach((listener) => listener());
+    return id;
   },
   /**
    * Closes whatever toast is on screen. For a success that shows no toast of its own (the
    * next step appears instead), so an earlier error does not stay up contradicting it.
    */
   dismiss(): void {
-    smallScreenToaster.dismiss();
-    largeScreenToaster.dismiss();
+    // No toast was ever asked for: nothing to close, and no reason to load the region.
+    if (toastCount === 0) return;
+    loadRegion().then(
+      (region) => region.dismissToasts(),
+      (error: unknown) => console.error('The notification code failed to load', error),
+    );
   },
   success(description: string, title = 'Success'): string {
     return toaster.create({ type: 'success', title, description });
@@ -58,29 +53,20 @@ export const toaster = {
   },
 };
 
+function onFirstToast(listener: () => void) {
+  firstToastListeners.add(listener);
+  return () => firstToastListeners.delete(listener);
+}
+
+const ToasterRegion = lazy(() => loadRegion().then((module) => ({ default: module.ToasterRegion })));
+
+/** Mounts the toast region once the first toast has been asked for. */
 export function Toaster() {
-  const [largeScreen] = useMediaQuery([MD_UP], { fallback: [isLargeScreen()] });
-  const store = largeScreen ? largeScreenToaster : smallScreenToaster;
+  const needed = useSyncExternalStore(onFirstToast, () => toastCount > 0);
+  if (!needed) return null;
   return (
-    <Portal>
-      <ChakraToaster
-        key={largeScreen ? 'lg' : 'sm'}
-        toaster={store}
-        aria-label="Notification"
-        insetInline={{ mdDown: '4' }}
-      >
-        {(toast) => (
-          <Toast.Root width={{ base: 'full', md: '420px' }} maxW={{ md: '420px' }}>
-            {toast.type === 'loading' ? <Spinner size="sm" color="brand.solid" /> : <Toast.Indicator />}
-            <Stack gap="1" flex="1" maxWidth="100%">
-              {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
-              {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
-            </Stack>
-            {toast.action && <Toast.ActionTrigger>{toast.action.label}</Toast.ActionTrigger>}
-            <Toast.CloseTrigger aria-label="Dismiss notification" />
-          </Toast.Root>
-        )}
-      </ChakraToaster>
-    </Portal>
+    <Suspense fallback={null}>
+      <ToasterRegion />
+    </Suspense>
   );
 }
