@@ -16,7 +16,9 @@ import { createGateway } from '../src/app.factory';
 import { SANDBOX_FORM_PATH } from '../src/http/security';
 import { livezUnderHostileBodies, sweepHostileBodies, type RouteRef } from './hostile-load';
 
-const SAME_ORIGIN = { origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
+/** inject() sends `Host: localhost:80`; the gateway's PUBLIC_ORIGIN below is the same, so the guard lets bodies through to validation. */
+const ORIGIN = 'http://localhost:80';
+const SAME_ORIGIN = { origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
 
 async function main(): Promise<void> {
   const database = await createTestDatabase('bench');
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
       OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
       WEB_DIST_DIR: 'gateway/test/support/web-dist',
       LOG_LEVEL: 'info',
+      PUBLIC_ORIGIN: ORIGIN,
     });
     // Logs are formatted as in production, then dropped: their cost counts, their volume does not print.
     const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
