@@ -14,6 +14,7 @@
 import { execSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -24,16 +25,8 @@ import { chromium } from 'playwright-core';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-sync',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
+// The browser tests' flags (web/e2e/support/chromium-flags.json): no calls out, no GPU, root-safe.
+const CHROMIUM_ARGS = createRequire(import.meta.url)('../e2e/support/chromium-flags.json');
 /** How long nothing may be on the wire before the first load counts as finished. */
 const QUIET_MS = 1_000;
 const DATABASE_SERVER_URL = process.env.TEST_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432';
