@@ -1,3 +1,4 @@
 export * from './data-source';
 export * from './prepare-database';
 export * from './entities';
+export * from './repositories';

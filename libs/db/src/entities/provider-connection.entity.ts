@@ -74,6 +74,13 @@ export class ProviderConnectionEntity {
   @Column({ name: 'key_version', type: 'int' })
   keyVersion: number;
 
+  /** Etsy only: the process refreshing the tokens right now (see EtsyTokenService), until refreshLeaseUntil. */
+  @Column({ name: 'refresh_lease_id', type: 'uuid', nullable: true, select: false })
+  refreshLeaseId: string | null;
+
+  @Column({ name: 'refresh_lease_until', type: 'timestamptz', nullable: true, select: false })
+  refreshLeaseUntil: Date | null;
+
   @Column({ name: 'last_sync_at', type: 'timestamptz', nullable: true })
   lastSyncAt: Date | null;
 
