@@ -2,3 +2,4 @@ export * from './data-source';
 export * from './prepare-database';
 export * from './entities';
 export * from './repositories';
+export * from './columns';
