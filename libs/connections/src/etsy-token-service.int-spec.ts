@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
-import { createDataSource, EtsyTokensRepository, prepareDatabase } from '@pod/db';
+import { ConnectionsRepository, createDataSource, EtsyTokensRepository, prepareDatabase } from '@pod/db';
 import { TokenCipher } from '@pod/crypto';
 import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from '@pod/testing';
-import { ConnectionsRepository } from './connections.repository';
 import { EtsyTokenService, type EtsyTokenRefresher } from './etsy-token-service';
 
 class FakeReauthRequired extends Error {

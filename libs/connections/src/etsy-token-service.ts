@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { EtsyTokensRepository, type StoredEtsyTokens } from '@pod/db';
+import { EtsyTokensRepository, tokenContext, type StoredEtsyTokens } from '@pod/db';
 import type { TokenCipher } from '@pod/crypto';
-import { tokenContext } from './connections.repository';
 
 /** The slice of the Etsy client the service needs: the refresh-token grant. */
 export interface EtsyTokenRefresher {

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { Db } from './database-session';
 
 /** The stored Etsy token state of one connection (tokens still encrypted). */
 export interface StoredEtsyTokens {
@@ -29,7 +29,7 @@ type UpdateResult<T> = [T[], number];
  * Lease times are the database's clock, so processes with skewed clocks agree.
  */
 export class EtsyTokensRepository {
-  constructor(private readonly db: DataSource | EntityManager) {}
+  constructor(private readonly db: Db) {}
 
   async read(userId: string, connectionId: string): Promise<StoredEtsyTokens | null> {
     const rows: StoredEtsyTokens[] = await this.db.query(

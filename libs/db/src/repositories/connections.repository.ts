@@ -1,5 +1,5 @@
-import type { DataSource } from 'typeorm';
 import type { TokenCipher } from '@pod/crypto';
+import type { Db } from './database-session';
 import type { ConnectionStatus, Provider } from '@pod/contracts';
 
 /** What may leave the data layer about a connection: never a token, plain or encrypted. */
@@ -63,12 +63,12 @@ const SUMMARY_COLUMNS = `
  */
 export class ConnectionsRepository {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly db: Db,
     private readonly cipher: TokenCipher,
   ) {}
 
   async listForUser(userId: string): Promise<ConnectionSummary[]> {
-    return this.dataSource.query(`SELECT ${SUMMARY_COLUMNS} FROM provider_connection WHERE user_id = $1 ORDER BY provider`, [userId]);
+    return this.db.query(`SELECT ${SUMMARY_COLUMNS} FROM provider_connection WHERE user_id = $1 ORDER BY provider`, [userId]);
   }
 
   /** Creates or replaces the user's Etsy connection (a reconnect starts afresh: status connected). */
@@ -109,7 +109,7 @@ export class ConnectionsRepository {
 
   /** Deletes the connection and its tokens; true when there was one. */
   async remove(userId: string, provider: Provider): Promise<boolean> {
-    const [, count] = (await this.dataSource.query(`DELETE FROM provider_connection WHERE user_id = $1 AND provider = $2`, [
+    const [, count] = (await this.db.query(`DELETE FROM provider_connection WHERE user_id = $1 AND provider = $2`, [
       userId,
       provider,
     ])) as [unknown, number];
@@ -118,7 +118,7 @@ export class ConnectionsRepository {
 
   /** Deletes every connection of the user (and any pending Etsy authorization). */
   async removeAll(userId: string): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       await manager.query(`DELETE FROM oauth_state WHERE user_id = $1`, [userId]);
       const [, count] = (await manager.query(`DELETE FROM provider_connection WHERE user_id = $1`, [userId])) as [unknown, number];
       return count;
@@ -126,7 +126,7 @@ export class ConnectionsRepository {
   }
 
   async markStatus(userId: string, provider: Provider, status: ConnectionStatus): Promise<void> {
-    await this.dataSource.query(
+    await this.db.query(
       `UPDATE provider_connection SET status = $3, updated_at = now() WHERE user_id = $1 AND provider = $2 AND status <> $3`,
       [userId, provider, status],
     );
@@ -134,7 +134,7 @@ export class ConnectionsRepository {
 
   /** The decrypted Printify token of a connected account, or null when there is none. */
   async readPrintifyToken(userId: string): Promise<{ connection: ConnectionSummary; token: string } | null> {
-    const rows: Array<ConnectionSummary & { accessTokenEnc: string }> = await this.dataSource.query(
+    const rows: Array<ConnectionSummary & { accessTokenEnc: string }> = await this.db.query(
       `SELECT ${SUMMARY_COLUMNS}, access_token_enc AS "accessTokenEnc" FROM provider_connection WHERE user_id = $1 AND provider = 'printify'`,
       [userId],
     );
@@ -148,7 +148,7 @@ export class ConnectionsRepository {
     const columns = Object.keys(values);
     const params = [userId, provider, this.cipher.currentVersion, ...Object.values(values)];
     const placeholders = columns.map((_, index) => `$${index + 4}`);
-    const rows: ConnectionSummary[] = await this.dataSource.query(
+    const rows: ConnectionSummary[] = await this.db.query(
       `INSERT INTO provider_connection (user_id, provider, key_version, status, ${columns.join(', ')})
        VALUES ($1, $2, $3, 'connected', ${placeholders.join(', ')})
        ON CONFLICT (user_id, provider) DO UPDATE SET
