@@ -221,4 +221,26 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     expect(slow.calls).toEqual(['4242.refresh-1']);
     expect(new Set(results)).toEqual(new Set(['4242.access-2']));
   });
+
+  it('reconnecting Etsy clears a refresh lease left behind: the next refresh does not wait for it', async () => {
+    const { userId, connectionId } = await newConnection();
+    await new EtsyTokensRepository(processes[0]).takeRefreshLease(userId, connectionId, '00000000-0000-4000-8000-000000000002', 120_000);
+    await new ConnectionsRepository(processes[0], cipher).saveEtsy({
+      userId,
+      etsyUserId: '4242',
+      shopId: '900',
+      shopName: 'Shop',
+      shopCurrency: 'USD',
+      shopCountry: 'US',
+      accessToken: '4242.access-reconnected',
+      refreshToken: '4242.refresh-reconnected',
+      accessTokenExpiresAt: new Date(Date.now() + 3600_000),
+    });
+    const refresher = new FakeRefresher();
+    const refreshed = serviceOn(processes[1], refresher).refresh(userId, connectionId, '4242.access-reconnected');
+    const waitedTooLong = new Promise<string>((resolve) => setTimeout(() => resolve('still waiting for the old lease'), 5_000).unref());
+    expect(await Promise.race([refreshed, waitedTooLong])).toBe('4242.access-2');
+    expect(refresher.calls).toEqual(['4242.refresh-reconnected']);
+  });
 });
+

@@ -155,6 +155,8 @@ export class ConnectionsRepository {
          key_version = EXCLUDED.key_version, status = 'connected',
          ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
          token_version = provider_connection.token_version + 1,
+         -- a refresh of the replaced tokens must neither block the new ones nor store over them
+         refresh_lease_id = NULL, refresh_lease_until = NULL,
          last_sync_at = CASE WHEN provider_connection.shop_id IS DISTINCT FROM EXCLUDED.shop_id THEN NULL ELSE provider_connection.last_sync_at END,
          connected_at = now(), updated_at = now()
        RETURNING ${SUMMARY_COLUMNS}`,
