@@ -1,3 +1,5 @@
+import type { Repository } from 'typeorm';
+import { ProviderConnectionEntity } from '../entities/provider-connection.entity';
 import type { Db } from './database-session';
 
 /** The stored Etsy token state of one connection (tokens still encrypted). */
@@ -29,14 +31,20 @@ type UpdateResult<T> = [T[], number];
  * Lease times are the database's clock, so processes with skewed clocks agree.
  */
 export class EtsyTokensRepository {
-  constructor(private readonly db: Db) {}
+  private readonly connections: Repository<ProviderConnectionEntity>;
+
+  constructor(private readonly db: Db) {
+    this.connections = db.getRepository(ProviderConnectionEntity);
+  }
 
   async read(userId: string, connectionId: string): Promise<StoredEtsyTokens | null> {
-    const rows: StoredEtsyTokens[] = await this.db.query(
-      `SELECT ${TOKEN_COLUMNS} FROM provider_connection WHERE id = $1 AND user_id = $2 AND provider = 'etsy'`,
-      [connectionId, userId],
-    );
-    return rows[0] ?? null;
+    const row = await this.connections.findOne({
+      where: { id: connectionId, userId, provider: 'etsy' },
+      select: { id: true, status: true, accessTokenEnc: true, refreshTokenEnc: true, accessTokenExpiresAt: true, tokenVersion: true },
+    });
+    if (!row) return null;
+    const { status, accessTokenEnc, refreshTokenEnc, accessTokenExpiresAt, tokenVersion } = row;
+    return { status, accessTokenEnc, refreshTokenEnc, accessTokenExpiresAt, tokenVersion };
   }
 
   /**
