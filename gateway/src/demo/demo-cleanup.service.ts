@@ -45,16 +45,15 @@ export class DemoCleanupService implements OnApplicationBootstrap, OnApplication
     const liveTenants = sandboxRunning ? await this.sandbox.listTenantIds().catch((error: unknown) => (this.logFailure(error), null)) : null;
     // A demo made while the list was fetched has a seller the list lacks: only accounts a
     // minute old or more are judged.
-    const swept = await this.demoAccounts.sweep({ now, batch: BATCH, liveTenantIds: liveTenants, judgedBefore: new Date(now.getTime() - 60_000) }, async (expired) => {
-      for (const row of expired) {
-        if (row.sandboxTenantId && sandboxRunning) await this.sandbox.deleteTenant(row.sandboxTenantId).catch((error: unknown) => this.logFailure(error));
-      }
-    });
-    if (!swept) return 0;
-    if (swept.expired + swept.evicted > 0) {
-      this.logger.info({ event: 'demo.expired_removed', count: swept.expired, evicted: swept.evicted }, 'expired demo accounts removed');
+    const removed = await this.demoAccounts.removeExpired({ now, batch: BATCH, liveTenantIds: liveTenants, judgedBefore: new Date(now.getTime() - 60_000) });
+    if (!removed) return 0;
+    // After the commit: a seller left behind by a failed call expires in the sandbox on its own.
+    for (const account of removed.expired) {
+      if (account.sandboxTenantId && sandboxRunning) await this.sandbox.deleteTenant(account.sandboxTenantId).catch((error: unknown) => this.logFailure(error));
     }
-    return swept.expired + swept.evicted;
+    const count = removed.expired.length + removed.evicted;
+    if (count > 0) this.logger.info({ event: 'demo.expired_removed', count: removed.expired.length, evicted: removed.evicted }, 'expired demo accounts removed');
+    return count;
   }
 
   private logFailure(error: unknown): void {

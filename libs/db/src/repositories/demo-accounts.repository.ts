@@ -23,11 +23,12 @@ export class DemoAccountsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * In one transaction under the sweep lock: finds expired demo accounts and those whose sandbox
-   * seller is gone, lets `beforeDelete` tidy the expired ones' sellers, then deletes them all
-   * (sessions, connections and OAuth states go by foreign key). Null when another replica is sweeping.
+   * In one short transaction under the sweep lock: deletes expired demo accounts and those whose
+   * sandbox seller is gone (sessions, connections and OAuth states go by foreign key). Returns
+   * the expired ones, whose sandbox sellers the caller removes after the commit (no HTTP call
+   * inside the transaction); null when another replica is sweeping.
    */
-  sweep(params: DemoSweep, beforeDelete: (expired: ExpiredDemoAccount[]) => Promise<void>): Promise<{ expired: number; evicted: number } | null> {
+  removeExpired(params: DemoSweep): Promise<{ expired: ExpiredDemoAccount[]; evicted: number } | null> {
     return this.dataSource.transaction(async (manager) => {
       const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEP_LOCK_ID])) as Array<{ locked: boolean }>;
       if (!locked) return null;
@@ -36,7 +37,6 @@ export class DemoAccountsRepository {
           WHERE is_demo AND demo_expires_at <= $1 ORDER BY demo_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
         [params.now, params.batch],
       )) as ExpiredDemoAccount[];
-      await beforeDelete(expired);
       const evicted = params.liveTenantIds
         ? ((await manager.query(
             `SELECT id FROM app_user WHERE is_demo AND demo_expires_at > $1 AND created_at < $2 AND sandbox_tenant_id IS NOT NULL
@@ -46,7 +46,7 @@ export class DemoAccountsRepository {
         : [];
       const removed = [...expired, ...evicted].map((row) => row.id);
       if (removed.length) await manager.query('DELETE FROM app_user WHERE id = ANY($1::uuid[]) AND is_demo', [removed]);
-      return { expired: expired.length, evicted: evicted.length };
+      return { expired, evicted: evicted.length };
     });
   }
 }
