@@ -56,6 +56,25 @@ export default tseslint.config(
       ]),
     },
   })),
+  // One data-access pattern (docs/adr/0003-data-access.md): only libs/db talks to PostgreSQL.
+  {
+    files: ['gateway/**/*.ts', 'services/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['libs/db/**', 'libs/testing/**', '**/*.spec.ts', '**/*.int-spec.ts', 'gateway/test/**', 'services/test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(query|getRepository|createQueryBuilder|createQueryRunner|transaction)$/]",
+          message: 'Only libs/db talks to PostgreSQL: add a method to a repository in libs/db/src/repositories (ADR 0003).',
+        },
+        {
+          selector: "ImportSpecifier[imported.name=/^Inject(Repository|DataSource|EntityManager)$/]",
+          message: 'Inject a repository from @pod/db, not TypeORM (ADR 0003).',
+        },
+        { selector: "ImportDeclaration[source.value='pg']", message: 'Only libs/db (and test helpers) use pg directly (ADR 0003).' },
+      ],
+    },
+  },
   {
     files: ['web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

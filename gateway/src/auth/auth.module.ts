@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig, deriveKey } from '@pod/config';
-import { SessionEntity, UserEntity } from '@pod/db';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { JwtStrategy } from './jwt.strategy';
@@ -16,7 +14,6 @@ import { SessionsService } from './sessions.service';
 @Module({
   imports: [
     PassportModule,
-    TypeOrmModule.forFeature([UserEntity, SessionEntity]),
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({

@@ -1,9 +1,7 @@
 import { BadRequestException, ConflictException, Injectable, UnauthorizedException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
-import { QueryFailedError, type Repository } from 'typeorm';
 import type { PublicUser } from '@pod/contracts';
-import { UserEntity } from '@pod/db';
+import { UsersRepository, type UserEntity } from '@pod/db';
 import type { LoginDto, RegisterDto } from './dto/auth.dto';
 import { AbuseThrottleService } from './throttles/abuse-throttle.service';
 import { SignInLockedException, SignInThrottleService, type SignInOrigin } from './throttles/sign-in-throttle.service';
@@ -26,7 +24,7 @@ const toPublic = (u: UserEntity) => publicUser({ ...u, currency: u.displayCurren
 @Injectable()
 export class AuthService {
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersRepository,
     private readonly passwords: PasswordsService,
     private readonly sessions: SessionsService,
     private readonly signInThrottle: SignInThrottleService,
@@ -41,16 +39,11 @@ export class AuthService {
     this.passwords.assertAcceptable(dto.password);
     await this.throttle.assertSignupAllowed(origin.ip);
     const email = normaliseEmail(dto.email);
-    if (await this.users.exists({ where: { email } })) throw emailTaken();
+    if (await this.users.emailTaken(email)) throw emailTaken();
     const passwordHash = await this.passwords.hash(dto.password);
-    let user: UserEntity;
-    try {
-      user = await this.users.save(this.users.create({ email, passwordHash, firstName: dto.firstName, lastName: dto.lastName }));
-    } catch (error) {
-      // Two sign-ups with one email at once: the unique index decides.
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') throw emailTaken();
-      throw error;
-    }
+    // Two sign-ups with one email at once: the unique index decides, and the loser gets null.
+    const user = await this.users.create({ email, passwordHash, firstName: dto.firstName, lastName: dto.lastName });
+    if (!user) throw emailTaken();
     this.logger.info({ event: 'auth.registered', userId: user.id }, 'account created');
     // Signing up is the first successful sign-in: this browser and address become known.
     const { deviceToken } = await this.signInThrottle.recordSignUp(email, origin);
@@ -66,7 +59,7 @@ export class AuthService {
       }
       throw error;
     });
-    const user = await this.users.findOne({ where: { email } });
+    const user = await this.users.findByEmail(email);
     const valid = await this.passwords.verify(user?.passwordHash, dto.password);
     if (!user || !valid) {
       await this.signInThrottle.recordFailure(email, origin, check);
@@ -75,7 +68,7 @@ export class AuthService {
     }
     const { deviceToken } = await this.signInThrottle.recordSuccess(email, origin, check);
     if (this.passwords.needsRehash(user.passwordHash)) {
-      await this.users.update({ id: user.id }, { passwordHash: await this.passwords.hash(dto.password) });
+      await this.users.setPasswordHash(user.id, await this.passwords.hash(dto.password));
     }
     this.logger.info({ event: 'auth.login', userId: user.id, trust: check.trust }, 'signed in');
     return { user: toPublic(user), session: await this.sessions.start(user.id), deviceToken };

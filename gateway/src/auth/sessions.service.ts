@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Not, type Repository } from 'typeorm';
-import { SessionEntity, UserEntity } from '@pod/db';
+import { SessionsRepository, UsersRepository } from '@pod/db';
 import type { SignedInUser } from './signed-in-user';
 
 /** NIST SP 800-63B AAL1: re-authenticate at least every 30 days; we also end idle sessions after 24 h. */
@@ -22,8 +20,8 @@ export const hashSessionId = (sid: string): string => createHash('sha256').updat
 @Injectable()
 export class SessionsService {
   constructor(
-    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly sessions: SessionsRepository,
+    private readonly users: UsersRepository,
     private readonly jwt: JwtService,
   ) {}
 
@@ -41,15 +39,15 @@ export class SessionsService {
   async resolve(claims: JwtClaims, now = new Date()): Promise<SignedInUser | null> {
     if (typeof claims?.sid !== 'string' || typeof claims?.sub !== 'string') return null;
     const idHash = hashSessionId(claims.sid);
-    const session = await this.sessions.findOne({ where: { idHash, userId: claims.sub }, relations: { user: true } });
-    if (!session?.user) return null;
+    const session = await this.sessions.findWithUser(idHash, claims.sub);
+    if (!session) return null;
     const idleLimit = session.lastSeenAt.getTime() + SESSION_IDLE_SECONDS * 1000;
     if (session.expiresAt.getTime() <= now.getTime() || idleLimit <= now.getTime()) {
-      await this.sessions.delete({ idHash });
+      await this.sessions.delete(idHash);
       return null;
     }
     if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-      await this.sessions.update({ idHash }, { lastSeenAt: now });
+      await this.sessions.touch(idHash, now);
     }
     const { user } = session;
     return {
@@ -79,24 +77,24 @@ export class SessionsService {
   }
 
   async end(sessionIdHash: string): Promise<void> {
-    await this.sessions.delete({ idHash: sessionIdHash });
+    await this.sessions.delete(sessionIdHash);
   }
 
   async endOthers(userId: string, keepSessionIdHash: string): Promise<void> {
-    await this.sessions.delete({ userId, idHash: Not(keepSessionIdHash) });
+    await this.sessions.deleteOthers(userId, keepSessionIdHash);
   }
 
   /** For logout with a cookie whose session may already be gone: ends it if the JWT is ours. */
   async endByJwt(jwt: string): Promise<void> {
     try {
       const claims = await this.jwt.verifyAsync<JwtClaims>(jwt);
-      if (typeof claims.sid === 'string') await this.sessions.delete({ idHash: hashSessionId(claims.sid) });
+      if (typeof claims.sid === 'string') await this.sessions.delete(hashSessionId(claims.sid));
     } catch {
       // An invalid or expired token names no session we could end.
     }
   }
 
   userExists(userId: string): Promise<boolean> {
-    return this.users.exists({ where: { id: userId } });
+    return this.users.exists(userId);
   }
 }

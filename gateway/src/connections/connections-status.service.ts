@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig, effectiveProviders } from '@pod/config';
-import { ConnectionsRepository } from '@pod/connections';
+import { ConnectionsRepository } from '@pod/db';
 import type { ConnectionsStatus } from '@pod/contracts';
 import type { SignedInUser } from '../auth/signed-in-user';
 import type { DisconnectableService } from './dto/connections.dto';

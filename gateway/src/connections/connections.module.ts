@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '@pod/config';
-import { ConnectionsRepository } from '@pod/connections';
+import { ConnectionsRepository } from '@pod/db';
 import { TokenCipher } from '@pod/crypto';
 import { AuthModule } from '../auth/auth.module';
 import { ConnectionsStatusService } from './connections-status.service';

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig, effectiveProviders } from '@pod/config';
-import { ConnectionsRepository, type EtsyAccessTokens } from '@pod/connections';
+import type { EtsyAccessTokens } from '@pod/connections';
+import { ConnectionsRepository } from '@pod/db';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { OAuthStateStore, type StateRejection } from './oauth-state.store';
 import { ETSY_OAUTH, PKCE, type EtsyOAuthPort, type PkcePort } from './provider-ports';

@@ -1,6 +1,6 @@
 import { BadRequestException, ConflictException, HttpException, NotFoundException } from '@nestjs/common';
 import type { PinoLogger } from 'nestjs-pino';
-import type { ConnectionsRepository } from '@pod/connections';
+import type { ConnectionsRepository } from '@pod/db';
 import { AuthError, RateLimitedError, TransportError, UpstreamError } from '@pod/integrations';
 import type { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
 import type { SignedInUser } from '../auth/signed-in-user';

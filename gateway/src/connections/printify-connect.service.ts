@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { ConnectionsRepository } from '@pod/connections';
+import { ConnectionsRepository } from '@pod/db';
 import { PROVIDER_MESSAGES, type PrintifyShopView, type PrintifyTokenShops } from '@pod/contracts';
 import { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
 import type { SignedInUser } from '../auth/signed-in-user';

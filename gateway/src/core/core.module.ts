@@ -1,12 +1,23 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { AppConfig } from '@pod/config';
-import { createDataSource } from '@pod/db';
+import type { DataSource } from 'typeorm';
+import { createDataSource, DATA_SOURCE_REPOSITORIES } from '@pod/db';
 
 export const REDIS = Symbol('REDIS');
 
-/** Config, the database and a Redis client for the gateway's own keys (throttles, event records). */
+/**
+ * Config, the database with its repositories (the only way the gateway reaches PostgreSQL, see
+ * docs/adr/0003-data-access.md) and a Redis client for the gateway's own keys (throttles, event records).
+ */
+const repositoryProviders = DATA_SOURCE_REPOSITORIES.map((Repository) => ({
+  provide: Repository,
+  inject: [getDataSourceToken()],
+  useFactory: (dataSource: DataSource) => new Repository(dataSource),
+}));
+
+
 @Global()
 @Module({})
 export class CoreModule implements OnApplicationShutdown {
@@ -27,6 +38,7 @@ export class CoreModule implements OnApplicationShutdown {
       ],
       providers: [
         { provide: AppConfig, useValue: config },
+        ...repositoryProviders,
         {
           provide: REDIS,
           useFactory: () =>
@@ -40,7 +52,7 @@ export class CoreModule implements OnApplicationShutdown {
             }),
         },
       ],
-      exports: [AppConfig, REDIS],
+      exports: [AppConfig, REDIS, ...DATA_SOURCE_REPOSITORIES],
     };
   }
 }

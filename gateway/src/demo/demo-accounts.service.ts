@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
-import type { Repository } from 'typeorm';
 import { AppConfig, effectiveProviders } from '@pod/config';
 import type { PublicUser } from '@pod/contracts';
-import { UserEntity } from '@pod/db';
+import { UsersRepository, type UserEntity } from '@pod/db';
 import { PasswordsService } from '../auth/passwords.service';
 import { SessionsService } from '../auth/sessions.service';
 import { publicUser, type SignedInUser } from '../auth/signed-in-user';
@@ -24,7 +22,7 @@ const DEMO_CURRENCIES = ['USD', 'EUR', 'GBP'] as const;
 @Injectable()
 export class DemoAccountsService {
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersRepository,
     private readonly passwords: PasswordsService,
     private readonly sessions: SessionsService,
     private readonly etsy: EtsyConnectService,
@@ -43,7 +41,7 @@ export class DemoAccountsService {
   async create(now = new Date()): Promise<{ user: PublicUser; session: { jwt: string; maxAgeSeconds: number } }> {
     const suffix = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, 'x');
     const tenantId = `demo-${suffix}`;
-    let user: UserEntity | undefined;
+    let user: UserEntity | null = null;
     try {
       const tenant = await this.sandbox.createTenant({
         id: tenantId,
@@ -56,18 +54,17 @@ export class DemoAccountsService {
         // The sandbox drops the seller when the account expires, even if our cleanup is late.
         lifetimeSeconds: DEMO_LIFETIME_MS / 1000,
       });
-      user = await this.users.save(
-        this.users.create({
-          email: `demo-${suffix}@demo.podprofit.app`,
-          // Nobody knows this password: a demo account is reached only through its session.
-          passwordHash: await this.passwords.hash(randomBytes(32).toString('base64url')),
-          firstName: 'Demo',
-          lastName: 'Seller',
-          isDemo: true,
-          demoExpiresAt: new Date(now.getTime() + DEMO_LIFETIME_MS),
-          sandboxTenantId: tenant.tenantId,
-        }),
-      );
+      user = await this.users.create({
+        email: `demo-${suffix}@demo.podprofit.app`,
+        // Nobody knows this password: a demo account is reached only through its session.
+        passwordHash: await this.passwords.hash(randomBytes(32).toString('base64url')),
+        firstName: 'Demo',
+        lastName: 'Seller',
+        isDemo: true,
+        demoExpiresAt: new Date(now.getTime() + DEMO_LIFETIME_MS),
+        sandboxTenantId: tenant.tenantId,
+      });
+      if (!user) throw new Error('the random demo email was taken');
       const session = await this.sessions.start(user.id, now);
       const signedIn = await this.sessions.resolveJwt(session.jwt, now);
       if (!signedIn) throw new Error('the new demo session did not resolve');
@@ -77,7 +74,7 @@ export class DemoAccountsService {
       return { user: publicUser({ ...user, currency: user.displayCurrency }), session };
     } catch (error) {
       this.logger.error({ event: 'demo.failed', err: { name: (error as Error)?.name, message: (error as Error)?.message } }, 'demo account could not be created');
-      if (user) await this.users.delete({ id: user.id }).catch(() => undefined);
+      if (user) await this.users.delete(user.id).catch(() => undefined);
       await this.sandbox.deleteTenant(tenantId).catch(() => undefined);
       throw new ServiceUnavailableException('The demo is unavailable right now. Please try again in a moment.');
     }

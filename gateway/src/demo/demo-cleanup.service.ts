@@ -1,14 +1,11 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
-import type { DataSource } from 'typeorm';
 import { AppConfig, effectiveProviders } from '@pod/config';
+import { DemoAccountsRepository } from '@pod/db';
 import { SandboxAdminClient } from './sandbox-admin.client';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const BATCH = 200;
-/** Only one gateway replica sweeps at a time. */
-const SWEEP_LOCK_ID = 7_310_425_101;
 
 /**
  * Removes demo accounts 24 hours after they were made: their sandbox seller, then the account
@@ -20,7 +17,7 @@ export class DemoCleanupService implements OnApplicationBootstrap, OnApplication
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly demoAccounts: DemoAccountsRepository,
     private readonly sandbox: SandboxAdminClient,
     private readonly config: AppConfig,
     private readonly logger: PinoLogger,
@@ -46,32 +43,17 @@ export class DemoCleanupService implements OnApplicationBootstrap, OnApplication
     // After going live there is no sandbox to tidy or ask: expired accounts still go.
     const sandboxRunning = effectiveProviders(this.config).mode === 'sandbox';
     const liveTenants = sandboxRunning ? await this.sandbox.listTenantIds().catch((error: unknown) => (this.logFailure(error), null)) : null;
-    return this.db.transaction(async (manager) => {
-      const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEP_LOCK_ID])) as Array<{ locked: boolean }>;
-      if (!locked) return 0;
-      const expired = (await manager.query(
-        'SELECT id, sandbox_tenant_id FROM app_user WHERE is_demo AND demo_expires_at <= $1 ORDER BY demo_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED',
-        [now, BATCH],
-      )) as Array<{ id: string; sandbox_tenant_id: string | null }>;
-      for (const row of expired) {
-        if (row.sandbox_tenant_id && sandboxRunning) await this.sandbox.deleteTenant(row.sandbox_tenant_id).catch((error: unknown) => this.logFailure(error));
-      }
-      // A demo made while the list was fetched has a seller the list lacks: only accounts a
-      // minute old or more are judged.
-      const evicted = liveTenants
-        ? ((await manager.query(
-            `SELECT id FROM app_user WHERE is_demo AND demo_expires_at > $1 AND created_at < $2 AND sandbox_tenant_id IS NOT NULL
-               AND NOT (sandbox_tenant_id = ANY($3::text[])) LIMIT $4 FOR UPDATE SKIP LOCKED`,
-            [now, new Date(now.getTime() - 60_000), [...liveTenants], BATCH],
-          )) as Array<{ id: string }>)
-        : [];
-      const removed = [...expired, ...evicted].map((row) => row.id);
-      if (removed.length) {
-        await manager.query('DELETE FROM app_user WHERE id = ANY($1::uuid[]) AND is_demo', [removed]);
-        this.logger.info({ event: 'demo.expired_removed', count: expired.length, evicted: evicted.length }, 'expired demo accounts removed');
-      }
-      return removed.length;
-    });
+    // A demo made while the list was fetched has a seller the list lacks: only accounts a
+    // minute old or more are judged.
+    const removed = await this.demoAccounts.removeExpired({ now, batch: BATCH, liveTenantIds: liveTenants, judgedBefore: new Date(now.getTime() - 60_000) });
+    if (!removed) return 0;
+    // After the commit: a seller left behind by a failed call expires in the sandbox on its own.
+    for (const account of removed.expired) {
+      if (account.sandboxTenantId && sandboxRunning) await this.sandbox.deleteTenant(account.sandboxTenantId).catch((error: unknown) => this.logFailure(error));
+    }
+    const count = removed.expired.length + removed.evicted;
+    if (count > 0) this.logger.info({ event: 'demo.expired_removed', count: removed.expired.length, evicted: removed.evicted }, 'expired demo accounts removed');
+    return count;
   }
 
   private logFailure(error: unknown): void {

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GoneException, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type Repository } from 'typeorm';
 import type { DemoSandbox } from '@pod/contracts';
-import { UserEntity } from '@pod/db';
+import { UsersRepository } from '@pod/db';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { SandboxAdminClient, SandboxUnavailableError } from './sandbox-admin.client';
 
@@ -18,24 +16,24 @@ export const DEMO_SELLER_GONE = 'Your demo has ended: its sandbox seller was rem
 @Injectable()
 export class DemoSandboxService {
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersRepository,
     private readonly sandbox: SandboxAdminClient,
   ) {}
 
   /** The user's live sandbox seller; throws GoneException for a demo account whose seller was removed. */
   async tenantFor(userId: string): Promise<string> {
-    const user = await this.users.findOne({ where: { id: userId }, select: { id: true, isDemo: true, sandboxTenantId: true } });
+    const user = await this.users.sandboxTenantOf(userId);
     if (!user) throw new NotFoundException();
     if (user.sandboxTenantId && (await this.sandbox.getTenant(user.sandboxTenantId))) return user.sandboxTenantId;
     if (user.isDemo) throw new GoneException(DEMO_SELLER_GONE);
     const tenantId = `user-${randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
     await this.sandbox.createTenant({ id: tenantId, seed: tenantId, shopCurrency: 'USD', months: 6, ordersPerMonth: 120, printifyShops: 2, private: true });
     // Two requests at once: the first one stored wins, the other tenant is dropped.
-    const previous = user.sandboxTenantId ?? IsNull();
-    const stored = await this.users.update({ id: userId, sandboxTenantId: previous }, { sandboxTenantId: tenantId });
-    if (stored.affected) return tenantId;
+    if (await this.users.replaceSandboxTenant(userId, user.sandboxTenantId, tenantId)) return tenantId;
     await this.sandbox.deleteTenant(tenantId).catch(() => undefined);
-    return (await this.users.findOneOrFail({ where: { id: userId }, select: { id: true, sandboxTenantId: true } })).sandboxTenantId as string;
+    const winner = (await this.users.sandboxTenantOf(userId))?.sandboxTenantId;
+    if (!winner) throw new NotFoundException();
+    return winner;
   }
 
   async detailsFor(user: SignedInUser): Promise<DemoSandbox> {

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { UserEntity } from '@pod/db';
 import { AuthModule } from '../auth/auth.module';
 import { ConnectionsModule } from '../connections/connections.module';
 import { DemoAccountsService } from './demo-accounts.service';
@@ -12,7 +10,7 @@ import { SandboxConsentProxyController } from './sandbox-consent.proxy';
 
 /** The sandbox-backed demo: "Try the demo" accounts, their sandbox sellers, the consent page proxy and the 24-hour cleanup. */
 @Module({
-  imports: [AuthModule, ConnectionsModule, TypeOrmModule.forFeature([UserEntity])],
+  imports: [AuthModule, ConnectionsModule],
   controllers: [DemoController, SandboxConsentProxyController],
   providers: [SandboxAdminClient, DemoAccountsService, DemoSandboxService, DemoCleanupService],
 })

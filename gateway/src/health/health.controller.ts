@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply } from 'fastify';
 import type Redis from 'ioredis';
-import type { DataSource } from 'typeorm';
+import { DatabaseProbe } from '@pod/db';
 import { Public } from '../auth/public.decorator';
 import { REDIS } from '../core/core.module';
 
@@ -16,7 +15,7 @@ const CHECK_TIMEOUT_MS = 1_500;
 @Controller()
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly db: DatabaseProbe,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -30,7 +29,7 @@ export class HealthController {
   @Get('healthz')
   async check(@Res({ passthrough: true }) reply: FastifyReply) {
     const [postgres, redis] = await Promise.all([
-      probe(() => this.db.query('SELECT 1')),
+      probe(() => this.db.ping()),
       probe(() => this.redis.ping()),
     ]);
     const ok = postgres === 'up' && redis === 'up';

@@ -1,9 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
-import type { Repository } from 'typeorm';
 import type { DisplayCurrencyCode } from '@pod/domain';
-import { UserEntity } from '@pod/db';
+import { UsersRepository } from '@pod/db';
 import { PasswordsService } from '../auth/passwords.service';
 import { SessionsService } from '../auth/sessions.service';
 import type { SignedInUser } from '../auth/signed-in-user';
@@ -12,7 +10,7 @@ import { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersRepository,
     private readonly passwords: PasswordsService,
     private readonly sessions: SessionsService,
     private readonly throttle: AbuseThrottleService,
@@ -29,21 +27,21 @@ export class UsersService {
       this.logger.warn({ event: 'user.password_change_locked', userId: user.id }, 'password change refused by throttle');
       throw error;
     }
-    const stored = await this.users.findOneOrFail({ where: { id: user.id }, select: { id: true, passwordHash: true } });
-    if (!(await this.passwords.verify(stored.passwordHash, currentPassword))) {
+    const passwordHash = await this.users.passwordHashOf(user.id);
+    if (!(await this.passwords.verify(passwordHash ?? undefined, currentPassword))) {
       await this.throttle.recordWrongCurrentPassword(user.id);
       this.logger.info({ event: 'user.password_change_refused', userId: user.id }, 'wrong current password');
       throw new BadRequestException('Current password is incorrect');
     }
     await this.throttle.clearPasswordCheckFailures(user.id);
     this.passwords.assertAcceptable(newPassword);
-    await this.users.update({ id: user.id }, { passwordHash: await this.passwords.hash(newPassword) });
+    await this.users.setPasswordHash(user.id, await this.passwords.hash(newPassword));
     await this.sessions.endOthers(user.id, user.sessionIdHash);
     this.logger.info({ event: 'user.password_changed', userId: user.id }, 'password changed');
   }
 
   async updateSettings(userId: string, currency: DisplayCurrencyCode): Promise<{ currency: DisplayCurrencyCode }> {
-    await this.users.update({ id: userId }, { displayCurrency: currency });
+    await this.users.setDisplayCurrency(userId, currency);
     return { currency };
   }
 }

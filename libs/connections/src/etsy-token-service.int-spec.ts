@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
-import { createDataSource, prepareDatabase } from '@pod/db';
+import { ConnectionsRepository, createDataSource, EtsyTokensRepository, prepareDatabase } from '@pod/db';
 import { TokenCipher } from '@pod/crypto';
 import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from '@pod/testing';
-import { ConnectionsRepository } from './connections.repository';
 import { EtsyTokenService, type EtsyTokenRefresher } from './etsy-token-service';
 
 class FakeReauthRequired extends Error {
@@ -15,9 +14,11 @@ class FakeRefresher implements EtsyTokenRefresher {
   fail: 'invalid_grant' | 'transient' | null = null;
   private generation = 1;
 
+  constructor(private readonly answerAfterMs = 150) {}
+
   async refreshTokens(refreshToken: string) {
     this.calls.push(refreshToken);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await new Promise((resolve) => setTimeout(resolve, this.answerAfterMs));
     if (this.fail === 'invalid_grant') throw new FakeReauthRequired('invalid_grant');
     if (this.fail === 'transient') throw new Error('etsy: 503');
     this.generation += 1;
@@ -67,17 +68,19 @@ async function newConnection(accessTokenExpiresAt = new Date(Date.now() + 3600_0
   return { userId: user.id as string, connectionId: connection.id };
 }
 
+function serviceOn(dataSource: DataSource, refresher: EtsyTokenRefresher, leases: { refreshLeaseMs?: number } = {}) {
+  return new EtsyTokenService({
+    dataSource,
+    cipher,
+    refresher,
+    reauthRequired: (message) => new FakeReauthRequired(message),
+    isReauthRequired: (error) => (error as { code?: string })?.code === 'reauth_required',
+    ...leases,
+  });
+}
+
 function services(refresher: FakeRefresher) {
-  return processes.map(
-    (dataSource) =>
-      new EtsyTokenService({
-        dataSource,
-        cipher,
-        refresher,
-        reauthRequired: (message) => new FakeReauthRequired(message),
-        isReauthRequired: (error) => (error as { code?: string })?.code === 'reauth_required',
-      }),
-  );
+  return processes.map((dataSource) => serviceOn(dataSource, refresher));
 }
 
 async function stored(connectionId: string) {
@@ -107,7 +110,7 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     expect(refresher.calls).toEqual(['4242.refresh-1', '4242.refresh-2']);
   });
 
-  it('10 callers per process without in-process sharing still refresh once (the row lock decides)', async () => {
+  it('10 callers per process without in-process sharing still refresh once (the refresh lease decides)', async () => {
     const { userId, connectionId } = await newConnection();
     const refresher = new FakeRefresher();
     // A fresh service per caller: no promise is shared, every caller goes to PostgreSQL.
@@ -166,4 +169,78 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     await expect(service.refresh(other.userId, connectionId, '4242.access-1')).rejects.toBeInstanceOf(FakeReauthRequired);
     expect(refresher.calls).toHaveLength(0);
   });
+
+  it('a token endpoint that hangs 10 s holds no pooled connection: with a pool of 2, two hanging refreshes, waiters and other queries all proceed', async () => {
+    const small = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 2 }, 'tokens-small-pool').initialize();
+    try {
+      const first = await newConnection();
+      const second = await newConnection();
+      const fresh = await newConnection();
+      const hanging = new FakeRefresher(10_000);
+      const service = serviceOn(small, hanging);
+      const refreshes = [first, second].map(({ userId, connectionId }) => service.refresh(userId, connectionId, '4242.access-1'));
+      // Waiters in other processes (own services, no shared promise) poll instead of queueing on a lock.
+      const waiters = [first, second].map(({ userId, connectionId }, i) => serviceOn(processes[i], hanging).refresh(userId, connectionId, '4242.access-1'));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(hanging.calls).toHaveLength(2);
+
+      // Both Etsy calls are still hanging; the small pool must still serve everyone else.
+      const reads = await Promise.all(Array.from({ length: 10 }, () => small.query('SELECT 1 AS one')));
+      expect(reads.map((rows) => rows[0].one)).toEqual(Array(10).fill(1));
+      expect(await serviceOn(small, hanging).getAccessToken(fresh.userId, fresh.connectionId)).toBe('4242.access-1');
+      expect(hanging.calls).toHaveLength(2);
+
+      const tokens = await Promise.all([...refreshes, ...waiters]);
+      expect(hanging.calls).toHaveLength(2);
+      expect(new Set(tokens).size).toBe(2);
+      for (const { connectionId } of [first, second]) expect((await stored(connectionId)).token_version).toBe(2);
+    } finally {
+      await small.destroy();
+    }
+  }, 30_000);
+
+  it("a crashed refresher's lease expires: the next caller refreshes, once", async () => {
+    const { userId, connectionId } = await newConnection();
+    // A process took the lease and died before calling Etsy (it never renews or releases it).
+    const crashed = await new EtsyTokensRepository(processes[0]).takeRefreshLease(userId, connectionId, '00000000-0000-4000-8000-000000000001', 800);
+    expect(crashed).not.toBeNull();
+    const refresher = new FakeRefresher();
+    const started = Date.now();
+    const results = await Promise.all(processes.map((dataSource) => serviceOn(dataSource, refresher).refresh(userId, connectionId, '4242.access-1')));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(refresher.calls).toEqual(['4242.refresh-1']);
+    expect(new Set(results)).toEqual(new Set(['4242.access-2']));
+  });
+
+  it('a refresh that outlives its lease keeps it by renewing: no second refresh with the same refresh token', async () => {
+    const { userId, connectionId } = await newConnection();
+    const slow = new FakeRefresher(1_500);
+    const results = await Promise.all(
+      processes.map((dataSource) => serviceOn(dataSource, slow, { refreshLeaseMs: 300 }).refresh(userId, connectionId, '4242.access-1')),
+    );
+    expect(slow.calls).toEqual(['4242.refresh-1']);
+    expect(new Set(results)).toEqual(new Set(['4242.access-2']));
+  });
+
+  it('reconnecting Etsy clears a refresh lease left behind: the next refresh does not wait for it', async () => {
+    const { userId, connectionId } = await newConnection();
+    await new EtsyTokensRepository(processes[0]).takeRefreshLease(userId, connectionId, '00000000-0000-4000-8000-000000000002', 120_000);
+    await new ConnectionsRepository(processes[0], cipher).saveEtsy({
+      userId,
+      etsyUserId: '4242',
+      shopId: '900',
+      shopName: 'Shop',
+      shopCurrency: 'USD',
+      shopCountry: 'US',
+      accessToken: '4242.access-reconnected',
+      refreshToken: '4242.refresh-reconnected',
+      accessTokenExpiresAt: new Date(Date.now() + 3600_000),
+    });
+    const refresher = new FakeRefresher();
+    const refreshed = serviceOn(processes[1], refresher).refresh(userId, connectionId, '4242.access-reconnected');
+    const waitedTooLong = new Promise<string>((resolve) => setTimeout(() => resolve('still waiting for the old lease'), 5_000).unref());
+    expect(await Promise.race([refreshed, waitedTooLong])).toBe('4242.access-2');
+    expect(refresher.calls).toEqual(['4242.refresh-reconnected']);
+  });
 });
+

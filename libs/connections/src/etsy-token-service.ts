@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { EtsyTokensRepository, tokenContext, type StoredEtsyTokens } from '@pod/db';
 import type { TokenCipher } from '@pod/crypto';
-import { tokenContext } from './connections.repository';
 
 /** The slice of the Etsy client the service needs: the refresh-token grant. */
 export interface EtsyTokenRefresher {
@@ -31,38 +32,46 @@ export interface EtsyTokenServiceDeps {
   now?: () => Date;
   /** Refresh this long before the stored expiry (clock skew, request time). Default 60 s. */
   expirySkewMs?: number;
-}
-
-interface TokenRow {
-  status: string;
-  access_token_enc: string;
-  refresh_token_enc: string | null;
-  access_token_expires_at: Date | null;
-  token_version: number;
+  /** How long a refresh lease lives unless renewed (renewed every third of it during the call). Default 30 s. */
+  refreshLeaseMs?: number;
+  /** How often a process waiting for someone else's refresh looks at the row again. Default 100 ms. */
+  leasePollMs?: number;
 }
 
 type Outcome = { kind: 'token'; token: string } | { kind: 'reauth'; error?: unknown } | { kind: 'gone' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Etsy access tokens of stored connections, refreshed single-flight across every process:
  * one refresh per expiry, however many jobs and replicas notice it at once.
  *
- * A refresher locks the connection row (SELECT … FOR UPDATE) and re-reads it. If the stored
- * access token is no longer the one it saw fail (someone refreshed while it waited), it uses
- * that one. Otherwise it calls Etsy's refresh grant and stores the new access and refresh
- * tokens, encrypted, with token_version + 1, in the same transaction, before anyone uses them:
- * Etsy's refresh tokens rotate, so a new one that was not stored would be lost for good.
- * invalid_grant marks the connection reauth_required. Within one process, concurrent
- * refreshes of one connection also share a single promise (one DB connection waits, not ten).
+ * A refresher takes the connection's refresh lease (a short UPDATE on the row: lease id and
+ * expiry) instead of a row lock, so no transaction and no pooled connection is held while Etsy
+ * answers — a hanging token endpoint cannot drain the pool. Under the lease it re-reads the
+ * tokens: if the stored access token is no longer the one it saw fail (someone refreshed while
+ * it waited), it uses that one. Otherwise it calls Etsy's refresh grant, renewing the lease
+ * while the call runs, and stores the new access and refresh tokens, encrypted, with
+ * token_version + 1 and the lease released, in one statement, before anyone uses them: Etsy's
+ * refresh tokens rotate, so a new one that was not stored would be lost for good. invalid_grant
+ * marks the connection reauth_required. Everyone else polls the row until the lease is gone,
+ * then reads the rotated tokens; a crashed holder's lease simply expires. Within one process,
+ * concurrent refreshes of one connection also share a single promise.
  */
 export class EtsyTokenService {
   private readonly inflight = new Map<string, Promise<string>>();
   private readonly now: () => Date;
   private readonly skewMs: number;
+  private readonly tokens: EtsyTokensRepository;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
 
   constructor(private readonly deps: EtsyTokenServiceDeps) {
     this.now = deps.now ?? (() => new Date());
     this.skewMs = deps.expirySkewMs ?? 60_000;
+    this.tokens = new EtsyTokensRepository(deps.dataSource);
+    this.leaseMs = deps.refreshLeaseMs ?? 30_000;
+    this.pollMs = deps.leasePollMs ?? 100;
   }
 
   /** The token source the Etsy client uses for one connection of one user. */
@@ -75,16 +84,11 @@ export class EtsyTokenService {
   }
 
   async getAccessToken(userId: string, connectionId: string): Promise<string> {
-    const rows: TokenRow[] = await this.deps.dataSource.query(
-      `SELECT status, access_token_enc, refresh_token_enc, access_token_expires_at, token_version
-         FROM provider_connection WHERE id = $1 AND user_id = $2 AND provider = 'etsy'`,
-      [connectionId, userId],
-    );
-    const row = rows[0];
+    const row = await this.tokens.read(userId, connectionId);
     if (!row) throw this.deps.reauthRequired('The Etsy connection no longer exists.');
     if (row.status !== 'connected') throw this.deps.reauthRequired('The Etsy connection needs to be reconnected.');
-    const current = this.decryptOrNull(userId, row.access_token_enc, 'access');
-    if (current !== null && !this.isExpired(row.access_token_expires_at)) return current;
+    const current = this.decryptOrNull(userId, row.accessTokenEnc, 'access');
+    if (current !== null && !this.isExpired(row.accessTokenExpiresAt)) return current;
     return this.refresh(userId, connectionId, current);
   }
 
@@ -92,62 +96,13 @@ export class EtsyTokenService {
   refresh(userId: string, connectionId: string, seen: string | null): Promise<string> {
     const running = this.inflight.get(connectionId);
     if (running) return running;
-    const flight = this.refreshLocked(userId, connectionId, seen).finally(() => this.inflight.delete(connectionId));
+    const flight = this.refreshOnce(userId, connectionId, seen).finally(() => this.inflight.delete(connectionId));
     this.inflight.set(connectionId, flight);
     return flight;
   }
 
-  private async refreshLocked(userId: string, connectionId: string, seen: string | null): Promise<string> {
-    const outcome = await this.deps.dataSource.transaction(async (manager): Promise<Outcome> => {
-      const rows: TokenRow[] = await manager.query(
-        `SELECT status, access_token_enc, refresh_token_enc, access_token_expires_at, token_version
-           FROM provider_connection WHERE id = $1 AND user_id = $2 AND provider = 'etsy' FOR UPDATE`,
-        [connectionId, userId],
-      );
-      const row = rows[0];
-      if (!row) return { kind: 'gone' };
-      if (row.status !== 'connected') return { kind: 'reauth' };
-      const current = this.decryptOrNull(userId, row.access_token_enc, 'access');
-      if (current !== null && current !== seen && !this.isExpired(row.access_token_expires_at)) {
-        return { kind: 'token', token: current };
-      }
-      const refreshToken = row.refresh_token_enc ? this.decryptOrNull(userId, row.refresh_token_enc, 'refresh') : null;
-      const markReauth = () =>
-        manager.query(`UPDATE provider_connection SET status = 'reauth_required', updated_at = now() WHERE id = $1 AND user_id = $2`, [
-          connectionId,
-          userId,
-        ]);
-      if (refreshToken === null) {
-        await markReauth();
-        return { kind: 'reauth' };
-      }
-      let fresh: Awaited<ReturnType<EtsyTokenRefresher['refreshTokens']>>;
-      try {
-        fresh = await this.deps.refresher.refreshTokens(refreshToken);
-      } catch (error) {
-        if (!this.deps.isReauthRequired(error)) throw error;
-        await markReauth();
-        return { kind: 'reauth', error };
-      }
-      const updated = (await manager.query(
-        `UPDATE provider_connection
-            SET access_token_enc = $4, refresh_token_enc = $5, access_token_expires_at = $6, key_version = $7,
-                token_version = token_version + 1, updated_at = now()
-          WHERE id = $1 AND user_id = $2 AND token_version = $3`,
-        [
-          connectionId,
-          userId,
-          row.token_version,
-          this.deps.cipher.encrypt(fresh.accessToken, tokenContext(userId, 'etsy', 'access')),
-          this.deps.cipher.encrypt(fresh.refreshToken, tokenContext(userId, 'etsy', 'refresh')),
-          fresh.accessTokenExpiresAt,
-          this.deps.cipher.currentVersion,
-        ],
-      )) as [unknown, number];
-      // We hold the row lock, so the version cannot have moved; refuse to return an unstored token if it did.
-      if (updated[1] !== 1) throw new Error('Etsy token refresh lost its compare-and-set');
-      return { kind: 'token', token: fresh.accessToken };
-    });
+  private async refreshOnce(userId: string, connectionId: string, seen: string | null): Promise<string> {
+    const outcome = await this.awaitLeaseOrToken(userId, connectionId, seen);
     switch (outcome.kind) {
       case 'token':
         if (outcome.token !== seen) this.deps.logger?.info({ event: 'etsy.token_refreshed', userId, connectionId }, 'Etsy access token ready');
@@ -158,6 +113,69 @@ export class EtsyTokenService {
       case 'gone':
         throw this.deps.reauthRequired('The Etsy connection no longer exists.');
     }
+  }
+
+  /** Polls until someone else's refresh landed, or we hold the lease and refreshed ourselves. */
+  private async awaitLeaseOrToken(userId: string, connectionId: string, seen: string | null): Promise<Outcome> {
+    for (;;) {
+      const row = await this.tokens.read(userId, connectionId);
+      const settled = row ? this.settledOutcome(userId, row, seen) : { kind: 'gone' as const };
+      if (settled) return settled;
+      const leaseId = randomUUID();
+      const leased = await this.tokens.takeRefreshLease(userId, connectionId, leaseId, this.leaseMs);
+      if (leased) return this.refreshUnderLease(userId, connectionId, leaseId, leased, seen);
+      await sleep(this.pollMs);
+    }
+  }
+
+  /** The outcome the stored row already gives without a refresh, or null when one is needed. */
+  private settledOutcome(userId: string, row: StoredEtsyTokens, seen: string | null): Outcome | null {
+    if (row.status !== 'connected') return { kind: 'reauth' };
+    const current = this.decryptOrNull(userId, row.accessTokenEnc, 'access');
+    if (current !== null && current !== seen && !this.isExpired(row.accessTokenExpiresAt)) return { kind: 'token', token: current };
+    return null;
+  }
+
+  private async refreshUnderLease(userId: string, connectionId: string, leaseId: string, row: StoredEtsyTokens, seen: string | null): Promise<Outcome> {
+    const release = () => this.tokens.releaseRefreshLease(userId, connectionId, leaseId);
+    // Someone may have stored new tokens between our read and our lease.
+    const settled = this.settledOutcome(userId, row, seen);
+    if (settled) {
+      await release();
+      return settled;
+    }
+    const refreshToken = row.refreshTokenEnc ? this.decryptOrNull(userId, row.refreshTokenEnc, 'refresh') : null;
+    if (refreshToken === null) {
+      await this.tokens.markReauthRequired(userId, connectionId);
+      return { kind: 'reauth' };
+    }
+    let fresh: Awaited<ReturnType<EtsyTokenRefresher['refreshTokens']>>;
+    const renewal = setInterval(() => {
+      this.tokens.renewRefreshLease(userId, connectionId, leaseId, this.leaseMs).catch(() => undefined);
+    }, Math.max(1, Math.floor(this.leaseMs / 3)));
+    renewal.unref();
+    try {
+      fresh = await this.deps.refresher.refreshTokens(refreshToken);
+    } catch (error) {
+      clearInterval(renewal);
+      if (!this.deps.isReauthRequired(error)) {
+        await release().catch(() => undefined);
+        throw error;
+      }
+      await this.tokens.markReauthRequired(userId, connectionId);
+      return { kind: 'reauth', error };
+    }
+    clearInterval(renewal);
+    const stored = await this.tokens.storeRotated(userId, connectionId, leaseId, row.tokenVersion, {
+      accessTokenEnc: this.deps.cipher.encrypt(fresh.accessToken, tokenContext(userId, 'etsy', 'access')),
+      refreshTokenEnc: this.deps.cipher.encrypt(fresh.refreshToken, tokenContext(userId, 'etsy', 'refresh')),
+      accessTokenExpiresAt: fresh.accessTokenExpiresAt,
+      keyVersion: this.deps.cipher.currentVersion,
+    });
+    // Our lease expired under us (the process stalled longer than the lease) and someone else took over:
+    // never hand out a token that is not stored.
+    if (!stored) throw new Error('Etsy token refresh lost its lease before storing the new tokens');
+    return { kind: 'token', token: fresh.accessToken };
   }
 
   private isExpired(expiresAt: Date | null): boolean {

@@ -1,3 +1,2 @@
-export * from './connections.repository';
 export * from './etsy-token-service';
 export * from './etsy-token-service.factory';

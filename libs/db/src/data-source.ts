@@ -13,6 +13,9 @@ export function createDataSource(config: DbConfig, applicationName = 'podprofit'
     entities: ALL_ENTITIES,
     migrations: ALL_MIGRATIONS,
     migrationsTableName: 'schema_migration',
+    // Primary keys default to gen_random_uuid() (built into PostgreSQL 13+); TypeORM must not try to install an extension.
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
     synchronize: false,
     migrationsRun: false,
     logging: false,

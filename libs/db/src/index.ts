@@ -1,3 +1,5 @@
 export * from './data-source';
 export * from './prepare-database';
 export * from './entities';
+export * from './repositories';
+export * from './columns';

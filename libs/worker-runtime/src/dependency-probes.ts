@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { DatabaseProbe } from '@pod/db';
 import type { DependencyCheck } from './health-report';
 import { shortReason, withTimeout } from '@pod/queue';
 
@@ -15,11 +16,11 @@ export async function probeRedis(redis: Redis, timeoutMs = PROBE_TIMEOUT_MS): Pr
   }
 }
 
-/** `select 1` on the pool; before the first successful connect there is nothing to ask. */
+/** `SELECT 1` on the pool; before the first successful connect there is nothing to ask. */
 export async function probePostgres(dataSource: DataSource, timeoutMs = PROBE_TIMEOUT_MS): Promise<DependencyCheck> {
   if (!dataSource.isInitialized) return { status: 'down', reason: 'not connected yet' };
   try {
-    await withTimeout(dataSource.query('select 1'), timeoutMs);
+    await withTimeout(new DatabaseProbe(dataSource).ping(), timeoutMs);
     return { status: 'up' };
   } catch (error) {
     return { status: 'down', reason: shortReason(error) };

@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@pod/config';
+import { DATA_SOURCE_REPOSITORIES } from '@pod/db';
 import { bullConnection, bullPrefix, DomainEventsModule } from '@pod/queue';
 import { REDIS_PROBE, WORKER_LOGGER, WORKER_OPTIONS } from './tokens';
 import { WorkerLifecycle, type WorkerLifecycleOptions } from './worker-lifecycle';
@@ -17,7 +18,10 @@ export interface WorkerResources extends WorkerLifecycleOptions {
   redisProbe: Redis;
 }
 
-/** What every worker's own module may inject: config, logger, the data source, the event publisher. */
+/**
+ * What every worker's own module may inject: config, logger, the data source (its lifecycle;
+ * queries go through the repositories of libs/db, also injectable here), the event publisher.
+ */
 @Global()
 @Module({})
 class WorkerCoreModule {
@@ -29,11 +33,12 @@ class WorkerCoreModule {
         { provide: AppConfig, useValue: resources.config },
         { provide: WORKER_LOGGER, useValue: resources.logger },
         { provide: DataSource, useValue: resources.dataSource },
+        ...DATA_SOURCE_REPOSITORIES.map((Repository) => ({ provide: Repository, useFactory: () => new Repository(resources.dataSource) })),
         { provide: REDIS_PROBE, useValue: resources.redisProbe },
         { provide: WORKER_OPTIONS, useValue: { service: resources.service, queue: resources.queue } },
         WorkerLifecycle,
       ],
-      exports: [AppConfig, WORKER_LOGGER, DataSource, DomainEventsModule],
+      exports: [AppConfig, WORKER_LOGGER, DataSource, ...DATA_SOURCE_REPOSITORIES, DomainEventsModule],
     };
   }
 }

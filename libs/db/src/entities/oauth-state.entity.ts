@@ -15,7 +15,7 @@ export class OAuthStateEntity {
   userId: string;
 
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'oauth_state_user_id_fkey' })
   user?: UserEntity;
 
   /** hashSessionId() of the session that started the flow. */

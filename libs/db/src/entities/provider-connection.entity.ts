@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import type { ConnectionStatus, Provider } from '@pod/contracts';
 import { UserEntity } from './user.entity';
 
@@ -9,15 +9,17 @@ import { UserEntity } from './user.entity';
  */
 @Entity({ name: 'provider_connection' })
 @Unique('provider_connection_user_provider_key', ['userId', 'provider'])
+@Check('provider_connection_provider_check', `provider IN ('etsy', 'printify')`)
+@Check('provider_connection_status_check', `status IN ('connected', 'reauth_required', 'expired')`)
 export class ProviderConnectionEntity {
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  @PrimaryGeneratedColumn('uuid')
   id: string;
 
   @Column({ name: 'user_id', type: 'uuid' })
   userId: string;
 
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'provider_connection_user_id_fkey' })
   user?: UserEntity;
 
   @Column({ type: 'text' })
@@ -73,6 +75,13 @@ export class ProviderConnectionEntity {
   /** The key version the tokens are encrypted under (for key rotation). */
   @Column({ name: 'key_version', type: 'int' })
   keyVersion: number;
+
+  /** Etsy only: the process refreshing the tokens right now (see EtsyTokenService), until refreshLeaseUntil. */
+  @Column({ name: 'refresh_lease_id', type: 'uuid', nullable: true, select: false })
+  refreshLeaseId: string | null;
+
+  @Column({ name: 'refresh_lease_until', type: 'timestamptz', nullable: true, select: false })
+  refreshLeaseUntil: Date | null;
 
   @Column({ name: 'last_sync_at', type: 'timestamptz', nullable: true })
   lastSyncAt: Date | null;

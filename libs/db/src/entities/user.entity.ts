@@ -1,9 +1,13 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { DisplayCurrencyCode } from '@pod/domain';
 
 @Entity({ name: 'app_user' })
+@Index('app_user_email_key', ['email'], { unique: true })
+@Index('app_user_demo_expires_idx', ['demoExpiresAt'], { where: 'is_demo' })
+@Check('app_user_display_currency_check', `display_currency IN ('USD', 'EUR', 'GBP')`)
+@Check('app_user_demo_expiry', 'NOT is_demo OR demo_expires_at IS NOT NULL')
 export class UserEntity {
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  @PrimaryGeneratedColumn('uuid')
   id: string;
 
   /** Stored lower-cased and trimmed; unique. */

@@ -1,5 +1,8 @@
-import type { DataSource } from 'typeorm';
+import { Not, type FindOptionsSelect, type Repository } from 'typeorm';
 import type { TokenCipher } from '@pod/crypto';
+import { OAuthStateEntity } from '../entities/oauth-state.entity';
+import { ProviderConnectionEntity } from '../entities/provider-connection.entity';
+import type { Db } from './database-session';
 import type { ConnectionStatus, Provider } from '@pod/contracts';
 
 /** What may leave the data layer about a connection: never a token, plain or encrypted. */
@@ -56,19 +59,63 @@ const SUMMARY_COLUMNS = `
   to_char(sync_from, 'YYYY-MM-DD') AS "syncFrom", access_token_expires_at AS "accessTokenExpiresAt",
   token_expires_at AS "tokenExpiresAt", last_sync_at AS "lastSyncAt", connected_at AS "connectedAt", updated_at AS "updatedAt"`;
 
+const SUMMARY_FIELDS = {
+  id: true,
+  provider: true,
+  status: true,
+  externalAccountId: true,
+  shopId: true,
+  shopName: true,
+  shopCurrency: true,
+  shopCountry: true,
+  salesChannel: true,
+  syncFrom: true,
+  accessTokenExpiresAt: true,
+  tokenExpiresAt: true,
+  lastSyncAt: true,
+  connectedAt: true,
+  updatedAt: true,
+} satisfies FindOptionsSelect<ProviderConnectionEntity>;
+
+/** Copies the summary fields only: whatever else the entity holds stays in the data layer. */
+function toSummary(row: ProviderConnectionEntity): ConnectionSummary {
+  return {
+    id: row.id,
+    provider: row.provider,
+    status: row.status,
+    externalAccountId: row.externalAccountId,
+    shopId: row.shopId,
+    shopName: row.shopName,
+    shopCurrency: row.shopCurrency,
+    shopCountry: row.shopCountry,
+    salesChannel: row.salesChannel,
+    syncFrom: row.syncFrom,
+    accessTokenExpiresAt: row.accessTokenExpiresAt,
+    tokenExpiresAt: row.tokenExpiresAt,
+    lastSyncAt: row.lastSyncAt,
+    connectedAt: row.connectedAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
 /**
  * Every query on provider_connection, each scoped by the owner's user id. Tokens go in
  * encrypted and come out only through the read*Token methods, decrypted for a caller that is
  * about to call the provider.
  */
 export class ConnectionsRepository {
+  private readonly connections: Repository<ProviderConnectionEntity>;
+
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly db: Db,
     private readonly cipher: TokenCipher,
-  ) {}
+  ) {
+    this.connections = db.getRepository(ProviderConnectionEntity);
+  }
 
   async listForUser(userId: string): Promise<ConnectionSummary[]> {
-    return this.dataSource.query(`SELECT ${SUMMARY_COLUMNS} FROM provider_connection WHERE user_id = $1 ORDER BY provider`, [userId]);
+    const rows = await this.connections.find({ where: { userId }, select: SUMMARY_FIELDS, order: { provider: 'ASC' } });
+    return rows.map(toSummary);
   }
 
   /** Creates or replaces the user's Etsy connection (a reconnect starts afresh: status connected). */
@@ -109,52 +156,44 @@ export class ConnectionsRepository {
 
   /** Deletes the connection and its tokens; true when there was one. */
   async remove(userId: string, provider: Provider): Promise<boolean> {
-    const [, count] = (await this.dataSource.query(`DELETE FROM provider_connection WHERE user_id = $1 AND provider = $2`, [
-      userId,
-      provider,
-    ])) as [unknown, number];
-    return count > 0;
+    const { affected } = await this.connections.delete({ userId, provider });
+    return (affected ?? 0) > 0;
   }
 
   /** Deletes every connection of the user (and any pending Etsy authorization). */
   async removeAll(userId: string): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query(`DELETE FROM oauth_state WHERE user_id = $1`, [userId]);
-      const [, count] = (await manager.query(`DELETE FROM provider_connection WHERE user_id = $1`, [userId])) as [unknown, number];
-      return count;
+    return this.db.transaction(async (manager) => {
+      await manager.getRepository(OAuthStateEntity).delete({ userId });
+      const { affected } = await manager.getRepository(ProviderConnectionEntity).delete({ userId });
+      return affected ?? 0;
     });
   }
 
   async markStatus(userId: string, provider: Provider, status: ConnectionStatus): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE provider_connection SET status = $3, updated_at = now() WHERE user_id = $1 AND provider = $2 AND status <> $3`,
-      [userId, provider, status],
-    );
+    // updated_at moves with it (an @UpdateDateColumn).
+    await this.connections.update({ userId, provider, status: Not(status) }, { status });
   }
 
   /** The decrypted Printify token of a connected account, or null when there is none. */
   async readPrintifyToken(userId: string): Promise<{ connection: ConnectionSummary; token: string } | null> {
-    const rows: Array<ConnectionSummary & { accessTokenEnc: string }> = await this.dataSource.query(
-      `SELECT ${SUMMARY_COLUMNS}, access_token_enc AS "accessTokenEnc" FROM provider_connection WHERE user_id = $1 AND provider = 'printify'`,
-      [userId],
-    );
-    const row = rows[0];
+    const row = await this.connections.findOne({ where: { userId, provider: 'printify' }, select: { ...SUMMARY_FIELDS, accessTokenEnc: true } });
     if (!row) return null;
-    const { accessTokenEnc, ...connection } = row;
-    return { connection, token: this.cipher.decrypt(accessTokenEnc, tokenContext(userId, 'printify', 'access')) };
+    return { connection: toSummary(row), token: this.cipher.decrypt(row.accessTokenEnc, tokenContext(userId, 'printify', 'access')) };
   }
 
   private async upsert(userId: string, provider: Provider, values: Record<string, unknown>) {
     const columns = Object.keys(values);
     const params = [userId, provider, this.cipher.currentVersion, ...Object.values(values)];
     const placeholders = columns.map((_, index) => `$${index + 4}`);
-    const rows: ConnectionSummary[] = await this.dataSource.query(
+    const rows: ConnectionSummary[] = await this.db.query(
       `INSERT INTO provider_connection (user_id, provider, key_version, status, ${columns.join(', ')})
        VALUES ($1, $2, $3, 'connected', ${placeholders.join(', ')})
        ON CONFLICT (user_id, provider) DO UPDATE SET
          key_version = EXCLUDED.key_version, status = 'connected',
          ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
          token_version = provider_connection.token_version + 1,
+         -- a refresh of the replaced tokens must neither block the new ones nor store over them
+         refresh_lease_id = NULL, refresh_lease_until = NULL,
          last_sync_at = CASE WHEN provider_connection.shop_id IS DISTINCT FROM EXCLUDED.shop_id THEN NULL ELSE provider_connection.last_sync_at END,
          connected_at = now(), updated_at = now()
        RETURNING ${SUMMARY_COLUMNS}`,

@@ -1,0 +1,20 @@
+import { DatabaseProbe } from './database-session';
+import { DemoAccountsRepository } from './demo-accounts.repository';
+import { EtsyTokensRepository } from './etsy-tokens.repository';
+import { OAuthStatesRepository } from './oauth-states.repository';
+import { SessionsRepository } from './sessions.repository';
+import { UsersRepository } from './users.repository';
+
+export * from './connections.repository';
+export * from './database-session';
+export * from './demo-accounts.repository';
+export * from './etsy-tokens.repository';
+export * from './oauth-states.repository';
+export * from './sessions.repository';
+export * from './users.repository';
+
+/**
+ * The repositories built from the process's DataSource alone, for dependency injection
+ * (ConnectionsRepository also needs the TokenCipher and is wired where the cipher is).
+ */
+export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe] as const;
