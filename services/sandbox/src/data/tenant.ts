@@ -13,7 +13,14 @@ export interface TenantSettings {
   printifyShops: number;
   /** "Now" when the tenant was created (epoch s): the history ends here. */
   asOf: number;
+  /**
+   * The Printify orders envelope: 'full' (every documented paginator field) or 'minimal'
+   * (only `current_page` and `data`, as the docs' orders examples show, integrations.md b.4).
+   */
+  printifyEnvelope: PrintifyEnvelope;
 }
+
+export type PrintifyEnvelope = 'full' | 'minimal';
 
 export interface PrintifyShop {
   id: number;
