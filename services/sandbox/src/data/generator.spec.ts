@@ -3,7 +3,7 @@ import { Tenant, type TenantSettings } from './tenant';
 import { TenantRegistry } from './tenant-registry';
 
 const AS_OF = Date.UTC(2026, 5, 15, 12) / 1000;
-const settings = (over: Partial<TenantSettings> = {}): TenantSettings => ({ seed: 'spec', shopCurrency: 'USD', months: 6, ordersPerMonth: 500, printifyShops: 1, asOf: AS_OF, ...over });
+const settings = (over: Partial<TenantSettings> = {}): TenantSettings => ({ seed: 'spec', shopCurrency: 'USD', months: 6, ordersPerMonth: 500, printifyShops: 1, asOf: AS_OF, printifyEnvelope: 'full', ...over });
 
 describe('the seeded generator', () => {
   it('is deterministic: the same seed gives the same orders, another seed other ones', () => {
