@@ -226,16 +226,19 @@ describeIfSandbox('Etsy and Printify clients against the sandbox', () => {
     }
     const first = Math.min(...receipts.map((r) => r.createdAt.getTime() / 1000));
     const last = Date.now() / 1000;
-    let entries = 0;
+    const entries: Array<{ ledgerType: string; referenceId: string | null }> = [];
     for (let from = Math.floor(first); from < last; from += 2_678_400) {
       for (let offset = 0; ; offset += 100) {
         const page = await etsy.listLedgerEntries(auth, String(tenant.etsy.shopId), { minCreated: from, maxCreated: from + 2_678_400, limit: 100, offset });
         expect(page.rejected).toEqual([]);
-        entries += page.entries.length;
+        entries.push(...page.entries);
         if (offset + 100 >= page.count) break;
       }
     }
-    expect(entries).toBeGreaterThan(0);
+    expect(entries.length).toBeGreaterThan(0);
+    // a.7: reference_id is "string, null" (the sandbox sends numbers, digit strings and nulls).
+    expect(entries.some((e) => e.referenceId === null && e.ledgerType === 'prolist')).toBe(true);
+    expect(entries.filter((e) => e.referenceId !== null).every((e) => /^\d+$/.test(e.referenceId as string))).toBe(true);
   }, 60_000);
 
   it('lists Printify shops and pages through every order', async () => {

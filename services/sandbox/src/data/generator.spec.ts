@@ -1,3 +1,4 @@
+import { buildLedger } from '../etsy/ledger';
 import { feesFor } from './fees';
 import { Tenant, type TenantSettings } from './tenant';
 import { TenantRegistry } from './tenant-registry';
@@ -15,6 +16,11 @@ describe('the seeded generator', () => {
     }
     expect(JSON.stringify(a.order(17))).not.toBe(JSON.stringify(c.order(17)));
     expect(Array.from(a.created.subarray(0, a.count))).toEqual(Array.from(b.created.subarray(0, b.count)));
+    const ledgerA = buildLedger(a);
+    const ledgerB = buildLedger(b);
+    expect(ledgerB.seq).toEqual(ledgerA.seq);
+    expect(ledgerB.type).toEqual(ledgerA.type);
+    expect(ledgerB.amount).toEqual(ledgerA.amount);
   });
 
   it('keeps ids apart between tenants of one sandbox, even with the same seed', () => {

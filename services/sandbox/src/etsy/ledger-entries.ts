@@ -112,7 +112,8 @@ function orderEntries(w: EntryWriter, tenant: Tenant, order: OrderModel): void {
   }
   if (order.shippingLabel && order.shippedTs !== null) {
     // Bought just before shipping; an adjustment (a carrier's re-weigh) follows days later.
-    const labelId = shop.receiptBase + i * 37 + 36;
+    // Label ids live in their own range, well above every receipt id.
+    const labelId = order.receiptId + 50_000_000_000;
     w.region(i, 'label');
     w.order({ ts: order.shippedTs - 1800, type: 'shipping_labels', refType: 'shipping_label', refId: labelId, amount: -order.shippingLabel.cost, order: i }, 'fee');
     const adjustedAt = order.shippedTs + 6 * DAY;
