@@ -23,8 +23,8 @@ export interface Ledger {
   parentSeq: number[];
   /** The order index of the entry, for payment_adjustments (-1 for account entries). */
   orderIndex: number[];
-  /** Position of each stable number. */
-  positionOf: Map<number, number>;
+  /** Position of each stable number (-1 for numbers of entries no longer in the ledger). */
+  positionOf: Int32Array;
 }
 
 const DAY = 86_400;
@@ -53,13 +53,12 @@ function sequence(raw: RawEntry[], tenant: Tenant): Ledger {
     }
     return seq;
   };
-  const ledger: Ledger = { created: [], amount: [], balance: [], type: [], refType: [], refId: [], seq: [], parentSeq: [], orderIndex: [], positionOf: new Map() };
+  const ledger: Ledger = { created: [], amount: [], balance: [], type: [], refType: [], refId: [], seq: [], parentSeq: [], orderIndex: [], positionOf: new Int32Array(0) };
   const seqOfLocal = new Float64Array(raw.length).fill(-1);
   let balance = 0;
   let nextPayout = firstMonday(raw.length > 0 ? raw[Math.floor(keys[0] % SLOT)].ts : 0);
   const push = (seq: number, ts: number, type: string, refType: string, refId: number | null, amount: number, parentSeq: number, order: number) => {
     balance += amount;
-    ledger.positionOf.set(seq, ledger.created.length);
     ledger.seq.push(seq);
     ledger.created.push(ts);
     ledger.amount.push(amount);
@@ -84,6 +83,8 @@ function sequence(raw: RawEntry[], tenant: Tenant): Ledger {
     seqOfLocal[local] = seq;
     push(seq, entry.ts, entry.type, entry.refType, entry.refId, entry.amount, entry.parent >= 0 ? seqOfLocal[entry.parent] : -1, entry.order);
   }
+  ledger.positionOf = new Int32Array(numbers.next).fill(-1);
+  ledger.seq.forEach((seq, position) => (ledger.positionOf[seq] = position));
   return ledger;
 }
 
@@ -132,7 +133,8 @@ export function ledgerEntryJson(tenant: Tenant, ledger: Ledger, position: number
 
 /** The position of an entry id in the ledger, or -1. */
 export function positionOfEntry(tenant: Tenant, ledger: Ledger, entryId: number): number {
-  return ledger.positionOf.get(entryId - tenant.shop.ledgerEntryBase) ?? -1;
+  const seq = entryId - tenant.shop.ledgerEntryBase;
+  return Number.isSafeInteger(seq) && seq >= 0 && seq < ledger.positionOf.length ? ledger.positionOf[seq] : -1;
 }
 
 export function tenantLedger(tenant: Tenant): Ledger {
