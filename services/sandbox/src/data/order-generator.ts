@@ -95,7 +95,7 @@ export interface OrderOverride {
   updatedTs?: number;
   /** The payment arrived (for a receipt still unpaid). */
   paidTs?: number;
-  /** Inserted as not yet paid. */
+  /** Inserted by a test: true leaves it unpaid, false pays it at once (no payment delay). */
   unpaid?: boolean;
   shippedTs?: number;
   canceledTs?: number;
@@ -145,7 +145,9 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const variety = Rng.mix(shop.seedHash, STREAM.variety, index);
   // Some payments take a while (Klarna, bank transfers, checks): every later event waits for it,
   // and a receipt whose payment has not arrived by `asOf` is unpaid (is_paid false).
-  const paymentDelay = variety.chance(0.06) ? variety.int(6 * 3600, 4 * DAY) : 0;
+  const delayRoll = variety.chance(0.06);
+  const delayLength = variety.int(6 * 3600, 4 * DAY);
+  const paymentDelay = delayRoll && override?.unpaid === undefined ? delayLength : 0;
   const paidAt = Math.min(createdTs + rng.int(0, 90), Math.max(createdTs, asOf)) + (override?.unpaid ? 100 * 365 * DAY : paymentDelay);
   const overridePaid = override?.paidTs !== undefined && paidAt > asOf ? override.paidTs : undefined;
   const delay = overridePaid !== undefined ? Math.max(0, overridePaid - createdTs) : paidAt - createdTs > 90 ? paidAt - createdTs : 0;

@@ -166,7 +166,7 @@ export class Tenant {
       this.ensureCapacity(index + 1);
       this.orderAsOf.set(index, ts);
       this.created[index] = ts;
-      if (unpaid) this.overrides.set(index, { unpaid: true });
+      this.overrides.set(index, { unpaid });
       const order = generateOrder(this.shop, index, ts, ts, this.overrides.get(index));
       this.record(order);
       ids.push(order.receiptId);

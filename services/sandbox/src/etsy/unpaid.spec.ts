@@ -79,6 +79,9 @@ describe('Etsy receipts not yet paid (a.5, a.6)', () => {
 
   it('lets a test insert an unpaid receipt, then pay it: status, was_paid, update time, payment and fees follow', async () => {
     const admin = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: `/__sandbox/tenants/${tenant.tenantId}/mutations`, headers: ADMIN, payload: body });
+    // Without `unpaid`, inserted receipts are paid at once, so tests that insert know what they get.
+    const paidAtOnce = (await admin({ insert: 40 })).json<{ inserted: number[] }>().inserted;
+    for (const id of paidAtOnce) expect((await get<Receipt>(`/receipts/${id}`)).is_paid).toBe(true);
     const inserted = (await admin({ insert: 1, unpaid: true })).json<{ inserted: number[] }>().inserted[0];
     let r = await get<Receipt>(`/receipts/${inserted}`);
     expect(r.is_paid).toBe(false);
