@@ -226,16 +226,19 @@ describeIfSandbox('Etsy and Printify clients against the sandbox', () => {
     }
     const first = Math.min(...receipts.map((r) => r.createdAt.getTime() / 1000));
     const last = Date.now() / 1000;
-    let entries = 0;
+    const entries: Array<{ ledgerType: string; referenceId: string | null }> = [];
     for (let from = Math.floor(first); from < last; from += 2_678_400) {
       for (let offset = 0; ; offset += 100) {
         const page = await etsy.listLedgerEntries(auth, String(tenant.etsy.shopId), { minCreated: from, maxCreated: from + 2_678_400, limit: 100, offset });
         expect(page.rejected).toEqual([]);
-        entries += page.entries.length;
+        entries.push(...page.entries);
         if (offset + 100 >= page.count) break;
       }
     }
-    expect(entries).toBeGreaterThan(0);
+    expect(entries.length).toBeGreaterThan(0);
+    // a.7: reference_id is "string, null" (the sandbox sends numbers, digit strings and nulls).
+    expect(entries.some((e) => e.referenceId === null && e.ledgerType === 'prolist')).toBe(true);
+    expect(entries.filter((e) => e.referenceId !== null).every((e) => /^\d+$/.test(e.referenceId as string))).toBe(true);
   }, 60_000);
 
   it('lists Printify shops and pages through every order', async () => {
@@ -261,6 +264,36 @@ describeIfSandbox('Etsy and Printify clients against the sandbox', () => {
     const one = await printify.getOrder(pauth, shops[0].id, orders[0].id);
     expect(one.id).toBe(orders[0].id);
     await expect(printify.listShops({ token: 'not-a-token', accountKey: 'x' })).rejects.toMatchObject({ name: 'AuthError' });
+  }, 60_000);
+
+  // integrations.md b.4: "The orders examples in the docs show only `current_page` and `data`.
+  // Read the other fields defensively and stop when `data` is empty or `current_page >= last_page`."
+  it('pages Printify orders sent with only current_page and data, and stops at the end', async () => {
+    const printify = printifyClient();
+    const body = { months: 2, ordersPerMonth: 75, printifyShops: 1, seed: 'minimal-envelope' };
+    const minimal = await admin<TenantInfo>('POST', '/tenants', { ...body, id: `int-min-${randomBytes(4).toString('hex')}`, printifyEnvelope: 'minimal' });
+    const full = await admin<TenantInfo>('POST', '/tenants', { ...body, id: `int-full-${randomBytes(4).toString('hex')}` });
+    const everyOrder = async (t: TenantInfo) => {
+      const pauth = { token: t.printify.token, accountKey: String(t.printify.accountId) };
+      const ids: string[] = [];
+      for (let page = 1; page < 100; page += 1) {
+        const result = await printify.listOrders(pauth, String(t.printify.shops[0].id), { page });
+        expect(result.rejected).toEqual([]);
+        ids.push(...result.orders.map((o) => o.id));
+        if (!result.hasNextPage) return { ids, pages: page, last: result };
+      }
+      throw new Error('the client never stopped paging');
+    };
+    const expected = await everyOrder(full);
+    const got = await everyOrder(minimal);
+    expect(got.last.lastPage).toBeNull();
+    expect(got.last.total).toBeNull();
+    expect(got.ids.length).toBe(expected.ids.length);
+    expect(new Set(got.ids).size).toBe(got.ids.length);
+    // At most one page more than the full envelope needs: the empty page that ends it.
+    expect(got.pages).toBeLessThanOrEqual(expected.pages + 1);
+    const { requests } = await admin<{ requests: LoggedRequest[] }>('GET', `/requests?tenantId=${minimal.tenantId}`);
+    expect(requests.filter((r) => r.target === 'printify' && r.status !== 200)).toEqual([]);
   }, 60_000);
 
   it('stayed within the sandbox limits: no 429 it did not inject', async () => {

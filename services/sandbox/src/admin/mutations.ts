@@ -2,14 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxState } from '../core/state';
 import type { OrderOverride } from '../data/order-generator';
 import type { Tenant } from '../data/tenant';
-import { BadInput, objectBody, optionalEnum, optionalInt } from './validate';
+import { BadInput, objectBody, optionalBoolean, optionalEnum, optionalInt } from './validate';
 
 type Admin = <T>(handler: (request: FastifyRequest, reply: FastifyReply) => T) => (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
  * POST /__sandbox/tenants/:id/mutations — changes at the head, for incremental-sync tests:
- * `insert` new orders (created now, or at createdTimestamp), and `update` existing ones
- * (by receiptIds or the newest `count`): touch, ship, cancel or refund, all at updatedTimestamp.
+ * `insert` new orders (created now, or at createdTimestamp; `unpaid: true` for receipts whose
+ * payment has not arrived), and `update` existing ones (by receiptIds or the newest `count`):
+ * touch, pay, ship, cancel or refund, all at updatedTimestamp.
  */
 export function registerMutations(app: FastifyInstance, state: SandboxState, admin: Admin, tenantOr404: (request: FastifyRequest, reply: FastifyReply) => Tenant | null): void {
   app.post('/__sandbox/tenants/:id/mutations', admin((request, reply) => {
@@ -18,16 +19,19 @@ export function registerMutations(app: FastifyInstance, state: SandboxState, adm
     const body = objectBody(request.body);
     const now = state.nowSeconds();
     const insert = optionalInt(body, 'insert', 0, 10_000) ?? 0;
-    const inserted = insert > 0 ? tenant.insertOrders(insert, optionalInt(body, 'createdTimestamp', 946_684_800, 4_102_444_800) ?? now) : [];
+    const unpaid = optionalBoolean(body, 'unpaid') ?? false;
+    const inserted = insert > 0 ? tenant.insertOrders(insert, optionalInt(body, 'createdTimestamp', 946_684_800, 4_102_444_800) ?? now, unpaid) : [];
     const updated: number[] = [];
     if (body.update !== undefined) {
       const update = objectBody(body.update);
-      const change = optionalEnum(update, 'change', ['touch', 'ship', 'cancel', 'refund'] as const) ?? 'touch';
+      const change = optionalEnum(update, 'change', ['touch', 'pay', 'ship', 'cancel', 'refund'] as const) ?? 'touch';
       const ts = optionalInt(update, 'updatedTimestamp', 946_684_800, 4_102_444_800) ?? now;
       const indices = pickOrders(tenant, update.receiptIds, optionalInt(update, 'count', 1, 100_000));
       for (const index of indices) {
         const order = tenant.order(index);
         const override: OrderOverride = { updatedTs: ts };
+        // Shipping an unpaid order takes its payment first (a no-op for paid ones).
+        if (change === 'pay' || change === 'ship') override.paidTs = ts;
         if (change === 'ship') override.shippedTs = ts;
         if (change === 'cancel') override.canceledTs = ts;
         if (change === 'refund') override.refund = { ts, amount: Math.round(order.grandTotal / 4), full: false, reason: 'Account Adjustment' };

@@ -41,6 +41,7 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
       months: optionalInt(body, 'months', 1, 60),
       ordersPerMonth: optionalInt(body, 'ordersPerMonth', 0, 250_000),
       printifyShops: optionalInt(body, 'printifyShops', 1, 4),
+      printifyEnvelope: optionalEnum(body, 'printifyEnvelope', ['full', 'minimal'] as const),
       private: optionalBoolean(body, 'private'),
       lifetimeSeconds: optionalInt(body, 'lifetimeSeconds', 1, 365 * 86_400),
     };
@@ -167,6 +168,7 @@ function describe(state: SandboxState, tenant: Tenant, printifyTokens: string[])
     printify: { token: printifyTokens[0] ?? null, accountId: tenant.printifyAccountId, shops: tenant.printifyShops },
     orders: tenant.count,
     asOf: tenant.settings.asOf,
+    printifyEnvelope: tenant.settings.printifyEnvelope,
     ...lifeJson(state, tenant.id),
   };
 }

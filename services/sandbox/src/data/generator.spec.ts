@@ -1,9 +1,10 @@
+import { buildLedger } from '../etsy/ledger';
 import { feesFor } from './fees';
 import { Tenant, type TenantSettings } from './tenant';
 import { TenantRegistry } from './tenant-registry';
 
 const AS_OF = Date.UTC(2026, 5, 15, 12) / 1000;
-const settings = (over: Partial<TenantSettings> = {}): TenantSettings => ({ seed: 'spec', shopCurrency: 'USD', months: 6, ordersPerMonth: 500, printifyShops: 1, asOf: AS_OF, ...over });
+const settings = (over: Partial<TenantSettings> = {}): TenantSettings => ({ seed: 'spec', shopCurrency: 'USD', months: 6, ordersPerMonth: 500, printifyShops: 1, asOf: AS_OF, printifyEnvelope: 'full', ...over });
 
 describe('the seeded generator', () => {
   it('is deterministic: the same seed gives the same orders, another seed other ones', () => {
@@ -15,6 +16,11 @@ describe('the seeded generator', () => {
     }
     expect(JSON.stringify(a.order(17))).not.toBe(JSON.stringify(c.order(17)));
     expect(Array.from(a.created.subarray(0, a.count))).toEqual(Array.from(b.created.subarray(0, b.count)));
+    const ledgerA = buildLedger(a);
+    const ledgerB = buildLedger(b);
+    expect(ledgerB.seq).toEqual(ledgerA.seq);
+    expect(ledgerB.type).toEqual(ledgerA.type);
+    expect(ledgerB.amount).toEqual(ledgerA.amount);
   });
 
   it('keeps ids apart between tenants of one sandbox, even with the same seed', () => {

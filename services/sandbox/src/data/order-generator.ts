@@ -37,6 +37,8 @@ export interface PrintifyPlan {
   status: string;
   taxCents: number;
   reprint: { orderId: string; createdTs: number; status: string; fulfilledTs: number | null } | null;
+  /** metadata.shop_order_id sent as a string, as in the docs' cancel example (b.4), instead of a number. */
+  shopOrderIdAsText: boolean;
 }
 
 export interface Refund {
@@ -46,7 +48,7 @@ export interface Refund {
   reason: string;
 }
 
-export type ReceiptStatus = 'Paid' | 'Completed' | 'Canceled' | 'Fully Refunded' | 'Partially Refunded';
+export type ReceiptStatus = 'Open' | 'Payment Processing' | 'Paid' | 'Completed' | 'Canceled' | 'Fully Refunded' | 'Partially Refunded';
 
 export interface OrderModel {
   index: number;
@@ -58,7 +60,8 @@ export interface OrderModel {
   address1: string;
   address2: string | null;
   createdTs: number;
-  paidTs: number;
+  /** Null while the payment has not arrived (is_paid false): no payment, fees or Printify order yet. */
+  paidTs: number | null;
   shippedTs: number | null;
   canceledTs: number | null;
   refund: Refund | null;
@@ -78,6 +81,8 @@ export interface OrderModel {
   grandTotal: number;
   freeShippingCoupon: boolean;
   offsiteAds: boolean;
+  /** Bought an Etsy shipping label for this order (ledger `shipping_labels`), with a later adjustment when set. */
+  shippingLabel: { cost: number; adjustment: number } | null;
   /** Money on this receipt's transactions uses divisor 1000 (amount × 10) to keep clients honest. */
   divisor1000: boolean;
   carrier: string;
@@ -88,6 +93,10 @@ export interface OrderModel {
 /** Changes applied by the admin mutation API on top of the generated order. */
 export interface OrderOverride {
   updatedTs?: number;
+  /** The payment arrived (for a receipt still unpaid). */
+  paidTs?: number;
+  /** Inserted by a test: true leaves it unpaid, false pays it at once (no payment delay). */
+  unpaid?: boolean;
   shippedTs?: number;
   canceledTs?: number;
   refund?: Refund;
@@ -132,11 +141,21 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const vatTotal = shop.currency !== 'USD' && place.vat > 0 ? Math.round(taxBase * place.vat) : 0;
   const grandTotal = subtotal + shippingTotal + taxTotal + vatTotal;
 
-  const paidTs = Math.min(createdTs + rng.int(0, 90), Math.max(createdTs, asOf));
+  // A separate stream for what later versions added, so the values above stay as they were.
+  const variety = Rng.mix(shop.seedHash, STREAM.variety, index);
+  // Some payments take a while (Klarna, bank transfers, checks): every later event waits for it,
+  // and a receipt whose payment has not arrived by `asOf` is unpaid (is_paid false).
+  const delayRoll = variety.chance(0.06);
+  const delayLength = variety.int(6 * 3600, 4 * DAY);
+  const paymentDelay = delayRoll && override?.unpaid === undefined ? delayLength : 0;
+  const paidAt = Math.min(createdTs + rng.int(0, 90), Math.max(createdTs, asOf)) + (override?.unpaid ? 100 * 365 * DAY : paymentDelay);
+  const overridePaid = override?.paidTs !== undefined && paidAt > asOf ? override.paidTs : undefined;
+  const delay = overridePaid !== undefined ? Math.max(0, overridePaid - createdTs) : paidAt - createdTs > 90 ? paidAt - createdTs : 0;
+  const paidTs: number | null = overridePaid ?? (paidAt <= asOf ? paidAt : null);
   const allDigital = lines.every((l) => l.isDigital);
   const cancelRoll = rng.chance(0.02);
-  const cancelAt = createdTs + rng.int(3600, 2 * DAY);
-  const shipAt = allDigital ? paidTs : createdTs + rng.int(1, 5) * DAY + rng.int(0, 20 * 3600);
+  const cancelAt = createdTs + rng.int(3600, 2 * DAY) + delay;
+  const shipAt = allDigital ? (paidTs ?? paidAt) : createdTs + rng.int(1, 5) * DAY + rng.int(0, 20 * 3600) + delay;
   const refundRoll = rng.chance(0.03);
   const refundAt = shipAt + rng.int(2, 25) * DAY + rng.int(0, DAY - 1);
   const refundFull = rng.chance(0.4);
@@ -155,12 +174,31 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
     shippedTs = null;
     refund = { ts: canceledTs, amount: grandTotal, full: true, reason: 'Order canceled' };
   }
-  if (override?.shippedTs !== undefined && shippedTs === null && canceledTs === null) shippedTs = override.shippedTs;
+  if (override?.shippedTs !== undefined && shippedTs === null && canceledTs === null && paidTs !== null) shippedTs = override.shippedTs;
+  if (paidTs === null) {
+    // Nothing happens to an order before its payment arrives.
+    canceledTs = null;
+    shippedTs = null;
+    refund = null;
+  }
   if (override?.refund && canceledTs === null) refund = override.refund;
 
+  const paymentMethod = rng.weighted(PAYMENT_METHODS);
   const status: ReceiptStatus =
-    canceledTs !== null ? 'Canceled' : refund?.full ? 'Fully Refunded' : refund ? 'Partially Refunded' : shippedTs !== null ? 'Completed' : 'Paid';
-  const updatedTs = Math.max(paidTs, shippedTs ?? 0, canceledTs ?? 0, refund?.ts ?? 0, override?.updatedTs ?? 0);
+    paidTs === null
+      ? paymentMethod === 'other'
+        ? 'Open'
+        : 'Payment Processing'
+      : canceledTs !== null
+        ? 'Canceled'
+        : refund?.full
+          ? 'Fully Refunded'
+          : refund
+            ? 'Partially Refunded'
+            : shippedTs !== null
+              ? 'Completed'
+              : 'Paid';
+  const updatedTs = Math.max(paidTs ?? createdTs, shippedTs ?? 0, canceledTs ?? 0, refund?.ts ?? 0, override?.updatedTs ?? 0);
   const carriers = CARRIERS[country] ?? CARRIERS.default;
 
   const order: OrderModel = {
@@ -179,7 +217,7 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
     refund,
     updatedTs,
     status,
-    paymentMethod: rng.weighted(PAYMENT_METHODS),
+    paymentMethod,
     isGift: rng.chance(0.04),
     giftMessage: '',
     messageFromBuyer: rng.chance(0.05) ? rng.pick(BUYER_MESSAGES) : null,
@@ -193,13 +231,19 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
     grandTotal,
     freeShippingCoupon,
     offsiteAds: rng.chance(0.05),
+    shippingLabel: null,
     divisor1000: rng.chance(0.02),
     carrier: rng.pick(carriers),
     trackingCode: `${rng.alnum(2)}${rng.int(100_000_000, 999_999_999)}${country}`,
     printify: null,
   };
   if (order.isGift) order.giftMessage = rng.pick(GIFT_MESSAGES);
-  order.printify = planPrintify(shop, order, rng, asOf);
+  // A few orders the seller ships with a label bought on Etsy (ledger `shipping_labels`).
+  const labelRoll = variety.chance(0.03);
+  const labelCost = variety.int(450, 1200);
+  const labelAdjusted = variety.chance(0.25);
+  if (labelRoll && shippedTs !== null && !allDigital) order.shippingLabel = { cost: labelCost, adjustment: labelAdjusted ? variety.int(50, 300) : 0 };
+  order.printify = planPrintify(shop, order, rng, asOf, delay, variety.chance(0.1));
   return order;
 }
 
@@ -254,16 +298,17 @@ function spreadDiscount(lines: OrderLine[], discount: number, totalPrice: number
   });
 }
 
-function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: number): PrintifyPlan | null {
+/** `delay`: how long the payment took; the order reaches Printify only after it. */
+function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: number, delay: number, shopOrderIdAsText: boolean): PrintifyPlan | null {
   const physical = order.lines.filter((l) => !l.isDigital);
   const kind = rng.weighted([['linked', 94], ['unlinked', 3], ['manual', 3]] as const);
-  const createdTs = order.createdTs + (kind === 'manual' ? rng.int(3600, DAY) : rng.int(300, 3 * 3600));
+  const createdTs = order.createdTs + delay + (kind === 'manual' ? rng.int(3600, DAY) : rng.int(300, 3 * 3600));
   const sentTs = createdTs + rng.int(600, 20 * 3600);
   const hasIssues = rng.chance(0.005);
   const keepCanceled = rng.chance(0.6);
   const reprintRoll = rng.chance(0.012);
   const reprintAt = (order.shippedTs ?? 0) + rng.int(3, 15) * DAY;
-  if (physical.length === 0 || createdTs > asOf) return null;
+  if (physical.length === 0 || createdTs > asOf || order.paidTs === null) return null;
   if (order.canceledTs !== null && (!keepCanceled || createdTs > order.canceledTs)) return null;
   const cost = physical.reduce((sum, l) => sum + l.printifyCost * l.quantity + l.printifyShipping, 0);
   let status: string;
@@ -289,6 +334,7 @@ function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: numb
             fulfilledTs: reprintAt + 4 * DAY <= asOf ? reprintAt + 4 * DAY : null,
           }
         : null,
+    shopOrderIdAsText,
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ShopCurrency } from './catalog';
-import { Tenant } from './tenant';
+import { Tenant, type PrintifyEnvelope } from './tenant';
 
 export interface CreateTenantInput {
   id?: string;
@@ -9,6 +9,8 @@ export interface CreateTenantInput {
   months?: number;
   ordersPerMonth?: number;
   printifyShops?: number;
+  /** 'minimal': Printify order pages carry only current_page and data (default 'full'). */
+  printifyEnvelope?: PrintifyEnvelope;
   /** Never offered by the consent page's seller picker: granted only for the seller a proxy names. */
   private?: boolean;
   /** Removed this long after creation at the latest (capped by the sandbox's maximum age). */
@@ -65,6 +67,7 @@ export class TenantRegistry {
         ordersPerMonth: input.ordersPerMonth ?? 120,
         printifyShops: input.printifyShops ?? 1,
         asOf,
+        printifyEnvelope: input.printifyEnvelope ?? 'full',
       },
       this.nextOrdinal++,
     );

@@ -13,7 +13,14 @@ export interface TenantSettings {
   printifyShops: number;
   /** "Now" when the tenant was created (epoch s): the history ends here. */
   asOf: number;
+  /**
+   * The Printify orders envelope: 'full' (every documented paginator field) or 'minimal'
+   * (only `current_page` and `data`, as the docs' orders examples show, integrations.md b.4).
+   */
+  printifyEnvelope: PrintifyEnvelope;
 }
+
+export type PrintifyEnvelope = 'full' | 'minimal';
 
 export interface PrintifyShop {
   id: number;
@@ -151,7 +158,7 @@ export class Tenant {
   }
 
   /** Adds orders at the head (newest), created at `createdTs` or later. */
-  insertOrders(howMany: number, createdTs: number): number[] {
+  insertOrders(howMany: number, createdTs: number, unpaid = false): number[] {
     const ids: number[] = [];
     for (let k = 0; k < howMany; k++) {
       const index = this.count;
@@ -159,7 +166,8 @@ export class Tenant {
       this.ensureCapacity(index + 1);
       this.orderAsOf.set(index, ts);
       this.created[index] = ts;
-      const order = generateOrder(this.shop, index, ts, ts);
+      this.overrides.set(index, { unpaid });
+      const order = generateOrder(this.shop, index, ts, ts, this.overrides.get(index));
       this.record(order);
       ids.push(order.receiptId);
     }
@@ -192,7 +200,7 @@ export class Tenant {
     this.receiptIds[index] = order.receiptId;
     const asOf = this.orderAsOf.get(index) ?? this.settings.asOf;
     this.flags[index] =
-      FLAG_PAID |
+      (order.paidTs !== null ? FLAG_PAID : 0) |
       (order.shippedTs !== null ? FLAG_SHIPPED : 0) |
       (order.canceledTs !== null ? FLAG_CANCELED : 0) |
       (order.shippedTs !== null && order.shippedTs + 6 * 86_400 <= asOf && !order.lines.every((l) => l.isDigital) ? FLAG_DELIVERED : 0);

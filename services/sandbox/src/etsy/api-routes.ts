@@ -3,7 +3,7 @@ import { queryOf } from '../core/http';
 import type { SandboxState } from '../core/state';
 import type { Tenant } from '../data/tenant';
 import { guardEtsy, type EtsyAuth } from './guard';
-import { ledgerEntryJson, tenantLedger } from './ledger';
+import { ledgerEntryJson, positionOfEntry, tenantLedger } from './ledger';
 import { epochParam, idListParam, intParam, paging, ParamError } from './params';
 import { paymentJson } from './payment-json';
 import { receiptJson, transactionJson } from './receipt-json';
@@ -97,13 +97,14 @@ export function registerEtsyApi(app: FastifyInstance, state: SandboxState): void
 
   route('/shops/:shop_id/receipts/:receipt_id/payments', oauth('transactions_r'), ({ tenant, params }) => {
     const order = findOrder(tenant, params.receipt_id);
-    return { count: 1, results: [paymentJson(tenant.shop, order)] };
+    // No payment exists for a receipt whose payment has not arrived (a.6: be ready for an empty result).
+    return order.paidTs === null ? { count: 0, results: [] } : { count: 1, results: [paymentJson(tenant.shop, order)] };
   });
   route('/shops/:shop_id/payments', oauth('transactions_r'), ({ tenant, request }) => {
     const ids = idListParam(queryOf(request), 'payment_ids');
     const results = ids
       .map((id) => id - tenant.shop.paymentBase)
-      .filter((index) => index >= 0 && index < tenant.count)
+      .filter((index) => index >= 0 && index < tenant.count && tenant.order(index).paidTs !== null)
       .map((index) => paymentJson(tenant.shop, tenant.order(index)));
     return { count: results.length, results };
   });
@@ -118,27 +119,27 @@ export function registerEtsyApi(app: FastifyInstance, state: SandboxState): void
     const ledger = tenantLedger(tenant);
     // Newest first (UNCONFIRMED: Etsy's order of ledger entries).
     const inWindow: number[] = [];
-    for (let seq = ledger.created.length - 1; seq >= 0; seq--) {
-      const ts = ledger.created[seq];
+    for (let position = ledger.created.length - 1; position >= 0; position--) {
+      const ts = ledger.created[position];
       if (ts < min) break;
-      if (ts <= max) inWindow.push(seq);
+      if (ts <= max) inWindow.push(position);
     }
-    return { count: inWindow.length, results: inWindow.slice(offset, offset + limit).map((seq) => ledgerEntryJson(tenant, ledger, seq)) };
+    return { count: inWindow.length, results: inWindow.slice(offset, offset + limit).map((position) => ledgerEntryJson(tenant, ledger, position)) };
   });
   route('/shops/:shop_id/payment-account/ledger-entries/payments', oauth('transactions_r'), ({ tenant, request }) => {
     const ids = idListParam(queryOf(request), 'ledger_entry_ids');
     const ledger = tenantLedger(tenant);
     const results = ids
-      .map((id) => id - tenant.shop.ledgerEntryBase)
-      .filter((seq) => seq >= 0 && seq < ledger.created.length && ledger.refType[seq] === 'shop_payment')
-      .map((seq) => paymentJson(tenant.shop, tenant.order(ledger.orderIndex[seq])));
+      .map((id) => positionOfEntry(tenant, ledger, id))
+      .filter((position) => position >= 0 && ledger.refType[position] === 'shop_payment')
+      .map((position) => paymentJson(tenant.shop, tenant.order(ledger.orderIndex[position])));
     return { count: results.length, results };
   });
   route('/shops/:shop_id/payment-account/ledger-entries/:entry_id', oauth('transactions_r'), ({ tenant, params }) => {
     const ledger = tenantLedger(tenant);
-    const seq = Number(params.entry_id) - tenant.shop.ledgerEntryBase;
-    if (!/^\d+$/.test(params.entry_id) || seq < 0 || seq >= ledger.created.length) throw new NotFound(`Could not find a ledger entry with ledger_entry_id = ${params.entry_id}`);
-    return ledgerEntryJson(tenant, ledger, seq);
+    const position = /^\d+$/.test(params.entry_id) ? positionOfEntry(tenant, ledger, Number(params.entry_id)) : -1;
+    if (position < 0) throw new NotFound(`Could not find a ledger entry with ledger_entry_id = ${params.entry_id}`);
+    return ledgerEntryJson(tenant, ledger, position);
   });
 }
 

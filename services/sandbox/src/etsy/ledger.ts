@@ -1,12 +1,14 @@
-import { feesFor, listingFee, processingFeeReturned } from '../data/fees';
 import type { Tenant } from '../data/tenant';
-import { adjustmentIdOf, paymentAdjustmentJson, paymentIdOf } from './payment-json';
+import { accountKey, ledgerEntries, type RawEntry } from './ledger-entries';
+import { paymentAdjustmentJson } from './payment-json';
 
 /**
- * The shop's payment-account ledger, built once per tenant (and after a mutation) as compact
- * columns: sale fees when the order is paid, the gross and processing fee when it ships (the
- * Payment's posted_* amounts), refunds and cancellations with their fee credits, VAT on fees for
- * UK and EU shops, and a weekly DISBURSE2 payout of the balance. Amounts are signed minor units.
+ * The shop's payment-account ledger in time order, as compact columns, built once per tenant
+ * (and again after a mutation), with a weekly DISBURSE2 payout of the balance. Amounts are signed
+ * minor units. Each entry has a stable number (`seq`): entry_id is ledgerEntryBase + seq and
+ * sequence_number seq + 1. Numbers are handed out in time order when the ledger is first built
+ * and to new entries after that, so an entry keeps its id however the ledger changes around it
+ * (a back-dated refund never renumbers later entries), and a newer posting has a higher number.
  */
 export interface Ledger {
   created: number[];
@@ -14,102 +16,50 @@ export interface Ledger {
   balance: number[];
   type: string[];
   refType: string[];
-  refId: number[];
+  refId: Array<number | null>;
+  /** Stable number of the entry at each position. */
+  seq: number[];
+  /** Stable number of the entry this one taxes, or -1. */
   parentSeq: number[];
-  /** The order index of the entry, for payment_adjustments (-1 for payouts). */
+  /** The order index of the entry, for payment_adjustments (-1 for account entries). */
   orderIndex: number[];
-}
-
-interface Raw {
-  ts: number;
-  type: string;
-  refType: string;
-  refId: number;
-  amount: number;
-  order: number;
-  /** Local index of the entry this one taxes (vat_seller_services), or -1. */
-  parent: number;
+  /** Position of each stable number (-1 for numbers of entries no longer in the ledger). */
+  positionOf: Int32Array;
 }
 
 const DAY = 86_400;
 
+/** Per tenant: the stable number given to each entry key, and the next free one. */
+const numbering = new WeakMap<Tenant, { byKey: Map<number, number>; next: number }>();
+
 export function buildLedger(tenant: Tenant): Ledger {
-  const raw: Raw[] = [];
-  const shop = tenant.shop;
-  const add = (entry: Omit<Raw, 'parent'>, vatRate = 0): void => {
-    if (entry.amount === 0) return;
-    raw.push({ ...entry, parent: -1 });
-    if (vatRate > 0) {
-      const parent = raw.length - 1;
-      const vat = Math.round(entry.amount * vatRate);
-      const type = entry.amount < 0 ? 'vat_seller_services' : 'vat_seller_services_refund';
-      if (vat !== 0) raw.push({ ts: entry.ts, type, refType: 'etsy', refId: 0, amount: vat, order: entry.order, parent });
-    }
-  };
-  for (let i = 0; i < tenant.count; i++) {
-    const order = tenant.order(i);
-    const fees = feesFor(order, shop.currency);
-    const vat = fees.vatOnFees;
-    const at = order.paidTs + 5;
-    const receipt = order.receiptId;
-    for (const line of fees.lines) {
-      add({ ts: at, type: 'transaction', refType: 'transaction', refId: line.transactionId, amount: -line.first, order: i }, vat);
-      add({ ts: at, type: 'transaction_quantity', refType: 'transaction', refId: line.transactionId, amount: -line.rest, order: i }, vat);
-      for (let u = 0; u < line.units; u++) add({ ts: at, type: 'renew_sold', refType: 'listing', refId: line.listingId, amount: -fees.renewSoldEach, order: i }, vat);
-    }
-    add({ ts: at, type: 'shipping_transaction', refType: 'receipt', refId: receipt, amount: -fees.shipping, order: i }, vat);
-    add({ ts: at, type: 'offsite_ads_fee', refType: 'receipt', refId: receipt, amount: -fees.offsiteAds, order: i }, vat);
-    add({ ts: at, type: 'regulatory_operating_fee', refType: 'receipt', refId: receipt, amount: -fees.regulatory, order: i }, vat);
-    const paymentId = paymentIdOf(shop, order);
-    if (order.shippedTs !== null) {
-      const ts = order.shippedTs + 60;
-      add({ ts, type: 'PAYMENT_GROSS', refType: 'shop_payment', refId: paymentId, amount: order.grandTotal, order: i });
-      add({ ts, type: 'PAYMENT_PROCESSING_FEE', refType: 'shop_payment', refId: paymentId, amount: -fees.processing, order: i }, vat);
-      add({ ts, type: 'sales_tax', refType: 'receipt', refId: receipt, amount: -(order.taxTotal + order.vatTotal), order: i });
-    }
-    if (order.canceledTs !== null) {
-      // Canceled before shipping: nothing was posted, and the sale fees come back.
-      const ts = order.canceledTs;
-      for (const line of fees.lines) {
-        add({ ts, type: 'transaction_refund', refType: 'transaction', refId: line.transactionId, amount: line.first, order: i }, vat);
-        add({ ts, type: 'transaction_quantity_refund', refType: 'transaction', refId: line.transactionId, amount: line.rest, order: i }, vat);
-      }
-      add({ ts, type: 'shipping_transaction_refund', refType: 'receipt', refId: receipt, amount: fees.shipping, order: i }, vat);
-      add({ ts, type: 'offsite_ads_fee_refund', refType: 'receipt', refId: receipt, amount: fees.offsiteAds, order: i }, vat);
-      add({ ts, type: 'regulatory_operating_fee_refund', refType: 'receipt', refId: receipt, amount: fees.regulatory, order: i }, vat);
-    } else if (order.refund) {
-      const ts = order.refund.ts;
-      const share = order.refund.amount / order.grandTotal;
-      add({ ts, type: 'REFUND_GROSS', refType: 'payment_adjustment', refId: adjustmentIdOf(shop, order), amount: -order.refund.amount, order: i });
-      add({ ts, type: 'REFUND_PROCESSING_FEE', refType: 'payment_adjustment', refId: adjustmentIdOf(shop, order), amount: processingFeeReturned(order, fees, order.refund.amount), order: i }, vat);
-      const transactionFees = fees.lines.reduce((sum, l) => sum + l.first + l.rest, 0);
-      add({ ts, type: 'transaction_refund', refType: 'transaction', refId: order.lines[0].transactionId, amount: Math.round(transactionFees * share), order: i }, vat);
-      add({ ts, type: 'sales_tax', refType: 'receipt', refId: receipt, amount: Math.round((order.taxTotal + order.vatTotal) * share), order: i });
-    }
-  }
-  // Listing fees: every listing is (re)listed when the history starts and renews every 4 months.
-  const fee = listingFee(shop.currency);
-  for (let at = tenant.timeline.start; at <= tenant.settings.asOf; at += 120 * DAY) {
-    for (const listing of shop.listings) {
-      const type = at === tenant.timeline.start ? 'listing' : 'renew_expired';
-      add({ ts: at + 3600, type, refType: 'listing', refId: listing.listingId, amount: -fee, order: -1 }, shop.currency === 'USD' ? 0 : 0.2);
-    }
-  }
-  return sequence(raw, tenant);
+  return sequence(ledgerEntries(tenant), tenant);
 }
 
-function sequence(raw: Raw[], tenant: Tenant): Ledger {
+function sequence(raw: RawEntry[], tenant: Tenant): Ledger {
   const SLOT = 4_194_304; // 2^22: time × SLOT + local index stays an exact double
   if (raw.length >= SLOT) throw new Error(`ledger too large for one tenant (${raw.length} entries)`);
   const keys = new Float64Array(raw.length);
   for (let k = 0; k < raw.length; k++) keys[k] = raw[k].ts * SLOT + k;
   keys.sort();
-  const ledger: Ledger = { created: [], amount: [], balance: [], type: [], refType: [], refId: [], parentSeq: [], orderIndex: [] };
-  const seqOfLocal = new Int32Array(raw.length).fill(-1);
+  let ids = numbering.get(tenant);
+  if (!ids) numbering.set(tenant, (ids = { byKey: new Map(), next: 0 }));
+  const numbers = ids;
+  const numberOf = (key: number): number => {
+    let seq = numbers.byKey.get(key);
+    if (seq === undefined) {
+      seq = numbers.next++;
+      numbers.byKey.set(key, seq);
+    }
+    return seq;
+  };
+  const ledger: Ledger = { created: [], amount: [], balance: [], type: [], refType: [], refId: [], seq: [], parentSeq: [], orderIndex: [], positionOf: new Int32Array(0) };
+  const seqOfLocal = new Float64Array(raw.length).fill(-1);
   let balance = 0;
   let nextPayout = firstMonday(raw.length > 0 ? raw[Math.floor(keys[0] % SLOT)].ts : 0);
-  const push = (ts: number, type: string, refType: string, refId: number, amount: number, parentSeq: number, order: number) => {
+  const push = (seq: number, ts: number, type: string, refType: string, refId: number | null, amount: number, parentSeq: number, order: number) => {
     balance += amount;
+    ledger.seq.push(seq);
     ledger.created.push(ts);
     ledger.amount.push(amount);
     ledger.balance.push(balance);
@@ -123,12 +73,18 @@ function sequence(raw: Raw[], tenant: Tenant): Ledger {
     const local = keys[n] % SLOT;
     const entry = raw[local];
     while (entry.ts >= nextPayout) {
-      if (balance > 0) push(nextPayout, 'DISBURSE2', 'disbursement', tenant.shop.ledgerId * 1000 + ledger.created.length, -balance, -1, -1);
+      if (balance > 0) {
+        const week = Math.floor(nextPayout / (7 * DAY));
+        push(numberOf(accountKey('payout', week)), nextPayout, 'DISBURSE2', 'disbursement', tenant.shop.ledgerId * 100_000 + (week % 100_000), -balance, -1, -1);
+      }
       nextPayout += 7 * DAY;
     }
-    seqOfLocal[local] = ledger.created.length;
-    push(entry.ts, entry.type, entry.refType, entry.refId, entry.amount, entry.parent >= 0 ? seqOfLocal[entry.parent] : -1, entry.order);
+    const seq = numberOf(entry.key);
+    seqOfLocal[local] = seq;
+    push(seq, entry.ts, entry.type, entry.refType, entry.refId, entry.amount, entry.parent >= 0 ? seqOfLocal[entry.parent] : -1, entry.order);
   }
+  ledger.positionOf = new Int32Array(numbers.next).fill(-1);
+  ledger.seq.forEach((seq, position) => (ledger.positionOf[seq] = position));
   return ledger;
 }
 
@@ -140,28 +96,45 @@ function firstMonday(ts: number): number {
   return (day + daysToMonday) * DAY + 9 * 3600;
 }
 
-export function ledgerEntryJson(tenant: Tenant, ledger: Ledger, seq: number): Record<string, unknown> {
+/**
+ * `reference_id` is "string, null" in the spec and a number in real data (a.7, issue #295): most
+ * entries send a number, one in ten (picked by its id) the same id as a string, and entries that
+ * reference no object send null.
+ */
+function referenceIdJson(entryId: number, refId: number | null): number | string | null {
+  if (refId === null) return null;
+  return Math.imul(entryId, 0x9e3779b1) >>> 0 < 0x1999999a ? String(refId) : refId;
+}
+
+export function ledgerEntryJson(tenant: Tenant, ledger: Ledger, position: number): Record<string, unknown> {
   const shop = tenant.shop;
-  const parent = ledger.parentSeq[seq];
-  const type = ledger.type[seq];
-  const order = ledger.orderIndex[seq];
+  const parent = ledger.parentSeq[position];
+  const type = ledger.type[position];
+  const order = ledger.orderIndex[position];
+  const entryId = shop.ledgerEntryBase + ledger.seq[position];
   const adjustment = type === 'REFUND_GROSS' && order >= 0 ? paymentAdjustmentJson(shop, tenant.order(order)) : null;
   return {
-    entry_id: shop.ledgerEntryBase + seq,
+    entry_id: entryId,
     ledger_id: shop.ledgerId,
-    sequence_number: seq + 1,
-    amount: ledger.amount[seq],
+    sequence_number: ledger.seq[position] + 1,
+    amount: ledger.amount[position],
     currency: shop.currency,
     description: type,
-    balance: ledger.balance[seq],
-    create_date: ledger.created[seq],
-    created_timestamp: ledger.created[seq],
+    balance: ledger.balance[position],
+    create_date: ledger.created[position],
+    created_timestamp: ledger.created[position],
     ledger_type: type,
-    reference_type: ledger.refType[seq],
-    reference_id: ledger.refId[seq],
+    reference_type: ledger.refType[position],
+    reference_id: referenceIdJson(entryId, ledger.refId[position]),
     parent_entry_id: parent >= 0 ? shop.ledgerEntryBase + parent : 0,
     payment_adjustments: adjustment ? [adjustment] : [],
   };
+}
+
+/** The position of an entry id in the ledger, or -1. */
+export function positionOfEntry(tenant: Tenant, ledger: Ledger, entryId: number): number {
+  const seq = entryId - tenant.shop.ledgerEntryBase;
+  return Number.isSafeInteger(seq) && seq >= 0 && seq < ledger.positionOf.length ? ledger.positionOf[seq] : -1;
 }
 
 export function tenantLedger(tenant: Tenant): Ledger {

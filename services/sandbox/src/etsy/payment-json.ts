@@ -31,20 +31,31 @@ export function paymentAdjustmentJson(shop: ShopProfile, order: OrderModel): Rec
     created_timestamp: ts,
     update_timestamp: ts,
     updated_timestamp: ts,
-    payment_adjustment_items: [
-      {
-        payment_adjustment_id: id,
-        payment_adjustment_item_id: id * 10 + 1,
-        adjustment_type: order.refund.full ? 'FULL' : 'PARTIAL',
-        amount: order.refund.amount,
-        shop_amount: order.refund.amount,
-        transaction_id: order.refund.full ? null : order.lines[0].transactionId,
-        bill_payment_id: null,
-        created_timestamp: ts,
-        updated_timestamp: ts,
-      },
-    ],
+    payment_adjustment_items: adjustmentItems(order, id, ts),
   };
+}
+
+/** A full refund is one item for the whole payment; a partial one is spread over the lines by value. */
+function adjustmentItems(order: OrderModel, id: number, ts: number): Array<Record<string, unknown>> {
+  const refund = order.refund as NonNullable<OrderModel['refund']>;
+  const item = (n: number, amount: number, transactionId: number | null) => ({
+    payment_adjustment_id: id,
+    payment_adjustment_item_id: id * 10 + n,
+    adjustment_type: refund.full ? 'FULL' : 'PARTIAL',
+    amount,
+    shop_amount: amount,
+    transaction_id: transactionId,
+    bill_payment_id: null,
+    created_timestamp: ts,
+    updated_timestamp: ts,
+  });
+  if (refund.full || order.lines.length === 1) return [item(1, refund.amount, refund.full ? null : order.lines[0].transactionId)];
+  let left = refund.amount;
+  return order.lines.map((line, n) => {
+    const amount = n === order.lines.length - 1 ? left : Math.round((refund.amount * line.unitPrice * line.quantity) / order.totalPrice);
+    left -= amount;
+    return item(n + 1, amount, line.transactionId);
+  });
 }
 
 /**
@@ -81,8 +92,8 @@ export function paymentJson(shop: ShopProfile, order: OrderModel): Record<string
     billing_address_id: order.buyerUserId + 13,
     status: posted ? 'settled' : 'authed',
     shipped_timestamp: order.shippedTs,
-    create_timestamp: order.paidTs,
-    created_timestamp: order.paidTs,
+    create_timestamp: order.paidTs ?? order.createdTs,
+    created_timestamp: order.paidTs ?? order.createdTs,
     update_timestamp: order.updatedTs,
     updated_timestamp: order.updatedTs,
     payment_adjustments: adjustment ? [adjustment] : [],

@@ -102,7 +102,7 @@ export function receiptJson(shop: ShopProfile, order: OrderModel): Record<string
     message_from_seller: null,
     message_from_buyer: order.messageFromBuyer,
     message_from_payment: null,
-    is_paid: true,
+    is_paid: order.paidTs !== null,
     is_shipped: order.shippedTs !== null,
     create_timestamp: order.createdTs,
     created_timestamp: order.createdTs,

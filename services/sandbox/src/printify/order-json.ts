@@ -62,7 +62,8 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
   const physical = order.lines.filter((l) => !l.isDigital);
   const metadata: Record<string, unknown> = { order_type: reprint ? 'manual' : plan.kind === 'manual' ? 'manual' : 'external' };
   if (!reprint && plan.kind === 'linked') {
-    metadata.shop_order_id = order.receiptId;
+    // A share send the id as a string, as the docs' cancel example does (b.4).
+    metadata.shop_order_id = plan.shopOrderIdAsText ? String(order.receiptId) : order.receiptId;
     metadata.shop_order_label = String(order.receiptId);
   }
   metadata.shop_fulfilled_at = !reprint && plan.kind !== 'manual' ? printifyTime(order.shippedTs) : null;

@@ -6,7 +6,7 @@ interface PrintifyOrder {
   status: string;
   created_at: string;
   total_tax: number;
-  metadata: { order_type: string; shop_order_id?: number; shop_order_label?: string; is_reprint: boolean; reprinted_order_ids: string[]; child_reprinted_order_ids: string[] };
+  metadata: { order_type: string; shop_order_id?: number | string; shop_order_label?: string; is_reprint: boolean; reprinted_order_ids: string[]; child_reprinted_order_ids: string[] };
   line_items: Array<{ cost: number; shipping_cost: number; quantity: number; metadata: { sku: string; price: number } }>;
 }
 interface Envelope {
@@ -60,10 +60,10 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     const times = first.data.map((o) => o.created_at);
     expect(times).toEqual([...times].sort().reverse());
     expect(times[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00:00$/);
-    const clamped = await page('?limit=50&page=2');
-    expect(clamped.per_page).toBe(10);
-    expect(clamped.data).toHaveLength(10);
-    expect(clamped.prev_page_url).toBe('/?page=1');
+    const second = await page('?limit=10&page=2');
+    expect(second.data).toHaveLength(10);
+    expect(second.prev_page_url).toBe('/?page=1');
+    expect((await page('?limit=3')).data).toHaveLength(3);
     const last = await page(`?page=${first.last_page}`);
     expect(last.next_page_url).toBeNull();
     expect(last.to).toBe(first.total);
@@ -71,6 +71,41 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     expect(beyond).toMatchObject({ data: [], from: null, to: null });
     const empty = (await printifyGet(app, `/v1/shops/${tenant.printify.shops[1].id}/orders.json`, tenant.printify.token)).json();
     expect(empty).toMatchObject({ total: 0, data: [], last_page: 1 });
+  });
+
+  // integrations.md b.4: "`limit` ... Default 10, documented maximum 10"; b.6: the error body
+  // `{status, code, message, errors: {reason, code}}`, e.g. 8103 "Validation failed.".
+  it('refuses a limit above the documented maximum of 10 with the documented validation error, never a silently shorter page', async () => {
+    for (const bad of ['11', '50', '0', '-1', '2.5', 'ten']) {
+      const res = await printifyGet(app, `${ordersUrl}?limit=${bad}`, tenant.printify.token);
+      expect(res.statusCode).toBe(400);
+      const body = res.json();
+      expect(body).toMatchObject({ status: 'error', code: 8103, message: 'Validation failed.', errors: { code: 8103 } });
+      expect(JSON.parse(body.errors.reason)).toEqual({ limit: [expect.any(String)] });
+    }
+  });
+
+  // integrations.md b.4: "The orders examples in the docs show only `current_page` and `data`.
+  // Read the other fields defensively and stop when `data` is empty".
+  it('with printifyEnvelope "minimal", sends only current_page and data, and an empty data page past the end', async () => {
+    const minimal = await createTenant(app, { seed: 'printify-spec', months: 2, ordersPerMonth: 60, printifyEnvelope: 'minimal' });
+    const url = `/v1/shops/${minimal.printify.shops[0].id}/orders.json`;
+    const ids: string[] = [];
+    let pageNo = 1;
+    for (; pageNo < 100; pageNo++) {
+      const body = (await printifyGet(app, `${url}?page=${pageNo}`, minimal.printify.token)).json();
+      expect(Object.keys(body).sort()).toEqual(['current_page', 'data']);
+      expect(body.current_page).toBe(pageNo);
+      if (body.data.length === 0) break;
+      ids.push(...body.data.map((o: PrintifyOrder) => o.id));
+    }
+    expect(ids.length).toBeGreaterThan(20);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(pageNo).toBe(Math.ceil(ids.length / 10) + 1);
+    const full = await createTenant(app, { seed: 'printify-spec', months: 2, ordersPerMonth: 60 });
+    expect((await printifyGet(app, `/v1/shops/${full.printify.shops[0].id}/orders.json`, full.printify.token)).json().total).toBe(ids.length);
+    const refused = await app.inject({ method: 'POST', url: '/__sandbox/tenants', headers: ADMIN, payload: { printifyEnvelope: 'tiny' } });
+    expect(refused.statusCode).toBe(400);
   });
 
   it('has linked orders for most receipts and the awkward cases too', async () => {
@@ -82,9 +117,15 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     expect(linked.length / all.length).toBeGreaterThan(0.85);
     for (const o of linked.slice(0, 50)) {
       expect(o.metadata.order_type).toBe('external');
-      expect(typeof o.metadata.shop_order_id).toBe('number');
       expect(o.metadata.shop_order_label).toBe(String(o.metadata.shop_order_id));
     }
+    // b.4: shop_order_id is "the channel's numeric order id", yet the docs' cancel example sends
+    // it as a string: both forms occur, always the same digits as the label.
+    const asText = linked.filter((o) => typeof o.metadata.shop_order_id === 'string');
+    expect(asText.length / linked.length).toBeGreaterThan(0.05);
+    expect(asText.length / linked.length).toBeLessThan(0.2);
+    expect(asText.every((o) => /^\d+$/.test(o.metadata.shop_order_id as string))).toBe(true);
+    expect(linked.some((o) => typeof o.metadata.shop_order_id === 'number')).toBe(true);
     expect(all.some((o) => o.metadata.order_type === 'external' && o.metadata.shop_order_id === undefined)).toBe(true);
     expect(all.some((o) => o.metadata.order_type === 'manual' && !o.metadata.is_reprint)).toBe(true);
     expect(all.some((o) => o.metadata.order_type === 'sample')).toBe(true);
@@ -101,7 +142,7 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     const compared: string[] = [];
     for (const target of linked.slice(-10)) {
       const receipt = (await etsyGet(app, `/v3/application/shops/${tenant.etsy.shopId}/receipts/${target.metadata.shop_order_id}`, tokens.access_token)).json();
-      expect(receipt.receipt_id).toBe(target.metadata.shop_order_id);
+      expect(receipt.receipt_id).toBe(Number(target.metadata.shop_order_id));
       const etsySkus: string[] = receipt.transactions.filter((t: { is_digital: boolean }) => !t.is_digital).map((t: { sku: string }) => t.sku);
       if (etsySkus.includes('')) continue;
       expect(target.line_items.length).toBeGreaterThan(0);

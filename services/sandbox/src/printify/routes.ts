@@ -9,8 +9,25 @@ function error(reply: FastifyReply, code: number, message: string): FastifyReply
   return reply.code(code).send({ status: 'error', code, message });
 }
 
-/** The documented page size of the orders list: larger limits are clamped (UNCONFIRMED behaviour). */
+/** The documented maximum (and default) page size of the orders list (integrations.md b.4, b.7). */
 export const PRINTIFY_MAX_ORDERS_PER_PAGE = 10;
+
+/**
+ * `limit` on the orders list: 1 to the documented maximum of 10. Outside that the sandbox answers
+ * the documented validation error (b.6, code 8103 with a JSON-encoded field map in `reason`)
+ * rather than quietly serving 10, so a client that asks for more cannot mistake a short page for
+ * the last one. UNCONFIRMED: the HTTP status and wording Printify uses for this case.
+ */
+function orderPageSize(raw: string | undefined): number | string {
+  if (raw === undefined || raw === '') return PRINTIFY_MAX_ORDERS_PER_PAGE;
+  const value = Number(raw);
+  if (/^\d+$/.test(raw) && value >= 1 && value <= PRINTIFY_MAX_ORDERS_PER_PAGE) return value;
+  return `The limit must be an integer from 1 to ${PRINTIFY_MAX_ORDERS_PER_PAGE}.`;
+}
+
+function validationError(reply: FastifyReply, field: string, problem: string): FastifyReply {
+  return reply.code(400).send({ status: 'error', code: 8103, message: 'Validation failed.', errors: { reason: JSON.stringify({ [field]: [problem] }), code: 8103 } });
+}
 
 /** Fault knobs, User-Agent, bearer token and the per-account rate limit. Null when answered. */
 function guardPrintify(state: SandboxState, request: FastifyRequest, reply: FastifyReply): Tenant | null {
@@ -57,8 +74,8 @@ export function registerPrintify(app: FastifyInstance, state: SandboxState): voi
     const { shop_id } = request.params as { shop_id: string };
     if (!shopOf(tenant, shop_id)) return error(reply, 404, 'Shop not found.');
     const query = queryOf(request);
-    const requested = Number(query.limit);
-    const perPage = Number.isInteger(requested) && requested >= 1 ? Math.min(requested, PRINTIFY_MAX_ORDERS_PER_PAGE) : PRINTIFY_MAX_ORDERS_PER_PAGE;
+    const perPage = orderPageSize(query.limit);
+    if (typeof perPage === 'string') return validationError(reply, 'limit', perPage);
     const pageNo = Number.isInteger(Number(query.page)) && Number(query.page) >= 1 ? Number(query.page) : 1;
     // Only the shop connected to Etsy has orders; the others are empty.
     const matching: number[] = [];
@@ -74,10 +91,13 @@ export function registerPrintify(app: FastifyInstance, state: SandboxState): voi
     const lastPage = Math.max(1, Math.ceil(total / perPage));
     const slice = matching.slice((pageNo - 1) * perPage, pageNo * perPage);
     const index = tenant.printifyIndex();
+    const data = slice.map((k) => printifyOrderJson(tenant, tenant.printifyRef(index.refs[k])));
+    // The docs' orders examples show only these two fields (b.4): a client must stop on an empty page.
+    if (tenant.settings.printifyEnvelope === 'minimal') return { current_page: pageNo, data };
     const from = slice.length > 0 ? (pageNo - 1) * perPage + 1 : null;
     return {
       current_page: pageNo,
-      data: slice.map((k) => printifyOrderJson(tenant, tenant.printifyRef(index.refs[k]))),
+      data,
       first_page_url: '/?page=1',
       from,
       last_page: lastPage,
