@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { GoneException, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import type { DemoSandbox } from '@pod/contracts';
 import { UserEntity } from '@pod/db';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { SandboxAdminClient, SandboxUnavailableError } from './sandbox-admin.client';
+import { ApiException } from '../http/api-exception';
 
 /** What a demo visitor whose sandbox seller is gone is told (the demo cleanup then removes the account). */
 export const DEMO_SELLER_GONE = 'Your demo has ended: its sandbox seller was removed to make room for new visitors. Start the demo again from the home page.';
@@ -22,12 +23,12 @@ export class DemoSandboxService {
     private readonly sandbox: SandboxAdminClient,
   ) {}
 
-  /** The user's live sandbox seller; throws GoneException for a demo account whose seller was removed. */
+  /** The user's live sandbox seller; throws ApiException `demo_ended` for a demo account whose seller was removed. */
   async tenantFor(userId: string): Promise<string> {
     const user = await this.users.findOne({ where: { id: userId }, select: { id: true, isDemo: true, sandboxTenantId: true } });
-    if (!user) throw new NotFoundException();
+    if (!user) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
     if (user.sandboxTenantId && (await this.sandbox.getTenant(user.sandboxTenantId))) return user.sandboxTenantId;
-    if (user.isDemo) throw new GoneException(DEMO_SELLER_GONE);
+    if (user.isDemo) throw demoEnded();
     const tenantId = `user-${randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
     await this.sandbox.createTenant({ id: tenantId, seed: tenantId, shopCurrency: 'USD', months: 6, ordersPerMonth: 120, printifyShops: 2, private: true });
     // Two requests at once: the first one stored wins, the other tenant is dropped.
@@ -41,11 +42,13 @@ export class DemoSandboxService {
   async detailsFor(user: SignedInUser): Promise<DemoSandbox> {
     try {
       const tenant = await this.sandbox.getTenant(await this.tenantFor(user.id));
-      if (!tenant) throw new GoneException(DEMO_SELLER_GONE);
+      if (!tenant) throw demoEnded();
       return { shopName: tenant.etsy.shopName, printifyToken: tenant.printify.token, printifyShops: tenant.printify.shops };
     } catch (error) {
-      if (error instanceof SandboxUnavailableError) throw new ServiceUnavailableException('The demo sandbox is not answering. Please try again shortly.');
+      if (error instanceof SandboxUnavailableError) throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'sandbox_unavailable', 'The demo sandbox is not answering. Please try again shortly.');
       throw error;
     }
   }
 }
+
+const demoEnded = () => new ApiException(HttpStatus.GONE, 'demo_ended', DEMO_SELLER_GONE);
