@@ -10,6 +10,7 @@ import { CoreModule } from './core/core.module';
 import { DemoModule } from './demo/demo.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
 import { UsersModule } from './users/users.module';
@@ -51,6 +52,7 @@ export class AppModule {
         QueuesModule,
         EventsModule,
         AdminModule,
+        MaintenanceModule,
       ],
     };
   }

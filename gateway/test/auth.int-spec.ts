@@ -35,7 +35,7 @@ describe('accounts', () => {
   it('answers 401 when signed out', async () => {
     const response = await me();
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Please sign in to continue.' });
+    expect(response.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Please sign in to continue.', code: 'unauthenticated' });
   });
 
   it.each([
@@ -219,7 +219,7 @@ describe('password change and settings', () => {
       expect(response.json().message).toMatch(/should not exist/);
     }
     const typed = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: { email: 'a@b.co', password: 123 } });
-    expect(typed.json()).toMatchObject({ statusCode: 400, message: 'Password must be text' });
+    expect(typed.json()).toMatchObject({ statusCode: 400, message: 'Password must be text', code: 'validation_failed', field: 'password' });
     const created = await gw.app.inject({ method: 'POST', url: '/api/auth/register', headers: SAME_ORIGIN, payload: base });
     expect(created.body).not.toMatch(/argon2|password/i);
   });

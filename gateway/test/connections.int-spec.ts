@@ -209,17 +209,17 @@ describe('Etsy OAuth 2.0 + PKCE (item 22)', () => {
 
 describe('Printify by personal access token', () => {
   it.each([
-    [{}, 'Please enter your Printify API token'],
-    [{ token: '' }, 'Please enter your Printify API token'],
-    [{ token: '   ' }, 'Please enter your Printify API token'],
-    [{ token: 42 }, 'Please enter your Printify API token'],
-    [{ token: 'not-a-real-token' }, 'Invalid Printify API token. Please check and try again.'],
-    [{ token: 'any-token', extra: 1 }, 'property extra should not exist'],
-  ])('validate refuses %j with 400', async (payload, message) => {
+    [{}, 'Please enter your Printify API token', 'validation_failed', 'token'],
+    [{ token: '' }, 'Please enter your Printify API token', 'validation_failed', 'token'],
+    [{ token: '   ' }, 'Please enter your Printify API token', 'validation_failed', 'token'],
+    [{ token: 42 }, 'Please enter your Printify API token', 'validation_failed', 'token'],
+    [{ token: 'not-a-real-token' }, 'Invalid Printify API token. Please check and try again.', 'printify_token_invalid', undefined],
+    [{ token: 'any-token', extra: 1 }, 'property extra should not exist', 'validation_failed', 'extra'],
+  ])('validate refuses %j with 400', async (payload, message, code, field) => {
     const { cookie } = await newSeller('pv');
     const response = await post('/api/connections/printify/validate', cookie, payload);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message });
+    expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message, code, ...(field ? { field } : {}) });
   });
 
   it('validate answers the shops of a good token (trimmed)', async () => {
@@ -294,7 +294,7 @@ describe('Printify by personal access token', () => {
     try {
       const response = await post('/api/connections/printify/validate', cookie, { token: valid() });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toMatchObject({ statusCode: 503, error: 'Service Unavailable', message: 'Printify did not answer. Please try again.' });
+      expect(response.json()).toMatchObject({ statusCode: 503, error: 'Service Unavailable', message: 'Printify did not answer. Please try again.', code: 'provider_unavailable' });
     } finally {
       await sandbox.clearFaults();
     }

@@ -67,7 +67,7 @@ describe('one request cannot stall the gateway (items 30, 31)', () => {
     const keys = Object.fromEntries(Array.from({ length: 80_000 }, (_, i) => [`k${i}`, 1]));
     const huge = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: JSON.stringify(keys) });
     expect(huge.statusCode).toBe(413);
-    expect(huge.json()).toEqual({ statusCode: 413, error: 'Payload Too Large', message: 'The request body is too large.' });
+    expect(huge.json()).toEqual({ statusCode: 413, error: 'Payload Too Large', message: 'The request body is too large.', code: 'body_too_large' });
     const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, 1]));
     const crowded = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: JSON.stringify(many) });
     expect(crowded.statusCode).toBe(400);
@@ -104,7 +104,7 @@ describe('NUL and unpaired surrogates (item 30)', () => {
   ])('%s %j answers 400', async (url, payload, message) => {
     const response = await gw.app.inject({ method: 'POST', url, headers: { ...SAME_ORIGIN, cookie }, payload: JSON.stringify(payload) });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message });
+    expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message, code: 'validation_failed', field: expect.any(String) });
   });
 
   it('accepts a paired surrogate (an emoji) in a name', async () => {
@@ -126,7 +126,7 @@ describe('a Printify token that cannot be a header value (item 25)', () => {
     ] as const) {
       const response = await gw.app.inject({ method: 'POST', url, headers: { ...SAME_ORIGIN, cookie }, payload });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: INVALID_TOKEN });
+      expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: INVALID_TOKEN, code: 'validation_failed', field: 'token' });
     }
     expect(printifyRequests).toBe(before);
   });
@@ -134,7 +134,7 @@ describe('a Printify token that cannot be a header value (item 25)', () => {
   it('still asks Printify about a well-formed token', async () => {
     const before = printifyRequests;
     const response = await gw.app.inject({ method: 'POST', url: '/api/connections/printify/validate', headers: { ...SAME_ORIGIN, cookie }, payload: { token: 'well.formed-token_1' } });
-    expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: INVALID_TOKEN });
+    expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: INVALID_TOKEN, code: 'printify_token_invalid' });
     expect(printifyRequests).toBeGreaterThan(before);
   });
 });
@@ -174,7 +174,7 @@ describe('malformed URLs (items 29, 32)', () => {
   it.each(['/%c0%ae?token=secret-value', '/api/%E0%A4%A?token=secret-value'])('%s: our 400, our headers, nothing echoed', async (url) => {
     const response = await gw.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'The request URL is not valid.' });
+    expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'The request URL is not valid.', code: 'bad_url' });
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     expect(response.headers['x-content-type-options']).toBe('nosniff');

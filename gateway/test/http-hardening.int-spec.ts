@@ -103,7 +103,7 @@ describe('generic errors (item 29)', () => {
     );
     expect(response.statusCode).toBe(500);
     const body = response.json();
-    expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', requestId: expect.any(String) });
+    expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', code: 'internal', requestId: expect.any(String) });
     expect(response.body).not.toMatch(/sql|postgres|insert|app_user|at \w+ \(/i);
     expect(gw.logs.some((line) => line.includes(body.requestId) && line.includes('"level":"error"'))).toBe(true);
     expect((await gw.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
@@ -112,7 +112,7 @@ describe('generic errors (item 29)', () => {
   it('does not echo the path or query of an unknown route', async () => {
     const response = await gw.app.inject({ method: 'GET', url: '/api/nothing-here?token=secret-value' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Not Found' });
+    expect(response.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Not Found', code: 'not_found' });
     expect(gw.logs.join('\n')).not.toContain('secret-value');
   });
 });

@@ -190,6 +190,25 @@ describe('sign-up form validation (spec §5, §8)', () => {
     expect(await invalidAndDescribedBy({ Email: form.email() }, form.liveRegion())).toEqual({ Email: true });
   });
 
+  // The form reads the error body's code and field, never its wording: reworded messages keep marking the right field.
+  it.each([
+    [{ code: 'conflict_email_taken', field: 'email', message: 'That address already has an account.' }, 409, 'Email'],
+    [{ code: 'password_rejected', field: 'password', message: 'Pick a password fewer people use.' }, 400, 'Password'],
+    [{ code: 'validation_failed', field: 'lastName', message: 'Surname is too long.' }, 400, 'Last name'],
+  ] as const)('marks the field the error body names (%j)', async (error, status, label) => {
+    const page = await e2e.open();
+    await page.route('**/api/auth/register', (route) =>
+      route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ statusCode: status, error: 'Refused', ...error }) }),
+    );
+    await gotoApp(page, '/signup');
+    const form = new SignupForm(page);
+    const fields = { 'First name': form.firstName(), 'Last name': form.lastName(), Email: form.email(), Password: form.password(), 'Confirm password': form.confirm() };
+    await form.signUp(newTestUser('coded'));
+    await expectText(form.liveRegion(), error.message);
+    const none = { 'First name': false, 'Last name': false, Email: false, Password: false, 'Confirm password': false };
+    expect(await invalidAndDescribedBy(fields, form.liveRegion())).toEqual({ ...none, [label]: true });
+  });
+
   it('falls back to "Registration failed" when the error has no message', async () => {
     const page = await e2e.open();
     await page.route('**/api/auth/register', (route) =>

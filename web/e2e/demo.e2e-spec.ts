@@ -133,7 +133,7 @@ describe('Try the demo', () => {
       route.fulfill({
         status: 503,
         contentType: 'application/json',
-        body: JSON.stringify({ statusCode: 503, message: 'The demo is unavailable right now. Please try again in a moment.' }),
+        body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'The demo is unavailable right now. Please try again in a moment.', code: 'demo_unavailable' }),
       }),
     );
     await tryDemoButton(page).click();

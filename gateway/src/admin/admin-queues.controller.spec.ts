@@ -1,4 +1,6 @@
-import { ServiceUnavailableException } from '@nestjs/common';
+import pino from 'pino';
+import { AllExceptionsFilter } from '../http/all-exceptions.filter';
+import { ApiException } from '../http/api-exception';
 import { createValidationPipe } from '../http/validation-pipe';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
@@ -33,6 +35,7 @@ async function newTestApp(operatorToken: string | undefined) {
   const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter(pino({ enabled: false })));
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return { app, mocks };
@@ -58,7 +61,7 @@ describe('operator queue routes', () => {
     ({ app } = await newTestApp(TOKEN));
     const response = await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/1', headers });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Operator credential required' });
+    expect(response.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Operator credential required', code: 'operator_credential_required' });
   });
 
   it('enqueue a ping with 202 and the job id', async () => {
@@ -85,7 +88,7 @@ describe('operator queue routes', () => {
   it('pass the producer 503 through when Redis refuses', async () => {
     let mocks;
     ({ app, mocks } = await newTestApp(TOKEN));
-    mocks.enqueue.mockRejectedValue(new ServiceUnavailableException('The job queue is unavailable; try again shortly.'));
+    mocks.enqueue.mockRejectedValue(new ApiException(503, 'service_unavailable', 'The job queue is unavailable; try again shortly.'));
     const response = await app.inject({ method: 'POST', url: '/api/admin/queues/matcher/jobs', headers: auth, payload: { name: 'ping' } });
     expect(response.statusCode).toBe(503);
     expect(response.json().message).toBe('The job queue is unavailable; try again shortly.');

@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { QUEUE_NAMES, type EnqueuedJob, type JobState, type JobView, type QueueCounts, type QueueName, type QueueOverview } from '@pod/contracts';
 import { operatorJob, operatorJobNames, shortReason, withTimeout } from '@pod/queue';
@@ -6,6 +6,7 @@ import { LastCompletionStore } from '../events/last-completion.store';
 import { QueueProducer, QUEUE_UNAVAILABLE_MESSAGE } from '../queues/queue-producer';
 import { QueueRegistry } from '../queues/queue-registry';
 import { safeFailedReason } from './safe-failed-reason';
+import { ApiException } from '../http/api-exception';
 
 const REDIS_TIMEOUT_MS = 2_000;
 const COUNTED_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'paused'] as const;
@@ -31,7 +32,7 @@ export class AdminQueuesService {
   async enqueue(queue: QueueName, name: string): Promise<EnqueuedJob> {
     const job = operatorJob(queue, name);
     if (!job) {
-      throw new BadRequestException(`Unknown job name for queue ${queue}; an operator can enqueue: ${operatorJobNames(queue).join(', ')}`);
+      throw new ApiException(HttpStatus.BAD_REQUEST, 'unknown_job_name', `Unknown job name for queue ${queue}; an operator can enqueue: ${operatorJobNames(queue).join(', ')}`);
     }
     // The contract's payload factory matches the job's type; enqueue checks the name.
     return this.producer.enqueue(queue, name as never, job.payload(new Date()) as never);
@@ -44,7 +45,7 @@ export class AdminQueuesService {
       // completed with its result, never as completed with the data of before.
       const state = (await target.getJobState(id)) as JobState;
       const job = state === 'unknown' ? undefined : await target.getJob(id);
-      if (!job) throw new NotFoundException('Job not found');
+      if (!job) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Job not found');
       return {
         id: String(job.id),
         name: job.name,
@@ -88,9 +89,9 @@ export class AdminQueuesService {
     try {
       return await withTimeout(operation(), REDIS_TIMEOUT_MS);
     } catch (error) {
-      if (error instanceof NotFoundException || error instanceof BadRequestException) throw error;
+      if (error instanceof ApiException) throw error;
       this.logger.warn(`Could not ${what}: ${shortReason(error)}`);
-      throw new ServiceUnavailableException(QUEUE_UNAVAILABLE_MESSAGE);
+      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_unavailable', QUEUE_UNAVAILABLE_MESSAGE);
     }
   }
 }

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Injectable, NotFoundException, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { HttpStatus, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '@pod/config';
+import { ApiException } from '../http/api-exception';
 
 export const OPERATOR_CREDENTIAL_REQUIRED = 'Operator credential required';
 
@@ -16,10 +17,10 @@ export class OperatorGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const expected = this.config.OPERATOR_TOKEN;
-    if (!expected) throw new NotFoundException();
+    if (!expected) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const presented = bearerToken(request.headers.authorization);
-    if (presented === null || !sameSecret(presented, expected)) throw new UnauthorizedException(OPERATOR_CREDENTIAL_REQUIRED);
+    if (presented === null || !sameSecret(presented, expected)) throw new ApiException(HttpStatus.UNAUTHORIZED, 'operator_credential_required', OPERATOR_CREDENTIAL_REQUIRED);
     return true;
   }
 }

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { PublicUser } from '@pod/contracts';
 import { UsersRepository, type UserEntity } from '@pod/db';
@@ -8,6 +8,7 @@ import { SignInLockedException, SignInThrottleService, type SignInOrigin } from 
 import { PasswordsService } from './passwords.service';
 import { SessionsService } from './sessions.service';
 import { publicUser } from './signed-in-user';
+import { ApiException } from '../http/api-exception';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 
@@ -35,7 +36,7 @@ export class AuthService {
   }
 
   async register(dto: RegisterDto, origin: SignInOrigin): Promise<SignedIn> {
-    if (dto.password !== dto.confirmPassword) throw new BadRequestException("Passwords don't match");
+    if (dto.password !== dto.confirmPassword) throw new ApiException(HttpStatus.BAD_REQUEST, 'passwords_mismatch', "Passwords don't match", { field: 'confirmPassword' });
     this.passwords.assertAcceptable(dto.password);
     await this.throttle.assertSignupAllowed(origin.ip);
     const email = normaliseEmail(dto.email);
@@ -64,7 +65,7 @@ export class AuthService {
     if (!user || !valid) {
       await this.signInThrottle.recordFailure(email, origin, check);
       this.logger.info({ event: 'auth.login_failed', ip, userId: user?.id, trust: check.trust }, 'sign-in failed');
-      throw new UnauthorizedException(INVALID_CREDENTIALS);
+      throw new ApiException(HttpStatus.UNAUTHORIZED, 'invalid_credentials', INVALID_CREDENTIALS);
     }
     const { deviceToken } = await this.signInThrottle.recordSuccess(email, origin, check);
     if (this.passwords.needsRehash(user.passwordHash)) {
@@ -75,6 +76,6 @@ export class AuthService {
   }
 }
 
-function emailTaken(): ConflictException {
-  return new ConflictException('An account with this email already exists');
+function emailTaken(): ApiException {
+  return new ApiException(HttpStatus.CONFLICT, 'conflict_email_taken', 'An account with this email already exists', { field: 'email' });
 }

@@ -1,7 +1,8 @@
-import { BadRequestException, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpStatus, Injectable, type OnModuleInit } from '@nestjs/common';
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT_MESSAGE } from '@pod/contracts';
+import { ApiException } from '../http/api-exception';
 
 export const MAX_PASSWORD_LENGTH = 256;
 
@@ -21,13 +22,13 @@ export class PasswordsService implements OnModuleInit {
   /** Throws a 400 with the message a user can act on. */
   assertAcceptable(password: string): void {
     if (password.length < MIN_PASSWORD_LENGTH) {
-      throw new BadRequestException(PASSWORD_TOO_SHORT_MESSAGE);
+      throw passwordRejected(PASSWORD_TOO_SHORT_MESSAGE);
     }
     if (password.length > MAX_PASSWORD_LENGTH) {
-      throw new BadRequestException(`Password must be at most ${MAX_PASSWORD_LENGTH} characters long`);
+      throw passwordRejected(`Password must be at most ${MAX_PASSWORD_LENGTH} characters long`);
     }
     if (COMMON_PASSWORDS.has(password.toLowerCase())) {
-      throw new BadRequestException('This password is too common. Please choose a less guessable one.');
+      throw passwordRejected('This password is too common. Please choose a less guessable one.');
     }
   }
 
@@ -50,3 +51,5 @@ export class PasswordsService implements OnModuleInit {
     return Number(match[1]) < ARGON2_OPTIONS.memoryCost || Number(match[2]) < ARGON2_OPTIONS.timeCost;
   }
 }
+
+const passwordRejected = (message: string) => new ApiException(HttpStatus.BAD_REQUEST, 'password_rejected', message, { field: 'password' });

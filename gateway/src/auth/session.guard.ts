@@ -1,7 +1,8 @@
-import { Injectable, UnauthorizedException, type ExecutionContext } from '@nestjs/common';
+import { HttpStatus, Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { IS_PUBLIC_KEY } from './public.decorator';
+import { ApiException } from '../http/api-exception';
 
 /** Global: every route needs a live session unless marked @Public(). */
 @Injectable()
@@ -18,7 +19,7 @@ export class SessionGuard extends AuthGuard('jwt') {
   }
 
   override handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
-    if (error || !user) throw new UnauthorizedException('Please sign in to continue.');
+    if (error || !user) throw new ApiException(HttpStatus.UNAUTHORIZED, 'unauthenticated', 'Please sign in to continue.');
     return user;
   }
 }

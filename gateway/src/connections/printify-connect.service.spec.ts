@@ -1,7 +1,7 @@
-import { BadRequestException, ConflictException, HttpException, NotFoundException } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
 import type { PinoLogger } from 'nestjs-pino';
 import type { ConnectionsRepository } from '@pod/db';
-import { AuthError, RateLimitedError, TransportError, UpstreamError } from '@pod/integrations';
+import { AuthError, MalformedResponseError, RateLimitedError, TransportError, UpstreamError } from '@pod/integrations';
 import type { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { PrintifyConnectService } from './printify-connect.service';
@@ -36,7 +36,7 @@ async function statusOf(promise: Promise<unknown>): Promise<[number, string]> {
 describe('PrintifyConnectService', () => {
   it('treats a token that sees no shops as invalid', async () => {
     const { sut } = newTestService(async () => []);
-    await expect(sut.validate(user, 't')).rejects.toThrow(new BadRequestException('Invalid Printify API token. Please check and try again.'));
+    await expect(sut.validate(user, 't')).rejects.toMatchObject({ code: 'printify_token_invalid', status: 400, message: 'Invalid Printify API token. Please check and try again.' });
   });
 
   it.each<[string, unknown, number, string]>([
@@ -44,7 +44,7 @@ describe('PrintifyConnectService', () => {
     ['a rate limit', new RateLimitedError(4_200, 'minute', 'printify', 'printify: 429'), 429, 'Printify is busy right now. Please try again in 5 seconds.'],
     ['an outage', new UpstreamError('printify', 503, 'printify: HTTP 503'), 503, 'Printify did not answer. Please try again.'],
     ['a timeout', new TransportError('printify', 'printify: timeout', 'headers_timeout'), 503, 'Printify did not answer. Please try again.'],
-    ['anything else from the client', Object.assign(new Error('printify: malformed'), { code: 'malformed_response' }), 502, 'Printify did not answer. Please try again.'],
+    ['anything else from the client', new MalformedResponseError('printify', 'printify: malformed'), 502, 'Printify did not answer. Please try again.'],
   ])('maps %s to %i', async (_label, failure, status, message) => {
     const { sut } = newTestService(async () => Promise.reject(failure));
     expect(await statusOf(sut.validate(user, 't'))).toEqual([status, message]);
@@ -52,7 +52,7 @@ describe('PrintifyConnectService', () => {
 
   it('stores nothing when the shop is not one of the token\'s', async () => {
     const { sut, connections } = newTestService(async () => shops);
-    await expect(sut.connect(user, { token: 't', shopId: '12' })).rejects.toThrow(new BadRequestException('Please select a shop'));
+    await expect(sut.connect(user, { token: 't', shopId: '12' })).rejects.toMatchObject({ code: 'printify_shop_required', status: 400, message: 'Please select a shop' });
     expect(connections.savePrintify).not.toHaveBeenCalled();
   });
 
@@ -68,9 +68,9 @@ describe('PrintifyConnectService', () => {
 
   it('answers 404 without a connection and 409 (marking it expired) when Printify refuses the stored token', async () => {
     const { sut, connections } = newTestService(async () => Promise.reject(new AuthError('printify', 'printify: 401')));
-    await expect(sut.shopsOfConnection(user)).rejects.toBeInstanceOf(NotFoundException);
+    await expect(sut.shopsOfConnection(user)).rejects.toMatchObject({ code: 'printify_not_connected', status: 404 });
     connections.readPrintifyToken.mockResolvedValueOnce({ token: 't', connection: { status: 'connected', externalAccountId: 'shops:x' } });
-    await expect(sut.shopsOfConnection(user)).rejects.toBeInstanceOf(ConflictException);
+    await expect(sut.shopsOfConnection(user)).rejects.toMatchObject({ code: 'printify_token_invalid', status: 409 });
     expect(connections.markStatus).toHaveBeenCalledWith('user-1', 'printify', 'expired');
   });
 });

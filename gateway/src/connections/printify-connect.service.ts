@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { ConnectionsRepository } from '@pod/db';
 import { PROVIDER_MESSAGES, type PrintifyShopView, type PrintifyTokenShops } from '@pod/contracts';
@@ -9,6 +9,7 @@ import type { ConnectPrintifyDto } from './dto/connections.dto';
 import { PRINTIFY_API, type PrintifyPort, type PrintifyShop } from './provider-ports';
 import { invalidPrintifyToken, isAuthFailure, providerErrorCode, providerFailure } from './provider-errors';
 import { checkSyncFromDate } from './sync-from-date';
+import { ApiException } from '../http/api-exception';
 
 /** Printify personal access tokens are valid for a year from creation; we count from connecting. */
 const PRINTIFY_TOKEN_LIFETIME_MS = 365 * 24 * 3600 * 1000;
@@ -43,7 +44,7 @@ export class PrintifyConnectService {
     const syncFrom = checkSyncFromDate(dto.syncFromDate, now);
     const shops = await this.shopsOfToken(user, dto.token);
     const shop = shops.find((s) => String(s.id) === dto.shopId);
-    if (!shop) throw new BadRequestException(PROVIDER_MESSAGES.selectPrintifyShop);
+    if (!shop) throw new ApiException(HttpStatus.BAD_REQUEST, 'printify_shop_required', PROVIDER_MESSAGES.selectPrintifyShop, { field: 'shopId' });
     await this.connections.savePrintify({
       userId: user.id,
       accountKey: accountKey(shops),
@@ -64,7 +65,7 @@ export class PrintifyConnectService {
       this.logger.warn({ event: 'printify.token_unreadable', userId: user.id, err: { name: (error as Error)?.name } }, 'stored token unreadable');
       return 'unreadable' as const;
     });
-    if (stored === null) throw new NotFoundException('Printify is not connected.');
+    if (stored === null) throw new ApiException(HttpStatus.NOT_FOUND, 'printify_not_connected', 'Printify is not connected.');
     if (stored === 'unreadable' || stored.connection.status !== 'connected') throw this.reconnect();
     try {
       const accountKey = stored.connection.externalAccountId ?? `user:${user.id}`;
@@ -97,7 +98,7 @@ export class PrintifyConnectService {
   }
 
   private reconnect() {
-    return new ConflictException('Your Printify token is no longer valid. Please reconnect Printify.');
+    return new ApiException(HttpStatus.CONFLICT, 'printify_token_invalid', 'Your Printify token is no longer valid. Please reconnect Printify.');
   }
 
   private failure(user: SignedInUser, error: unknown) {

@@ -1,12 +1,14 @@
-import { BadRequestException, HttpException, HttpStatus } from '@nestjs/common';
+import { HttpException, HttpStatus } from '@nestjs/common';
 import { PROVIDER_MESSAGES, type ProviderLabel } from '@pod/contracts';
-import { isRetryableProviderErrorCode } from '@pod/integrations';
-import { UpstreamFailureException } from '../http/upstream-failure.exception';
+import { isRetryableProviderErrorCode, ProviderError, RateLimitedError, type ProviderErrorCode } from '@pod/integrations';
+import { ApiException } from '../http/api-exception';
 
-/** The clients' typed errors carry a stable `code`; read it without trusting anything else. */
-export function providerErrorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
+/**
+ * The `code` of the clients' typed errors, by class: any other error (Node's ECONNRESET, a
+ * driver's SQLSTATE) may carry a `code` too, and must not be read as a provider's answer.
+ */
+export function providerErrorCode(error: unknown): ProviderErrorCode | undefined {
+  return error instanceof ProviderError ? error.code : undefined;
 }
 
 export const isAuthFailure = (error: unknown) => ['invalid_token', 'forbidden'].includes(providerErrorCode(error) ?? '');
@@ -18,12 +20,9 @@ export function etsyCallbackFailureReason<Step extends string>(code: string, ste
 }
 
 /** 429 from the provider (or our shared limiter): the caller may try again after the wait. */
-export class ProviderBusyException extends HttpException {
-  constructor(
-    readonly retryAfterSeconds: number,
-    provider: ProviderLabel,
-  ) {
-    super(PROVIDER_MESSAGES.providerBusy(provider, retryAfterSeconds), HttpStatus.TOO_MANY_REQUESTS);
+export class ProviderBusyException extends ApiException {
+  constructor(retryAfterSeconds: number, provider: ProviderLabel) {
+    super(HttpStatus.TOO_MANY_REQUESTS, 'provider_busy', PROVIDER_MESSAGES.providerBusy(provider, retryAfterSeconds), { retryAfterSeconds });
   }
 }
 
@@ -35,15 +34,15 @@ export class ProviderBusyException extends HttpException {
  */
 export function providerFailure(error: unknown, provider: ProviderLabel): HttpException {
   if (error instanceof HttpException) return error;
-  const code = providerErrorCode(error);
-  if (code === 'rate_limited') {
-    const ms = Number((error as { retryAfterMs?: unknown }).retryAfterMs);
+  if (error instanceof RateLimitedError) {
+    const ms = error.retryAfterMs;
     return new ProviderBusyException(Math.max(1, Math.ceil((Number.isFinite(ms) ? ms : 1000) / 1000)), provider);
   }
+  const code = providerErrorCode(error);
   if (isRetryableProviderErrorCode(code)) {
-    return new UpstreamFailureException(HttpStatus.SERVICE_UNAVAILABLE, PROVIDER_MESSAGES.providerUnavailable(provider));
+    return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'provider_unavailable', PROVIDER_MESSAGES.providerUnavailable(provider));
   }
-  return new UpstreamFailureException(HttpStatus.BAD_GATEWAY, PROVIDER_MESSAGES.providerUnavailable(provider));
+  return new ApiException(HttpStatus.BAD_GATEWAY, 'provider_rejected', PROVIDER_MESSAGES.providerUnavailable(provider));
 }
 
-export const invalidPrintifyToken = () => new BadRequestException(PROVIDER_MESSAGES.invalidPrintifyToken);
+export const invalidPrintifyToken = () => new ApiException(HttpStatus.BAD_REQUEST, 'printify_token_invalid', PROVIDER_MESSAGES.invalidPrintifyToken);

@@ -1,4 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
+import { HttpStatus } from '@nestjs/common';
+import { ApiException } from '../http/api-exception';
 
 /** The furthest any time zone is ahead of UTC: "today" somewhere may be tomorrow in UTC. */
 const MAX_ZONE_AHEAD_MS = 14 * 3600 * 1000;
@@ -13,10 +14,12 @@ export function checkSyncFromDate(value: string | undefined, now: Date): string 
   const [year, month, day] = value.split('-').map(Number);
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
-    throw new BadRequestException('Please enter a valid sync start date');
+    throw invalidDate('Please enter a valid sync start date');
   }
   const latest = new Date(now.getTime() + MAX_ZONE_AHEAD_MS).toISOString().slice(0, 10);
-  if (value > latest) throw new BadRequestException('The sync start date cannot be in the future');
-  if (value < EARLIEST) throw new BadRequestException(`The sync start date cannot be before ${EARLIEST}`);
+  if (value > latest) throw invalidDate('The sync start date cannot be in the future');
+  if (value < EARLIEST) throw invalidDate(`The sync start date cannot be before ${EARLIEST}`);
   return value;
 }
+
+const invalidDate = (message: string) => new ApiException(HttpStatus.BAD_REQUEST, 'sync_from_date_invalid', message, { field: 'syncFromDate' });

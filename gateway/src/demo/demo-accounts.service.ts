@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig, effectiveProviders } from '@pod/config';
 import type { PublicUser } from '@pod/contracts';
@@ -10,6 +10,7 @@ import { publicUser, type SignedInUser } from '../auth/signed-in-user';
 import { EtsyConnectService } from '../connections/etsy-connect.service';
 import { PrintifyConnectService } from '../connections/printify-connect.service';
 import { SandboxAdminClient, type SandboxTenant } from './sandbox-admin.client';
+import { ApiException } from '../http/api-exception';
 
 export const DEMO_LIFETIME_MS = 24 * 3600 * 1000;
 const DEMO_CURRENCIES = ['USD', 'EUR', 'GBP'] as const;
@@ -76,7 +77,7 @@ export class DemoAccountsService {
       this.logger.error({ event: 'demo.failed', err: { name: (error as Error)?.name, message: (error as Error)?.message } }, 'demo account could not be created');
       if (user) await this.users.delete(user.id).catch(() => undefined);
       await this.sandbox.deleteTenant(tenantId).catch(() => undefined);
-      throw new ServiceUnavailableException('The demo is unavailable right now. Please try again in a moment.');
+      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'demo_unavailable', 'The demo is unavailable right now. Please try again in a moment.');
     }
   }
 

@@ -1,21 +1,20 @@
-import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig, effectiveProviders } from '@pod/config';
 import { DemoAccountsRepository } from '@pod/db';
 import { SandboxAdminClient } from './sandbox-admin.client';
 
-const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const BATCH = 200;
 
 /**
  * Removes demo accounts 24 hours after they were made: their sandbox seller, then the account
  * (sessions, connections and OAuth states go with it by foreign key). The sandbox drops the
  * seller at the same moment on its own (the demo passes its lifetime when creating it).
+ * Run by the `demo-cleanup` job scheduler (libs/queue's schedules.ts, DEMO_CLEANUP_EVERY_SECONDS)
+ * through the gateway's maintenance worker; no timer of its own.
  */
 @Injectable()
-export class DemoCleanupService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-
+export class DemoCleanupService {
   constructor(
     private readonly demoAccounts: DemoAccountsRepository,
     private readonly sandbox: SandboxAdminClient,
@@ -23,15 +22,6 @@ export class DemoCleanupService implements OnApplicationBootstrap, OnApplication
     private readonly logger: PinoLogger,
   ) {
     logger.setContext(DemoCleanupService.name);
-  }
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep().catch((error: unknown) => this.logFailure(error)), SWEEP_INTERVAL_MS);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
   }
 
   /**

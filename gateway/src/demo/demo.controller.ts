@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, NotFoundException, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '@pod/config';
 import type { AuthResponse, DemoSandbox } from '@pod/contracts';
@@ -8,6 +8,7 @@ import { sessionCookieName, sessionCookieOptions } from '../auth/session-cookie'
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
 import { DemoAccountsService } from './demo-accounts.service';
 import { DemoSandboxService } from './demo-sandbox.service';
+import { ApiException } from '../http/api-exception';
 
 @Controller()
 export class DemoController {
@@ -23,7 +24,7 @@ export class DemoController {
   @Post('auth/dev-login')
   @HttpCode(201)
   async devLogin(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
-    if (!this.demo.enabled) throw new NotFoundException();
+    if (!this.demo.enabled) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
     await this.throttle.assertDemoAllowed(req.ip);
     const { user, session } = await this.demo.create();
     void reply.setCookie(sessionCookieName(this.config), session.jwt, sessionCookieOptions(this.config, session.maxAgeSeconds));
@@ -33,7 +34,7 @@ export class DemoController {
   /** What a demo visitor needs to reconnect by hand: the sandbox seller's Printify token (a sandbox value, not a secret of anyone's). */
   @Get('demo/sandbox')
   sandboxDetails(@CurrentUser() user: SignedInUser): Promise<DemoSandbox> {
-    if (!this.demo.enabled) throw new NotFoundException();
+    if (!this.demo.enabled) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
     return this.sandbox.detailsFor(user);
   }
 }

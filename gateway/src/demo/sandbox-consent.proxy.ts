@@ -1,4 +1,4 @@
-import { Controller, Get, GoneException, NotFoundException, Post, Req, Res, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, effectiveProviders } from '@pod/config';
 import { Public } from '../auth/public.decorator';
@@ -9,6 +9,7 @@ import { problemPage, type ProblemPage } from '../connections/callback-page';
 import { OAuthStateStore } from '../connections/oauth-state.store';
 import { BODY_LIMITS, BodyLimit } from '../http/body-limits';
 import { DEMO_SELLER_GONE, DemoSandboxService } from './demo-sandbox.service';
+import { ApiException } from '../http/api-exception';
 
 const PASSED_HEADERS = ['content-type', 'location', 'cache-control'];
 /** The sandbox page's own way of naming a seller: never passed on, the gateway names it. */
@@ -76,7 +77,7 @@ export class SandboxConsentProxyController {
   }
 
   private async forward(req: FastifyRequest, reply: FastifyReply, path: string): Promise<void> {
-    if (effectiveProviders(this.config).mode !== 'sandbox') throw new NotFoundException();
+    if (effectiveProviders(this.config).mode !== 'sandbox') throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
     const query = new URL(req.url, 'http://gateway.invalid').searchParams;
     const form = req.method === 'POST' ? new URLSearchParams(String(req.body ?? '')) : null;
     const jwt = req.cookies?.[sessionCookieName(this.config)];
@@ -87,8 +88,8 @@ export class SandboxConsentProxyController {
     try {
       await this.relay(reply, path, user, query, form);
     } catch (error) {
-      if (error instanceof GoneException) return this.refuse(reply, 'demo-ended');
-      throw new ServiceUnavailableException('The demo sandbox is not answering. Please try again shortly.');
+      if (error instanceof ApiException && error.code === 'demo_ended') return this.refuse(reply, 'demo-ended');
+      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'sandbox_unavailable', 'The demo sandbox is not answering. Please try again shortly.');
     }
   }
 

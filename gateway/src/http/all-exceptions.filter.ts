@@ -1,9 +1,10 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import type { ApiErrorBody, ApiErrorCode } from '@pod/contracts';
 import type { SpaFallback } from './static-web';
+import { ApiException } from './api-exception';
 import { RequestBodyRejected } from './security';
-import { UpstreamFailureException } from './upstream-failure.exception';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -22,29 +23,40 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** Messages for errors raised by Fastify itself (parsers, limits), worded for people. */
-const FRAMEWORK_MESSAGES: Record<number, string> = {
-  400: 'The request body is not valid JSON.',
-  404: 'Not Found',
-  413: 'The request body is too large.',
-  414: 'The request URL is too long.',
-  415: 'Send the request body as JSON (Content-Type: application/json).',
+/** Errors raised by Fastify itself (parsers, limits): a message worded for people and a code, by status. */
+const FRAMEWORK_ERRORS: Record<number, { message: string; code: ApiErrorCode }> = {
+  400: { message: 'The request body is not valid JSON.', code: 'body_not_json' },
+  404: { message: 'Not Found', code: 'not_found' },
+  408: { message: 'Request Timeout', code: 'request_timeout' },
+  413: { message: 'The request body is too large.', code: 'body_too_large' },
+  414: { message: 'The request URL is too long.', code: 'url_too_long' },
+  415: { message: 'Send the request body as JSON (Content-Type: application/json).', code: 'unsupported_media_type' },
 };
 /** Fastify's routing errors, which would otherwise echo the path. */
-const FRAMEWORK_CODE_MESSAGES: Record<string, string> = {
-  FST_ERR_BAD_URL: 'The request URL is not valid.',
-  FST_ERR_MAX_PARAM_LENGTH: 'The request URL is too long.',
+const FRAMEWORK_CODE_ERRORS: Record<string, { message: string; code: ApiErrorCode }> = {
+  FST_ERR_BAD_URL: { message: 'The request URL is not valid.', code: 'bad_url' },
+  FST_ERR_MAX_PARAM_LENGTH: { message: 'The request URL is too long.', code: 'url_too_long' },
+};
+/** The code of an HttpException that is not an ApiException (Nest's router, guards, passport). */
+const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
+  400: 'validation_failed',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  409: 'conflict',
+  413: 'body_too_large',
+  414: 'url_too_long',
+  415: 'unsupported_media_type',
+  429: 'too_many_attempts',
+  503: 'service_unavailable',
 };
 /** A message longer than this is cut: it may quote input, and both the reply and the log carry it. */
 export const MAX_ERROR_MESSAGE_LENGTH = 300;
 const MAX_LISTED_MESSAGES = 5;
 
-export interface ErrorBody {
-  statusCode: number;
-  error: string;
-  message: string;
-  requestId?: string;
-}
+export type ErrorBody = ApiErrorBody;
 
 /**
  * The last word on every error. Our own HttpExceptions below 500 pass their message (cut to a
@@ -84,27 +96,43 @@ export class AllExceptionsFilter implements ExceptionFilter {
 }
 
 export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
-  if (exception instanceof RequestBodyRejected) return { statusCode: 400, error: errorName(400), message: exception.message };
+  if (exception instanceof RequestBodyRejected) return body(400, 'body_too_complex', exception.message);
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
-    if (status === 413 || status === 415) return { statusCode: status, error: errorName(status), message: FRAMEWORK_MESSAGES[status] };
-    if (status < 500) return { statusCode: status, error: errorName(status), message: httpMessage(exception, status) };
-    if (exception instanceof UpstreamFailureException) {
-      return { statusCode: status, error: errorName(status), message: httpMessage(exception, status), requestId };
-    }
-    if (status === HttpStatus.SERVICE_UNAVAILABLE) {
-      return { statusCode: 503, error: errorName(503), message: httpMessage(exception, 503), requestId };
+    // Nest turns Fastify's own errors (a body that is not JSON, too large, not JSON-typed) into a
+    // bare HttpException carrying Fastify's wording; they get ours, by status.
+    const framework = exception.constructor === HttpException || status === 413 || status === 415 ? FRAMEWORK_ERRORS[status] : undefined;
+    if (framework) return body(status, framework.code, framework.message);
+    const code = exception instanceof ApiException ? exception.code : codeForStatus(status);
+    if (status < 500) return withField(body(status, code, httpMessage(exception, status)), exception);
+    // 502/503 messages are ours (a provider or a dependency failed); other 5xx stay in the log.
+    const oursToShow = exception instanceof ApiException ? status === HttpStatus.BAD_GATEWAY || status === HttpStatus.SERVICE_UNAVAILABLE : status === HttpStatus.SERVICE_UNAVAILABLE;
+    if (oursToShow) {
+      return { ...body(status, code, httpMessage(exception, status)), requestId };
     }
   } else {
     const status = (exception as { statusCode?: unknown })?.statusCode;
-    const code = (exception as { code?: unknown })?.code;
+    const fastifyCode = (exception as { code?: unknown })?.code;
     // Fastify's own errors (bad JSON, too large, unsupported type, bad URL, timeouts) carry a 4xx statusCode.
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      const message = (typeof code === 'string' && FRAMEWORK_CODE_MESSAGES[code]) || FRAMEWORK_MESSAGES[status] || errorName(status);
-      return { statusCode: status, error: errorName(status), message };
+      const known = (typeof fastifyCode === 'string' && FRAMEWORK_CODE_ERRORS[fastifyCode]) || FRAMEWORK_ERRORS[status];
+      return known ? body(status, known.code, known.message) : body(status, codeForStatus(status), errorName(status));
     }
   }
-  return { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', requestId };
+  return { ...body(500, 'internal', 'Internal Server Error'), requestId };
+}
+
+function body(statusCode: number, code: ApiErrorCode, message: string): ErrorBody {
+  return { statusCode, error: errorName(statusCode), message, code };
+}
+
+function withField(errorBody: ErrorBody, exception: HttpException): ErrorBody {
+  return exception instanceof ApiException && exception.field ? { ...errorBody, field: exception.field } : errorBody;
+}
+
+/** A status no table names still gets a code. */
+function codeForStatus(status: number): ApiErrorCode {
+  return CODE_BY_STATUS[status] ?? (status < 500 ? 'bad_request' : 'internal');
 }
 
 function errorName(status: number): string {

@@ -25,6 +25,6 @@ export class FrameworkErrors {
     this.setSecurityHeaders(request, reply);
     void reply.header('x-request-id', request.id);
     if (this.filter) return this.filter.replyWithError(error, request, reply);
-    void reply.status(400).send({ statusCode: 400, error: 'Bad Request', message: 'Bad Request' });
+    void reply.status(400).send({ statusCode: 400, error: 'Bad Request', message: 'Bad Request', code: 'bad_url' });
   };
 }

@@ -1,5 +1,6 @@
-import { ForbiddenException, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { HttpStatus, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { ApiException } from './api-exception';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -19,7 +20,7 @@ export class SameOriginGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (SAFE_METHODS.has(request.method)) return true;
     if (isSameOrigin(request, this.publicOrigin)) return true;
-    throw new ForbiddenException('Cross-site requests are not allowed.');
+    throw new ApiException(HttpStatus.FORBIDDEN, 'forbidden_origin', 'Cross-site requests are not allowed.');
   }
 }
 

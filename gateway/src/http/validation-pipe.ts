@@ -1,4 +1,6 @@
-import { BadRequestException, ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
+import { HttpException, HttpStatus, ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
+import type { ValidationError } from 'class-validator';
+import { ApiException } from './api-exception';
 import { findUnsafeText } from './unsafe-text';
 
 /** Total characters of validation messages in one reply; input quoted in them stays short. */
@@ -24,10 +26,31 @@ class GatewayValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'custom') {
       const path = findUnsafeText(value, metadata.data ? [metadata.data] : []);
-      if (path) throw new BadRequestException(unsafeTextMessage(path, metadata));
+      if (path) throw new ApiException(HttpStatus.BAD_REQUEST, 'validation_failed', unsafeTextMessage(path, metadata), { field: path.join('.') || undefined });
     }
     return super.transform(value, metadata);
   }
+
+  /** Nest's messages (trimmed to their budget), as `validation_failed` naming the first field. */
+  override createExceptionFactory(): (errors?: ValidationError[]) => unknown {
+    const nestFactory = super.createExceptionFactory();
+    return (errors = []) => {
+      const nestError = nestFactory(errors) as HttpException;
+      const messages = (nestError.getResponse() as { message?: string | string[] }).message ?? 'Bad Request';
+      return new ApiException(HttpStatus.BAD_REQUEST, 'validation_failed', messages, { field: firstFieldPath(errors) });
+    };
+  }
+}
+
+/** "address.city" for a nested failure; undefined when the body itself is wrong. */
+function firstFieldPath(errors: ValidationError[]): string | undefined {
+  const path: string[] = [];
+  let error: ValidationError | undefined = errors[0];
+  while (error) {
+    if (error.property) path.push(error.property);
+    error = error.constraints ? undefined : error.children?.[0];
+  }
+  return path.length ? path.join('.') : undefined;
 }
 
 export function createValidationPipe(): ValidationPipe {

@@ -1,7 +1,8 @@
-import { Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import type { EnqueuedJob, QueueName } from '@pod/contracts';
 import { jobOptionsFor, shortReason, withTimeout, type JobName, type JobPayload } from '@pod/queue';
 import { QueueRegistry } from './queue-registry';
+import { ApiException } from '../http/api-exception';
 
 /** How long a request waits for Redis to take a job before answering 503. */
 export const ENQUEUE_TIMEOUT_MS = 2_000;
@@ -28,7 +29,7 @@ export class QueueProducer {
       return { id: String(job.id), queue, name };
     } catch (error) {
       this.logger.warn(`Could not enqueue ${queue}/${name}: ${shortReason(error)}`);
-      throw new ServiceUnavailableException(QUEUE_UNAVAILABLE_MESSAGE);
+      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_unavailable', QUEUE_UNAVAILABLE_MESSAGE);
     }
   }
 }

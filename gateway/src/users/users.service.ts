@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { DisplayCurrencyCode } from '@pod/domain';
 import { UsersRepository } from '@pod/db';
@@ -6,6 +6,7 @@ import { PasswordsService } from '../auth/passwords.service';
 import { SessionsService } from '../auth/sessions.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
+import { ApiException } from '../http/api-exception';
 
 @Injectable()
 export class UsersService {
@@ -31,7 +32,7 @@ export class UsersService {
     if (!(await this.passwords.verify(passwordHash ?? undefined, currentPassword))) {
       await this.throttle.recordWrongCurrentPassword(user.id);
       this.logger.info({ event: 'user.password_change_refused', userId: user.id }, 'wrong current password');
-      throw new BadRequestException('Current password is incorrect');
+      throw new ApiException(HttpStatus.BAD_REQUEST, 'wrong_current_password', 'Current password is incorrect', { field: 'currentPassword' });
     }
     await this.throttle.clearPasswordCheckFailures(user.id);
     this.passwords.assertAcceptable(newPassword);

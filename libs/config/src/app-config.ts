@@ -76,6 +76,16 @@ export class AppConfig {
   @Max(120_000)
   SHUTDOWN_TIMEOUT_MS = 10_000;
 
+  /**
+   * How often the demo cleanup (expired demo accounts and their sandbox sellers) runs, as a
+   * BullMQ job scheduler on the `maintenance` queue (libs/queue's SCHEDULES).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  DEMO_CLEANUP_EVERY_SECONDS = 600;
+
   /** Whole-request bound (a trickled body included). */
   @Type(() => Number)
   @IsInt()

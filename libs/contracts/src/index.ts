@@ -5,3 +5,4 @@ export * from './events';
 export * from './admin-queues';
 export type * from './api';
 export * from './passwords';
+export * from './api-errors';

@@ -2,7 +2,7 @@
  * The queues every process agrees on. Adding a name here without adding its row to
  * libs/queue's QUEUE_CONTRACTS is a compile error (that table `satisfies` this union).
  */
-export const QUEUE_NAMES = ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'] as const;
+export const QUEUE_NAMES = ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate', 'maintenance'] as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[number];
 

@@ -5,3 +5,4 @@ export * from './redis-connection';
 export * from './events-transport';
 export * from './domain-events';
 export * from './timing';
+export * from './schedules';

@@ -54,6 +54,13 @@ const ping = jobSpec<PingPayload, PingResult>({
   operatorPayload: (now) => ({ requestedAt: now.toISOString(), requestedBy: 'operator' }),
 });
 
+/** Removes expired demo accounts and their sandbox sellers; the next run retries what failed. */
+const demoCleanup = jobSpec<Record<string, never>, DemoCleanupResult>({ options: { attempts: 1 } });
+
+export interface DemoCleanupResult {
+  removed: number;
+}
+
 /**
  * The one table of queue contracts. `satisfies` makes a queue named in @pod/contracts
  * without its row here a compile error; a worker refuses to start when a job of its
@@ -81,6 +88,13 @@ export const QUEUE_CONTRACTS = {
   'fx-rate': {
     jobs: { ping },
     worker: { concurrency: 1, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 1 },
+    jobDefaults: { ...RETRIES, ...RETENTION },
+  },
+  // Housekeeping run by job schedulers (see schedules.ts), consumed by the gateway process:
+  // its jobs need the gateway's demo services. A missed run is made up by the next one.
+  maintenance: {
+    jobs: { ping, 'demo-cleanup': demoCleanup },
+    worker: { concurrency: 1, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 1 },
     jobDefaults: { ...RETRIES, ...RETENTION },
   },
 } satisfies { readonly [Q in QueueName]: QueueContract };

@@ -2,7 +2,7 @@ import { ChakraProvider } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { mutate, SWRConfig, type SWRConfiguration } from 'swr';
 import { Toaster } from '../components/ui/toaster';
-import { ApiError, fetcher } from '../hooks/api/client';
+import { fetcher, hasErrorCode } from '../hooks/api/client';
 import { API } from '../hooks/api/keys';
 import { system } from './system';
 
@@ -16,7 +16,7 @@ const swrConfig: SWRConfiguration = {
   // A 401 on any other query means the session ended: forget the user, which switches
   // to the public route set (the sign-in page is one click away).
   onError: (error: unknown, key: string) => {
-    if (error instanceof ApiError && error.status === 401 && key !== API.currentUser) {
+    if (hasErrorCode(error, 'unauthenticated') && key !== API.currentUser) {
       void mutate(API.currentUser, null, { revalidate: false });
     }
   },

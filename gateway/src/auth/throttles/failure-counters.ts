@@ -1,4 +1,5 @@
-import { HttpException, HttpStatus, ServiceUnavailableException } from '@nestjs/common';
+import { HttpStatus } from '@nestjs/common';
+import { ApiException } from '../../http/api-exception';
 import type Redis from 'ioredis';
 
 /** One fixed window: at most `max` counted events per `windowSeconds` under `key`. */
@@ -8,12 +9,9 @@ export interface WindowLimit {
   windowSeconds: number;
 }
 
-export class TooManyAttemptsException extends HttpException {
-  constructor(
-    readonly retryAfterSeconds: number,
-    message: string,
-  ) {
-    super(message, HttpStatus.TOO_MANY_REQUESTS);
+export class TooManyAttemptsException extends ApiException {
+  constructor(retryAfterSeconds: number, message: string) {
+    super(HttpStatus.TOO_MANY_REQUESTS, 'too_many_attempts', message, { retryAfterSeconds });
   }
 }
 
@@ -63,7 +61,7 @@ export class WindowCounters {
     try {
       return await command();
     } catch {
-      throw new ServiceUnavailableException(this.unavailableMessage);
+      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_unavailable', this.unavailableMessage);
     }
   }
 }

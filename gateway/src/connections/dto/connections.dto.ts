@@ -1,8 +1,9 @@
-import { NotFoundException, type PipeTransform } from '@nestjs/common';
+import { HttpStatus, type PipeTransform } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { isProvider, PROVIDER_MESSAGES, type Provider } from '@pod/contracts';
 import { UnsafeTextMessage } from '../../http/validation-pipe';
+import { ApiException } from '../../http/api-exception';
 
 const { emptyPrintifyToken: EMPTY_PRINTIFY_TOKEN, invalidPrintifyToken: INVALID_PRINTIFY_TOKEN, selectPrintifyShop: SELECT_A_SHOP } = PROVIDER_MESSAGES;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -53,6 +54,6 @@ export type DisconnectableService = Provider;
 export class DisconnectableServicePipe implements PipeTransform<string, DisconnectableService> {
   transform(value: string): DisconnectableService {
     if (isProvider(value)) return value;
-    throw new NotFoundException('Not Found');
+    throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
   }
 }

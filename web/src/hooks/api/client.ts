@@ -1,31 +1,43 @@
 // The one fetcher and the one mutation helper. Every call sends the session cookie; every
 // non-OK answer becomes an ApiError whose message is "status: body" (or the status text
-// when the body is empty).
+// when the body is empty). Code branches on `code` (one of @pod/contracts' API_ERROR_CODES),
+// never on the wording of `serverMessage`, which is only shown.
+import type { ApiErrorCode } from '@pod/contracts';
 
 export class ApiError extends Error {
   readonly status: number;
   readonly bodyText: string;
+  /** The error body's `code`; undefined when the answer was not one of ours (a proxy's 502 page). */
+  readonly code: ApiErrorCode | undefined;
+  /** The input field the error is about, when the server named one. */
+  readonly field: string | undefined;
+  /** The `message` of the server's JSON error body, if any: for people, never matched. */
+  readonly serverMessage: string | undefined;
 
   constructor(status: number, statusText: string, bodyText: string) {
     super(`${status}: ${bodyText || statusText}`);
     this.name = 'ApiError';
     this.status = status;
     this.bodyText = bodyText;
+    const body = parseErrorBody(bodyText);
+    // Type only: the list of codes stays out of the landing bundle; an unknown code matches no branch.
+    this.code = typeof body.code === 'string' ? (body.code as ApiErrorCode) : undefined;
+    this.field = typeof body.field === 'string' && body.field ? body.field : undefined;
+    this.serverMessage = typeof body.message === 'string' && body.message.trim() ? body.message : undefined;
   }
+}
 
-  /** The `message` of the server's JSON error body ({statusCode, error, message}), if any. */
-  get serverMessage(): string | undefined {
-    try {
-      const parsed: unknown = JSON.parse(this.bodyText);
-      if (parsed && typeof parsed === 'object' && 'message' in parsed) {
-        const { message } = parsed as { message: unknown };
-        if (typeof message === 'string' && message.trim()) return message;
-        if (Array.isArray(message) && typeof message[0] === 'string') return message[0];
-      }
-    } catch {
-      // not JSON
-    }
-    return undefined;
+/** An error is ours and has this code. */
+export function hasErrorCode(error: unknown, ...codes: ApiErrorCode[]): error is ApiError {
+  return error instanceof ApiError && error.code !== undefined && codes.includes(error.code);
+}
+
+function parseErrorBody(bodyText: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(bodyText);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {}; // not JSON
   }
 }
 

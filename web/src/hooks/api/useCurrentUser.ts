@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import type { PublicUser } from '@pod/contracts';
-import { ApiError, fetcher } from './client';
+import { fetcher, hasErrorCode } from './client';
 import { API } from './keys';
 
 /** GET /api/auth/user; a 401 means "signed out" (null), not an error. */
@@ -8,7 +8,7 @@ export async function fetchCurrentUser(): Promise<PublicUser | null> {
   try {
     return await fetcher<PublicUser>(API.currentUser);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
+    if (hasErrorCode(error, 'unauthenticated')) return null;
     throw error;
   }
 }

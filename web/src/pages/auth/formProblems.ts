@@ -1,4 +1,4 @@
-import { ApiError, errorMessage } from '../../hooks/api/client';
+import { ApiError, errorMessage, hasErrorCode } from '../../hooks/api/client';
 import type { LoginInput, RegisterInput } from '../../hooks/api/types';
 import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from './passwordRule';
 
@@ -33,7 +33,7 @@ export function validateLogin(form: LoginInput): FormProblem<LoginField> | null 
 /** A refused sign-in: wrong credentials concern both fields; a failure of the server, neither. */
 export function loginProblem(error: unknown): FormProblem<LoginField> {
   const message = errorMessage(error, 'Login failed');
-  const aboutCredentials = error instanceof ApiError && (error.status === 400 || error.status === 401);
+  const aboutCredentials = hasErrorCode(error, 'invalid_credentials', 'validation_failed');
   return { message, fields: aboutCredentials ? ['email', 'password'] : [] };
 }
 
@@ -46,20 +46,14 @@ export function validateSignup(form: RegisterInput): FormProblem<SignupField> | 
   return null;
 }
 
-// The gateway's sign-up messages name their field first ("Email is too long", "Password must be
-// at least 8 characters long", "Last name must be at most 100 characters").
-const SIGNUP_MESSAGE_FIELDS: Array<[RegExp, SignupField]> = [
-  [/^First name\b/, 'firstName'],
-  [/^Last name\b/, 'lastName'],
-  [/^Confirm password\b|^Passwords don't match$/, 'confirmPassword'],
-  [/^(Password\b|This password\b)/, 'password'],
-  [/^(Email\b|Please enter a valid email address$|An account with this email\b)/, 'email'],
-];
+const SIGNUP_FIELD_NAMES: ReadonlySet<string> = new Set(SIGNUP_FIELDS);
 
-/** A refused sign-up: the server's message, marking the field it names. */
+/** A refused sign-up: the server's message, marking the field its error body names. */
 export function signupProblem(error: unknown, form: RegisterInput): FormProblem<SignupField> {
   const message = errorMessage(error, 'Registration failed');
-  if (message === FILL_ALL) return { message, fields: emptyFields(form, SIGNUP_FIELDS) };
-  const field = SIGNUP_MESSAGE_FIELDS.find(([pattern]) => pattern.test(message))?.[1];
-  return { message, fields: field ? [field] : [] };
+  // The server refuses empty fields too (spaces only, which the form lets through): mark them all.
+  const empty = emptyFields(form, SIGNUP_FIELDS);
+  if (hasErrorCode(error, 'validation_failed') && empty.length) return { message, fields: empty };
+  const field = error instanceof ApiError ? error.field : undefined;
+  return { message, fields: field && SIGNUP_FIELD_NAMES.has(field) ? [field as SignupField] : [] };
 }

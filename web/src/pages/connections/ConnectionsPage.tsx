@@ -4,7 +4,7 @@ import type { PrintifyShopView } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { toaster } from '../../components/ui/toaster';
-import { ApiError, errorMessage } from '../../hooks/api/client';
+import { errorMessage, hasErrorCode } from '../../hooks/api/client';
 import {
   connectPrintify,
   disconnectService,
@@ -76,8 +76,9 @@ export function ConnectionsPage() {
       setSyncFrom('');
       setShops(shopsForChoice(result.shops));
     } catch (caught) {
-      // 400: the token was refused; other failures carry the server's own words (e.g. Printify is down).
-      toaster.error(caught instanceof ApiError && caught.status !== 400 ? errorMessage(caught, MSG.invalidToken) : MSG.invalidToken);
+      // A refused token (by its shape or by Printify) reads the spec's words; other failures carry the server's own (e.g. Printify is down).
+      const refused = hasErrorCode(caught, 'printify_token_invalid', 'validation_failed');
+      toaster.error(refused ? MSG.invalidToken : errorMessage(caught, MSG.invalidToken));
     } finally {
       setValidating(false);
     }
@@ -97,8 +98,9 @@ export function ConnectionsPage() {
       setShops(null);
       toaster.success(MSG.printifyConnected);
     } catch (caught) {
-      const message = caught instanceof ApiError ? caught.serverMessage : undefined;
-      toaster.error(message === MSG.selectShop || message?.startsWith('The sync start date') ? message : MSG.printifyConnectFailed);
+      // The seller can fix these two in the dialog; anything else is the spec's generic failure.
+      const fixable = hasErrorCode(caught, 'printify_shop_required', 'sync_from_date_invalid');
+      toaster.error(fixable ? errorMessage(caught, MSG.printifyConnectFailed) : MSG.printifyConnectFailed);
     } finally {
       setCompleting(false);
     }

@@ -1,6 +1,6 @@
 import { Alert, Button, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { LuKeyRound } from 'react-icons/lu';
-import { ApiError } from '../../../hooks/api/client';
+import { hasErrorCode } from '../../../hooks/api/client';
 import { useDemoSandbox } from '../../../hooks/api/useDemo';
 
 interface DemoTokenCalloutProps {
@@ -25,7 +25,7 @@ export function DemoTokenCallout({ onUseToken, checking }: DemoTokenCalloutProps
             <Text fontSize="sm">Loading your sandbox token...</Text>
             <Skeleton h="8" w="36" borderRadius="md" />
           </Stack>
-        ) : error instanceof ApiError && error.status === 410 ? (
+        ) : hasErrorCode(error, 'demo_ended') ? (
           // The sandbox removed this demo's seller (idle, or to make room): the demo is over.
           <Alert.Description data-testid="demo-ended">{error.serverMessage ?? 'Your demo has ended. Start the demo again from the home page.'}</Alert.Description>
         ) : error || !sandbox ? (

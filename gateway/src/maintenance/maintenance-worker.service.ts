@@ -1,0 +1,61 @@
+import { hostname } from 'node:os';
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Worker, type Job } from 'bullmq';
+import { PinoLogger } from 'nestjs-pino';
+import { AppConfig } from '@pod/config';
+import { bullConnection, bullPrefix, schedulesFor, shortReason, upsertSchedulers, workerOptionsFor, type JobHandlers } from '@pod/queue';
+import { DemoCleanupService } from '../demo/demo-cleanup.service';
+import { QueueRegistry } from '../queues/queue-registry';
+
+/**
+ * The gateway's housekeeping: at start it registers every job scheduler of libs/queue's
+ * schedule table (idempotent, so one scheduler however many replicas start), and it consumes
+ * the `maintenance` queue those schedulers feed. The gateway, not a worker process, consumes
+ * it because the demo cleanup needs the gateway's demo services (the sandbox's admin client,
+ * its settings); BullMQ hands each scheduled job to one replica, and the sweep's advisory lock
+ * keeps a second concurrent sweep a no-op all the same.
+ */
+@Injectable()
+export class MaintenanceWorkerService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private worker?: Worker;
+
+  readonly handlers: JobHandlers<'maintenance'> = {
+    ping: async () => ({ queue: 'maintenance', worker: `${hostname()}:${process.pid}`, completedAt: new Date().toISOString() }),
+    'demo-cleanup': async () => ({ removed: await this.demoCleanup.sweep() }),
+  };
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly queues: QueueRegistry,
+    private readonly demoCleanup: DemoCleanupService,
+    private readonly logger: PinoLogger,
+  ) {
+    logger.setContext(MaintenanceWorkerService.name);
+  }
+
+  onApplicationBootstrap(): void {
+    // Not awaited: the gateway serves while Redis is away; `npm run schedulers` registers them too.
+    void upsertSchedulers(schedulesFor(this.config), (name) => this.queues.get(name)).then(
+      (ids) => this.logger.info({ event: 'schedulers.upserted', ids }, 'job schedulers registered'),
+      (error: unknown) => this.logger.warn({ event: 'schedulers.upsert_failed', reason: shortReason(error) }, 'could not register the job schedulers; they will be on the next start'),
+    );
+    this.worker = new Worker('maintenance', (job) => this.process(job), {
+      ...workerOptionsFor('maintenance'),
+      connection: bullConnection(this.config, 'worker'),
+      prefix: bullPrefix(this.config),
+    });
+    this.worker.on('failed', (job, error) => this.logger.warn({ event: 'job.failed', queue: 'maintenance', job: job?.name, reason: shortReason(error) }, 'maintenance job failed'));
+    this.worker.on('error', (error) => this.logger.warn({ event: 'maintenance.worker_error', reason: shortReason(error) }, 'maintenance worker error'));
+    void this.worker.run().catch((error: unknown) => this.logger.warn({ event: 'maintenance.worker_error', reason: shortReason(error) }, 'maintenance worker stopped'));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker?.close();
+  }
+
+  private async process(job: Job): Promise<unknown> {
+    const handler = (this.handlers as Record<string, ((job: Job) => Promise<unknown>) | undefined>)[job.name];
+    if (!handler) throw new Error(`No handler for maintenance job "${job.name}"`);
+    return handler(job);
+  }
+}

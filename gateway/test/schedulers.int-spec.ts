@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Queue } from 'bullmq';
+import { Client } from 'pg';
+import { loadConfig } from '@pod/config';
+import { bullConnection, bullPrefix, schedulesFor, upsertSchedulers } from '@pod/queue';
+import { TEST_APP_SECRET } from '@pod/testing';
+import { GatewayTestBed, type TestGateway } from './support/test-gateway';
+
+/**
+ * Schedules are BullMQ job schedulers, not timers: two gateways starting register the demo
+ * cleanup once; the scheduled job runs and removes an expired demo account; no gateway code
+ * starts an interval; `cli.js upsert-schedulers` (npm run schedulers) is idempotent too.
+ */
+const bed = new GatewayTestBed();
+const gateways: TestGateway[] = [];
+const intervalsFromGatewayCode: string[] = [];
+let maintenance: Queue;
+const ENV = { DEMO_CLEANUP_EVERY_SECONDS: '1' };
+
+beforeAll(async () => {
+  await bed.setUp();
+  // Any setInterval started from gateway/src while the gateways start is a schedule the table missed.
+  const original = global.setInterval;
+  const spy = jest.spyOn(global, 'setInterval').mockImplementation(((handler: () => void, ms?: number, ...args: unknown[]) => {
+    const stack = new Error().stack ?? '';
+    if (stack.includes(`${resolve(__dirname, '../src')}/`)) intervalsFromGatewayCode.push(`${ms} ms\n${stack}`);
+    return Reflect.apply(original, global, [handler, ms, ...args]) as ReturnType<typeof setInterval>;
+  }) as typeof setInterval);
+  try {
+    gateways.push(await bed.start(ENV), await bed.start(ENV));
+  } finally {
+    spy.mockRestore();
+  }
+  const config = loadConfig({ REDIS_PREFIX: bed.redisPrefix });
+  maintenance = new Queue('maintenance', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
+});
+afterAll(async () => {
+  await maintenance?.close();
+  await bed.tearDown();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: bed.database.url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+describe('job schedulers', () => {
+  it('two gateways starting make one demo-cleanup scheduler', async () => {
+    const schedulers = await until('the schedulers', async () => {
+      const found = await maintenance.getJobSchedulers();
+      return found.length ? found : undefined;
+    });
+    expect(schedulers).toHaveLength(1);
+    expect(schedulers[0]).toMatchObject({ key: 'demo-cleanup', name: 'demo-cleanup', every: 1000 });
+  });
+
+  it('runs the demo cleanup, which removes an expired demo account and keeps the rest', async () => {
+    const [expired] = await sql<{ id: string }>(
+      `INSERT INTO app_user (email, password_hash, first_name, last_name, is_demo, demo_expires_at)
+       VALUES ($1, 'x', 'Demo', 'Seller', true, now() - interval '1 minute') RETURNING id`,
+      [`expired.${Date.now()}@demo.invalid`],
+    );
+    const [current] = await sql<{ id: string }>(
+      `INSERT INTO app_user (email, password_hash, first_name, last_name, is_demo, demo_expires_at)
+       VALUES ($1, 'x', 'Demo', 'Seller', true, now() + interval '1 day') RETURNING id`,
+      [`current.${Date.now()}@demo.invalid`],
+    );
+    await until('the expired demo account to go', async () => ((await sql('SELECT 1 FROM app_user WHERE id = $1', [expired.id])).length === 0 ? true : undefined));
+    expect(await sql('SELECT 1 FROM app_user WHERE id = $1', [current.id])).toHaveLength(1);
+    const completed = await maintenance.getJobs(['completed'], 0, 50);
+    expect(completed.filter((job) => job.name === 'demo-cleanup').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('no gateway code starts an interval timer', () => {
+    expect(intervalsFromGatewayCode).toEqual([]);
+  });
+
+  it('removes a scheduler the table no longer names, and keeps one of each row', async () => {
+    await maintenance.upsertJobScheduler('retired-schedule', { every: 60_000 }, { name: 'ping', data: { requestedAt: new Date().toISOString(), requestedBy: 'test' } });
+    await upsertSchedulers(schedulesFor({ DEMO_CLEANUP_EVERY_SECONDS: 1 }), () => maintenance);
+    expect((await maintenance.getJobSchedulers()).map((s) => s.key)).toEqual(['demo-cleanup']);
+  });
+
+  it('`cli.js upsert-schedulers` registers the same scheduler, once, however often it runs', async () => {
+    const cli = resolve(__dirname, '../../dist/gateway/src/cli.js');
+    const env = { ...process.env, APP_SECRET: TEST_APP_SECRET, REDIS_PREFIX: bed.redisPrefix, DATABASE_URL: bed.database.url, DEMO_CLEANUP_EVERY_SECONDS: '5' };
+    for (let run = 0; run < 2; run += 1) {
+      const { stdout } = await promisify(execFile)(process.execPath, [cli, 'upsert-schedulers'], { env });
+      expect(stdout).toContain('Job schedulers registered: demo-cleanup');
+    }
+    const schedulers = await maintenance.getJobSchedulers();
+    expect(schedulers).toHaveLength(1);
+    expect(schedulers[0]).toMatchObject({ key: 'demo-cleanup', every: 5000 });
+  });
+});

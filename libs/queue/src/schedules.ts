@@ -1,0 +1,53 @@
+import type { Queue } from 'bullmq';
+import type { AppConfig } from '@pod/config';
+import type { QueueName } from '@pod/contracts';
+import { jobOptionsFor, type JobName, type JobPayload } from './queue-contracts';
+
+/** When a scheduled job runs: a fixed period, or a cron pattern (with its time zone). */
+export type ScheduleTiming = { every: number } | { pattern: string; tz?: string };
+
+/** One BullMQ job scheduler: `id` is stable, so however many processes upsert it, it exists once. */
+export interface Schedule<Q extends QueueName = QueueName, J extends JobName<Q> = JobName<Q>> {
+  id: string;
+  queue: Q;
+  job: J;
+  timing: ScheduleTiming;
+  data: JobPayload<Q, J>;
+}
+
+/** Typed row: the job must belong to the queue and the data must be its payload. */
+function schedule<Q extends QueueName, J extends JobName<Q>>(row: Schedule<Q, J>): Schedule {
+  return row as unknown as Schedule;
+}
+
+/**
+ * The one table of schedules. A schedule only enqueues; the queue's workers do the work. Add a
+ * row here (e.g. the nightly resync on `RESYNC_CRON`) and every process start and
+ * `npm run schedulers` registers it; a row removed here is removed from Redis too.
+ */
+export function schedulesFor(config: Pick<AppConfig, 'DEMO_CLEANUP_EVERY_SECONDS'>): Schedule[] {
+  return [
+    schedule({ id: 'demo-cleanup', queue: 'maintenance', job: 'demo-cleanup', timing: { every: config.DEMO_CLEANUP_EVERY_SECONDS * 1000 }, data: {} }),
+  ];
+}
+
+/**
+ * Registers every schedule (idempotent: `upsertJobScheduler` with a stable id) and removes
+ * schedulers on the same queues that the table no longer names. Returns the ids upserted.
+ */
+export async function upsertSchedulers(schedules: Schedule[], queueOf: (name: QueueName) => Queue): Promise<string[]> {
+  const byQueue = new Map<QueueName, Schedule[]>();
+  for (const row of schedules) byQueue.set(row.queue, [...(byQueue.get(row.queue) ?? []), row]);
+  for (const [name, rows] of byQueue) {
+    const queue = queueOf(name);
+    for (const row of rows) {
+      const { attempts, backoff, removeOnComplete, removeOnFail } = jobOptionsFor(row.queue, row.job);
+      await queue.upsertJobScheduler(row.id, row.timing, { name: row.job, data: row.data, opts: { attempts, backoff, removeOnComplete, removeOnFail } });
+    }
+    const wanted = new Set(rows.map((row) => row.id));
+    for (const existing of await queue.getJobSchedulers()) {
+      if (existing.key && !wanted.has(existing.key)) await queue.removeJobScheduler(existing.key);
+    }
+  }
+  return schedules.map((row) => row.id);
+}
