@@ -35,6 +35,18 @@ async function withDatabaseFault<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A sign-up that fails deep inside the save (a 500), so the generic error path runs. */
+function signUpDuringDatabaseFault(label: string) {
+  return withDatabaseFault(() =>
+    gw.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: SAME_ORIGIN,
+      payload: { email: uniqueEmail(label), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: FAULTY_NAME, lastName: 'C' },
+    }),
+  );
+}
+
 const SECURITY_HEADERS = (headers: Record<string, unknown>) => {
   expect(headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   const csp = String(headers['content-security-policy']);
@@ -93,14 +105,7 @@ describe('CSRF on every state-changing route (item 21)', () => {
 
 describe('generic errors (item 29)', () => {
   it('hides a database failure behind a bare 500 with a request id, and logs the detail', async () => {
-    const response = await withDatabaseFault(() =>
-      gw.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        headers: SAME_ORIGIN,
-        payload: { email: uniqueEmail('fault'), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: FAULTY_NAME, lastName: 'C' },
-      }),
-    );
+    const response = await signUpDuringDatabaseFault('fault');
     expect(response.statusCode).toBe(500);
     const body = response.json();
     expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', code: 'internal', requestId: expect.any(String) });
@@ -192,14 +197,7 @@ describe('headers on every response (item 32)', () => {
     }
     expect(throttled!.statusCode).toBe(429);
     SECURITY_HEADERS(throttled!.headers);
-    const failed = await withDatabaseFault(() =>
-      gw.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        headers: SAME_ORIGIN,
-        payload: { email: uniqueEmail('fault2'), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: FAULTY_NAME, lastName: 'C' },
-      }),
-    );
+    const failed = await signUpDuringDatabaseFault('fault2');
     expect(failed.statusCode).toBe(500);
     SECURITY_HEADERS(failed.headers);
   });
