@@ -48,6 +48,8 @@ describe('accounts', () => {
     [{ email: 'x'.repeat(250) + '@a.co' }, 'Email is too long'],
     [{ lastName: 'y'.repeat(101) }, 'Last name must be at most 100 characters'],
     [{ confirmPassword: 7 }, 'Confirm password must be text'],
+    [{ password: undefined }, 'Please fill in all fields'],
+    [{ lastName: null }, 'Please fill in all fields'],
   ])('refuses bad sign-up input %j with a clear 400', async (override, message) => {
     const payload = { email: uniqueEmail(), password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, firstName: 'A', lastName: 'B', ...override };
     const response = await gw.app.inject({ method: 'POST', url: '/api/auth/register', headers: SAME_ORIGIN, payload });
@@ -220,6 +222,9 @@ describe('password change and settings', () => {
     }
     const typed = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: { email: 'a@b.co', password: 123 } });
     expect(typed.json()).toMatchObject({ statusCode: 400, message: 'Password must be text', code: 'validation_failed', field: 'password' });
+    // An absent field is an unfilled one (spec: sign in needs both, else "Please fill in all fields").
+    const missing = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: { email: 'a@b.co' } });
+    expect(missing.json()).toMatchObject({ statusCode: 400, message: 'Please fill in all fields', code: 'validation_failed', field: 'password' });
     const created = await gw.app.inject({ method: 'POST', url: '/api/auth/register', headers: SAME_ORIGIN, payload: base });
     expect(created.body).not.toMatch(/argon2|password/i);
   });
