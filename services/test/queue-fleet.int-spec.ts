@@ -94,6 +94,25 @@ describe('queues and workers across processes', () => {
     }
   });
 
+  it('binds each health endpoint to loopback unless HEALTH_HOST says otherwise', async () => {
+    // The bound address as the OS reports it (the worker logs server.address()).
+    const boundHosts = (worker: { logs(): string }) =>
+      worker
+        .logs()
+        .split('\n')
+        .filter((line) => line.includes('"worker.health_listening"'))
+        .map((line) => (JSON.parse(line) as { host: string }).host);
+    for (const worker of workers.values()) expect(boundHosts(worker)).toEqual(['127.0.0.1']);
+    const open = await startWorker('fx-rate', { ...workerEnv(), HEALTH_HOST: '0.0.0.0' });
+    try {
+      await waitForHttp(open.healthUrl, { process: open, timeoutMs: 60_000 });
+      expect(boundHosts(open)).toEqual(['0.0.0.0']);
+    } finally {
+      // Gone before the replica tests count the fx-rate consumers.
+      await open.stop('SIGTERM', 15_000);
+    }
+  });
+
   it('runs a ping enqueued through the gateway on every queue, and the gateway hears job.completed', async () => {
     for (const [queue, worker] of workers) {
       const id = await enqueuePing(queue);

@@ -22,3 +22,15 @@ describe('SHUTDOWN_TIMEOUT_MS', () => {
     }
   });
 });
+
+describe('HEALTH_HOST', () => {
+  it('binds worker health endpoints to loopback unless told otherwise', () => {
+    expect(loadConfig(BASE).HEALTH_HOST).toBe('127.0.0.1');
+    expect(loadConfig({ ...BASE, HEALTH_HOST: '0.0.0.0' }).HEALTH_HOST).toBe('0.0.0.0');
+    expect(loadConfig({ ...BASE, HEALTH_HOST: '::1' }).HEALTH_HOST).toBe('::1');
+  });
+
+  it('refuses anything but an IP address, naming the variable', () => {
+    for (const bad of ['localhost', 'all', '0.0.0.0:5101']) expect(() => loadConfig({ ...BASE, HEALTH_HOST: bad })).toThrow(/HEALTH_HOST/);
+  });
+});

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
+import { IsEmail, IsIn, IsInt, IsIP, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { canonicalOrigin, parseTrustProxy } from './network-settings';
 
 /** Every process's settings, validated once at boot. Names mirror the environment variables. */
@@ -57,6 +57,13 @@ export class AppConfig {
   @Min(1)
   @Max(65535)
   HEALTH_PORT?: number;
+
+  /**
+   * Address a worker's health endpoint binds. Loopback by default, so a worker on a shared host
+   * exposes nothing; the container image sets 0.0.0.0 so probes from outside the container reach it.
+   */
+  @IsIP()
+  HEALTH_HOST = '127.0.0.1';
 
   /** Jobs one worker process runs at once (each queue has its own default). */
   @IsOptional()

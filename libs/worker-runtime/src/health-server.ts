@@ -16,7 +16,8 @@ export class HealthServer {
     private readonly logger: Logger,
   ) {}
 
-  async listen(port: number, host = '0.0.0.0'): Promise<number> {
+  /** Binds host:port and answers the address the OS actually bound (port 0 picks a free one). */
+  async listen(port: number, host: string): Promise<{ host: string; port: number }> {
     const server = createServer((request, response) => {
       const path = (request.url ?? '').split('?')[0];
       const send = (status: number, body: unknown) => {
@@ -46,7 +47,7 @@ export class HealthServer {
     });
     server.on('error', (error) => this.logger.error({ err: error, event: 'health.server_error' }, 'health server error'));
     const address = server.address();
-    return typeof address === 'object' && address ? address.port : port;
+    return typeof address === 'object' && address ? { host: address.address, port: address.port } : { host, port };
   }
 
   async close(): Promise<void> {

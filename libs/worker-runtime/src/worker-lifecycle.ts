@@ -63,8 +63,8 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
 
   /** Serves health at once, then runs the worker in the background when its dependencies answer. */
   async start(): Promise<number> {
-    const port = await this.health.listen(this.config.HEALTH_PORT ?? 0);
-    this.logger.info({ event: 'worker.health_listening', port }, `health on :${port}/healthz`);
+    const { host, port } = await this.health.listen(this.config.HEALTH_PORT ?? 0, this.config.HEALTH_HOST);
+    this.logger.info({ event: 'worker.health_listening', host, port }, `health on ${host}:${port}/healthz`);
     void this.runWhenReady();
     return port;
   }
