@@ -150,14 +150,11 @@ export class EtsyTokenService {
       return { kind: 'reauth' };
     }
     let fresh: Awaited<ReturnType<EtsyTokenRefresher['refreshTokens']>>;
-    const renewal = setInterval(() => {
-      this.tokens.renewRefreshLease(userId, connectionId, leaseId, this.leaseMs).catch(() => undefined);
-    }, Math.max(1, Math.floor(this.leaseMs / 3)));
-    renewal.unref();
     try {
-      fresh = await this.deps.refresher.refreshTokens(refreshToken);
+      fresh = await this.holdingLease(this.deps.refresher.refreshTokens(refreshToken), () =>
+        this.tokens.renewRefreshLease(userId, connectionId, leaseId, this.leaseMs),
+      );
     } catch (error) {
-      clearInterval(renewal);
       if (!this.deps.isReauthRequired(error)) {
         await release().catch(() => undefined);
         throw error;
@@ -165,7 +162,6 @@ export class EtsyTokenService {
       await this.tokens.markReauthRequired(userId, connectionId);
       return { kind: 'reauth', error };
     }
-    clearInterval(renewal);
     const stored = await this.tokens.storeRotated(userId, connectionId, leaseId, row.tokenVersion, {
       accessTokenEnc: this.deps.cipher.encrypt(fresh.accessToken, tokenContext(userId, 'etsy', 'access')),
       refreshTokenEnc: this.deps.cipher.encrypt(fresh.refreshToken, tokenContext(userId, 'etsy', 'refresh')),
@@ -176,6 +172,17 @@ export class EtsyTokenService {
     // never hand out a token that is not stored.
     if (!stored) throw new Error('Etsy token refresh lost its lease before storing the new tokens');
     return { kind: 'token', token: fresh.accessToken };
+  }
+
+  /**
+   * Waits for the call to Etsy, renewing the lease every third of its length while the call is
+   * out, so a slow Etsy never lets a second refresher in. The renewal lives exactly as long as
+   * the call: no timer outlives it.
+   */
+  private async holdingLease<T>(call: Promise<T>, renew: () => Promise<unknown>): Promise<T> {
+    const renewEveryMs = Math.max(1, Math.floor(this.leaseMs / 3));
+    while (!(await settlesWithin(call, renewEveryMs))) await renew().catch(() => undefined);
+    return call;
   }
 
   private isExpired(expiresAt: Date | null): boolean {
@@ -191,4 +198,16 @@ export class EtsyTokenService {
       return null;
     }
   }
+}
+
+/** True once the promise settles (either way), false if `ms` pass first; the timer is cleared either way. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const settled = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    promise.then(settled, settled);
+  });
 }
