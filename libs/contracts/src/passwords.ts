@@ -1,8 +1,4 @@
-/**
- * The one password-length rule: sign-up and change password, in the gateway and the browser.
- * The gateway imports the values; the web app (which takes @pod/contracts as types only) pins
- * its copies to these types, so a change here fails the web app's type check until it follows.
- */
+/** The one password-length rule: sign-up and change password, in the gateway and the browser (both import it). */
 export const MIN_PASSWORD_LENGTH = 8;
 export type MinPasswordLength = typeof MIN_PASSWORD_LENGTH;
 
