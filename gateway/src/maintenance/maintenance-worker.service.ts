@@ -22,6 +22,8 @@ export class MaintenanceWorkerService implements OnApplicationBootstrap, OnAppli
   readonly handlers: JobHandlers<'maintenance'> = {
     ping: async () => ({ queue: 'maintenance', worker: `${hostname()}:${process.pid}`, completedAt: new Date().toISOString() }),
     'demo-cleanup': async () => ({ removed: await this.demoCleanup.sweep() }),
+    'sync-fan-out': () => Promise.reject(new Error('not built yet')),
+    'sync-reconcile': () => Promise.reject(new Error('not built yet')),
   };
 
   constructor(

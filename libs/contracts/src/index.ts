@@ -6,3 +6,4 @@ export * from './admin-queues';
 export type * from './api';
 export * from './passwords';
 export * from './api-errors';
+export * from './sync';

@@ -1,5 +1,5 @@
 import type { JobsOptions } from 'bullmq';
-import type { PingRequester, QueueName } from '@pod/contracts';
+import type { PingRequester, QueueName, SyncMode, SyncRunStatus } from '@pod/contracts';
 import { jobSpec, type AnyJobSpec, type JobOf, type PayloadOf, type ResultOf } from './job-spec';
 
 /** What every queue must declare. */
@@ -62,6 +62,61 @@ export interface DemoCleanupResult {
 }
 
 /**
+ * Walks one sync run (a `sync_run` row, whose id is also the job id) stream by stream, page by
+ * page, from the cursors in PostgreSQL. Run again after a crash or a stall, it resumes from
+ * the last committed page; run for a finished run, it does nothing.
+ */
+export interface SyncRunPayload {
+  runId: string;
+}
+
+export interface SyncRunResult {
+  runId: string;
+  status: SyncRunStatus;
+  pagesDone: number;
+  ordersDone: number;
+}
+
+const syncRun = jobSpec<SyncRunPayload, SyncRunResult>();
+
+/** A webhook named one Etsy receipt: fetch it (and its payment) and upsert it. */
+export interface RefreshReceiptPayload {
+  userId: string;
+  shopId: string;
+  receiptId: string;
+}
+
+/** A webhook named one Printify order: fetch it and upsert it. */
+export interface RefreshOrderPayload {
+  userId: string;
+  shopId: string;
+  orderId: string;
+}
+
+export interface RefreshResult {
+  /** 'added' | 'changed' | 'unchanged' | 'skipped' (no such connection or shop any more). */
+  outcome: 'added' | 'changed' | 'unchanged' | 'skipped';
+}
+
+const refreshReceipt = jobSpec<RefreshReceiptPayload, RefreshResult>();
+const refreshOrder = jobSpec<RefreshOrderPayload, RefreshResult>();
+
+/** Starts a run for every connected connection (skipping those with one active). */
+export interface SyncFanOutPayload {
+  mode: SyncMode;
+}
+
+export interface SyncFanOutResult {
+  started: number;
+  alreadyActive: number;
+}
+
+const syncFanOut = jobSpec<SyncFanOutPayload, SyncFanOutResult>({ options: { attempts: 3 } });
+
+/** Re-enqueues active runs whose job is gone (a Redis restart, a failed enqueue). */
+const syncReconcile = jobSpec<Record<string, never>, { requeued: number; interrupted: number }>({ options: { attempts: 1 } });
+
+/**
  * The one table of queue contracts. `satisfies` makes a queue named in @pod/contracts
  * without its row here a compile error; a worker refuses to start when a job of its
  * queue has no handler (see missingHandlers).
@@ -69,12 +124,12 @@ export interface DemoCleanupResult {
 export const QUEUE_CONTRACTS = {
   // Provider calls are rate-limited per connection, so few jobs at once per process.
   'etsy-sync': {
-    jobs: { ping },
+    jobs: { ping, sync: syncRun, 'refresh-receipt': refreshReceipt },
     worker: { concurrency: 2, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 1 },
     jobDefaults: { ...RETRIES, ...RETENTION },
   },
   'printify-sync': {
-    jobs: { ping },
+    jobs: { ping, sync: syncRun, 'refresh-order': refreshOrder },
     worker: { concurrency: 2, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 1 },
     jobDefaults: { ...RETRIES, ...RETENTION },
   },
@@ -93,7 +148,7 @@ export const QUEUE_CONTRACTS = {
   // Housekeeping run by job schedulers (see schedules.ts), consumed by the gateway process:
   // its jobs need the gateway's demo services. A missed run is made up by the next one.
   maintenance: {
-    jobs: { ping, 'demo-cleanup': demoCleanup },
+    jobs: { ping, 'demo-cleanup': demoCleanup, 'sync-fan-out': syncFanOut, 'sync-reconcile': syncReconcile },
     worker: { concurrency: 1, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 1 },
     jobDefaults: { ...RETRIES, ...RETENTION },
   },

@@ -1,4 +1,5 @@
 import { Processor } from '@nestjs/bullmq';
+import { UnrecoverableError } from 'bullmq';
 import { workerOptionsFor, type JobHandlers } from '@pod/queue';
 import { ContractProcessor, pingHandler } from '@pod/worker-runtime';
 
@@ -10,5 +11,7 @@ export class EtsySyncProcessor extends ContractProcessor<typeof QUEUE> {
   readonly queue = QUEUE;
   readonly handlers: JobHandlers<typeof QUEUE> = {
     ping: pingHandler(QUEUE),
+    'sync': () => Promise.reject(new UnrecoverableError('not built yet')),
+    'refresh-receipt': () => Promise.reject(new UnrecoverableError('not built yet')),
   };
 }

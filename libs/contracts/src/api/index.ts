@@ -4,3 +4,4 @@ export type * from './connections';
 export type * from './users';
 export type * from './public-config';
 export type * from './demo';
+export type * from './sync';

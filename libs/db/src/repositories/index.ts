@@ -3,6 +3,8 @@ import { DemoAccountsRepository } from './demo-accounts.repository';
 import { EtsyTokensRepository } from './etsy-tokens.repository';
 import { OAuthStatesRepository } from './oauth-states.repository';
 import { SessionsRepository } from './sessions.repository';
+import { SyncCursorsRepository } from './sync-cursors.repository';
+import { SyncRunsRepository } from './sync-runs.repository';
 import { UsersRepository } from './users.repository';
 
 export * from './connections.repository';
@@ -11,10 +13,12 @@ export * from './demo-accounts.repository';
 export * from './etsy-tokens.repository';
 export * from './oauth-states.repository';
 export * from './sessions.repository';
+export * from './sync-cursors.repository';
+export * from './sync-runs.repository';
 export * from './users.repository';
 
 /**
  * The repositories built from the process's DataSource alone, for dependency injection
  * (ConnectionsRepository also needs the TokenCipher and is wired where the cipher is).
  */
-export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe] as const;
+export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository] as const;
