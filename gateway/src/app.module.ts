@@ -13,6 +13,7 @@ import { HealthModule } from './health/health.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
+import { SyncModule } from './sync/sync.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -53,6 +54,7 @@ export class AppModule {
         EventsModule,
         AdminModule,
         MaintenanceModule,
+        SyncModule,
       ],
     };
   }

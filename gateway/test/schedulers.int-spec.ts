@@ -9,8 +9,8 @@ import { TEST_APP_SECRET } from '@pod/testing';
 import { GatewayTestBed, type TestGateway } from './support/test-gateway';
 
 /**
- * Schedules are BullMQ job schedulers, not timers: two gateways starting register the demo
- * cleanup once; the scheduled job runs and removes an expired demo account; no gateway code
+ * Schedules are BullMQ job schedulers, not timers: two gateways starting register each
+ * schedule once; the scheduled job runs and removes an expired demo account; no gateway code
  * starts an interval; `cli.js upsert-schedulers` (npm run schedulers) is idempotent too.
  */
 const bed = new GatewayTestBed();
@@ -18,6 +18,8 @@ const gateways: TestGateway[] = [];
 const intervalsFromGatewayCode: string[] = [];
 let maintenance: Queue;
 const ENV = { DEMO_CLEANUP_EVERY_SECONDS: '1' };
+const ALL_KEYS = ['demo-cleanup', 'nightly-resync', 'incremental-sync', 'sync-reconcile'];
+const SCHEDULE_CONFIG = { DEMO_CLEANUP_EVERY_SECONDS: 1, SYNC_EVERY_MINUTES: 15, RESYNC_CRON: '0 3 * * *', RESYNC_TZ: 'UTC' };
 
 beforeAll(async () => {
   await bed.setUp();
@@ -62,13 +64,17 @@ async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
 }
 
 describe('job schedulers', () => {
-  it('two gateways starting make one demo-cleanup scheduler', async () => {
+  it('two gateways starting make one scheduler per row: demo cleanup, nightly resync, incremental sync, reconcile', async () => {
     const schedulers = await until('the schedulers', async () => {
       const found = await maintenance.getJobSchedulers();
-      return found.length ? found : undefined;
+      return found.length === ALL_KEYS.length ? found : undefined;
     });
-    expect(schedulers).toHaveLength(1);
-    expect(schedulers[0]).toMatchObject({ key: 'demo-cleanup', name: 'demo-cleanup', every: 1000 });
+    expect(schedulers.map((s) => s.key).sort()).toEqual([...ALL_KEYS].sort());
+    const byKey = Object.fromEntries(schedulers.map((s) => [s.key, s]));
+    expect(byKey['demo-cleanup']).toMatchObject({ name: 'demo-cleanup', every: 1000 });
+    expect(byKey['nightly-resync']).toMatchObject({ name: 'sync-fan-out', pattern: '0 3 * * *', tz: 'UTC' });
+    expect(byKey['incremental-sync']).toMatchObject({ name: 'sync-fan-out', every: 15 * 60_000 });
+    expect(byKey['sync-reconcile']).toMatchObject({ name: 'sync-reconcile', every: 60_000 });
   });
 
   it('runs the demo cleanup, which removes an expired demo account and keeps the rest', async () => {
@@ -94,19 +100,24 @@ describe('job schedulers', () => {
 
   it('removes a scheduler the table no longer names, and keeps one of each row', async () => {
     await maintenance.upsertJobScheduler('retired-schedule', { every: 60_000 }, { name: 'ping', data: { requestedAt: new Date().toISOString(), requestedBy: 'test' } });
-    await upsertSchedulers(schedulesFor({ DEMO_CLEANUP_EVERY_SECONDS: 1 }), () => maintenance);
-    expect((await maintenance.getJobSchedulers()).map((s) => s.key)).toEqual(['demo-cleanup']);
+    await upsertSchedulers(schedulesFor(SCHEDULE_CONFIG), () => maintenance);
+    expect((await maintenance.getJobSchedulers()).map((s) => s.key).sort()).toEqual([...ALL_KEYS].sort());
+    // A row turned off (SYNC_EVERY_MINUTES=0) is removed from Redis too.
+    await upsertSchedulers(schedulesFor({ ...SCHEDULE_CONFIG, SYNC_EVERY_MINUTES: 0 }), () => maintenance);
+    expect((await maintenance.getJobSchedulers()).map((s) => s.key).sort()).toEqual(ALL_KEYS.filter((k) => k !== 'incremental-sync').sort());
   });
 
   it('`cli.js upsert-schedulers` registers the same scheduler, once, however often it runs', async () => {
     const cli = resolve(__dirname, '../../dist/gateway/src/cli.js');
-    const env = { ...process.env, APP_SECRET: TEST_APP_SECRET, REDIS_PREFIX: bed.redisPrefix, DATABASE_URL: bed.database.url, DEMO_CLEANUP_EVERY_SECONDS: '5' };
+    const env = { ...process.env, APP_SECRET: TEST_APP_SECRET, REDIS_PREFIX: bed.redisPrefix, DATABASE_URL: bed.database.url, DEMO_CLEANUP_EVERY_SECONDS: '5', RESYNC_CRON: '30 2 * * *', RESYNC_TZ: 'Europe/London' };
     for (let run = 0; run < 2; run += 1) {
       const { stdout } = await promisify(execFile)(process.execPath, [cli, 'upsert-schedulers'], { env });
-      expect(stdout).toContain('Job schedulers registered: demo-cleanup');
+      expect(stdout).toContain('Job schedulers registered: demo-cleanup, nightly-resync, incremental-sync, sync-reconcile');
     }
     const schedulers = await maintenance.getJobSchedulers();
-    expect(schedulers).toHaveLength(1);
-    expect(schedulers[0]).toMatchObject({ key: 'demo-cleanup', every: 5000 });
+    expect(schedulers).toHaveLength(ALL_KEYS.length);
+    const byKey = Object.fromEntries(schedulers.map((s) => [s.key, s]));
+    expect(byKey['demo-cleanup']).toMatchObject({ every: 5000 });
+    expect(byKey['nightly-resync']).toMatchObject({ pattern: '30 2 * * *', tz: 'Europe/London' });
   });
 });

@@ -5,6 +5,7 @@ import { AppConfig } from '@pod/config';
 import { ConnectionsRepository } from '@pod/db';
 import { TokenCipher } from '@pod/crypto';
 import { AuthModule } from '../auth/auth.module';
+import { ConnectionEvents } from './connection-events';
 import { ConnectionsStatusService } from './connections-status.service';
 import { ConnectionsController, PrintifyShopsController } from './connections.controller';
 import { EtsyConnectService } from './etsy-connect.service';
@@ -28,7 +29,8 @@ import { providerClientProviders } from './provider-clients';
     EtsyConnectService,
     PrintifyConnectService,
     ConnectionsStatusService,
+    ConnectionEvents,
   ],
-  exports: [ConnectionsRepository, TokenCipher, EtsyConnectService, PrintifyConnectService, OAuthStateStore],
+  exports: [ConnectionEvents, ConnectionsRepository, TokenCipher, EtsyConnectService, PrintifyConnectService, OAuthStateStore],
 })
 export class ConnectionsModule {}

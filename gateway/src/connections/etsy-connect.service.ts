@@ -3,6 +3,7 @@ import { PinoLogger } from 'nestjs-pino';
 import { AppConfig, effectiveProviders } from '@pod/config';
 import type { EtsyAccessTokens } from '@pod/connections';
 import { ConnectionsRepository } from '@pod/db';
+import { ConnectionEvents } from './connection-events';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { OAuthStateStore, type StateRejection } from './oauth-state.store';
 import { ETSY_OAUTH, PKCE, type EtsyOAuthPort, type PkcePort } from './provider-ports';
@@ -36,6 +37,7 @@ export class EtsyConnectService {
     @Inject(PKCE) private readonly pkce: PkcePort,
     private readonly states: OAuthStateStore,
     private readonly connections: ConnectionsRepository,
+    private readonly connectionEvents: ConnectionEvents,
     private readonly config: AppConfig,
     private readonly logger: PinoLogger,
   ) {
@@ -97,6 +99,7 @@ export class EtsyConnectService {
         accessTokenExpiresAt: tokens.accessTokenExpiresAt,
       });
       this.logger.info({ event: 'etsy.connected', userId: user.id }, 'Etsy shop connected');
+      await this.connectionEvents.connected(user.id);
       return { kind: 'redirect', location: '/connections?etsy=connected' };
     } catch (error) {
       const code = providerErrorCode(error);

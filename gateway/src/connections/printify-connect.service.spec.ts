@@ -1,3 +1,4 @@
+import { ConnectionEvents } from './connection-events';
 import { HttpException } from '@nestjs/common';
 import type { PinoLogger } from 'nestjs-pino';
 import type { ConnectionsRepository } from '@pod/db';
@@ -17,7 +18,7 @@ function newTestService(listShops: PrintifyPort['listShops']) {
     markStatus: jest.fn(async () => undefined),
   };
   const throttle = { assertTokenCheckAllowed: jest.fn(async () => undefined) };
-  const sut = new PrintifyConnectService({ listShops }, connections as unknown as ConnectionsRepository, throttle as unknown as AbuseThrottleService, logger);
+  const sut = new PrintifyConnectService({ listShops }, connections as unknown as ConnectionsRepository, new ConnectionEvents(), throttle as unknown as AbuseThrottleService, logger);
   return { sut, connections, throttle };
 }
 

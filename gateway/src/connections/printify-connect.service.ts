@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { ConnectionsRepository } from '@pod/db';
+import { ConnectionEvents } from './connection-events';
 import { PROVIDER_MESSAGES, type PrintifyShopView, type PrintifyTokenShops } from '@pod/contracts';
 import { AbuseThrottleService } from '../auth/throttles/abuse-throttle.service';
 import type { SignedInUser } from '../auth/signed-in-user';
@@ -29,6 +30,7 @@ export class PrintifyConnectService {
   constructor(
     @Inject(PRINTIFY_API) private readonly printify: PrintifyPort,
     private readonly connections: ConnectionsRepository,
+    private readonly connectionEvents: ConnectionEvents,
     private readonly throttle: AbuseThrottleService,
     private readonly logger: PinoLogger,
   ) {
@@ -56,6 +58,7 @@ export class PrintifyConnectService {
       tokenExpiresAt: new Date(now.getTime() + PRINTIFY_TOKEN_LIFETIME_MS),
     });
     this.logger.info({ event: 'printify.connected', userId: user.id }, 'Printify account connected');
+    await this.connectionEvents.connected(user.id);
     return { ok: true, shop: toView(shop) };
   }
 

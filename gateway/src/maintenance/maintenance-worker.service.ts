@@ -6,6 +6,7 @@ import { AppConfig } from '@pod/config';
 import { bullConnection, bullPrefix, schedulesFor, shortReason, upsertSchedulers, workerOptionsFor, type JobHandlers } from '@pod/queue';
 import { DemoCleanupService } from '../demo/demo-cleanup.service';
 import { QueueRegistry } from '../queues/queue-registry';
+import { SyncMaintenanceService } from '../sync/sync-maintenance.service';
 
 /**
  * The gateway's housekeeping: at start it registers every job scheduler of libs/queue's
@@ -22,14 +23,15 @@ export class MaintenanceWorkerService implements OnApplicationBootstrap, OnAppli
   readonly handlers: JobHandlers<'maintenance'> = {
     ping: async () => ({ queue: 'maintenance', worker: `${hostname()}:${process.pid}`, completedAt: new Date().toISOString() }),
     'demo-cleanup': async () => ({ removed: await this.demoCleanup.sweep() }),
-    'sync-fan-out': () => Promise.reject(new Error('not built yet')),
-    'sync-reconcile': () => Promise.reject(new Error('not built yet')),
+    'sync-fan-out': (job) => this.syncMaintenance.fanOut(job.data.mode),
+    'sync-reconcile': () => this.syncMaintenance.reconcile(),
   };
 
   constructor(
     private readonly config: AppConfig,
     private readonly queues: QueueRegistry,
     private readonly demoCleanup: DemoCleanupService,
+    private readonly syncMaintenance: SyncMaintenanceService,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext(MaintenanceWorkerService.name);

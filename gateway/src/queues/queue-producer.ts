@@ -18,14 +18,15 @@ export class QueueProducer {
 
   constructor(private readonly registry: QueueRegistry) {}
 
-  async enqueue<Q extends QueueName, J extends JobName<Q>>(queue: Q, name: J, payload: JobPayload<Q, J>): Promise<EnqueuedJob> {
+  /** `jobId`: BullMQ keeps one job per id, so adding the same id again returns the existing job. */
+  async enqueue<Q extends QueueName, J extends JobName<Q>>(queue: Q, name: J, payload: JobPayload<Q, J>, options: { jobId?: string } = {}): Promise<EnqueuedJob> {
     const target = this.registry.get(queue);
     try {
       // While Redis is away at boot the client is still connecting: give up without issuing the
       // add, so the job cannot land later behind a 503 the caller already got.
       const client = await withTimeout(target.client, ENQUEUE_TIMEOUT_MS);
       if (client.status !== 'ready') throw new Error(`Redis connection is ${client.status}`);
-      const job = await withTimeout(target.add(name, payload, jobOptionsFor(queue, name)), ENQUEUE_TIMEOUT_MS);
+      const job = await withTimeout(target.add(name, payload, { ...jobOptionsFor(queue, name), ...options }), ENQUEUE_TIMEOUT_MS);
       return { id: String(job.id), queue, name };
     } catch (error) {
       this.logger.warn(`Could not enqueue ${queue}/${name}: ${shortReason(error)}`);

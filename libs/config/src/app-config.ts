@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsIP, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { canonicalOrigin, parseTrustProxy } from './network-settings';
+import { isCronPattern, isTimeZone } from './schedule-settings';
 
 /** Every process's settings, validated once at boot. Names mirror the environment variables. */
 export class AppConfig {
@@ -92,6 +93,36 @@ export class AppConfig {
   @Min(1)
   @Max(86_400)
   DEMO_CLEANUP_EVERY_SECONDS = 600;
+
+  /**
+   * Incremental syncs of every connected shop: every this many minutes a scheduled job starts a
+   * run per connection (skipping those running). 0 turns the schedule off.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_440)
+  SYNC_EVERY_MINUTES = 15;
+
+  /** The nightly resync of every connected shop (cron pattern, 5 or 6 fields), in RESYNC_TZ. */
+  @ValidateBy({
+    name: 'cronPattern',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isCronPattern(value),
+      defaultMessage: () => 'RESYNC_CRON must be a cron pattern such as "0 3 * * *" (minute hour day month weekday)',
+    },
+  })
+  RESYNC_CRON = '0 3 * * *';
+
+  /** The IANA time zone RESYNC_CRON is read in (e.g. Europe/London). */
+  @ValidateBy({
+    name: 'timeZone',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isTimeZone(value),
+      defaultMessage: () => 'RESYNC_TZ must be an IANA time zone such as UTC or Europe/London',
+    },
+  })
+  RESYNC_TZ = 'UTC';
 
   /** Whole-request bound (a trickled body included). */
   @Type(() => Number)

@@ -26,6 +26,8 @@ const PINNED: Record<ApiErrorCode, true> = {
   wrong_current_password: true,
   printify_token_invalid: true,
   printify_not_connected: true,
+  etsy_not_connected: true,
+  reconnect_required: true,
   printify_shop_required: true,
   sync_from_date_invalid: true,
   provider_busy: true,

@@ -28,6 +28,8 @@ export const API_ERROR_CODES = [
   // Connections and providers
   'printify_token_invalid',
   'printify_not_connected',
+  'etsy_not_connected',
+  'reconnect_required', // 409: the provider refused the stored access; connect it again
   'printify_shop_required',
   'sync_from_date_invalid',
   'provider_busy', // 429: Etsy or Printify asks us to wait (Retry-After says how long)

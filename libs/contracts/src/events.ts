@@ -7,7 +7,7 @@ import type { QueueName } from './queues';
  * handler may only do idempotent work (enqueue a deduplicated job, refresh a cache).
  */
 export const EVENT_NAMES = {
-  /** A sync worker stored a page of orders; the matcher should run for that connection. */
+  /** A sync worker added or changed orders; the matcher should run for that user. */
   ordersSynced: 'orders.synced',
   /** A BullMQ job finished successfully (the operator view shows the last one per queue). */
   jobCompleted: 'job.completed',
@@ -18,9 +18,12 @@ export type EventName = (typeof EVENT_NAMES)[keyof typeof EVENT_NAMES];
 /** Ids only: events never carry entities, tokens or personal data. */
 export interface OrdersSyncedEvent {
   userId: string;
-  connectionId: string;
   provider: Provider;
-  syncRunId: string;
+  shopId: string;
+  /** The run that wrote them; null for a webhook-driven refresh of one order. */
+  syncRunId: string | null;
+  ordersAdded: number;
+  ordersChanged: number;
   /** ISO 8601. */
   syncedAt: string;
 }

@@ -164,7 +164,7 @@ export type QueueJob<Q extends QueueName, J extends JobName<Q> = JobName<Q>> = J
 
 /** One handler per job of the queue: leaving one out is a compile error. */
 export type JobHandlers<Q extends QueueName> = {
-  readonly [J in JobName<Q>]: (job: QueueJob<Q, J>) => Promise<JobResult<Q, J>>;
+  readonly [J in JobName<Q>]: (job: QueueJob<Q, J>, token?: string) => Promise<JobResult<Q, J>>;
 };
 
 export function contractOf(queue: QueueName): QueueContract {

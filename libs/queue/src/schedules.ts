@@ -25,9 +25,16 @@ function schedule<Q extends QueueName, J extends JobName<Q>>(row: Schedule<Q, J>
  * row here (e.g. the nightly resync on `RESYNC_CRON`) and every process start and
  * `npm run schedulers` registers it; a row removed here is removed from Redis too.
  */
-export function schedulesFor(config: Pick<AppConfig, 'DEMO_CLEANUP_EVERY_SECONDS'>): Schedule[] {
+export function schedulesFor(config: Pick<AppConfig, 'DEMO_CLEANUP_EVERY_SECONDS' | 'SYNC_EVERY_MINUTES' | 'RESYNC_CRON' | 'RESYNC_TZ'>): Schedule[] {
   return [
     schedule({ id: 'demo-cleanup', queue: 'maintenance', job: 'demo-cleanup', timing: { every: config.DEMO_CLEANUP_EVERY_SECONDS * 1000 }, data: {} }),
+    // The nightly resync: every connected shop, re-reading the look-back window of orders that may still change.
+    schedule({ id: 'nightly-resync', queue: 'maintenance', job: 'sync-fan-out', timing: { pattern: config.RESYNC_CRON, tz: config.RESYNC_TZ }, data: { mode: 'nightly' } }),
+    ...(config.SYNC_EVERY_MINUTES > 0
+      ? [schedule({ id: 'incremental-sync', queue: 'maintenance', job: 'sync-fan-out', timing: { every: config.SYNC_EVERY_MINUTES * 60_000 }, data: { mode: 'incremental' } })]
+      : []),
+    // Active runs whose job vanished (a Redis restart) get it back; runs failed past their stalls end as interrupted.
+    schedule({ id: 'sync-reconcile', queue: 'maintenance', job: 'sync-reconcile', timing: { every: 60_000 }, data: {} }),
   ];
 }
 
@@ -36,6 +43,8 @@ export function schedulesFor(config: Pick<AppConfig, 'DEMO_CLEANUP_EVERY_SECONDS
  * schedulers on the same queues that the table no longer names. Returns the ids upserted.
  */
 export async function upsertSchedulers(schedules: Schedule[], queueOf: (name: QueueName) => Queue): Promise<string[]> {
+  // A queue whose last schedule was removed must still lose it from Redis: visit every queue that had one.
+  for (const name of SCHEDULED_QUEUES) if (!schedules.some((row) => row.queue === name)) await removeAllSchedulers(queueOf(name));
   const byQueue = new Map<QueueName, Schedule[]>();
   for (const row of schedules) byQueue.set(row.queue, [...(byQueue.get(row.queue) ?? []), row]);
   for (const [name, rows] of byQueue) {
@@ -50,4 +59,11 @@ export async function upsertSchedulers(schedules: Schedule[], queueOf: (name: Qu
     }
   }
   return schedules.map((row) => row.id);
+}
+
+/** Queues that may carry schedulers. */
+const SCHEDULED_QUEUES: readonly QueueName[] = ['maintenance'];
+
+async function removeAllSchedulers(queue: Queue): Promise<void> {
+  for (const existing of await queue.getJobSchedulers()) if (existing.key) await queue.removeJobScheduler(existing.key);
 }

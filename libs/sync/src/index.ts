@@ -1,1 +1,3 @@
 export * from './sync-stream';
+export * from './sync-errors';
+export * from './sync-runner';

@@ -7,7 +7,7 @@ import { DomainEventPublisher, shortReason, WarningThrottle, type JobHandlers } 
 import { WORKER_LOGGER } from './tokens';
 import { workerId } from './worker-identity';
 
-type AnyHandler = (job: Job) => Promise<unknown>;
+type AnyHandler = (job: Job, token?: string) => Promise<unknown>;
 
 /**
  * Base of every queue processor: a @nestjs/bullmq WorkerHost that dispatches each job to the
@@ -23,13 +23,14 @@ export abstract class ContractProcessor<Q extends QueueName = QueueName> extends
   @Inject(WORKER_LOGGER) protected readonly logger: Logger;
   private readonly connectionWarnings = new WarningThrottle(30_000);
 
-  override async process(job: Job): Promise<unknown> {
+  override async process(job: Job, token?: string): Promise<unknown> {
     const handler = (this.handlers as unknown as Record<string, AnyHandler | undefined>)[job.name];
     if (typeof handler !== 'function') {
       // Retrying cannot help: no code in this release knows the job.
       throw new UnrecoverableError(`No processor for job "${job.name}" on queue ${this.queue}`);
     }
-    return handler.call(this.handlers, job);
+    // The lock token lets a handler move its job to delayed (quota waits, shutdown hand-over).
+    return handler.call(this.handlers, job, token);
   }
 
   @OnWorkerEvent('completed')

@@ -5,3 +5,4 @@ export * from './worker-identity';
 export * from './health-report';
 export * from './shutdown';
 export * from './tokens';
+export * from './shutdown-signal';

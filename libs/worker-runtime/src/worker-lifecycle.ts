@@ -1,3 +1,4 @@
+import { beginWorkerShutdown } from './shutdown-signal';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
@@ -82,6 +83,7 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
   /** First shutdown step: stop waiting, stop fetching, let the active job finish. */
   async onModuleDestroy(): Promise<void> {
     this.stopping.abort(new Error('shutting down'));
+    beginWorkerShutdown();
     await this.worker?.close();
     this.logger.info({ event: 'worker.closed' }, 'worker closed');
   }

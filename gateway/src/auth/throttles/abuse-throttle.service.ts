@@ -12,6 +12,11 @@ const TOKEN_CHECK_LIMIT: Limit = { scope: 'token-check-user', max: 20, windowSec
 /** Demo accounts per IP: each one creates a sandbox seller with months of orders. */
 const DEMO_LIMIT: Limit = { scope: 'demo-ip', max: 30, windowSeconds: 3600 };
 /**
+ * Sync requests per user: each costs a queue job and provider budget, though a request while a
+ * run is active only returns that run. Generous: a burst of clicks or tabs must not be refused.
+ */
+const SYNC_REQUEST_LIMIT: Limit = { scope: 'sync-user', max: 120, windowSeconds: 600 };
+/**
  * Wrong current passwords per user on "change password", like failed sign-ins: a stolen
  * session must not become a way to guess the password (10 a minute, 100 an hour).
  */
@@ -43,6 +48,10 @@ export class AbuseThrottleService {
 
   assertTokenCheckAllowed(userId: string): Promise<void> {
     return this.countAgainst(TOKEN_CHECK_LIMIT, userId, 'Too many Printify token checks.');
+  }
+
+  assertSyncAllowed(userId: string): Promise<void> {
+    return this.countAgainst(SYNC_REQUEST_LIMIT, userId, 'Too many sync requests.');
   }
 
   /** Refuses (429) once the user has given too many wrong current passwords lately. */

@@ -154,6 +154,24 @@ export class ConnectionsRepository {
     });
   }
 
+  /** Makes another shop of the connected Printify account the one synced (same token, same account). */
+  async choosePrintifyShop(userId: string, shopId: string, shopTitle: string, salesChannel: string | null): Promise<void> {
+    await this.connections.update({ userId, provider: 'printify' }, { shopId, shopName: shopTitle, salesChannel, lastSyncAt: null });
+  }
+
+  /**
+   * Connected connections of every user, in pages ordered by id (for the scheduled resync).
+   * Only what a run needs: owner, provider, shop.
+   */
+  async listConnectedAfter(afterId: string | null, limit: number): Promise<{ id: string; userId: string; provider: Provider; shopId: string }[]> {
+    return this.db.query(
+      `SELECT id, user_id AS "userId", provider, shop_id AS "shopId" FROM provider_connection
+       WHERE status = 'connected' AND shop_id IS NOT NULL AND ($1::uuid IS NULL OR id > $1::uuid)
+       ORDER BY id LIMIT $2`,
+      [afterId, limit],
+    );
+  }
+
   /** Deletes the connection and its tokens; true when there was one. */
   async remove(userId: string, provider: Provider): Promise<boolean> {
     const { affected } = await this.connections.delete({ userId, provider });

@@ -126,8 +126,17 @@ export class SyncRunsRepository {
     return this.casUpdate(runId, version, `status = 'waiting_for_quota', resume_at = $3`, [resumeAt]);
   }
 
-  finish(runId: string, version: number): Promise<number | null> {
-    return this.casUpdate(runId, version, `status = 'succeeded', stream = NULL, resume_at = NULL, finished_at = now()`, []);
+  /** The run succeeded: it ends, and the connection of that shop (if still there) shows this sync as its last. */
+  async finish(runId: string, version: number): Promise<number | null> {
+    const next = await this.casUpdate(runId, version, `status = 'succeeded', stream = NULL, resume_at = NULL, finished_at = now()`, []);
+    if (next !== null) {
+      await this.db.query(
+        `UPDATE provider_connection c SET last_sync_at = r.finished_at FROM sync_run r
+         WHERE r.id = $1 AND c.user_id = r.user_id AND c.provider = r.provider AND c.shop_id = r.shop_id`,
+        [runId],
+      );
+    }
+    return next;
   }
 
   fail(runId: string, version: number | null, errorCode: SyncErrorCode, errorMessage: string): Promise<number | null> {

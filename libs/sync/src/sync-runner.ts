@@ -1,0 +1,195 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import type { DataSource } from 'typeorm';
+import { EVENT_NAMES, type ConnectionStatus, type EventPayloads, type Provider, type SyncErrorCode } from '@pod/contracts';
+import { SyncCursorsRepository, SyncRunsRepository, withTransaction, type CursorKey, type SyncRun } from '@pod/db';
+import type { SyncRunPayload, SyncRunResult } from '@pod/queue';
+import { classifyFailure, LostOwnershipError, ShutdownRequestedError, userMessageFor } from './sync-errors';
+import type { SyncStream, SyncStreamContext } from './sync-stream';
+
+/** The connection disappeared (disconnected) or is not usable: the run fails, unrecoverably. */
+export class ConnectionMissingError extends Error {
+  constructor(provider: Provider) {
+    super(`sync: the ${provider} connection is gone or belongs to another shop`);
+    this.name = 'ConnectionMissingError';
+  }
+}
+
+/** The driver's envelope around a stream's own position, stored in sync_cursor.position. */
+interface CursorEnvelope<Position> {
+  stream: Position;
+  /** The run that finished this stream's pass; a retry of that run skips the stream. */
+  completedByRun: string | null;
+}
+
+export interface SyncRunnerLogger {
+  info(fields: Record<string, unknown>, message?: string): void;
+  warn(fields: Record<string, unknown>, message?: string): void;
+}
+
+export interface SyncRunnerDeps {
+  dataSource: DataSource;
+  /** Marks a connection reauth_required (Etsy) or expired (Printify). */
+  markConnection(userId: string, provider: Provider, status: ConnectionStatus): Promise<void>;
+  publish<N extends keyof EventPayloads>(name: N, payload: EventPayloads[N]): Promise<unknown>;
+  logger: SyncRunnerLogger;
+  /** Aborted when the process shuts down: the run stops after the page it is committing. */
+  shutdown: AbortSignal;
+  /** Metrics hook per committed page. */
+  onPage?(provider: Provider, stream: string, added: number, changed: number): void;
+  /** Test hook: throws at a named point to prove atomicity (security plan item 2). */
+  faultPoint?(point: 'after-fetch' | 'mid-write' | 'before-cursor' | 'after-commit'): void;
+  now?: () => number;
+}
+
+export type StreamFactory = (run: SyncRun, signal: AbortSignal) => Promise<SyncStream<unknown>[]>;
+
+/**
+ * Runs one `sync` job: the sync_run it names, stream after stream, page after page, each page's
+ * rows + the cursor + the run's counters in one transaction under compare-and-set. Safe to run
+ * twice (a stalled job, a duplicate): the second finds the versions moved and stops, or finds
+ * the run finished and does nothing.
+ */
+export class SyncRunner {
+  private readonly runs: SyncRunsRepository;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SyncRunnerDeps) {
+    this.runs = new SyncRunsRepository(deps.dataSource);
+    this.now = deps.now ?? Date.now;
+  }
+
+  async run(job: Job<SyncRunPayload>, token: string | undefined, streamsFor: StreamFactory): Promise<SyncRunResult> {
+    const { runId } = job.data;
+    const taken = await this.runs.markRunning(runId);
+    if (!taken) return this.resultOf(runId);
+    const state = { version: taken.version, added: 0, changed: 0, pages: 0 };
+    try {
+      const streams = await streamsFor(taken, this.deps.shutdown);
+      for (const stream of streams) await this.walk(taken, stream, state);
+      const finished = await withTransaction(this.deps.dataSource, (tx) => new SyncRunsRepository(tx).finish(runId, state.version));
+      if (finished === null) throw new LostOwnershipError('run');
+      this.deps.logger.info({ event: 'sync.finished', runId, provider: taken.provider, pages: state.pages, added: state.added, changed: state.changed }, 'sync finished');
+      await this.announce(taken, state.added, state.changed);
+      return this.resultOf(runId);
+    } catch (error) {
+      await this.announce(taken, state.added, state.changed);
+      return this.onFailure(job, token, taken, state.version, error);
+    }
+  }
+
+  private async walk(run: SyncRun, stream: SyncStream<unknown>, state: { version: number; added: number; changed: number; pages: number }): Promise<void> {
+    const ctx: SyncStreamContext = { runId: run.id, userId: run.userId, provider: run.provider, shopId: run.shopId, mode: run.mode, signal: this.deps.shutdown };
+    const key: CursorKey = { userId: run.userId, provider: run.provider, shopId: run.shopId, stream: stream.name };
+    const stored = await new SyncCursorsRepository(this.deps.dataSource).read<CursorEnvelope<unknown>>(key);
+    if (stored?.position.completedByRun === run.id) return;
+    let cursorVersion = stored?.version ?? 0;
+    let position = stream.begin(ctx, stored ? stored.position.stream : stream.initial(ctx));
+    for (;;) {
+      if (this.deps.shutdown.aborted) throw new ShutdownRequestedError();
+      const page = await stream.fetchPage(ctx, position);
+      this.deps.faultPoint?.('after-fetch');
+      const envelope: CursorEnvelope<unknown> = { stream: page.next, completedByRun: page.done ? run.id : null };
+      const committed = await withTransaction(this.deps.dataSource, async (tx) => {
+        const written = await page.write(tx);
+        this.deps.faultPoint?.('mid-write');
+        this.deps.faultPoint?.('before-cursor');
+        if (!(await new SyncCursorsRepository(tx).advance(key, cursorVersion, envelope, run.id))) throw new LostOwnershipError('cursor');
+        const version = await new SyncRunsRepository(tx).recordPage(run.id, state.version, {
+          stream: stream.name,
+          pages: 1,
+          added: written.ordersAdded,
+          changed: written.ordersChanged,
+          requests: page.requests,
+          expectedPages: page.expectedPages,
+        });
+        if (version === null) throw new LostOwnershipError('run');
+        return { written, version };
+      });
+      this.deps.faultPoint?.('after-commit');
+      cursorVersion += 1;
+      state.version = committed.version;
+      state.pages += 1;
+      state.added += committed.written.ordersAdded;
+      state.changed += committed.written.ordersChanged;
+      this.deps.onPage?.(run.provider, stream.name, committed.written.ordersAdded, committed.written.ordersChanged);
+      if (page.done) return;
+      position = page.next;
+    }
+  }
+
+  private async onFailure(job: Job<SyncRunPayload>, token: string | undefined, run: SyncRun, version: number, error: unknown): Promise<SyncRunResult> {
+    const log = { runId: run.id, provider: run.provider, jobId: job.id };
+    if (error instanceof LostOwnershipError) {
+      this.deps.logger.warn({ ...log, event: 'sync.lost_ownership', what: error.what }, 'another worker owns this run; stopping');
+      return this.resultOf(run.id);
+    }
+    if (error instanceof ShutdownRequestedError) {
+      this.deps.logger.info({ ...log, event: 'sync.handed_back' }, 'shutting down: the run continues from its cursor');
+      await this.delay(job, token, 0);
+    }
+    if (error instanceof ConnectionMissingError) {
+      await this.runs.fail(run.id, null, 'connection_missing', userMessageFor('connection_missing', run.provider));
+      throw new UnrecoverableError(error.message);
+    }
+    const verdict = classifyFailure(error, run.provider);
+    switch (verdict.kind) {
+      case 'wait-quota': {
+        const resumeAt = new Date(this.now() + verdict.retryAfterMs);
+        await this.runs.waitForQuota(run.id, version, resumeAt);
+        this.deps.logger.warn({ ...log, event: 'sync.waiting_for_quota', resumeAt: resumeAt.toISOString() }, 'daily quota spent; the run waits');
+        return this.delay(job, token, verdict.retryAfterMs);
+      }
+      case 'wait':
+        this.deps.logger.info({ ...log, event: 'sync.rate_limited', retryAfterMs: verdict.retryAfterMs }, 'rate limited; the run waits');
+        return this.delay(job, token, verdict.retryAfterMs);
+      case 'reconnect':
+        await this.deps.markConnection(run.userId, run.provider, run.provider === 'etsy' ? 'reauth_required' : 'expired');
+        await this.runs.fail(run.id, null, 'needs_reconnecting', userMessageFor('needs_reconnecting', run.provider));
+        this.deps.logger.warn({ ...log, event: 'sync.needs_reconnecting' }, 'the provider refused the credentials; the seller must reconnect');
+        throw new UnrecoverableError('the seller must reconnect');
+      case 'give-up':
+        await this.runs.fail(run.id, null, verdict.errorCode, verdict.message);
+        throw new UnrecoverableError(describe(error));
+      case 'retry': {
+        const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        if (lastAttempt) await this.runs.fail(run.id, null, verdict.errorCode as SyncErrorCode, verdict.message);
+        throw error;
+      }
+    }
+  }
+
+  /** Back to the queue without spending an attempt (BullMQ's manual delay). */
+  private async delay(job: Job<SyncRunPayload>, token: string | undefined, ms: number): Promise<never> {
+    await job.moveToDelayed(this.now() + Math.max(0, ms), token);
+    throw new DelayedError();
+  }
+
+  private async announce(run: SyncRun, added: number, changed: number): Promise<void> {
+    if (added + changed === 0) return;
+    await this.deps
+      .publish(EVENT_NAMES.ordersSynced, {
+        userId: run.userId,
+        provider: run.provider,
+        shopId: run.shopId,
+        syncRunId: run.id,
+        ordersAdded: added,
+        ordersChanged: changed,
+        syncedAt: new Date(this.now()).toISOString(),
+      })
+      .catch(() => undefined);
+  }
+
+  private async resultOf(runId: string): Promise<SyncRunResult> {
+    const run = await this.runs.findById(runId);
+    return {
+      runId,
+      status: run?.status ?? 'failed',
+      pagesDone: run?.pagesDone ?? 0,
+      ordersDone: (run?.ordersAdded ?? 0) + (run?.ordersChanged ?? 0),
+    };
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : 'unknown error';
+}
