@@ -19,6 +19,15 @@ export function affectedRows(result: unknown): number {
   return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
 }
 
+/**
+ * The rows of an `UPDATE/DELETE … RETURNING` through TypeORM's pg driver, which answers those
+ * with [rows, affected] (an INSERT or SELECT answers with the rows alone).
+ */
+export function returnedRows<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
+}
+
 /** PostgreSQL's unique_violation, optionally on one named constraint or index. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const driverError = (error as { driverError?: { code?: string; constraint?: string } })?.driverError;

@@ -1,5 +1,5 @@
 import type { Provider, SyncStreamName } from '@pod/contracts';
-import type { Db } from './database-session';
+import { returnedRows, type Db } from './database-session';
 
 export interface CursorKey {
   userId: string;
@@ -41,11 +41,11 @@ export class SyncCursorsRepository {
       );
       return rows.length === 1;
     }
-    const rows: unknown[] = await this.db.query(
+    const rows = returnedRows(await this.db.query(
       `UPDATE sync_cursor SET position = $5::jsonb, version = version + 1, run_id = $6, updated_at = now()
        WHERE user_id = $1 AND provider = $2 AND shop_id = $3 AND stream = $4 AND version = $7 RETURNING version`,
       [key.userId, key.provider, key.shopId, key.stream, json, runId, expectedVersion],
-    );
+    ));
     return rows.length === 1;
   }
 

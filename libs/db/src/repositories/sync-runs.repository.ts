@@ -9,7 +9,7 @@ import {
   type SyncTrigger,
 } from '@pod/contracts';
 import { SyncRunEntity } from '../entities/sync-run.entity';
-import { isUniqueViolation, type Db } from './database-session';
+import { isUniqueViolation, returnedRows, type Db } from './database-session';
 
 export type SyncRun = SyncRunEntity;
 
@@ -101,12 +101,12 @@ export class SyncRunsRepository {
    * null when the run is no longer active (finished, or failed by someone else).
    */
   async markRunning(runId: string): Promise<SyncRun | null> {
-    const rows: { id: string }[] = await this.db.query(
+    const rows = returnedRows<{ id: string }>(await this.db.query(
       `UPDATE sync_run SET status = 'running', resume_at = NULL, started_at = COALESCE(started_at, now()),
          version = version + 1, updated_at = now()
        WHERE id = $1 AND ${ACTIVE} RETURNING id`,
       [runId],
-    );
+    ));
     return rows.length ? this.findById(runId) : null;
   }
 
@@ -167,21 +167,21 @@ export class SyncRunsRepository {
   }
 
   private async casUpdate(runId: string, version: number, set: string, params: unknown[]): Promise<number | null> {
-    const rows: { version: number }[] = await this.db.query(
+    const rows = returnedRows<{ version: number }>(await this.db.query(
       `UPDATE sync_run SET ${set}, version = version + 1, updated_at = now()
        WHERE id = $1 AND version = $2 AND ${ACTIVE} RETURNING version`,
       [runId, version, ...params],
-    );
+    ));
     return rows.length ? rows[0].version : null;
   }
 
   private async anyActiveUpdate(runId: string, set: string, params: unknown[]): Promise<number | null> {
     // $2 is unused but keeps the parameter numbering of casUpdate's SET clauses.
-    const rows: { version: number }[] = await this.db.query(
+    const rows = returnedRows<{ version: number }>(await this.db.query(
       `UPDATE sync_run SET ${set}, version = version + 1, updated_at = now()
        WHERE id = $1 AND $2::int IS NULL AND ${ACTIVE} RETURNING version`,
       [runId, null, ...params],
-    );
+    ));
     return rows.length ? rows[0].version : null;
   }
 }
