@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { hash } from '@node-rs/argon2';
 import { JwtService } from '@nestjs/jwt';
 import { deriveKey } from '@pod/config';
-import { TEST_APP_SECRET } from '@pod/testing';
+import { queryDatabase, TEST_APP_SECRET } from '@pod/testing';
 import { GatewayTestBed, SAME_ORIGIN, STRONG_PASSWORD, login, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
 
 const bed = new GatewayTestBed();
@@ -255,13 +255,4 @@ describe('secrets at rest (item 19)', () => {
   });
 });
 
-async function query<T = unknown>(sql: string): Promise<T[]> {
-  const { Client } = await import('pg');
-  const client = new Client({ connectionString: bed.database.url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <T = unknown>(sql: string) => queryDatabase<T>(bed.database.url, sql);

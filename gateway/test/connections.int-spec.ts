@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import Redis from 'ioredis';
-import { Client } from 'pg';
 import { createDataSource } from '@pod/db';
 import { createEtsyTokenService } from '@pod/connections';
 import { TokenCipher } from '@pod/crypto';
 import { EtsyClient, InMemoryRateLimiter } from '@pod/integrations';
-import { TEST_APP_SECRET } from '@pod/testing';
+import { queryDatabase, TEST_APP_SECRET } from '@pod/testing';
 import { SandboxProviders, type SandboxTenant } from './support/sandbox-providers';
 import { GatewayTestBed, ORIGIN, SAME_ORIGIN, login, register, sessionCookie, uniqueEmail, STRONG_PASSWORD, type TestGateway } from './support/test-gateway';
 
@@ -67,15 +66,7 @@ async function connectEtsy(cookie: string) {
   expect(response.headers.location).toBe('/connections?etsy=connected');
 }
 
-async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: bed.database.url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <T>(sql: string, params: unknown[] = []) => queryDatabase<T>(bed.database.url, sql, params);
 
 describe('Etsy OAuth 2.0 + PKCE (item 22)', () => {
   it('round trip: consent URL, state bound to the session, PKCE verified by the sandbox, shop stored with encrypted tokens', async () => {

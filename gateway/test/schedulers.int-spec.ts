@@ -2,10 +2,9 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
-import { Client } from 'pg';
 import { loadConfig } from '@pod/config';
 import { bullConnection, bullPrefix, schedulesFor, upsertSchedulers } from '@pod/queue';
-import { TEST_APP_SECRET } from '@pod/testing';
+import { queryDatabase, TEST_APP_SECRET } from '@pod/testing';
 import { GatewayTestBed, type TestGateway } from './support/test-gateway';
 
 /**
@@ -53,15 +52,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: bed.database.url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const sql = <T>(text: string, params: unknown[] = []) => queryDatabase<T>(bed.database.url, text, params);
 
 describe('job schedulers', () => {
   it('two gateways starting make one scheduler per row: demo cleanup, nightly resync, incremental sync, reconcile', async () => {

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { Client } from 'pg';
+import { queryDatabase } from '@pod/testing';
 import { loadConfig } from '@pod/config';
 import { bullConnection, bullPrefix } from '@pod/queue';
 import { SyncMaintenanceService } from '../src/sync/sync-maintenance.service';
@@ -61,15 +61,7 @@ async function connectEtsy(cookie: string): Promise<void> {
   expect(callback.headers.location).toBe('/connections?etsy=connected');
 }
 
-async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: bed.database.url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const sql = <T>(text: string, params: unknown[] = []) => queryDatabase<T>(bed.database.url, text, params);
 
 describe('POST /api/sync/*', () => {
   it('asks to connect first (409 with a code), and refuses without a session (401)', async () => {

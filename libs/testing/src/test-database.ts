@@ -34,3 +34,14 @@ async function adminQuery(sql: string): Promise<void> {
     await client.end();
   }
 }
+
+/** One statement on a test database over its own short-lived connection: the rows it returns. */
+export async function queryDatabase<T = unknown>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
