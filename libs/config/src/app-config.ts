@@ -75,6 +75,37 @@ export class AppConfig {
   WORKER_CONCURRENCY?: number;
 
   /**
+   * The provider limits the sync workers keep under, across every replica (the shared Redis
+   * token bucket runs 10% below them): Etsy requests a second per connection, Printify
+   * requests a minute per merchant account. Lower them if Etsy granted your app less.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  ETSY_REQUESTS_PER_SECOND = 10;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(60_000)
+  PRINTIFY_REQUESTS_PER_MINUTE = 600;
+
+  /** A sync worker's provider call is abandoned (and retried) when headers take longer than this… */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  PROVIDER_HEADERS_TIMEOUT_MS = 30_000;
+
+  /** …or when the body takes longer than this. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  PROVIDER_BODY_TIMEOUT_MS = 60_000;
+
+  /**
    * How long a stopping worker may take to finish its active job and close connections before
    * it exits anyway (exit 1). Keep it under the orchestrator's grace period.
    */

@@ -1,10 +1,47 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { AppConfig, effectiveProviders } from '@pod/config';
+import { createEtsyTokenService } from '@pod/connections';
+import { TokenCipher } from '@pod/crypto';
+import { EtsyClient, RedisRateLimiter } from '@pod/integrations';
 import { queueRegistration } from '@pod/queue';
+import { providerLoggerFrom, SyncWorkerKitModule } from '@pod/sync';
+import { WORKER_LOGGER } from '@pod/worker-runtime';
 import { EtsySyncProcessor } from './etsy-sync.processor';
+import { ETSY_CLIENT, ETSY_TOKENS, EtsySyncService } from './etsy-sync.service';
 
 @Module({
-  imports: [BullModule.registerQueue(queueRegistration('etsy-sync'))],
-  providers: [EtsySyncProcessor],
+  imports: [BullModule.registerQueue(queueRegistration('etsy-sync')), SyncWorkerKitModule],
+  providers: [
+    {
+      provide: ETSY_CLIENT,
+      inject: [AppConfig, RedisRateLimiter, WORKER_LOGGER],
+      useFactory: (config: AppConfig, limiter: RedisRateLimiter, logger: Logger) => {
+        const { etsy } = effectiveProviders(config);
+        return new EtsyClient(
+          {
+            apiUrl: etsy.apiUrl,
+            connectUrl: etsy.connectUrl,
+            keystring: etsy.keystring,
+            sharedSecret: etsy.sharedSecret,
+            redirectUri: etsy.redirectUri,
+            perSecondLimit: config.ETSY_REQUESTS_PER_SECOND,
+            timeouts: { headersMs: config.PROVIDER_HEADERS_TIMEOUT_MS, bodyMs: config.PROVIDER_BODY_TIMEOUT_MS },
+          },
+          { limiter, logger: providerLoggerFrom(logger) },
+        );
+      },
+    },
+    {
+      provide: ETSY_TOKENS,
+      inject: [DataSource, TokenCipher, ETSY_CLIENT, WORKER_LOGGER],
+      useFactory: (dataSource: DataSource, cipher: TokenCipher, etsy: EtsyClient, logger: Logger) =>
+        createEtsyTokenService({ dataSource, cipher, etsy, logger: providerLoggerFrom(logger) }),
+    },
+    EtsySyncService,
+    EtsySyncProcessor,
+  ],
 })
 export class EtsySyncModule {}

@@ -95,12 +95,26 @@ export class PrintifyClient {
       sku: query.sku || undefined,
     });
     const page = mapPrintifyOrderPage(body, options.currency ?? 'USD', query.page);
-    return { orders: page.records, rejected: page.rejected, currentPage: page.currentPage, lastPage: page.lastPage, total: page.total, hasNextPage: page.hasNextPage };
+    return {
+      orders: page.records,
+      payloads: page.payloads,
+      rejected: page.rejected,
+      currentPage: page.currentPage,
+      lastPage: page.lastPage,
+      total: page.total,
+      hasNextPage: page.hasNextPage,
+    };
   }
 
   async getOrder(auth: PrintifyAuth, shopId: string, orderId: string, options: PrintifyOrdersOptions = {}): Promise<PrintifyOrder> {
+    return (await this.getOrderWithPayload(auth, shopId, orderId, options)).order;
+  }
+
+  /** One order and its payload as received (a webhook named it). */
+  async getOrderWithPayload(auth: PrintifyAuth, shopId: string, orderId: string, options: PrintifyOrdersOptions = {}): Promise<{ order: PrintifyOrder; payload: unknown }> {
     if (!/^[A-Za-z0-9]{1,64}$/.test(orderId)) throw new InvalidRequestError('printify', 'printify: orderId is not an order id');
-    return mapPrintifyOrder(await this.get(auth, PATHS.order, { shop_id: shopId, order_id: orderId }), options.currency ?? 'USD');
+    const payload = await this.get(auth, PATHS.order, { shop_id: shopId, order_id: orderId });
+    return { order: mapPrintifyOrder(payload, options.currency ?? 'USD'), payload };
   }
 
   private async get(auth: PrintifyAuth, path: string, params: Record<string, string>, query?: Record<string, string | number | undefined>): Promise<unknown> {
