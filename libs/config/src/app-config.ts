@@ -75,6 +75,33 @@ export class AppConfig {
   WORKER_CONCURRENCY?: number;
 
   /**
+   * A worker's job lock (BullMQ lockDuration; renewed every half while the event loop is free).
+   * Unset: the queue's own default. Past it without a renewal, the job counts as stalled.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(5_000)
+  @Max(3_600_000)
+  WORKER_LOCK_DURATION_MS?: number;
+
+  /** How often a worker looks for stalled jobs (BullMQ stalledInterval). Unset: the queue's default. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(5_000)
+  @Max(3_600_000)
+  WORKER_STALLED_INTERVAL_MS?: number;
+
+  /** Stalls a job survives before it fails instead of running again (BullMQ maxStalledCount). Unset: the queue's default. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  WORKER_MAX_STALLED_COUNT?: number;
+
+  /**
    * How long a stopping worker may take to finish its active job and close connections before
    * it exits anyway (exit 1). Keep it under the orchestrator's grace period.
    */
