@@ -131,12 +131,15 @@ export class AppConfig {
   @Max(1_440)
   SYNC_EVERY_MINUTES = 15;
 
-  /** The nightly resync of every connected shop (cron pattern, 5 or 6 fields), in RESYNC_TZ. */
+  /**
+   * The nightly resync of every connected shop (cron pattern, 5 or 6 fields), in RESYNC_TZ.
+   * `off` removes the scheduler (when a Kubernetes CronJob runs `cli.js resync` instead).
+   */
   @ValidateBy({
     name: 'cronPattern',
     validator: {
-      validate: (value: unknown) => typeof value === 'string' && isCronPattern(value),
-      defaultMessage: () => 'RESYNC_CRON must be a cron pattern such as "0 3 * * *" (minute hour day month weekday)',
+      validate: (value: unknown) => typeof value === 'string' && (value === 'off' || isCronPattern(value)),
+      defaultMessage: () => 'RESYNC_CRON must be a cron pattern such as "0 3 * * *" (minute hour day month weekday), or off',
     },
   })
   RESYNC_CRON = '0 3 * * *';
