@@ -11,6 +11,7 @@ import { DemoModule } from './demo/demo.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
 import { SyncModule } from './sync/sync.module';
@@ -51,6 +52,7 @@ export class AppModule {
         HealthModule,
         PublicConfigModule,
         QueuesModule,
+        MetricsModule,
         EventsModule,
         AdminModule,
         MaintenanceModule,

@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../http/clock';
 import { AuthError, InvalidRequestError, PayloadSchemaError, ProviderError, ReauthRequiredError } from '../http/errors';
 import type { ProviderLogger } from '../http/logger';
-import { createRequester, type FetchLike, type HttpRequest, type RatePlan, type Requester, type Timeouts } from '../http/request';
+import { createRequester, type FetchLike, type HttpRequest, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
 import type { RetryPolicy } from '../http/retry';
 import { bucketForLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
 import { mapEtsyLedgerEntries, mapEtsyMe, mapEtsyPayments, mapEtsyReceipt, mapEtsyReceipts, mapEtsyShop, mapEtsyTokenResponse } from './mappers';
@@ -43,6 +43,8 @@ export interface EtsyClientDeps {
   fetch?: FetchLike;
   clock?: Clock;
   random?: () => number;
+  /** Per-attempt and 429 counts for the process's metrics. */
+  metrics?: RequestMetricsHook;
 }
 
 export const ETSY_DEFAULT_API_URL = 'https://openapi.etsy.com';
@@ -129,7 +131,7 @@ export class EtsyClient {
         defaultHeaders: { 'x-api-key': apiKey },
         secrets: [config.sharedSecret, apiKey],
       },
-      { fetch: deps.fetch, logger: deps.logger, clock: this.clock, random: deps.random, limiter: deps.limiter },
+      { fetch: deps.fetch, logger: deps.logger, clock: this.clock, random: deps.random, limiter: deps.limiter, metrics: deps.metrics },
     );
   }
 

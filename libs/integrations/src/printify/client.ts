@@ -2,7 +2,7 @@ import type { CurrencyCode } from '@pod/domain';
 import type { Clock } from '../http/clock';
 import { InvalidRequestError, PayloadSchemaError } from '../http/errors';
 import type { ProviderLogger } from '../http/logger';
-import { createRequester, type FetchLike, type RatePlan, type Requester, type Timeouts } from '../http/request';
+import { createRequester, type FetchLike, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
 import type { RetryPolicy } from '../http/retry';
 import { bucketForLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
 import { mapPrintifyOrder, mapPrintifyOrderPage, mapPrintifyShops, type PrintifyOrderPage } from './mappers';
@@ -26,6 +26,8 @@ export interface PrintifyClientDeps {
   fetch?: FetchLike;
   clock?: Clock;
   random?: () => number;
+  /** Per-attempt and 429 counts for the process's metrics. */
+  metrics?: RequestMetricsHook;
 }
 
 export const PRINTIFY_DEFAULT_API_URL = 'https://api.printify.com';
@@ -69,7 +71,7 @@ export class PrintifyClient {
         maxBodyBytes: config.maxBodyBytes,
         defaultHeaders: { 'user-agent': config.userAgent ?? PRINTIFY_DEFAULT_USER_AGENT },
       },
-      { fetch: deps.fetch, logger: deps.logger, clock: deps.clock, random: deps.random, limiter: deps.limiter },
+      { fetch: deps.fetch, logger: deps.logger, clock: deps.clock, random: deps.random, limiter: deps.limiter, metrics: deps.metrics },
     );
   }
 
