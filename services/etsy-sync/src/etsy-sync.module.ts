@@ -5,10 +5,11 @@ import { DataSource } from 'typeorm';
 import { AppConfig, effectiveProviders } from '@pod/config';
 import { createEtsyTokenService } from '@pod/connections';
 import { TokenCipher } from '@pod/crypto';
-import { EtsyClient, RedisRateLimiter } from '@pod/integrations';
+import { EtsyClient, type RateLimiter } from '@pod/integrations';
 import { queueRegistration } from '@pod/queue';
-import { providerLoggerFrom, SyncWorkerKitModule } from '@pod/sync';
-import { WORKER_LOGGER } from '@pod/worker-runtime';
+import { PROVIDER_LIMITER, providerLoggerFrom, SyncWorkerKitModule } from '@pod/sync';
+import type { ProcessMetrics } from '@pod/observability';
+import { WORKER_LOGGER, WORKER_METRICS } from '@pod/worker-runtime';
 import { EtsySyncProcessor } from './etsy-sync.processor';
 import { ETSY_CLIENT, ETSY_TOKENS, EtsySyncService } from './etsy-sync.service';
 
@@ -17,8 +18,8 @@ import { ETSY_CLIENT, ETSY_TOKENS, EtsySyncService } from './etsy-sync.service';
   providers: [
     {
       provide: ETSY_CLIENT,
-      inject: [AppConfig, RedisRateLimiter, WORKER_LOGGER],
-      useFactory: (config: AppConfig, limiter: RedisRateLimiter, logger: Logger) => {
+      inject: [AppConfig, PROVIDER_LIMITER, WORKER_LOGGER, WORKER_METRICS],
+      useFactory: (config: AppConfig, limiter: RateLimiter, logger: Logger, metrics: ProcessMetrics) => {
         const { etsy } = effectiveProviders(config);
         return new EtsyClient(
           {
@@ -30,7 +31,7 @@ import { ETSY_CLIENT, ETSY_TOKENS, EtsySyncService } from './etsy-sync.service';
             perSecondLimit: config.ETSY_REQUESTS_PER_SECOND,
             timeouts: { headersMs: config.PROVIDER_HEADERS_TIMEOUT_MS, bodyMs: config.PROVIDER_BODY_TIMEOUT_MS },
           },
-          { limiter, logger: providerLoggerFrom(logger) },
+          { limiter, logger: providerLoggerFrom(logger), metrics: metrics.requestHooks },
         );
       },
     },

@@ -5,14 +5,17 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '@pod/config';
 import { TokenCipher } from '@pod/crypto';
 import { ConnectionsRepository } from '@pod/db';
-import { RedisRateLimiter, type ProviderLogger } from '@pod/integrations';
+import { RedisRateLimiter, withLimiterWaitHook, type ProviderLogger, type RateLimiter } from '@pod/integrations';
+import type { ProcessMetrics } from '@pod/observability';
 import { DomainEventPublisher } from '@pod/queue';
-import { workerShutdownSignal, WORKER_LOGGER } from '@pod/worker-runtime';
+import { workerShutdownSignal, WORKER_LOGGER, WORKER_METRICS } from '@pod/worker-runtime';
 import { SyncRunner } from '../sync-runner';
 import { DEFAULT_LOOKBACKS, type SyncLookbacks } from '../streams/windows';
 
 export const LIMITER_REDIS = Symbol('LIMITER_REDIS');
 export const SYNC_LOOKBACKS = Symbol('SYNC_LOOKBACKS');
+/** The shared limiter, reporting its waits to the process's metrics: what the provider clients take. */
+export const PROVIDER_LIMITER = Symbol('PROVIDER_LIMITER');
 
 /** The limiter's own Redis connection (keys `<REDIS_PREFIX>:ratelimit:…`, shared with the gateway and every replica). */
 @Injectable()
@@ -54,6 +57,11 @@ export function providerLoggerFrom(logger: Logger): ProviderLogger {
       useFactory: (redis: Redis, config: AppConfig) => new RedisRateLimiter({ redis, keyPrefix: config.REDIS_PREFIX }),
     },
     {
+      provide: PROVIDER_LIMITER,
+      inject: [RedisRateLimiter, WORKER_METRICS],
+      useFactory: (limiter: RedisRateLimiter, metrics: ProcessMetrics): RateLimiter => withLimiterWaitHook(limiter, metrics.onLimiterWait),
+    },
+    {
       provide: ConnectionsRepository,
       inject: [DataSource, TokenCipher],
       useFactory: (dataSource: DataSource, cipher: TokenCipher) => new ConnectionsRepository(dataSource, cipher),
@@ -61,17 +69,18 @@ export function providerLoggerFrom(logger: Logger): ProviderLogger {
     { provide: SYNC_LOOKBACKS, useValue: DEFAULT_LOOKBACKS satisfies SyncLookbacks },
     {
       provide: SyncRunner,
-      inject: [DataSource, ConnectionsRepository, DomainEventPublisher, WORKER_LOGGER],
-      useFactory: (dataSource: DataSource, connections: ConnectionsRepository, events: DomainEventPublisher, logger: Logger) =>
+      inject: [DataSource, ConnectionsRepository, DomainEventPublisher, WORKER_LOGGER, WORKER_METRICS],
+      useFactory: (dataSource: DataSource, connections: ConnectionsRepository, events: DomainEventPublisher, logger: Logger, metrics: ProcessMetrics) =>
         new SyncRunner({
           dataSource,
           markConnection: (userId, provider, status) => connections.markStatus(userId, provider, status),
           publish: (name, payload) => events.publish(name, payload),
           logger: { info: (fields, message) => logger.info(fields, message), warn: (fields, message) => logger.warn(fields, message) },
           shutdown: workerShutdownSignal,
+          onPage: metrics.onSyncPage,
         }),
     },
   ],
-  exports: [TokenCipher, RedisRateLimiter, ConnectionsRepository, SYNC_LOOKBACKS, SyncRunner],
+  exports: [TokenCipher, RedisRateLimiter, PROVIDER_LIMITER, ConnectionsRepository, SYNC_LOOKBACKS, SyncRunner],
 })
 export class SyncWorkerKitModule {}
