@@ -116,6 +116,7 @@ describe('Sync & Match Orders card', () => {
     await expectContains(card.lastSync('etsy'), 'Last sync today at');
     await expectText(card.headline('printify'), 'Printify: Sync failed');
     await expectText(card.detail('printify'), 'Printify did not answer. PodProfit tries again at the next sync.');
+    await screenshot(page, 'dashboard-sync-failed');
     expect(await card.progressbar('etsy').count()).toBe(0);
     await expectText(card.syncAll(), 'Sync All');
     expect(await card.syncAll().isEnabled()).toBe(true);
@@ -214,6 +215,7 @@ describe('Sync & Match Orders card', () => {
     await expectContains(card.row('printify'), 'Printify needs reconnecting before it can sync.');
     // Neither provider can sync now.
     expect(await card.syncAll().isDisabled()).toBe(true);
+    await screenshot(page, 'dashboard-sync-refused');
   });
 });
 
