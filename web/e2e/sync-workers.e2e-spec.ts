@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { SyncRunView, SyncStatusResponse } from '@pod/contracts';
 import { expectContains, expectHidden, expectText } from './support/expect';
@@ -11,19 +9,6 @@ import { signedInEmail, startDemo, SyncCard, syncStatus } from './support/sync';
 // sync.e2e-spec.ts covers every state of the card against a stack without workers.
 const e2e = setupE2E({ sandbox: true, workers: ['etsy-sync', 'printify-sync'] });
 
-/**
- * Until the sync workers are built, their `sync` handler refuses every job ("not built yet") and
- * a run stays queued: these tests wait for them rather than fail everyone's run. They switch on
- * by themselves once the built processors no longer carry that placeholder.
- */
-function syncWorkersBuilt(): boolean {
-  const placeholder = /['"]?sync['"]?\s*:\s*\(\)\s*=>\s*Promise\.reject\([^)]*not built yet/;
-  return ['etsy-sync', 'printify-sync'].every((name) => {
-    const file = resolve(__dirname, `../../dist/services/${name}/src/${name}.processor.js`);
-    return !existsSync(file) || !placeholder.test(readFileSync(file, 'utf8'));
-  });
-}
-const describeWithWorkers = syncWorkersBuilt() ? describe : describe.skip;
 
 /** The demo's first syncs walk six months of orders. */
 const FIRST_SYNC_MS = 150_000;
@@ -45,7 +30,7 @@ function finishedHeadline(label: 'Etsy' | 'Printify', run: SyncRunView | null): 
   return `${label}: ${run.ordersDone.toLocaleString('en-US')} ${run.ordersDone === 1 ? 'order' : 'orders'} synced`;
 }
 
-describeWithWorkers('Sync All with the sync workers', () => {
+describe('Sync All with the sync workers', () => {
   it('shows the demo’s first syncs finish, then Sync All: both toasts, the shop dialog, the progress bar and the synced counts', async () => {
     const page = await e2e.open();
     await startDemo(page);
