@@ -5,7 +5,7 @@ import { UserEntity } from './user.entity';
 
 /** The payment of a receipt (gross, processing fees, net, and the same after refunds), in `currency`. */
 @Entity({ name: 'etsy_payment' })
-@Index('etsy_payment_receipt_idx', ['userId', 'shopId', 'receiptId'])
+@Index('etsy_payment_receipt_idx', ['userId', 'receiptId'])
 export class EtsyPaymentEntity {
   @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'etsy_payment_pkey' })
   userId: string;

@@ -48,6 +48,9 @@ export class SyncedOrders1764300000000 implements MigrationInterface {
         CONSTRAINT etsy_receipt_pkey PRIMARY KEY (user_id, shop_id, receipt_id)
       )`);
     await queryRunner.query(`CREATE INDEX etsy_receipt_user_ordered_idx ON etsy_receipt (user_id, ordered_at)`);
+    // Secondary indexes never start with (user_id, shop_id), the primary keys' prefix: on a table
+    // too fresh for statistics the planner would take either for a key lookup and filter the
+    // whole shop (seen: 2 s instead of 4 ms per page). Receipt and reference ids are unique per user.
 
     await queryRunner.query(`
       CREATE TABLE etsy_receipt_line (
@@ -66,7 +69,7 @@ export class SyncedOrders1764300000000 implements MigrationInterface {
         is_digital boolean NOT NULL,
         CONSTRAINT etsy_receipt_line_pkey PRIMARY KEY (user_id, shop_id, transaction_id)
       )`);
-    await queryRunner.query(`CREATE INDEX etsy_receipt_line_receipt_idx ON etsy_receipt_line (user_id, shop_id, receipt_id)`);
+    await queryRunner.query(`CREATE INDEX etsy_receipt_line_receipt_idx ON etsy_receipt_line (user_id, receipt_id)`);
 
     await queryRunner.query(`
       CREATE TABLE etsy_payment (
@@ -93,7 +96,7 @@ export class SyncedOrders1764300000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT etsy_payment_pkey PRIMARY KEY (user_id, shop_id, payment_id)
       )`);
-    await queryRunner.query(`CREATE INDEX etsy_payment_receipt_idx ON etsy_payment (user_id, shop_id, receipt_id)`);
+    await queryRunner.query(`CREATE INDEX etsy_payment_receipt_idx ON etsy_payment (user_id, receipt_id)`);
 
     await queryRunner.query(`
       CREATE TABLE etsy_ledger_entry (
@@ -114,7 +117,8 @@ export class SyncedOrders1764300000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT etsy_ledger_entry_pkey PRIMARY KEY (user_id, shop_id, entry_id)
       )`);
-    await queryRunner.query(`CREATE INDEX etsy_ledger_entry_receipt_idx ON etsy_ledger_entry (user_id, shop_id, receipt_id)`);
+    await queryRunner.query(`CREATE INDEX etsy_ledger_entry_receipt_idx ON etsy_ledger_entry (user_id, receipt_id)`);
+    await queryRunner.query(`CREATE INDEX etsy_ledger_entry_reference_idx ON etsy_ledger_entry (user_id, reference_id)`);
     // Only entries still waiting for their receipt are looked at after each page.
     await queryRunner.query(`CREATE INDEX etsy_ledger_entry_pending_idx ON etsy_ledger_entry (user_id, shop_id) WHERE link_pending`);
 

@@ -71,14 +71,41 @@ export interface EtsyLedgerEntryRow {
   payload: unknown;
 }
 
-/** Where a pending entry's receipt is found, per kind of reference (`src` names the row that knows it). */
-const LINK_SOURCES = [
-  { from: 'etsy_receipt_line src', on: `e.reference_type = 'transaction' AND src.transaction_id = e.reference_id` },
-  { from: 'etsy_receipt src', on: `e.reference_type = 'receipt' AND src.receipt_id = e.reference_id` },
-  { from: 'etsy_payment src', on: `e.reference_type = 'shop_payment' AND src.payment_id = e.reference_id` },
-  { from: 'etsy_payment src', on: `e.reference_type = 'payment_adjustment' AND src.payment_id = e.payload -> 'payment_adjustments' -> 0 ->> 'payment_id'` },
-  // Last: VAT on a fee follows the fee, which the statements above may just have linked.
-  { from: 'etsy_ledger_entry src', on: `e.parent_entry_id IS NOT NULL AND src.entry_id = e.parent_entry_id` },
+/**
+ * Where a pending entry's receipt is found, per kind of reference: a scalar subquery on the
+ * referenced row's primary key (or the reference index). Scalar subqueries are planned as
+ * per-row index lookups on every key column; a join here was planned, on tables fresh
+ * enough to have no statistics, as a scan of every row of the shop per pending entry.
+ */
+const LINK_LOOKUPS = [
+  {
+    kind: `e.reference_type = 'transaction'`,
+    receipt: `(SELECT src.receipt_id FROM etsy_receipt_line src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id AND src.transaction_id = e.reference_id)`,
+  },
+  {
+    kind: `e.reference_type = 'receipt'`,
+    receipt: `(SELECT src.receipt_id FROM etsy_receipt src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id AND src.receipt_id = e.reference_id)`,
+  },
+  {
+    kind: `e.reference_type = 'shop_payment'`,
+    receipt: `(SELECT src.receipt_id FROM etsy_payment src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id AND src.payment_id = e.reference_id)`,
+  },
+  {
+    kind: `e.reference_type = 'payment_adjustment'`,
+    receipt: `(SELECT src.receipt_id FROM etsy_payment src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id
+                AND src.payment_id = e.payload -> 'payment_adjustments' -> 0 ->> 'payment_id')`,
+  },
+  // An entry of the same reference already linked (a refund's processing-fee credit carries no adjustment of its own).
+  {
+    kind: `e.reference_type = 'payment_adjustment'`,
+    receipt: `(SELECT src.receipt_id FROM etsy_ledger_entry src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id
+                AND src.reference_id = e.reference_id AND src.reference_type = e.reference_type AND src.receipt_id IS NOT NULL LIMIT 1)`,
+  },
+  // Last: VAT on a fee follows the fee, which the lookups above may just have linked.
+  {
+    kind: `e.parent_entry_id IS NOT NULL`,
+    receipt: `(SELECT src.receipt_id FROM etsy_ledger_entry src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id AND src.entry_id = e.parent_entry_id)`,
+  },
 ] as const;
 
 /** Reference types whose entry belongs to one receipt once the referenced row is known. */
@@ -286,17 +313,23 @@ export class EtsyOrdersRepository {
    */
   async linkPendingLedgerEntries(userId: string, shopId: string): Promise<number> {
     let linked = 0;
-    // One set-based UPDATE per kind of reference, each joining only the entries still pending.
-    for (const source of LINK_SOURCES) {
+    for (const lookup of LINK_LOOKUPS) {
       const result: unknown = await this.db.query(
-        `UPDATE etsy_ledger_entry e SET receipt_id = src.receipt_id, link_pending = false
-         FROM ${source.from}
-         WHERE e.user_id = $1 AND e.shop_id = $2 AND e.link_pending AND src.user_id = $1 AND src.shop_id = $2
-           AND src.receipt_id IS NOT NULL AND ${source.on}`,
+        `UPDATE etsy_ledger_entry e SET receipt_id = ${lookup.receipt}, link_pending = false
+         WHERE e.user_id = $1 AND e.shop_id = $2 AND e.link_pending AND ${lookup.kind} AND ${lookup.receipt} IS NOT NULL`,
         [userId, shopId],
       );
       linked += affectedRows(result);
     }
+    // VAT on an account-level fee (a listing, Etsy Ads) has no receipt to wait for: stop looking.
+    await this.db.query(
+      `UPDATE etsy_ledger_entry e SET link_pending = false
+       WHERE e.user_id = $1 AND e.shop_id = $2 AND e.link_pending AND e.parent_entry_id IS NOT NULL
+         AND (e.reference_type IS NULL OR e.reference_type <> ALL($3::text[]))
+         AND (SELECT NOT src.link_pending AND src.receipt_id IS NULL FROM etsy_ledger_entry src
+              WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id AND src.entry_id = e.parent_entry_id)`,
+      [userId, shopId, LINKABLE_REFERENCE_TYPES],
+    );
     return linked;
   }
 
