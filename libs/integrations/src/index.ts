@@ -28,3 +28,4 @@ export * from './etsy/mappers';
 export * from './printify/types';
 export * from './printify/client';
 export * from './printify/mappers';
+export * from './printify/webhooks';
