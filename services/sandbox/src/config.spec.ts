@@ -31,7 +31,7 @@ describe('sandbox settings', () => {
       secret,
       events: ['order.paid', 'order.shipped', 'order.canceled', 'order.delivered'],
     });
-    expect(readSandboxOptions({ WEBHOOK_PUBLIC_URL: 'http://gateway:5000' }).etsyWebhook).toBeNull();
+    expect(readSandboxOptions({ WEBHOOK_PUBLIC_URL: 'http://gateway:5000' })).toMatchObject({ etsyWebhook: null, webhookHosts: ['gateway'] });
     expect(readSandboxOptions({ SANDBOX_ETSY_WEBHOOK_URL: 'http://127.0.0.1:9/e', SANDBOX_ETSY_WEBHOOK_SECRET: secret }).etsyWebhook?.url).toBe('http://127.0.0.1:9/e');
     expect(() => readSandboxOptions({ SANDBOX_ETSY_WEBHOOK_URL: 'ftp://x/e', SANDBOX_ETSY_WEBHOOK_SECRET: 'nope', SANDBOX_WEBHOOK_TIME_SCALE: '0' })).toThrow(
       /SANDBOX_ETSY_WEBHOOK_URL[\s\S]*SANDBOX_ETSY_WEBHOOK_SECRET[\s\S]*SANDBOX_WEBHOOK_TIME_SCALE/,

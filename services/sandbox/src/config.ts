@@ -33,7 +33,7 @@ export interface SandboxOptions {
   tenantMaxAgeSeconds: number;
   /** Create the tenant "default" at start (for the consent page's picker and manual use). */
   defaultTenant: boolean;
-  /** Hosts webhook deliveries may go to besides loopback (SANDBOX_WEBHOOK_HOSTS). */
+  /** Hosts webhook deliveries may go to besides loopback (SANDBOX_WEBHOOK_HOSTS, and WEBHOOK_PUBLIC_URL's). */
   webhookHosts: string[];
   /** The app-wide Etsy webhook subscription, as if set in Etsy's developer portal (null: none). */
   etsyWebhook: EtsySubscription | null;
@@ -135,8 +135,8 @@ export function readSandboxOptions(env: Env = process.env): SandboxOptions {
     tenantIdleSeconds: int('SANDBOX_TENANT_IDLE_SECONDS', base.tenantIdleSeconds, 60, 365 * 86_400),
     tenantMaxAgeSeconds: int('SANDBOX_TENANT_MAX_AGE_SECONDS', base.tenantMaxAgeSeconds, 60, 365 * 86_400),
     defaultTenant: text('SANDBOX_DEFAULT_TENANT', 'true') !== 'false',
-    webhookHosts: text('SANDBOX_WEBHOOK_HOSTS', '')
-      .split(',')
+    // The hosts the operator names, and the product's own public webhook host (its subscriptions point there).
+    webhookHosts: [...text('SANDBOX_WEBHOOK_HOSTS', '').split(','), env.WEBHOOK_PUBLIC_URL && URL.canParse(env.WEBHOOK_PUBLIC_URL) ? new URL(env.WEBHOOK_PUBLIC_URL).hostname : '']
       .map((host) => host.trim().toLowerCase())
       .filter(Boolean),
     etsyWebhook: etsyWebhookOf(env, problems),
