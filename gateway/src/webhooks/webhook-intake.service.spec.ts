@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
 import type { PinoLogger } from 'nestjs-pino';
 import type { AppConfig } from '@pod/config';
+import { TokenDecryptError } from '@pod/crypto';
 import type { ConnectionsRepository, PrintifyWebhookTarget } from '@pod/db';
 import { ApiException } from '../http/api-exception';
 import type { QueueProducer } from '../queues/queue-producer';
@@ -81,6 +82,18 @@ describe('Printify deliveries', () => {
     const junk = Buffer.from('{"id":');
     expect(await refusal(sut.printify(KEY, pfySign(junk), junk, NOW))).toEqual({ status: 400, code: 'webhook_payload_invalid' });
     expect(producer.enqueue).not.toHaveBeenCalled();
+  });
+
+  it('answers 503 when PostgreSQL does not answer, and 401 when the stored secret no longer decrypts', async () => {
+    const { sut, connections } = newTestService();
+    const body = envelope();
+    connections.findPrintifyWebhookTarget.mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { name: 'QueryFailedError' }));
+    expect(await refusal(sut.printify(KEY, pfySign(body), body, NOW))).toEqual({ status: 503, code: 'service_unavailable' });
+    connections.findPrintifyWebhookTarget.mockRejectedValueOnce(new TokenDecryptError('authentication-failed'));
+    expect(await refusal(sut.printify(KEY, pfySign(body), body, NOW))).toEqual({ status: 401, code: 'webhook_signature_invalid' });
+    const etsy = etsyBody();
+    connections.listEtsyConnectionsOfShop.mockRejectedValueOnce(new Error('timeout'));
+    expect(await refusal(sut.etsy(etsyHeaders(etsy), etsy, NOW))).toEqual({ status: 503, code: 'service_unavailable' });
   });
 
   it('answers 404 for a connection without a secret (webhooks never set up)', async () => {

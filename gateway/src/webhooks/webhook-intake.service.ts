@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@pod/config';
+import { TokenDecryptError } from '@pod/crypto';
 import type { Provider } from '@pod/contracts';
 import { ConnectionsRepository, type PrintifyWebhookTarget } from '@pod/db';
 import { ApiException } from '../http/api-exception';
@@ -108,7 +109,7 @@ export class WebhookIntakeService {
       throw payloadInvalid(delivery);
     }
     if (!ETSY_ORDER_EVENTS.includes(delivery.eventType)) return this.done('etsy', null, delivery.eventType, 'ignored', 'event');
-    const owners = await this.connections.listEtsyConnectionsOfShop(delivery.shopId);
+    const owners = await this.etsyOwners(delivery.shopId);
     // A shop nobody (or nobody still connected) has: nothing to refresh, and nothing to retry.
     if (owners.length === 0) return this.done('etsy', null, delivery.eventType, 'ignored', 'unknown_shop');
     if (!(await this.ledger.claim('etsy', 'app', id))) return this.done('etsy', null, delivery.eventType, 'duplicate');
@@ -133,10 +134,27 @@ export class WebhookIntakeService {
     try {
       return await this.connections.findPrintifyWebhookTarget(key);
     } catch (error) {
-      // A secret that no longer decrypts (APP_SECRET changed): the delivery cannot be checked.
-      this.logger.warn({ event: 'webhook.secret_unreadable', provider: 'printify', err: { name: (error as Error)?.name } }, 'stored webhook secret unreadable');
-      throw signatureInvalid();
+      if (error instanceof TokenDecryptError) {
+        // A secret that no longer decrypts (APP_SECRET changed): the delivery cannot be checked.
+        this.logger.warn({ event: 'webhook.secret_unreadable', provider: 'printify', reason: error.reason }, 'stored webhook secret unreadable');
+        throw signatureInvalid();
+      }
+      throw this.unavailable('printify', error);
     }
+  }
+
+  private async etsyOwners(shopId: string): Promise<{ connectionId: string; userId: string }[]> {
+    try {
+      return await this.connections.listEtsyConnectionsOfShop(shopId);
+    } catch (error) {
+      throw this.unavailable('etsy', error);
+    }
+  }
+
+  /** PostgreSQL did not answer: 503, so the provider delivers again later (never a 500). */
+  private unavailable(provider: Provider, error: unknown): ApiException {
+    this.logger.warn({ event: 'webhook.unavailable', provider, err: { name: (error as Error)?.name } }, 'webhook delivery could not be looked up');
+    return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_unavailable', 'The delivery could not be taken in; try again shortly.');
   }
 
   /** Why a signed, well-formed Printify delivery leads to no job, or null when it does. */
