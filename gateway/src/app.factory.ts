@@ -8,6 +8,9 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '@pod/config';
 import { redisEventsTransportOptions } from '@pod/queue';
 import { createLogger } from '@pod/observability';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import { registerBullBoard } from './admin/bull-board';
 import { AppModule } from './app.module';
 import { SessionGuard } from './auth/session.guard';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
@@ -71,6 +74,8 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Before the web app's static files: the board brings its own @fastify/static (see bull-board.ts).
+  await registerBullBoard(fastify, config, (name) => app.get<Queue>(getQueueToken(name), { strict: false }));
   const spa = await SpaFallback.register(fastify, config.WEB_DIST_DIR);
 
   app.setGlobalPrefix('api', { exclude: ['sandbox/oauth/connect', 'sandbox/oauth/connect/decision', 'healthz', 'livez'] });

@@ -12,6 +12,7 @@ import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { pathForLog } from './http/provider-webhook-route';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
 import { SyncModule } from './sync/sync.module';
@@ -54,6 +55,7 @@ export class AppModule {
         HealthModule,
         PublicConfigModule,
         QueuesModule,
+        MetricsModule,
         EventsModule,
         AdminModule,
         MaintenanceModule,

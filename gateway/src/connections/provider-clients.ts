@@ -2,7 +2,8 @@ import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@
 import Redis from 'ioredis';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig, effectiveProviders } from '@pod/config';
-import { createPkcePair, EtsyClient, PrintifyClient, randomState, RedisRateLimiter, type ProviderLogger } from '@pod/integrations';
+import { createPkcePair, EtsyClient, PrintifyClient, randomState, RedisRateLimiter, withLimiterWaitHook, type ProviderLogger } from '@pod/integrations';
+import { ProcessMetrics } from '@pod/observability';
 import { ETSY_OAUTH, PKCE, PRINTIFY_API, type EtsyOAuthPort, type PkcePort, type PrintifyPort } from './provider-ports';
 
 export const LIMITER_REDIS = Symbol('LIMITER_REDIS');
@@ -49,8 +50,8 @@ export const providerClientProviders: Provider[] = [
   },
   {
     provide: ETSY_OAUTH,
-    inject: [AppConfig, RedisRateLimiter, PinoLogger],
-    useFactory: (config: AppConfig, limiter: RedisRateLimiter, logger: PinoLogger): EtsyOAuthPort => {
+    inject: [AppConfig, RedisRateLimiter, PinoLogger, ProcessMetrics],
+    useFactory: (config: AppConfig, limiter: RedisRateLimiter, logger: PinoLogger, metrics: ProcessMetrics): EtsyOAuthPort => {
       logger.setContext('EtsyClient');
       const { etsy } = effectiveProviders(config);
       return new EtsyClient(
@@ -62,16 +63,19 @@ export const providerClientProviders: Provider[] = [
           redirectUri: etsy.redirectUri,
           ...INTERACTIVE_CALLS,
         },
-        { limiter, logger: providerLogger(logger) },
+        { limiter: withLimiterWaitHook(limiter, metrics.onLimiterWait), logger: providerLogger(logger), metrics: metrics.requestHooks },
       );
     },
   },
   {
     provide: PRINTIFY_API,
-    inject: [AppConfig, RedisRateLimiter, PinoLogger],
-    useFactory: (config: AppConfig, limiter: RedisRateLimiter, logger: PinoLogger): PrintifyPort => {
+    inject: [AppConfig, RedisRateLimiter, PinoLogger, ProcessMetrics],
+    useFactory: (config: AppConfig, limiter: RedisRateLimiter, logger: PinoLogger, metrics: ProcessMetrics): PrintifyPort => {
       logger.setContext('PrintifyClient');
-      return new PrintifyClient({ apiUrl: effectiveProviders(config).printify.apiUrl, ...INTERACTIVE_CALLS }, { limiter, logger: providerLogger(logger) });
+      return new PrintifyClient(
+        { apiUrl: effectiveProviders(config).printify.apiUrl, ...INTERACTIVE_CALLS },
+        { limiter: withLimiterWaitHook(limiter, metrics.onLimiterWait), logger: providerLogger(logger), metrics: metrics.requestHooks },
+      );
     },
   },
   { provide: PKCE, useValue: { createPkcePair, randomState } satisfies PkcePort },

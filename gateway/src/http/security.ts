@@ -11,7 +11,7 @@ export const MAX_JSON_FIELDS = 64;
 /** The only path that takes a form body: the sandbox consent page's Allow/Deny (see demo/sandbox-consent.proxy.ts). */
 export const SANDBOX_FORM_PATH = '/sandbox/oauth/connect/decision';
 
-function helmetOptions(isProduction: boolean) {
+export function helmetOptions(isProduction: boolean) {
   return {
     contentSecurityPolicy: {
       useDefaults: false,

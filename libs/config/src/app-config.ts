@@ -76,6 +76,64 @@ export class AppConfig {
   WORKER_CONCURRENCY?: number;
 
   /**
+   * A worker's job lock (BullMQ lockDuration; renewed every half while the event loop is free).
+   * Unset: the queue's own default. Past it without a renewal, the job counts as stalled.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  WORKER_LOCK_DURATION_MS?: number;
+
+  /** How often a worker looks for stalled jobs (BullMQ stalledInterval). Unset: the queue's default. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  WORKER_STALLED_INTERVAL_MS?: number;
+
+  /** Stalls a job survives before it fails instead of running again (BullMQ maxStalledCount). Unset: the queue's default. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  WORKER_MAX_STALLED_COUNT?: number;
+
+  /**
+   * The provider limits the sync workers keep under, across every replica (the shared Redis
+   * token bucket runs 10% below them): Etsy requests a second per connection, Printify
+   * requests a minute per merchant account. Lower them if Etsy granted your app less.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  ETSY_REQUESTS_PER_SECOND = 10;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(60_000)
+  PRINTIFY_REQUESTS_PER_MINUTE = 600;
+
+  /** A sync worker's provider call is abandoned (and retried) when headers take longer than this… */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  PROVIDER_HEADERS_TIMEOUT_MS = 30_000;
+
+  /** …or when the body takes longer than this. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  PROVIDER_BODY_TIMEOUT_MS = 60_000;
+
+  /**
    * How long a stopping worker may take to finish its active job and close connections before
    * it exits anyway (exit 1). Keep it under the orchestrator's grace period.
    */
@@ -105,12 +163,15 @@ export class AppConfig {
   @Max(1_440)
   SYNC_EVERY_MINUTES = 15;
 
-  /** The nightly resync of every connected shop (cron pattern, 5 or 6 fields), in RESYNC_TZ. */
+  /**
+   * The nightly resync of every connected shop (cron pattern, 5 or 6 fields), in RESYNC_TZ.
+   * `off` removes the scheduler (when a Kubernetes CronJob runs `cli.js resync` instead).
+   */
   @ValidateBy({
     name: 'cronPattern',
     validator: {
-      validate: (value: unknown) => typeof value === 'string' && isCronPattern(value),
-      defaultMessage: () => 'RESYNC_CRON must be a cron pattern such as "0 3 * * *" (minute hour day month weekday)',
+      validate: (value: unknown) => typeof value === 'string' && (value === 'off' || isCronPattern(value)),
+      defaultMessage: () => 'RESYNC_CRON must be a cron pattern such as "0 3 * * *" (minute hour day month weekday), or off',
     },
   })
   RESYNC_CRON = '0 3 * * *';

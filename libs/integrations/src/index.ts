@@ -12,6 +12,7 @@ export {
   type HttpResponse,
   type RatePlan,
   type Requester,
+  type RequestMetricsHook,
   type Timeouts,
 } from './http/request';
 export { backoffDelayMs, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './http/retry';

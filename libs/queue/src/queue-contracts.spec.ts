@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { QUEUE_NAMES } from '@pod/contracts';
 import {
   contractOf,
@@ -42,8 +43,16 @@ describe('the queue contract table', () => {
     expect(options.removeOnFail).toEqual(contractOf('matcher').jobDefaults.removeOnFail);
   });
 
-  it('creates workers paused, with the contract settings', () => {
-    expect(workerOptionsFor('fx-rate')).toEqual({ autorun: false, concurrency: 1, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 1 });
+  it('creates workers paused, with the contract settings, named hostname:pid and keeping a week of per-minute counts', () => {
+    expect(workerOptionsFor('fx-rate')).toEqual({
+      autorun: false,
+      concurrency: 1,
+      lockDuration: 30_000,
+      stalledInterval: 30_000,
+      maxStalledCount: 1,
+      metrics: { maxDataPoints: 7 * 24 * 60 },
+      name: `${hostname()}:${process.pid}`,
+    });
     expect(queueRegistration('etsy-sync')).toEqual({ name: 'etsy-sync', defaultJobOptions: contractOf('etsy-sync').jobDefaults });
   });
 

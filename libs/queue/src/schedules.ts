@@ -29,7 +29,10 @@ export function schedulesFor(config: Pick<AppConfig, 'DEMO_CLEANUP_EVERY_SECONDS
   return [
     schedule({ id: 'demo-cleanup', queue: 'maintenance', job: 'demo-cleanup', timing: { every: config.DEMO_CLEANUP_EVERY_SECONDS * 1000 }, data: {} }),
     // The nightly resync: every connected shop, re-reading the look-back window of orders that may still change.
-    schedule({ id: 'nightly-resync', queue: 'maintenance', job: 'sync-fan-out', timing: { pattern: config.RESYNC_CRON, tz: config.RESYNC_TZ }, data: { mode: 'nightly' } }),
+    // RESYNC_CRON=off: none (a Kubernetes CronJob or system cron runs `cli.js resync` instead).
+    ...(config.RESYNC_CRON !== 'off'
+      ? [schedule({ id: 'nightly-resync', queue: 'maintenance', job: 'sync-fan-out', timing: { pattern: config.RESYNC_CRON, tz: config.RESYNC_TZ }, data: { mode: 'nightly' } })]
+      : []),
     ...(config.SYNC_EVERY_MINUTES > 0
       ? [schedule({ id: 'incremental-sync', queue: 'maintenance', job: 'sync-fan-out', timing: { every: config.SYNC_EVERY_MINUTES * 60_000 }, data: { mode: 'incremental' } })]
       : []),

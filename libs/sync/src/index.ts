@@ -1,3 +1,5 @@
 export * from './sync-stream';
 export * from './sync-errors';
 export * from './sync-runner';
+export * from './streams';
+export * from './worker/sync-worker-kit.module';

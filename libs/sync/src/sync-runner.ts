@@ -34,8 +34,8 @@ export interface SyncRunnerDeps {
   logger: SyncRunnerLogger;
   /** Aborted when the process shuts down: the run stops after the page it is committing. */
   shutdown: AbortSignal;
-  /** Metrics hook per committed page. */
-  onPage?(provider: Provider, stream: string, added: number, changed: number): void;
+  /** Metrics hook per committed page (ProcessMetrics.onSyncPage): orders added and changed, rows written in all. */
+  onPage?(provider: Provider, stream: string, added: number, changed: number, rowsWritten?: number): void;
   /** Test hook: throws at a named point to prove atomicity (security plan item 2). */
   faultPoint?(point: 'after-fetch' | 'mid-write' | 'before-cursor' | 'after-commit'): void;
   now?: () => number;
@@ -111,7 +111,7 @@ export class SyncRunner {
       state.pages += 1;
       state.added += committed.written.ordersAdded;
       state.changed += committed.written.ordersChanged;
-      this.deps.onPage?.(run.provider, stream.name, committed.written.ordersAdded, committed.written.ordersChanged);
+      this.deps.onPage?.(run.provider, stream.name, committed.written.ordersAdded, committed.written.ordersChanged, committed.written.rowsWritten);
       if (page.done) return;
       position = page.next;
     }

@@ -11,6 +11,9 @@ export interface TestSandbox {
   admin<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
 }
 
+/** The worker processes a stack can run next to its gateway (`{ workers: [...] }`). */
+export type TestStackWorker = 'etsy-sync' | 'printify-sync' | 'matcher' | 'fx-rate';
+
 export interface TestStack {
   baseUrl: string;
   database: TestDatabase;
@@ -18,6 +21,8 @@ export interface TestStack {
   gateway: ServiceProcess;
   /** Present when started with `{ sandbox: true }`. */
   sandbox?: TestSandbox;
+  /** The workers started with `{ workers: [...] }`, by name. */
+  workers: Partial<Record<TestStackWorker, ServiceProcess>>;
   stop(): Promise<void>;
 }
 
@@ -27,6 +32,11 @@ export interface TestStackOptions {
    * callback registered, and run the gateway in demo mode against it (SANDBOX_URL, no Etsy keys).
    */
   sandbox?: boolean;
+  /**
+   * Also start these built workers (dist/services/<name>) against the stack's database, Redis
+   * prefix and providers, once the gateway has migrated; each must report healthy.
+   */
+  workers?: readonly TestStackWorker[];
 }
 
 export const TEST_APP_SECRET = 'test-app-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -81,22 +91,38 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     await database.drop();
     throw error;
   }
-  const gateway = spawnService('gateway', 'dist/gateway/src/main.js', {
-    PORT: String(port),
-    PUBLIC_ORIGIN: baseUrl,
+  // What the gateway and the workers share: the data, the queues, the providers.
+  const sharedEnv = {
     ...(sandbox ? { SANDBOX_URL: sandbox.url, SANDBOX_ADMIN_TOKEN: sandbox.adminToken } : {}),
     DATABASE_URL: database.url,
     REDIS_PREFIX: redisPrefix,
     APP_SECRET: TEST_APP_SECRET,
+  };
+  const gateway = spawnService('gateway', 'dist/gateway/src/main.js', {
+    PORT: String(port),
+    PUBLIC_ORIGIN: baseUrl,
+    ...sharedEnv,
     OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
     SUPPORT_EMAIL: 'help@podprofit.test',
     ...env,
   });
+  const workers: Partial<Record<TestStackWorker, ServiceProcess>> = {};
+  const stopAll = async (signal?: NodeJS.Signals) => {
+    await Promise.all(Object.values(workers).map((worker) => worker.stop(signal)));
+    await gateway.stop(signal);
+    await sandbox?.process.stop(signal);
+  };
   try {
     await waitForHttp(`${baseUrl}/healthz`, { process: gateway, timeoutMs: 60_000 });
+    // After the gateway: it migrates the fresh database, and workers never migrate.
+    for (const name of options.workers ?? []) {
+      const healthPort = await freePort();
+      const worker = spawnService(name, `dist/services/${name}/src/main.js`, { ...sharedEnv, HEALTH_PORT: String(healthPort), ...env });
+      workers[name] = worker;
+      await waitForHttp(`http://127.0.0.1:${healthPort}/healthz`, { process: worker, timeoutMs: 60_000 });
+    }
   } catch (error) {
-    await gateway.stop('SIGKILL');
-    await sandbox?.process.stop('SIGKILL');
+    await stopAll('SIGKILL');
     await database.drop();
     throw error;
   }
@@ -106,9 +132,9 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     redisPrefix,
     gateway,
     sandbox,
+    workers,
     stop: async () => {
-      await gateway.stop();
-      await sandbox?.process.stop();
+      await stopAll();
       await database.drop();
     },
   };

@@ -1,10 +1,11 @@
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
-import { Inject } from '@nestjs/common';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { Inject, Optional } from '@nestjs/common';
+import { DelayedError, RateLimitError, UnrecoverableError, WaitingChildrenError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { EVENT_NAMES, type QueueName } from '@pod/contracts';
+import type { JobOutcome, ProcessMetrics } from '@pod/observability';
 import { DomainEventPublisher, shortReason, WarningThrottle, type JobHandlers } from '@pod/queue';
-import { WORKER_LOGGER } from './tokens';
+import { WORKER_LOGGER, WORKER_METRICS } from './tokens';
 import { workerId } from './worker-identity';
 
 type AnyHandler = (job: Job, token?: string) => Promise<unknown>;
@@ -12,7 +13,8 @@ type AnyHandler = (job: Job, token?: string) => Promise<unknown>;
 /**
  * Base of every queue processor: a @nestjs/bullmq WorkerHost that dispatches each job to the
  * handler its contract names, logs outcomes and publishes `job.completed` once BullMQ has
- * marked the job completed. Subclasses add `@Processor(queue, workerOptionsFor(queue))`,
+ * marked the job completed, and times every run of a job for the process's metrics
+ * (podprofit_job_duration_seconds by queue, job and outcome). Subclasses add `@Processor(queue, workerOptionsFor(queue))`,
  * `queue` and `handlers` (a JobHandlers<Q>: one per job of the contract, or it won't compile).
  */
 export abstract class ContractProcessor<Q extends QueueName = QueueName> extends WorkerHost {
@@ -21,6 +23,7 @@ export abstract class ContractProcessor<Q extends QueueName = QueueName> extends
 
   @Inject(DomainEventPublisher) private readonly events: DomainEventPublisher;
   @Inject(WORKER_LOGGER) protected readonly logger: Logger;
+  @Optional() @Inject(WORKER_METRICS) private readonly metrics?: ProcessMetrics;
   private readonly connectionWarnings = new WarningThrottle(30_000);
 
   override async process(job: Job, token?: string): Promise<unknown> {
@@ -30,7 +33,15 @@ export abstract class ContractProcessor<Q extends QueueName = QueueName> extends
       throw new UnrecoverableError(`No processor for job "${job.name}" on queue ${this.queue}`);
     }
     // The lock token lets a handler move its job to delayed (quota waits, shutdown hand-over).
-    return handler.call(this.handlers, job, token);
+    const started = performance.now();
+    try {
+      const result = await handler.call(this.handlers, job, token);
+      this.metrics?.observeJob(this.queue, job.name, 'completed', (performance.now() - started) / 1000);
+      return result;
+    } catch (error) {
+      this.metrics?.observeJob(this.queue, job.name, jobOutcomeOf(error), (performance.now() - started) / 1000);
+      throw error;
+    }
   }
 
   @OnWorkerEvent('completed')
@@ -62,4 +73,12 @@ export abstract class ContractProcessor<Q extends QueueName = QueueName> extends
     if (suppressed === null) return;
     this.logger.warn({ event: 'worker.error', queue: this.queue, reason: shortReason(error), suppressed }, 'worker error (retrying)');
   }
+}
+
+/** How a handler's throw ends this run of the job: BullMQ's signals are not failures. */
+export function jobOutcomeOf(error: unknown): JobOutcome {
+  if (error instanceof DelayedError) return 'delayed';
+  if (error instanceof RateLimitError) return 'rate_limited';
+  if (error instanceof WaitingChildrenError) return 'waiting_children';
+  return 'failed';
 }

@@ -7,6 +7,8 @@ import type { HealthReport } from './health-report';
  * - GET /healthz (readiness): 200 when PostgreSQL, Redis and the worker are all fine, else 503.
  * - GET /livez (liveness): 200 while the process serves requests. Point liveness here, not at
  *   /healthz: a Redis outage must not get workers restarted in a loop; they recover by themselves.
+ * - GET /metrics: the process's Prometheus metrics, when given. The server binds HEALTH_HOST
+ *   (loopback unless a container sets 0.0.0.0), never a public port of the product.
  */
 export class HealthServer {
   private server?: Server;
@@ -14,6 +16,7 @@ export class HealthServer {
   constructor(
     private readonly report: () => Promise<HealthReport>,
     private readonly logger: Logger,
+    private readonly metrics?: () => Promise<{ contentType: string; body: string }>,
   ) {}
 
   /** Binds host:port and answers the address the OS actually bound (port 0 picks a free one). */
@@ -26,6 +29,19 @@ export class HealthServer {
       };
       if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, { status: 'error', message: 'Method Not Allowed' });
       if (path === '/livez') return send(200, { status: 'ok' });
+      if (path === '/metrics' && this.metrics) {
+        this.metrics().then(
+          ({ contentType, body }) => {
+            response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+            response.end(request.method === 'HEAD' ? undefined : body);
+          },
+          (error: unknown) => {
+            this.logger.error({ err: error, event: 'metrics.failed' }, 'metrics collection failed');
+            send(500, { status: 'error', message: 'metrics collection failed' });
+          },
+        );
+        return;
+      }
       if (path !== '/healthz') return send(404, { status: 'error', message: 'Not Found' });
       this.report().then(
         (report) => send(report.httpStatus, report.body),

@@ -6,7 +6,7 @@ import { Logger as NestPinoLogger } from 'nestjs-pino';
 import { loadConfigOrExit } from '@pod/config';
 import type { QueueName } from '@pod/contracts';
 import { createDataSource } from '@pod/db';
-import { createLogger } from '@pod/observability';
+import { createLogger, ProcessMetrics } from '@pod/observability';
 import { probeConnection } from '@pod/queue';
 import { armHardStop, guardProcess } from './shutdown';
 import { WORKER_HEALTH_PORTS, type WorkerService } from './worker-identity';
@@ -37,6 +37,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       logger,
       dataSource: createDataSource(config, `podprofit-${options.service}`),
       redisProbe: new Redis(probeConnection(config)),
+      metrics: new ProcessMetrics({ service: options.service }),
     };
     // Reported by the health check; without a listener ioredis prints every reconnect failure.
     resources.redisProbe.on('error', () => undefined);

@@ -15,7 +15,9 @@ import { probePostgres, probeRedis } from './dependency-probes';
 import { buildHealthReport, type HealthReport } from './health-report';
 import { HealthServer } from './health-server';
 import { dependencyBackoffMs, shortReason, sleep, WarningThrottle } from '@pod/queue';
-import { REDIS_PROBE, WORKER_LOGGER, WORKER_OPTIONS } from './tokens';
+import { REDIS_PROBE, WORKER_LOGGER, WORKER_METRICS, WORKER_OPTIONS } from './tokens';
+import type { ProcessMetrics } from '@pod/observability';
+import { applyWorkerTuning } from './worker-tuning';
 
 export interface WorkerLifecycleOptions {
   service: string;
@@ -41,8 +43,9 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
     private readonly dataSource: DataSource,
     private readonly discovery: DiscoveryService,
     private readonly moduleRef: ModuleRef,
+    @Inject(WORKER_METRICS) private readonly metrics: ProcessMetrics,
   ) {
-    this.health = new HealthServer(() => this.healthReport(), logger);
+    this.health = new HealthServer(() => this.healthReport(), logger, () => metrics.render());
   }
 
   /** Refuses to start (throws) unless exactly one processor serves the queue and covers every job. */
@@ -58,8 +61,10 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
     if (missing.length > 0) throw new Error(`Queue ${queue} has jobs with no processor: ${missing.join(', ')}`);
     if (processor.worker.name !== queue) throw new Error(`Processor for ${queue} consumes ${processor.worker.name}`);
     this.worker = processor.worker;
-    this.logQueueErrors(queue);
+    const ownQueue = this.logQueueErrors(queue);
+    if (ownQueue) this.metrics.watchQueues(() => [ownQueue]);
     this.worker.concurrency = this.config.WORKER_CONCURRENCY ?? contractOf(queue).worker.concurrency;
+    applyWorkerTuning(this.worker, contractOf(queue).worker, this.config);
   }
 
   /** Serves health at once, then runs the worker in the background when its dependencies answer. */
@@ -114,7 +119,8 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
     }
     if (signal.aborted) return;
     const worker = this.requireWorker();
-    this.logger.info({ event: 'worker.running', queue: worker.name, concurrency: worker.concurrency }, 'dependencies answer; taking jobs');
+    const { lockDuration, stalledInterval, maxStalledCount } = worker.opts;
+    this.logger.info({ event: 'worker.running', queue: worker.name, concurrency: worker.concurrency, lockDuration, stalledInterval, maxStalledCount }, 'dependencies answer; taking jobs');
     // run() settles only when the worker closes; its errors are logged, never thrown.
     worker.run().catch((error: unknown) => this.logger.error({ err: error, event: 'worker.run_failed' }, 'worker stopped running'));
   }
@@ -132,18 +138,19 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
   }
 
   /** The worker's own Queue (for enqueueing follow-up jobs) reports connection trouble too. */
-  private logQueueErrors(queue: QueueName): void {
+  private logQueueErrors(queue: QueueName): Queue | undefined {
     let instance: Queue | undefined;
     try {
       instance = this.moduleRef.get<Queue>(getQueueToken(queue), { strict: false });
     } catch {
-      return; // the worker's module registered no Queue: nothing to watch
+      return undefined; // the worker's module registered no Queue: nothing to watch
     }
     const warnings = new WarningThrottle(30_000);
     instance.on('error', (error) => {
       const suppressed = warnings.take();
       if (suppressed !== null) this.logger.warn({ event: 'queue.error', queue, reason: shortReason(error), suppressed }, 'queue connection error (retrying)');
     });
+    return instance;
   }
 
   private requireWorker(): Worker {

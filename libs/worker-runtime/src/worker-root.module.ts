@@ -7,8 +7,9 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@pod/config';
 import { DATA_SOURCE_REPOSITORIES } from '@pod/db';
+import type { ProcessMetrics } from '@pod/observability';
 import { bullConnection, bullPrefix, DomainEventsModule } from '@pod/queue';
-import { REDIS_PROBE, WORKER_LOGGER, WORKER_OPTIONS } from './tokens';
+import { REDIS_PROBE, WORKER_LOGGER, WORKER_METRICS, WORKER_OPTIONS } from './tokens';
 import { WorkerLifecycle, type WorkerLifecycleOptions } from './worker-lifecycle';
 
 export interface WorkerResources extends WorkerLifecycleOptions {
@@ -16,11 +17,15 @@ export interface WorkerResources extends WorkerLifecycleOptions {
   logger: Logger;
   dataSource: DataSource;
   redisProbe: Redis;
+  /** The process's Prometheus registry: served on the health port, fed by the runtime and the worker's own code. */
+  metrics: ProcessMetrics;
 }
 
 /**
  * What every worker's own module may inject: config, logger, the data source (its lifecycle;
- * queries go through the repositories of libs/db, also injectable here), the event publisher.
+ * queries go through the repositories of libs/db, also injectable here), the event publisher,
+ * and the process's metrics (WORKER_METRICS: pass its hooks to the provider clients, the rate
+ * limiter and SyncRunner).
  */
 @Global()
 @Module({})
@@ -35,10 +40,11 @@ class WorkerCoreModule {
         { provide: DataSource, useValue: resources.dataSource },
         ...DATA_SOURCE_REPOSITORIES.map((Repository) => ({ provide: Repository, useFactory: () => new Repository(resources.dataSource) })),
         { provide: REDIS_PROBE, useValue: resources.redisProbe },
+        { provide: WORKER_METRICS, useValue: resources.metrics },
         { provide: WORKER_OPTIONS, useValue: { service: resources.service, queue: resources.queue } },
         WorkerLifecycle,
       ],
-      exports: [AppConfig, WORKER_LOGGER, DataSource, ...DATA_SOURCE_REPOSITORIES, DomainEventsModule],
+      exports: [AppConfig, WORKER_LOGGER, WORKER_METRICS, DataSource, ...DATA_SOURCE_REPOSITORIES, DomainEventsModule],
     };
   }
 }

@@ -1,17 +1,23 @@
 import { Processor } from '@nestjs/bullmq';
-import { UnrecoverableError } from 'bullmq';
 import { workerOptionsFor, type JobHandlers } from '@pod/queue';
+import { SyncRunner } from '@pod/sync';
 import { ContractProcessor, pingHandler } from '@pod/worker-runtime';
+import { EtsySyncService } from './etsy-sync.service';
 
 const QUEUE = 'etsy-sync';
 
-/** Pulls Etsy receipts page by page (sync jobs arrive in a later issue). */
+/** Walks Etsy sync runs (receipts, then the ledger with its payments) and refreshes receipts webhooks name. */
 @Processor(QUEUE, workerOptionsFor(QUEUE))
 export class EtsySyncProcessor extends ContractProcessor<typeof QUEUE> {
   readonly queue = QUEUE;
-  readonly handlers: JobHandlers<typeof QUEUE> = {
-    ping: pingHandler(QUEUE),
-    'sync': () => Promise.reject(new UnrecoverableError('not built yet')),
-    'refresh-receipt': () => Promise.reject(new UnrecoverableError('not built yet')),
-  };
+  readonly handlers: JobHandlers<typeof QUEUE>;
+
+  constructor(runner: SyncRunner, etsy: EtsySyncService) {
+    super();
+    this.handlers = {
+      ping: pingHandler(QUEUE),
+      sync: (job, token) => runner.run(job, token, (run) => etsy.streamsFor(run)),
+      'refresh-receipt': (job) => etsy.refreshReceipt(job.data),
+    };
+  }
 }

@@ -1,17 +1,23 @@
 import { Processor } from '@nestjs/bullmq';
-import { UnrecoverableError } from 'bullmq';
 import { workerOptionsFor, type JobHandlers } from '@pod/queue';
+import { SyncRunner } from '@pod/sync';
 import { ContractProcessor, pingHandler } from '@pod/worker-runtime';
+import { PrintifySyncService } from './printify-sync.service';
 
 const QUEUE = 'printify-sync';
 
-/** Pulls Printify orders page by page (sync jobs arrive in a later issue). */
+/** Walks Printify sync runs (the chosen shop's orders) and refreshes orders webhooks name. */
 @Processor(QUEUE, workerOptionsFor(QUEUE))
 export class PrintifySyncProcessor extends ContractProcessor<typeof QUEUE> {
   readonly queue = QUEUE;
-  readonly handlers: JobHandlers<typeof QUEUE> = {
-    ping: pingHandler(QUEUE),
-    'sync': () => Promise.reject(new UnrecoverableError('not built yet')),
-    'refresh-order': () => Promise.reject(new UnrecoverableError('not built yet')),
-  };
+  readonly handlers: JobHandlers<typeof QUEUE>;
+
+  constructor(runner: SyncRunner, printify: PrintifySyncService) {
+    super();
+    this.handlers = {
+      ping: pingHandler(QUEUE),
+      sync: (job, token) => runner.run(job, token, (run) => printify.streamsFor(run)),
+      'refresh-order': (job) => printify.refreshOrder(job.data),
+    };
+  }
 }

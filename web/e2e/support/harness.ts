@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, openPage, type ViewportName } from './browser';
 import { cspViolations } from './csp';
-import type { TestSandbox } from '@pod/testing';
+import type { TestSandbox, TestStackWorker } from '@pod/testing';
 import { startStack, type RunningStack } from './stack';
 
 jest.setTimeout(90_000);
@@ -21,6 +21,8 @@ export interface E2EOptions {
   env?: () => Record<string, string>;
   /** Start the built sandbox too and run the gateway in demo mode against it. */
   sandbox?: boolean;
+  /** Start these built workers too (e.g. the sync workers, which do the runs the gateway queues). */
+  workers?: readonly TestStackWorker[];
 }
 
 /**
@@ -33,7 +35,7 @@ export function setupE2E(options: E2EOptions = {}): E2E {
   let contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    stack = await startStack(options.env?.() ?? {}, { sandbox: options.sandbox });
+    stack = await startStack(options.env?.() ?? {}, { sandbox: options.sandbox, workers: options.workers });
     browser = await launchBrowser();
   }, 180_000);
 

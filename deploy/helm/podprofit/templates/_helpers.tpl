@@ -221,7 +221,8 @@ volumes:
 
 {{/*
 Fails the render when the processes could open more PostgreSQL connections than the
-server allows: (gateway replicas + all worker replicas) x pool size. The sandbox is left
+server allows: (gateway replicas + all worker replicas) x pool size, counting a worker that
+KEDA scales at its maxReplicas. The sandbox is left
 out on purpose: it never connects to PostgreSQL (it gets no DATABASE_URL).
 */}}
 {{- define "podprofit.validateConnectionBudget" -}}
@@ -229,11 +230,55 @@ out on purpose: it never connects to PostgreSQL (it gets no DATABASE_URL).
 {{- $total := mul (int .Values.gateway.replicas) $pool -}}
 {{- range $name, $w := .Values.workers -}}
 {{- if $w.enabled -}}
-{{- $total = add $total (mul (int $w.replicas) (int (default $pool $w.databasePoolSize))) -}}
+{{- $replicas := int $w.replicas -}}
+{{- $keda := default (dict) $w.keda -}}
+{{- if $keda.enabled -}}
+{{- /* KEDA may scale the worker up to its maxReplicas. */ -}}
+{{- $replicas = max $replicas (int $keda.maxReplicas) -}}
+{{- end -}}
+{{- $total = add $total (mul $replicas (int (default $pool $w.databasePoolSize))) -}}
 {{- end -}}
 {{- end -}}
 {{- $budget := sub (int .Values.database.maxConnections) (int .Values.database.reservedConnections) -}}
 {{- if gt (int $total) (int $budget) -}}
 {{- fail (printf "PostgreSQL connection budget exceeded: the processes may open %d connections, but database.maxConnections - database.reservedConnections = %d. Lower replicas or pool sizes, or raise max_connections (see deploy/operating.md)." (int $total) (int $budget)) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Redis as KEDA's redis trigger wants it: host:port (keda.redisAddress, else from config.redisUrl,
+credentials and database dropped), TLS ("true" for rediss://) and the database index.
+*/}}
+{{- define "podprofit.kedaRedisAddress" -}}
+{{- if .Values.keda.redisAddress -}}
+{{- .Values.keda.redisAddress -}}
+{{- else -}}
+{{- if .Values.secretKeys.redisUrl -}}
+{{- fail "keda.redisAddress is required when the Redis URL is in the Secret (secretKeys.redisUrl): KEDA needs host:port, and the password in keda.redisPasswordSecretKey" -}}
+{{- end -}}
+{{- $url := required "config.redisUrl is required" .Values.config.redisUrl -}}
+{{- $hostPort := regexReplaceAll "^rediss?://([^@/]*@)?([^/?#]+).*$" $url "${2}" -}}
+{{- if regexMatch ":[0-9]+$" $hostPort -}}
+{{- $hostPort -}}
+{{- else -}}
+{{- printf "%s:6379" $hostPort -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "podprofit.kedaRedisTLS" -}}
+{{- if ne (toString .Values.keda.redisTLS) "" -}}
+{{- .Values.keda.redisTLS | toString -}}
+{{- else -}}
+{{- hasPrefix "rediss://" (toString .Values.config.redisUrl) | toString -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "podprofit.kedaRedisDatabase" -}}
+{{- if ne (toString .Values.keda.redisDatabaseIndex) "" -}}
+{{- .Values.keda.redisDatabaseIndex | toString -}}
+{{- else -}}
+{{- $db := regexFind "/[0-9]+$" (regexReplaceAll "[?#].*$" (toString .Values.config.redisUrl) "") | trimPrefix "/" -}}
+{{- default "0" $db -}}
 {{- end -}}
 {{- end -}}

@@ -36,11 +36,13 @@ interface MoneyColumnOptions {
   /** The column name, e.g. `gross_amount_minor` (its currency column sits beside it). */
   name: string;
   nullable?: boolean;
+  /** A whole number of minor units the column defaults to (e.g. 0 for a running sum). */
+  default?: number;
 }
 
 /** A money amount column: `bigint` minor units, always next to a CurrencyColumn naming its currency. */
 export function MinorUnitsColumn(options: MoneyColumnOptions): PropertyDecorator {
-  return Column({ name: options.name, type: 'bigint', nullable: options.nullable ?? false, transformer: minorUnitsTransformer });
+  return Column({ name: options.name, type: 'bigint', nullable: options.nullable ?? false, default: options.default, transformer: minorUnitsTransformer });
 }
 
 /** The ISO 4217 currency of the amounts beside it, e.g. `currency` or `shop_currency`. */

@@ -1,9 +1,44 @@
+import { EtsyLedgerEntryEntity } from './etsy-ledger-entry.entity';
+import { EtsyPaymentEntity } from './etsy-payment.entity';
+import { EtsyReceiptLineEntity } from './etsy-receipt-line.entity';
+import { EtsyReceiptEntity } from './etsy-receipt.entity';
 import { OAuthStateEntity } from './oauth-state.entity';
+import { PrintifyOrderLineEntity } from './printify-order-line.entity';
+import { PrintifyOrderEntity } from './printify-order.entity';
 import { ProviderConnectionEntity } from './provider-connection.entity';
 import { SessionEntity } from './session.entity';
 import { SyncCursorEntity } from './sync-cursor.entity';
+import { SyncQuarantineEntity } from './sync-quarantine.entity';
 import { SyncRunEntity } from './sync-run.entity';
 import { UserEntity } from './user.entity';
 
-export { OAuthStateEntity, ProviderConnectionEntity, SessionEntity, SyncCursorEntity, SyncRunEntity, UserEntity };
-export const ALL_ENTITIES = [UserEntity, SessionEntity, ProviderConnectionEntity, OAuthStateEntity, SyncRunEntity, SyncCursorEntity];
+export {
+  EtsyLedgerEntryEntity,
+  EtsyPaymentEntity,
+  EtsyReceiptEntity,
+  EtsyReceiptLineEntity,
+  OAuthStateEntity,
+  PrintifyOrderEntity,
+  PrintifyOrderLineEntity,
+  ProviderConnectionEntity,
+  SessionEntity,
+  SyncCursorEntity,
+  SyncQuarantineEntity,
+  SyncRunEntity,
+  UserEntity,
+};
+export const ALL_ENTITIES = [
+  UserEntity,
+  SessionEntity,
+  ProviderConnectionEntity,
+  OAuthStateEntity,
+  SyncRunEntity,
+  SyncCursorEntity,
+  EtsyReceiptEntity,
+  EtsyReceiptLineEntity,
+  EtsyPaymentEntity,
+  EtsyLedgerEntryEntity,
+  PrintifyOrderEntity,
+  PrintifyOrderLineEntity,
+  SyncQuarantineEntity,
+];

@@ -10,11 +10,15 @@ import { UsersRepository } from './users.repository';
 export * from './connections.repository';
 export * from './database-session';
 export * from './demo-accounts.repository';
+export * from './etsy-orders.repository';
 export * from './etsy-tokens.repository';
 export * from './oauth-states.repository';
+export * from './printify-orders.repository';
 export * from './sessions.repository';
 export * from './sync-cursors.repository';
+export * from './sync-quarantine.repository';
 export * from './sync-runs.repository';
+export { jsonForPostgres, payloadHash, type UpsertCounts } from './synced-rows';
 export * from './users.repository';
 
 /**

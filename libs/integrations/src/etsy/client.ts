@@ -1,10 +1,10 @@
 import { systemClock, type Clock } from '../http/clock';
 import { AuthError, InvalidRequestError, PayloadSchemaError, ProviderError, ReauthRequiredError } from '../http/errors';
 import type { ProviderLogger } from '../http/logger';
-import { createRequester, type FetchLike, type HttpRequest, type RatePlan, type Requester, type Timeouts } from '../http/request';
+import { createRequester, type FetchLike, type HttpRequest, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
 import type { RetryPolicy } from '../http/retry';
 import { bucketForLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
-import { mapEtsyLedgerEntries, mapEtsyMe, mapEtsyPayments, mapEtsyReceipts, mapEtsyShop, mapEtsyTokenResponse } from './mappers';
+import { mapEtsyLedgerEntries, mapEtsyMe, mapEtsyPayments, mapEtsyReceipt, mapEtsyReceipts, mapEtsyShop, mapEtsyTokenResponse } from './mappers';
 import { isValidCodeVerifier } from './pkce';
 import { etsyRateHeaders } from './rate-headers';
 import type {
@@ -43,6 +43,8 @@ export interface EtsyClientDeps {
   fetch?: FetchLike;
   clock?: Clock;
   random?: () => number;
+  /** Per-attempt and 429 counts for the process's metrics. */
+  metrics?: RequestMetricsHook;
 }
 
 export const ETSY_DEFAULT_API_URL = 'https://openapi.etsy.com';
@@ -59,14 +61,22 @@ const PATHS = {
   me: '/v3/application/users/me',
   shop: '/v3/application/shops/{shop_id}',
   receipts: '/v3/application/shops/{shop_id}/receipts',
+  receipt: '/v3/application/shops/{shop_id}/receipts/{receipt_id}',
   payments: '/v3/application/shops/{shop_id}/receipts/{receipt_id}/payments',
+  paymentsById: '/v3/application/shops/{shop_id}/payments',
   ledger: '/v3/application/shops/{shop_id}/payment-account/ledger-entries',
+  ledgerPayments: '/v3/application/shops/{shop_id}/payment-account/ledger-entries/payments',
 } as const;
+
+/** How many ids one getPayments / ledger-entry-payments call carries (a list in the query string). */
+export const ETSY_MAX_IDS_PER_CALL = 100;
 
 export interface EtsyReceiptPage {
   /** Etsy's total of matching receipts (ignores limit/offset). */
   count: number;
   receipts: EtsyReceipt[];
+  /** Each receipt as received (`payloads[i]` is `receipts[i]`'s), kept beside the mapped columns. */
+  payloads: unknown[];
   /** Records that failed the schema, for the worker's quarantine. */
   rejected: RejectedRecord[];
 }
@@ -74,6 +84,13 @@ export interface EtsyReceiptPage {
 export interface EtsyLedgerPage {
   count: number;
   entries: EtsyLedgerEntry[];
+  payloads: unknown[];
+  rejected: RejectedRecord[];
+}
+
+export interface EtsyPaymentList {
+  payments: EtsyPayment[];
+  payloads: unknown[];
   rejected: RejectedRecord[];
 }
 
@@ -114,7 +131,7 @@ export class EtsyClient {
         defaultHeaders: { 'x-api-key': apiKey },
         secrets: [config.sharedSecret, apiKey],
       },
-      { fetch: deps.fetch, logger: deps.logger, clock: this.clock, random: deps.random, limiter: deps.limiter },
+      { fetch: deps.fetch, logger: deps.logger, clock: this.clock, random: deps.random, limiter: deps.limiter, metrics: deps.metrics },
     );
   }
 
@@ -186,7 +203,32 @@ export class EtsyClient {
       },
     });
     const page = mapEtsyReceipts(body);
-    return { count: page.count, receipts: page.records, rejected: page.rejected };
+    return { count: page.count, receipts: page.records, payloads: page.payloads, rejected: page.rejected };
+  }
+
+  /** One receipt (a webhook named it), with its payload as received. */
+  async getReceipt(auth: EtsyAuth, shopId: string, receiptId: string): Promise<{ receipt: EtsyReceipt; payload: unknown }> {
+    const payload = await this.authed(auth, { method: 'GET', path: PATHS.receipt, params: { shop_id: id(shopId, 'shopId'), receipt_id: id(receiptId, 'receiptId') } });
+    return { receipt: mapEtsyReceipt(payload), payload };
+  }
+
+  /** getPayments: the payments with these ids (at most ETSY_MAX_IDS_PER_CALL). */
+  async listPaymentsByIds(auth: EtsyAuth, shopId: string, paymentIds: readonly string[]): Promise<EtsyPaymentList> {
+    return this.paymentList(auth, PATHS.paymentsById, shopId, 'payment_ids', paymentIds);
+  }
+
+  /** getPaymentAccountLedgerEntryPayments: the payments behind these ledger entries (PAYMENT_GROSS). */
+  async listLedgerEntryPayments(auth: EtsyAuth, shopId: string, ledgerEntryIds: readonly string[]): Promise<EtsyPaymentList> {
+    return this.paymentList(auth, PATHS.ledgerPayments, shopId, 'ledger_entry_ids', ledgerEntryIds);
+  }
+
+  private async paymentList(auth: EtsyAuth, path: string, shopId: string, listName: string, ids: readonly string[]): Promise<EtsyPaymentList> {
+    if (ids.length === 0) return { payments: [], payloads: [], rejected: [] };
+    if (ids.length > ETSY_MAX_IDS_PER_CALL) throw new InvalidRequestError('etsy', `etsy: at most ${ETSY_MAX_IDS_PER_CALL} ids per call`);
+    const list = ids.map((value) => id(value, listName)).join(',');
+    const body = await this.authed(auth, { method: 'GET', path, params: { shop_id: id(shopId, 'shopId') }, query: { [listName]: list } });
+    const page = mapEtsyPayments(body);
+    return { payments: page.records, payloads: page.payloads, rejected: page.rejected };
   }
 
   /**
@@ -194,6 +236,11 @@ export class EtsyClient {
    * with PayloadSchemaError: a receipt's payments are one unit for the fee calculation.
    */
   async listReceiptPayments(auth: EtsyAuth, shopId: string, receiptId: string): Promise<EtsyPayment[]> {
+    return (await this.receiptPayments(auth, shopId, receiptId)).payments;
+  }
+
+  /** The same payments with their payloads as received (the worker stores both). */
+  async receiptPayments(auth: EtsyAuth, shopId: string, receiptId: string): Promise<EtsyPaymentList> {
     const body = await this.authed(auth, {
       method: 'GET',
       path: PATHS.payments,
@@ -202,7 +249,7 @@ export class EtsyClient {
     const page = mapEtsyPayments(body);
     const bad = page.rejected[0];
     if (bad) throw new PayloadSchemaError('etsy', bad.field, bad.reason);
-    return page.records;
+    return { payments: page.records, payloads: page.payloads, rejected: [] };
   }
 
   async listLedgerEntries(auth: EtsyAuth, shopId: string, query: EtsyLedgerQuery): Promise<EtsyLedgerPage> {
@@ -225,7 +272,7 @@ export class EtsyClient {
       },
     });
     const page = mapEtsyLedgerEntries(body);
-    return { count: page.count, entries: page.records, rejected: page.rejected };
+    return { count: page.count, entries: page.records, payloads: page.payloads, rejected: page.rejected };
   }
 
   /** One call with the connection's token; a 401 leads to exactly one refresh and one more try. */

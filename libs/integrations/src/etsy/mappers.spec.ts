@@ -25,7 +25,10 @@ describe('Etsy receipts', () => {
   it('maps a page, rejecting only the broken record', () => {
     expect(page.count).toBe(4);
     expect(page.records.map((r) => r.receiptId)).toEqual(['3012345678', '3012345679', '3012345681']);
-    expect(page.rejected).toEqual([{ index: 2, id: '3012345680', field: 'results[2].grandtotal', reason: 'is missing' }]);
+    expect(page.rejected).toEqual([{ index: 2, id: '3012345680', field: 'results[2].grandtotal', reason: 'is missing', payload: expect.anything() }]);
+    // The record as received, for the quarantine.
+    expect(page.rejected[0].payload).toBe(receiptsFixture.results[2]);
+    expect(page.payloads).toEqual([0, 1, 3].map((index) => receiptsFixture.results[index]));
   });
 
   it('normalises statuses, ids, entities, money and times', () => {
@@ -189,7 +192,9 @@ describe('Etsy payments, ledger, shop, me and tokens', () => {
     ]);
     expect(page.records[3].parentEntryId).toBe('90003');
     expect(page.records[2].createdAt.toISOString()).toBe(new Date(1767400001 * 1000).toISOString());
-    expect(page.rejected).toEqual([{ index: 4, id: '90005', field: 'results[4].amount', reason: 'is not a whole number in the safe range' }]);
+    expect(page.rejected).toEqual([{ index: 4, id: '90005', field: 'results[4].amount', reason: 'is not a whole number in the safe range', payload: expect.anything() }]);
+    // The record as received, for the quarantine.
+    expect(page.rejected[0].payload).toBe(ledgerFixture.results[4]);
   });
 
   it('maps the shop and getMe', () => {

@@ -169,6 +169,7 @@ function mapAdjustment(item: unknown, ctx: Ctx): EtsyPaymentAdjustment {
   const success = rec.is_success;
   return {
     paymentAdjustmentId: reqId(rec, 'payment_adjustment_id', ctx),
+    paymentId: optId(rec, 'payment_id', ctx),
     status: optLower(rec, 'status', ctx),
     isSuccess: success === undefined || success === null ? null : optBool(rec, 'is_success', ctx, false),
     reasonCode: optString(rec, 'reason_code', ctx),

@@ -121,6 +121,8 @@ export interface EtsyReceipt {
 
 export interface EtsyPaymentAdjustment {
   paymentAdjustmentId: string;
+  /** The payment the adjustment (refund) changes. */
+  paymentId: string | null;
   status: string | null;
   isSuccess: boolean | null;
   reasonCode: string | null;

@@ -55,6 +55,19 @@ export interface HttpDeps {
   /** [0, 1) for the backoff jitter; Math.random by default. */
   random?: () => number;
   limiter?: RateLimiter;
+  /** Counts each attempt and each 429 (Prometheus in the processes); never alters a request. */
+  metrics?: RequestMetricsHook;
+}
+
+/**
+ * What the request function reports for metrics, as plain calls (this library knows no
+ * metrics client). A hook that throws is ignored.
+ */
+export interface RequestMetricsHook {
+  /** Every call sent, retries included; `status` is null when no response came (timeout, refused connection). */
+  onAttempt?(attempt: { provider: ProviderName; status: number | null; durationMs: number }): void;
+  /** A 429 from the provider, with the budget it exhausted and how long it asked to wait. */
+  onRateLimited?(event: { provider: ProviderName; scope: RateLimitScope; retryAfterMs: number }): void;
 }
 
 /** Which shared budget a request spends, and which other budgets' blocks stop it. */
@@ -125,6 +138,14 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? Math.random;
   const limiter = deps.limiter;
+  const report = (call: (hook: RequestMetricsHook) => void) => {
+    if (!deps.metrics) return;
+    try {
+      call(deps.metrics);
+    } catch {
+      // Metrics must never fail a provider call.
+    }
+  };
 
   function buildUrl(request: HttpRequest): URL {
     const filled = request.path.replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -162,6 +183,7 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
       const started = clock.now();
       const decision = await attemptOnce(request, url, headers, body, { attempt, idempotent, secrets, what });
       const durationMs = clock.now() - started;
+      report((hook) => hook.onAttempt?.({ provider, status: decision.type === 'return' ? decision.response.status : decision.error.status, durationMs }));
       if (decision.type === 'return') {
         logger.info({ ...logBase, status: decision.response.status, attempt, durationMs }, 'provider request');
         return decision.response;
@@ -254,6 +276,7 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
       const waitMs = retryAfterMs ?? backoff();
       if (request.rate && limiter) await limiter.block(scopeOfKind(request.rate, kind), waitMs);
       logger.warn({ event: 'provider_rate_limited', provider, scope: kind, retryAfterMs: waitMs, source: 'upstream' }, 'provider answered 429');
+      report((hook) => hook.onRateLimited?.({ provider, scope: kind, retryAfterMs: waitMs }));
       const error = new RateLimitedError(waitMs, kind, provider, `${ctx.what}: 429, ${kind} limit; retry after ${waitMs} ms`);
       if (waitMs > policy.maxRetryAfterMs) return { type: 'throw', error };
       // With a limiter the block makes the next acquire() wait; without one, sleep here.

@@ -158,10 +158,14 @@ export interface RejectedRecord {
   /** Path of the offending field inside the page (`results[3].grandtotal.amount`). */
   field: string;
   reason: string;
+  /** The record as received, for the quarantine (whatever shape it had). */
+  payload: unknown;
 }
 
 export interface MappedList<T> {
   records: T[];
+  /** The payload each record was mapped from, as received: `payloads[i]` is `records[i]`'s. */
+  payloads: unknown[];
   rejected: RejectedRecord[];
 }
 
@@ -171,17 +175,19 @@ export interface MappedList<T> {
  */
 export function mapEach<T>(items: readonly unknown[], ctx: Ctx, idKey: string, mapOne: (item: unknown, ctx: Ctx) => T): MappedList<T> {
   const records: T[] = [];
+  const payloads: unknown[] = [];
   const rejected: RejectedRecord[] = [];
   items.forEach((item, index) => {
     const at = child(ctx, index);
     try {
       records.push(mapOne(item, at));
+      payloads.push(item);
     } catch (error) {
       if (!(error instanceof PayloadSchemaError)) throw error;
-      rejected.push({ index, id: readIdLoosely(item, idKey), field: error.field, reason: error.reason });
+      rejected.push({ index, id: readIdLoosely(item, idKey), field: error.field, reason: error.reason, payload: item });
     }
   });
-  return { records, rejected };
+  return { records, payloads, rejected };
 }
 
 function readIdLoosely(item: unknown, idKey: string): string | null {

@@ -3,7 +3,7 @@ import type { Clock } from '../http/clock';
 import { InvalidRequestError, PayloadSchemaError } from '../http/errors';
 import type { MappedList } from '../payload/read';
 import type { ProviderLogger } from '../http/logger';
-import { createRequester, type FetchLike, type RatePlan, type Requester, type Timeouts } from '../http/request';
+import { createRequester, type FetchLike, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
 import type { RetryPolicy } from '../http/retry';
 import { bucketForLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
 import { mapPrintifyOrder, mapPrintifyOrderPage, mapPrintifyShops, type PrintifyOrderPage } from './mappers';
@@ -28,6 +28,8 @@ export interface PrintifyClientDeps {
   fetch?: FetchLike;
   clock?: Clock;
   random?: () => number;
+  /** Per-attempt and 429 counts for the process's metrics. */
+  metrics?: RequestMetricsHook;
 }
 
 export const PRINTIFY_DEFAULT_API_URL = 'https://api.printify.com';
@@ -74,7 +76,7 @@ export class PrintifyClient {
         maxBodyBytes: config.maxBodyBytes,
         defaultHeaders: { 'user-agent': config.userAgent ?? PRINTIFY_DEFAULT_USER_AGENT },
       },
-      { fetch: deps.fetch, logger: deps.logger, clock: deps.clock, random: deps.random, limiter: deps.limiter },
+      { fetch: deps.fetch, logger: deps.logger, clock: deps.clock, random: deps.random, limiter: deps.limiter, metrics: deps.metrics },
     );
   }
 
@@ -100,12 +102,26 @@ export class PrintifyClient {
       sku: query.sku || undefined,
     });
     const page = mapPrintifyOrderPage(body, options.currency ?? 'USD', query.page);
-    return { orders: page.records, rejected: page.rejected, currentPage: page.currentPage, lastPage: page.lastPage, total: page.total, hasNextPage: page.hasNextPage };
+    return {
+      orders: page.records,
+      payloads: page.payloads,
+      rejected: page.rejected,
+      currentPage: page.currentPage,
+      lastPage: page.lastPage,
+      total: page.total,
+      hasNextPage: page.hasNextPage,
+    };
   }
 
   async getOrder(auth: PrintifyAuth, shopId: string, orderId: string, options: PrintifyOrdersOptions = {}): Promise<PrintifyOrder> {
+    return (await this.getOrderWithPayload(auth, shopId, orderId, options)).order;
+  }
+
+  /** One order and its payload as received (a webhook named it). */
+  async getOrderWithPayload(auth: PrintifyAuth, shopId: string, orderId: string, options: PrintifyOrdersOptions = {}): Promise<{ order: PrintifyOrder; payload: unknown }> {
     if (!/^[A-Za-z0-9]{1,64}$/.test(orderId)) throw new InvalidRequestError('printify', 'printify: orderId is not an order id');
-    return mapPrintifyOrder(await this.get(auth, PATHS.order, { shop_id: shopId, order_id: orderId }), options.currency ?? 'USD');
+    const payload = await this.get(auth, PATHS.order, { shop_id: shopId, order_id: orderId });
+    return { order: mapPrintifyOrder(payload, options.currency ?? 'USD'), payload };
   }
 
   /** The shop's webhook subscriptions (scope webhooks.read); `rejected` lists entries that failed the schema. */

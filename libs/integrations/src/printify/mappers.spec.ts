@@ -26,6 +26,7 @@ describe('Printify shops', () => {
         { id: '5432100', title: 'CatMomPrints & Co', salesChannel: 'etsy' },
         { id: '5432101', title: 'Test store', salesChannel: 'disconnected' },
       ],
+      payloads: shopsFixture,
       rejected: [],
     });
     expect(() => mapPrintifyShops({ data: [] })).toThrow(PayloadSchemaError);
@@ -37,7 +38,10 @@ describe('Printify orders', () => {
     const page = mapPrintifyOrderPage(ordersPage, 'USD', 1);
     expect(page).toMatchObject({ currentPage: 1, lastPage: 3, total: 23, hasNextPage: true });
     expect(page.records.map((o) => o.id)).toEqual(['5a96f649b2439217d070f507', '5a96f649b2439217d070f508']);
-    expect(page.rejected).toEqual([{ index: 2, id: '5a96f649b2439217d070f509', field: 'data[2].created_at', reason: 'is missing' }]);
+    expect(page.rejected).toEqual([{ index: 2, id: '5a96f649b2439217d070f509', field: 'data[2].created_at', reason: 'is missing', payload: expect.anything() }]);
+    // The record as received, for the quarantine.
+    expect(page.rejected[0].payload).toBe(ordersPage.data[2]);
+    expect(page.payloads).toEqual([ordersPage.data[0], ordersPage.data[1]]);
     const [order, reprint] = page.records;
     expect(order).toMatchObject({
       appOrderId: '215014.44',

@@ -1,3 +1,4 @@
 export * from './limiter';
 export * from './memory-limiter';
 export * from './redis-limiter';
+export * from './wait-hook';

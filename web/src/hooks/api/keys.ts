@@ -13,4 +13,11 @@ export const API = {
   printifyShops: '/api/printify/shops',
   disconnectAll: '/api/connections/all',
   disconnect: (service: 'etsy' | 'printify') => `/api/connections/${service}`,
+  syncStatus: '/api/sync/status',
+  syncStart: (provider: 'etsy' | 'printify') => `/api/sync/${provider}`,
+} as const;
+
+/** Key prefixes for revalidating a resource's every key at once (`mutateByPrefix`). */
+export const API_PREFIX = {
+  connections: '/api/connections/',
 } as const;

@@ -10,7 +10,8 @@ export function useConnectionsStatus() {
   return { status: data, error: error as Error | undefined, isLoading, reload };
 }
 
-const refreshStatus = () => mutate(API.connectionsStatus);
+/** A connection change can start syncs (both connected) or end them: both answers are asked again. */
+const refreshStatus = () => Promise.all([mutate(API.connectionsStatus), mutate(API.syncStatus)]);
 
 /** Starts Etsy's OAuth flow; the caller sends the browser to `authUrl`. */
 export function startEtsyConnection() {

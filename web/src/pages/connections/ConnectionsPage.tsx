@@ -13,6 +13,7 @@ import {
   validatePrintifyToken,
 } from '../../hooks/api/useConnections';
 import { useCurrentUser } from '../../hooks/api/useCurrentUser';
+import { refreshSyncStatus, useSyncStatus } from '../../hooks/api/useSyncStatus';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { ConfirmDisconnectDialog } from './components/ConfirmDisconnectDialog';
 import { CredentialsHelpCard } from './components/CredentialsHelpCard';
@@ -34,6 +35,7 @@ export function ConnectionsPage() {
   usePageTitle('API Connections');
   const { status, error, isLoading, reload } = useConnectionsStatus();
   const { user } = useCurrentUser();
+  const { syncStatus } = useSyncStatus();
   const [etsyConnecting, setEtsyConnecting] = useState(false);
   const [token, setToken] = useState('');
   const [validating, setValidating] = useState(false);
@@ -43,7 +45,8 @@ export function ConnectionsPage() {
   const [completing, setCompleting] = useState(false);
   const [confirming, setConfirming] = useState<ServiceName | null>(null);
 
-  useEtsyReturnToast(useCallback(() => void reload(), [reload]));
+  // Connected: the first syncs may have started too.
+  useEtsyReturnToast(useCallback(() => void Promise.all([reload(), refreshSyncStatus()]), [reload]));
 
   const connectEtsy = async () => {
     setEtsyConnecting(true);
@@ -151,9 +154,10 @@ export function ConnectionsPage() {
             </Alert.Root>
           )}
           <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6" alignItems="stretch">
-            <EtsyCard etsy={status.etsy} connecting={etsyConnecting} onConnect={() => void connectEtsy()} onDisconnect={() => setConfirming('Etsy')} />
+            <EtsyCard etsy={status.etsy} run={syncStatus?.etsy ?? null} connecting={etsyConnecting} onConnect={() => void connectEtsy()} onDisconnect={() => setConfirming('Etsy')} />
             <PrintifyCard
               printify={status.printify}
+              run={syncStatus?.printify ?? null}
               token={token}
               onTokenChange={setToken}
               validating={validating}

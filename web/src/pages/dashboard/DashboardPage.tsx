@@ -6,6 +6,9 @@ import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { ButtonLink } from '../../components/ui/button-link';
+import { useConnectionsStatus } from '../../hooks/api/useConnections';
+import { useSyncStatus } from '../../hooks/api/useSyncStatus';
+import { SyncMatchCard } from './components/SyncMatchCard';
 
 interface QuickLink {
   label: string;
@@ -86,11 +89,20 @@ function NeedHelpCard() {
 
 export function DashboardPage() {
   usePageTitle('Dashboard');
+  const { status: connections, error: connectionsError, reload: reloadConnections } = useConnectionsStatus();
+  const { syncStatus, error: syncStatusError } = useSyncStatus();
   return (
     <PageContainer>
       <PageHeader title="Dashboard" subtitle="Track your Print-on-Demand business performance" />
       <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6" alignItems="start">
-        <Stack gridColumn={{ lg: 'span 2' }}>
+        <Stack gridColumn={{ lg: 'span 2' }} gap="6">
+          <SyncMatchCard
+            connections={connections}
+            connectionsError={connectionsError}
+            onRetryConnections={() => void reloadConnections()}
+            syncStatus={syncStatus}
+            syncStatusKnown={syncStatus !== undefined || syncStatusError !== undefined}
+          />
           <QuickLinksCard />
         </Stack>
         <NeedHelpCard />

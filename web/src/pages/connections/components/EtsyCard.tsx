@@ -1,18 +1,21 @@
 import { Alert, Button, Stack, Text } from '@chakra-ui/react';
 import { LuExternalLink, LuStore, LuUnplug } from 'react-icons/lu';
-import type { EtsyConnectionStatus } from '@pod/contracts';
+import type { EtsyConnectionStatus, SyncRunView } from '@pod/contracts';
+import { SyncRunProgress } from '../../../components/sync/SyncRunProgress';
 import { formatDateTime } from '../messages';
 import { DetailRow, ServiceCard } from './ServiceCard';
 
 interface EtsyCardProps {
   etsy: EtsyConnectionStatus;
+  /** The latest Etsy sync run (GET /api/sync/status). */
+  run: SyncRunView | null;
   connecting: boolean;
   onConnect: () => void;
   onDisconnect: () => void;
 }
 
 /** The marketplace card: connected shop, or the button that starts Etsy's OAuth redirect. */
-export function EtsyCard({ etsy, connecting, onConnect, onDisconnect }: EtsyCardProps) {
+export function EtsyCard({ etsy, run, connecting, onConnect, onDisconnect }: EtsyCardProps) {
   const state = etsy.connected ? 'connected' : etsy.needsReconnect ? 'reconnect' : 'disconnected';
   const connectButton = (
     <Button colorPalette="brand" onClick={onConnect} loading={connecting} loadingText="Connecting..." alignSelf={{ base: 'stretch', sm: 'flex-start' }}>
@@ -32,6 +35,7 @@ export function EtsyCard({ etsy, connecting, onConnect, onDisconnect }: EtsyCard
             <DetailRow label="Shop" value={etsy.shopName ?? 'Unnamed shop'} testId="etsy-shop-name" />
             {etsy.lastSync && <DetailRow label="Last sync" value={formatDateTime(etsy.lastSync)} testId="etsy-last-sync" />}
           </Stack>
+          {run && <SyncRunProgress provider="etsy" run={run} lastSync={etsy.lastSync} />}
           {disconnectButton}
         </Stack>
       ) : etsy.needsReconnect ? (

@@ -1,13 +1,16 @@
 import { Alert, Button, Field, Input, Stack } from '@chakra-ui/react';
 import type { FormEvent } from 'react';
 import { LuPackage, LuUnplug } from 'react-icons/lu';
-import type { PrintifyConnectionStatus } from '@pod/contracts';
+import type { PrintifyConnectionStatus, SyncRunView } from '@pod/contracts';
+import { SyncRunProgress } from '../../../components/sync/SyncRunProgress';
 import { formatDate, formatDateTime } from '../messages';
 import { DemoTokenCallout } from './DemoTokenCallout';
 import { DetailRow, ServiceCard } from './ServiceCard';
 
 interface PrintifyCardProps {
   printify: PrintifyConnectionStatus;
+  /** The latest Printify sync run (GET /api/sync/status). */
+  run: SyncRunView | null;
   token: string;
   onTokenChange: (token: string) => void;
   validating: boolean;
@@ -18,7 +21,7 @@ interface PrintifyCardProps {
 }
 
 /** The fulfilment card: connected account, or the token field that starts the setup. */
-export function PrintifyCard({ printify, token, onTokenChange, validating, onConnect, onDisconnect, onUseDemoToken }: PrintifyCardProps) {
+export function PrintifyCard({ printify, run, token, onTokenChange, validating, onConnect, onDisconnect, onUseDemoToken }: PrintifyCardProps) {
   const state = printify.connected ? 'connected' : printify.needsReconnect ? 'reconnect' : 'disconnected';
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -67,6 +70,7 @@ export function PrintifyCard({ printify, token, onTokenChange, validating, onCon
             {printify.syncFrom && <DetailRow label="Orders from" value={formatDate(printify.syncFrom)} />}
             {printify.lastSync && <DetailRow label="Last sync" value={formatDateTime(printify.lastSync)} testId="printify-last-sync" />}
           </Stack>
+          {run && <SyncRunProgress provider="printify" run={run} lastSync={printify.lastSync} />}
           {printify.tokenExpiresSoon && printify.tokenExpiresAt && (
             <Alert.Root status="warning" borderRadius="md">
               <Alert.Indicator />

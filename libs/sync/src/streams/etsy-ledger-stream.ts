@@ -1,0 +1,134 @@
+import type { EntityManager } from 'typeorm';
+import { EtsyOrdersRepository, SyncQuarantineRepository, type EtsyPaymentRow, type QuarantinedRecord } from '@pod/db';
+import { ETSY_MAX_LEDGER_WINDOW_SECONDS, type EtsyAuth, type EtsyLedgerEntry, type EtsyLedgerPage, type EtsyLedgerQuery, type EtsyPaymentList } from '@pod/integrations';
+import type { FetchedPage, PageWriteResult, SyncStream, SyncStreamContext } from '../sync-stream';
+import type { EtsyStreamDeps } from './etsy-receipts-stream';
+import { etsyLedgerEntryRow, etsyPaymentRow, partition, quarantinedFrom } from './rows';
+import { epochSeconds, ETSY_EARLIEST_TIMESTAMP } from './windows';
+
+export interface EtsyLedgerApi {
+  listLedgerEntries(auth: EtsyAuth, shopId: string, query: EtsyLedgerQuery): Promise<EtsyLedgerPage>;
+  listLedgerEntryPayments(auth: EtsyAuth, shopId: string, ledgerEntryIds: readonly string[]): Promise<EtsyPaymentList>;
+  listPaymentsByIds(auth: EtsyAuth, shopId: string, paymentIds: readonly string[]): Promise<EtsyPaymentList>;
+}
+
+/**
+ * Where the ledger stream stands. A pass walks 31-day windows (Etsy's widest) from `from` to
+ * `until` (when the pass began), each by offset. Every window ends in the past, so no new entry
+ * joins it while it is paged; back-dated entries are caught by the next pass's look-back.
+ */
+export interface EtsyLedgerPosition {
+  /** Epoch s: every entry created before it is stored. Null: never synced. */
+  watermark: number | null;
+  pass: {
+    /** Null until the first page decides it (from the oldest stored receipt). */
+    windowStart: number | null;
+    until: number;
+    offset: number;
+    pagesDone: number;
+  } | null;
+}
+
+export const ETSY_LEDGER_PAGE_SIZE = 100;
+const DAY = 86_400;
+
+export function etsyLedgerStream(api: EtsyLedgerApi, deps: EtsyStreamDeps): SyncStream<EtsyLedgerPosition> {
+  return {
+    name: 'etsy:ledger',
+    initial: () => ({ watermark: null, pass: null }),
+    begin(ctx: SyncStreamContext, stored: EtsyLedgerPosition): EtsyLedgerPosition {
+      if (stored.pass) return stored;
+      const windowStart = stored.watermark === null ? null : stored.watermark - deps.lookbacks.etsyLedgerSeconds[ctx.mode];
+      return { watermark: stored.watermark, pass: { windowStart, until: epochSeconds(deps.now()), offset: 0, pagesDone: 0 } };
+    },
+    async fetchPage(ctx: SyncStreamContext, position: EtsyLedgerPosition): Promise<FetchedPage<EtsyLedgerPosition>> {
+      const pass = position.pass ?? fail('the ledger stream fetched without a pass');
+      const windowStart = Math.max(ETSY_EARLIEST_TIMESTAMP, pass.windowStart ?? (await firstWindowStart(deps, ctx, pass.until)));
+      const windowEnd = Math.min(windowStart + ETSY_MAX_LEDGER_WINDOW_SECONDS, pass.until);
+      const fetchedAt = new Date(deps.now());
+      const page = await api.listLedgerEntries(deps.auth, ctx.shopId, {
+        minCreated: windowStart,
+        maxCreated: windowEnd,
+        limit: ETSY_LEDGER_PAGE_SIZE,
+        offset: pass.offset,
+      });
+      const payments = await fetchPaymentsBehind(api, deps, ctx, page.entries);
+      const received = page.entries.length + page.rejected.length;
+      const moreInWindow = received === ETSY_LEDGER_PAGE_SIZE && pass.offset + received < page.count;
+      const nextStart = windowEnd + 1;
+      const done = !moreInWindow && nextStart > pass.until;
+      const next: EtsyLedgerPosition = done
+        ? { watermark: pass.until, pass: null }
+        : {
+            watermark: position.watermark,
+            pass: moreInWindow
+              ? { ...pass, windowStart, offset: pass.offset + received, pagesDone: pass.pagesDone + 1 }
+              : { ...pass, windowStart: nextStart, offset: 0, pagesDone: pass.pagesDone + 1 },
+          };
+      const windowsLeft = Math.ceil(Math.max(0, pass.until - windowEnd) / ETSY_MAX_LEDGER_WINDOW_SECONDS);
+      const pagesLeftInWindow = Math.ceil(Math.max(0, page.count - pass.offset - received) / ETSY_LEDGER_PAGE_SIZE);
+      const entryRows = page.entries.map((entry, index) => etsyLedgerEntryRow(entry, page.payloads[index]));
+      const quarantined: QuarantinedRecord[] = quarantinedFrom(page.rejected, `ledger@${windowStart}+${pass.offset}`);
+      quarantined.push(...payments.quarantined);
+      return {
+        next,
+        done,
+        requests: 1 + payments.requests,
+        expectedPages: pass.pagesDone + 1 + pagesLeftInWindow + windowsLeft,
+        async write(tx: EntityManager): Promise<PageWriteResult> {
+          const orders = new EtsyOrdersRepository(tx);
+          const entries = await orders.upsertLedgerEntries(ctx.userId, ctx.shopId, entryRows);
+          const paid = await orders.upsertPayments(ctx.userId, ctx.shopId, payments.rows, fetchedAt);
+          const quarantine = new SyncQuarantineRepository(tx);
+          const scope = { userId: ctx.userId, provider: 'etsy' as const, shopId: ctx.shopId, stream: 'etsy:ledger' };
+          await quarantine.record(scope, quarantined);
+          await quarantine.release(scope, [...entryRows.map((row) => row.entryId), ...payments.rows.map((row) => row.paymentId)]);
+          await orders.linkPendingLedgerEntries(ctx.userId, ctx.shopId);
+          // A ledger page changes no order count: its rows are fees and payments of receipts counted by the receipts stream.
+          return { ordersAdded: 0, ordersChanged: 0, rowsWritten: entries.added + entries.changed + paid.added + paid.changed + quarantined.length };
+        },
+      };
+    },
+  };
+}
+
+/** A shop's first pass starts a day before its oldest stored receipt (or one window back when it has none). */
+async function firstWindowStart(deps: EtsyStreamDeps, ctx: SyncStreamContext, until: number): Promise<number> {
+  const oldest = await new EtsyOrdersRepository(deps.dataSource).oldestReceiptAt(ctx.userId, ctx.shopId);
+  return oldest === null ? until - ETSY_MAX_LEDGER_WINDOW_SECONDS : epochSeconds(oldest.getTime()) - DAY;
+}
+
+const isType = (entry: EtsyLedgerEntry, type: string) => entry.ledgerType.toLowerCase() === type.toLowerCase();
+
+/**
+ * The payments behind a page's entries: a sale (PAYMENT_GROSS) whose payment is not stored yet,
+ * through getPaymentAccountLedgerEntryPayments; a refund (its payment adjustment names the
+ * payment), through getPayments, since the refund changed that payment's adjusted amounts.
+ */
+async function fetchPaymentsBehind(
+  api: EtsyLedgerApi,
+  deps: EtsyStreamDeps,
+  ctx: SyncStreamContext,
+  entries: readonly EtsyLedgerEntry[],
+): Promise<{ rows: EtsyPaymentRow[]; quarantined: QuarantinedRecord[]; requests: number }> {
+  const sales = entries.filter((entry) => isType(entry, 'PAYMENT_GROSS') && entry.referenceId !== null);
+  const known = await new EtsyOrdersRepository(deps.dataSource).knownPaymentIds(ctx.userId, ctx.shopId, sales.map((entry) => entry.referenceId as string));
+  const newSales = sales.filter((entry) => !known.has(entry.referenceId as string)).map((entry) => entry.entryId);
+  const refunded = [...new Set(entries.filter((entry) => entry.paymentAdjustments.length > 0).flatMap((entry) => paymentIdsOfAdjustments(entry)))];
+  const lists: EtsyPaymentList[] = [];
+  if (newSales.length > 0) lists.push(await api.listLedgerEntryPayments(deps.auth, ctx.shopId, newSales));
+  if (refunded.length > 0) lists.push(await api.listPaymentsByIds(deps.auth, ctx.shopId, refunded));
+  const outcomes = lists.flatMap((list) => list.payments.map((payment, index) => etsyPaymentRow(payment, list.payloads[index])));
+  const { rows, quarantined } = partition(outcomes);
+  for (const list of lists) quarantined.push(...quarantinedFrom(list.rejected, 'payments'));
+  return { rows, quarantined, requests: lists.length };
+}
+
+/** The payments a refund entry's adjustments change. */
+function paymentIdsOfAdjustments(entry: EtsyLedgerEntry): string[] {
+  return entry.paymentAdjustments.flatMap((adjustment) => (adjustment.paymentId === null ? [] : [adjustment.paymentId]));
+}
+
+function fail(message: string): never {
+  throw new Error(`sync: ${message}`);
+}

@@ -1,0 +1,86 @@
+import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '@pod/config';
+import { TokenCipher } from '@pod/crypto';
+import { ConnectionsRepository } from '@pod/db';
+import { RedisRateLimiter, withLimiterWaitHook, type ProviderLogger, type RateLimiter } from '@pod/integrations';
+import type { ProcessMetrics } from '@pod/observability';
+import { DomainEventPublisher } from '@pod/queue';
+import { workerShutdownSignal, WORKER_LOGGER, WORKER_METRICS } from '@pod/worker-runtime';
+import { SyncRunner } from '../sync-runner';
+import { DEFAULT_LOOKBACKS, type SyncLookbacks } from '../streams/windows';
+
+export const LIMITER_REDIS = Symbol('LIMITER_REDIS');
+export const SYNC_LOOKBACKS = Symbol('SYNC_LOOKBACKS');
+/** The shared limiter, reporting its waits to the process's metrics: what the provider clients take. */
+export const PROVIDER_LIMITER = Symbol('PROVIDER_LIMITER');
+
+/** The limiter's own Redis connection (keys `<REDIS_PREFIX>:ratelimit:…`, shared with the gateway and every replica). */
+@Injectable()
+export class LimiterRedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(LIMITER_REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+export function providerLoggerFrom(logger: Logger): ProviderLogger {
+  return { info: (fields, message) => logger.info(fields, message), warn: (fields, message) => logger.warn(fields, message) };
+}
+
+/**
+ * What both sync workers share: the token cipher, the provider rate limiter (one bucket per
+ * Etsy connection or Printify account across every replica), the connections repository and
+ * the SyncRunner that walks a run's streams page by page.
+ */
+@Global()
+@Module({
+  providers: [
+    { provide: TokenCipher, inject: [AppConfig], useFactory: (config: AppConfig) => TokenCipher.fromAppSecret(config.APP_SECRET) },
+    {
+      provide: LIMITER_REDIS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => {
+        const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, connectTimeout: 2_000 });
+        // Failures surface on the calls (the job retries); ioredis would otherwise print every reconnect.
+        redis.on('error', () => undefined);
+        return redis;
+      },
+    },
+    LimiterRedisCloser,
+    {
+      provide: RedisRateLimiter,
+      inject: [LIMITER_REDIS, AppConfig],
+      useFactory: (redis: Redis, config: AppConfig) => new RedisRateLimiter({ redis, keyPrefix: config.REDIS_PREFIX }),
+    },
+    {
+      provide: PROVIDER_LIMITER,
+      inject: [RedisRateLimiter, WORKER_METRICS],
+      useFactory: (limiter: RedisRateLimiter, metrics: ProcessMetrics): RateLimiter => withLimiterWaitHook(limiter, metrics.onLimiterWait),
+    },
+    {
+      provide: ConnectionsRepository,
+      inject: [DataSource, TokenCipher],
+      useFactory: (dataSource: DataSource, cipher: TokenCipher) => new ConnectionsRepository(dataSource, cipher),
+    },
+    { provide: SYNC_LOOKBACKS, useValue: DEFAULT_LOOKBACKS satisfies SyncLookbacks },
+    {
+      provide: SyncRunner,
+      inject: [DataSource, ConnectionsRepository, DomainEventPublisher, WORKER_LOGGER, WORKER_METRICS],
+      useFactory: (dataSource: DataSource, connections: ConnectionsRepository, events: DomainEventPublisher, logger: Logger, metrics: ProcessMetrics) =>
+        new SyncRunner({
+          dataSource,
+          markConnection: (userId, provider, status) => connections.markStatus(userId, provider, status),
+          publish: (name, payload) => events.publish(name, payload),
+          logger: { info: (fields, message) => logger.info(fields, message), warn: (fields, message) => logger.warn(fields, message) },
+          shutdown: workerShutdownSignal,
+          onPage: metrics.onSyncPage,
+        }),
+    },
+  ],
+  exports: [TokenCipher, RedisRateLimiter, PROVIDER_LIMITER, ConnectionsRepository, SYNC_LOOKBACKS, SyncRunner],
+})
+export class SyncWorkerKitModule {}

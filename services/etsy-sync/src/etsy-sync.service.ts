@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EVENT_NAMES } from '@pod/contracts';
+import { ConnectionsRepository, EtsyOrdersRepository, withTransaction, type SyncRun } from '@pod/db';
+import type { EtsyClient } from '@pod/integrations';
+import type { EtsyTokenService } from '@pod/connections';
+import { DomainEventPublisher, type RefreshReceiptPayload, type RefreshResult } from '@pod/queue';
+import {
+  ConnectionMissingError,
+  etsyLedgerStream,
+  etsyPaymentRow,
+  etsyReceiptRow,
+  etsyReceiptsStream,
+  partition,
+  SYNC_LOOKBACKS,
+  type EtsyStreamDeps,
+  type SyncLookbacks,
+  type SyncStream,
+} from '@pod/sync';
+
+export const ETSY_CLIENT = Symbol('ETSY_CLIENT');
+export const ETSY_TOKENS = Symbol('ETSY_TOKENS');
+
+/** The Etsy side of a sync: the streams a run walks, and the one-receipt refresh a webhook asks for. */
+@Injectable()
+export class EtsySyncService {
+  constructor(
+    @Inject(ETSY_CLIENT) private readonly etsy: EtsyClient,
+    @Inject(ETSY_TOKENS) private readonly tokens: EtsyTokenService,
+    @Inject(SYNC_LOOKBACKS) private readonly lookbacks: SyncLookbacks,
+    private readonly connections: ConnectionsRepository,
+    private readonly dataSource: DataSource,
+    private readonly events: DomainEventPublisher,
+  ) {}
+
+  /** Receipts first (the ledger's first pass starts from the oldest receipt), then the ledger. */
+  async streamsFor(run: SyncRun): Promise<SyncStream<unknown>[]> {
+    const deps = await this.depsFor(run.userId, run.shopId);
+    if (!deps) throw new ConnectionMissingError('etsy');
+    return [etsyReceiptsStream(this.etsy, deps) as SyncStream<unknown>, etsyLedgerStream(this.etsy, deps) as SyncStream<unknown>];
+  }
+
+  /** A webhook named one receipt: fetch it and its payments, store them, announce a change. */
+  async refreshReceipt(payload: RefreshReceiptPayload): Promise<RefreshResult> {
+    const deps = await this.depsFor(payload.userId, payload.shopId);
+    if (!deps) return { outcome: 'skipped' };
+    const fetchedAt = new Date();
+    const { receipt, payload: receiptPayload } = await this.etsy.getReceipt(deps.auth, payload.shopId, payload.receiptId);
+    const payments = await this.etsy.receiptPayments(deps.auth, payload.shopId, payload.receiptId);
+    const receiptRow = etsyReceiptRow(receipt, receiptPayload);
+    if (!receiptRow.ok) return { outcome: 'skipped' };
+    const paymentRows = partition(payments.payments.map((payment, index) => etsyPaymentRow(payment, payments.payloads[index]))).rows;
+    const counts = await withTransaction(this.dataSource, async (tx) => {
+      const orders = new EtsyOrdersRepository(tx);
+      const written = await orders.upsertReceipts(payload.userId, payload.shopId, [receiptRow.row], fetchedAt);
+      await orders.upsertPayments(payload.userId, payload.shopId, paymentRows, fetchedAt);
+      await orders.linkPendingLedgerEntries(payload.userId, payload.shopId);
+      return written;
+    });
+    const outcome = counts.added > 0 ? 'added' : counts.changed > 0 ? 'changed' : 'unchanged';
+    if (outcome !== 'unchanged') {
+      await this.events.publish(EVENT_NAMES.ordersSynced, {
+        userId: payload.userId,
+        provider: 'etsy',
+        shopId: payload.shopId,
+        syncRunId: null,
+        ordersAdded: counts.added,
+        ordersChanged: counts.changed,
+        syncedAt: fetchedAt.toISOString(),
+      });
+    }
+    return { outcome };
+  }
+
+  /** The connection's token source, or null when the user has no usable Etsy connection to this shop. */
+  private async depsFor(userId: string, shopId: string): Promise<EtsyStreamDeps | null> {
+    const connection = (await this.connections.listForUser(userId)).find((row) => row.provider === 'etsy');
+    if (!connection || connection.shopId !== shopId || connection.status !== 'connected') return null;
+    return { auth: this.tokens.forConnection(userId, connection.id), dataSource: this.dataSource, lookbacks: this.lookbacks, now: Date.now };
+  }
+}
