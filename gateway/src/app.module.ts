@@ -10,12 +10,14 @@ import { CoreModule } from './core/core.module';
 import { DemoModule } from './demo/demo.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { pathForLog } from './http/provider-webhook-route';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
 import { SyncModule } from './sync/sync.module';
 import { UsersModule } from './users/users.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -37,7 +39,8 @@ export class AppModule {
               req: (req: { id?: string; method?: string; url?: string }) => ({
                 id: req.id,
                 method: req.method,
-                url: pathWithoutQuery(req.url),
+                // A Printify webhook path carries its connection's key: not for the logs.
+                url: pathForLog(pathWithoutQuery(req.url)),
               }),
               res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
               err: errorForLog,
@@ -57,6 +60,7 @@ export class AppModule {
         AdminModule,
         MaintenanceModule,
         SyncModule,
+        WebhooksModule,
       ],
     };
   }

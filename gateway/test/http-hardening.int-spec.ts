@@ -69,9 +69,22 @@ describe('CSRF on every state-changing route (item 21)', () => {
     );
   });
 
+  it('exempts only the provider webhook routes, which refuse unsigned deliveries and non-JSON bodies instead', async () => {
+    const webhookRoutes = stateChangingRoutes.filter((r) => r.url.startsWith('/api/webhooks/'));
+    expect(webhookRoutes.map((r) => `${r.method} ${r.url}`).sort()).toEqual(['POST /api/webhooks/etsy', 'POST /api/webhooks/printify/:connectionKey']);
+    for (const { url } of webhookRoutes) {
+      const path = url.replace(':connectionKey', 'k'.repeat(43));
+      const unsigned = await gw.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, payload: '{}' });
+      // No such connection (Printify), or Etsy webhooks not configured here: never accepted.
+      expect(unsigned.statusCode).toBe(404);
+      expect((await gw.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'text/plain' }, payload: 'a=b' })).statusCode).toBe(415);
+    }
+  });
+
   it('refuses cross-site, same-site, header-less and non-JSON requests', async () => {
     const cookie = sessionCookie(await register(gw.app, uniqueEmail('csrf')));
-    for (const { method, url } of stateChangingRoutes) {
+    // Provider webhooks come from servers and are authenticated by signature (test above, webhooks.int-spec.ts).
+    for (const { method, url } of stateChangingRoutes.filter((r) => !r.url.startsWith('/api/webhooks/'))) {
       const path = url.replace(/:(\w+)/g, 'x');
       const send = (headers: Record<string, string>, payload = '{}') =>
         gw.app.inject({ method: method as 'POST', url: path, headers: { cookie, ...headers }, payload });

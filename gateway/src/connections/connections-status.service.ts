@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig, effectiveProviders } from '@pod/config';
 import { ConnectionsRepository } from '@pod/db';
-import type { ConnectionsStatus } from '@pod/contracts';
+import { PROVIDERS, type ConnectionsStatus } from '@pod/contracts';
 import type { SignedInUser } from '../auth/signed-in-user';
+import { ConnectionEvents } from './connection-events';
 import type { DisconnectableService } from './dto/connections.dto';
 
 /** Warn this long before a Printify token's (approximate) one-year expiry. */
@@ -18,6 +19,7 @@ export class ConnectionsStatusService {
     private readonly connections: ConnectionsRepository,
     private readonly config: AppConfig,
     private readonly logger: PinoLogger,
+    private readonly events: ConnectionEvents,
   ) {
     logger.setContext(ConnectionsStatusService.name);
   }
@@ -57,12 +59,15 @@ export class ConnectionsStatusService {
   }
 
   async disconnect(user: SignedInUser, service: DisconnectableService): Promise<{ ok: true }> {
+    // While the connection and its token still exist (webhook subscriptions are removed with them).
+    await this.events.disconnecting(user.id, service);
     const removed = await this.connections.remove(user.id, service);
     if (removed) this.logger.info({ event: `${service}.disconnected`, userId: user.id }, 'connection removed with its tokens');
     return { ok: true };
   }
 
   async disconnectAll(user: SignedInUser): Promise<{ ok: true }> {
+    for (const provider of PROVIDERS) await this.events.disconnecting(user.id, provider);
     const removed = await this.connections.removeAll(user.id);
     this.logger.info({ event: 'connections.disconnected_all', userId: user.id, removed }, 'all connections removed with their tokens');
     return { ok: true };

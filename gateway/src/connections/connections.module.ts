@@ -12,6 +12,7 @@ import { EtsyConnectService } from './etsy-connect.service';
 import { OAuthStateStore } from './oauth-state.store';
 import { PrintifyConnectService } from './printify-connect.service';
 import { providerClientProviders } from './provider-clients';
+import { PRINTIFY_API } from './provider-ports';
 
 /** Connecting Etsy (OAuth 2.0 + PKCE) and Printify (personal access token), status and disconnecting. */
 @Module({
@@ -31,6 +32,6 @@ import { providerClientProviders } from './provider-clients';
     ConnectionsStatusService,
     ConnectionEvents,
   ],
-  exports: [ConnectionEvents, ConnectionsRepository, TokenCipher, EtsyConnectService, PrintifyConnectService, OAuthStateStore],
+  exports: [ConnectionEvents, ConnectionsRepository, TokenCipher, EtsyConnectService, PrintifyConnectService, OAuthStateStore, PRINTIFY_API],
 })
 export class ConnectionsModule {}

@@ -99,7 +99,7 @@ export class EtsyConnectService {
         accessTokenExpiresAt: tokens.accessTokenExpiresAt,
       });
       this.logger.info({ event: 'etsy.connected', userId: user.id }, 'Etsy shop connected');
-      await this.connectionEvents.connected(user.id);
+      await this.connectionEvents.connected(user.id, 'connect', 'etsy');
       return { kind: 'redirect', location: '/connections?etsy=connected' };
     } catch (error) {
       const code = providerErrorCode(error);

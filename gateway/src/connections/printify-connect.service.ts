@@ -58,7 +58,7 @@ export class PrintifyConnectService {
       tokenExpiresAt: new Date(now.getTime() + PRINTIFY_TOKEN_LIFETIME_MS),
     });
     this.logger.info({ event: 'printify.connected', userId: user.id }, 'Printify account connected');
-    await this.connectionEvents.connected(user.id);
+    await this.connectionEvents.connected(user.id, 'connect', 'printify');
     return { ok: true, shop: toView(shop) };
   }
 

@@ -29,6 +29,13 @@ export interface PrintifyPort {
   listShops(auth: { token: string; accountKey: string }): Promise<PrintifyShop[]>;
 }
 
+/** The webhook calls of the Printify client (scopes webhooks.read/write), for the subscriptions the gateway makes. */
+export interface PrintifyWebhooksPort {
+  listWebhooks(auth: { token: string; accountKey: string }, shopId: string): Promise<{ webhooks: Array<{ id: string; topic: string; url: string }> }>;
+  createWebhook(auth: { token: string; accountKey: string }, shopId: string, input: { topic: string; url: string; secret?: string }): Promise<{ id: string }>;
+  deleteWebhook(auth: { token: string; accountKey: string }, shopId: string, webhookId: string, host: string): Promise<void>;
+}
+
 export interface PkcePort {
   createPkcePair(): { verifier: string; challenge: string };
   randomState(): string;

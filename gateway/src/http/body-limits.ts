@@ -1,5 +1,6 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
+import { PROVIDER_WEBHOOK_ROUTE, type ProviderWebhookRouteConfig } from './provider-webhook-route';
 
 /**
  * Body limits sized to each route. A route that takes no body, or only a few short fields,
@@ -17,6 +18,8 @@ export const BODY_LIMITS = {
   printifyToken: 16 * 1024,
   /** the sandbox consent page's Allow/Deny form (demo mode). */
   consentForm: 8 * 1024,
+  /** a provider webhook delivery: Printify's envelope or Etsy's flat body (a few hundred bytes), with room. */
+  webhook: 64 * 1024,
 } as const;
 
 /** The largest body any route accepts: a bound for the parser before a route is known. */
@@ -28,6 +31,12 @@ interface BodyLimitConfig {
 
 /** Raises a route's body limit above the default (Fastify answers 413 past it). */
 export const BodyLimit = (bytes: number) => RouteConfig({ bodyLimit: bytes } satisfies BodyLimitConfig);
+
+/**
+ * A provider webhook route (see provider-webhook-route.ts): its own body limit, raw body, no
+ * same-origin check. One RouteConfig, since a second one on a handler would replace the first.
+ */
+export const ProviderWebhookBody = () => RouteConfig({ bodyLimit: BODY_LIMITS.webhook, [PROVIDER_WEBHOOK_ROUTE]: true } satisfies BodyLimitConfig & ProviderWebhookRouteConfig);
 
 /** Gives every route its limit as Nest registers it; call before the app initialises. */
 export function applyRouteBodyLimits(fastify: FastifyInstance): void {

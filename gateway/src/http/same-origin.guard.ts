@@ -1,13 +1,15 @@
 import { HttpStatus, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiException } from './api-exception';
+import { isProviderWebhookRoute } from './provider-webhook-route';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * CSRF defence for every state-changing route: the browser must say the request comes from our
  * own origin (Sec-Fetch-Site, and Origin when sent). Requests with neither are refused too,
- * except operator calls that authenticate with a bearer token and carry no cookie.
+ * except operator calls that authenticate with a bearer token and carry no cookie, and the
+ * provider webhook routes (see provider-webhook-route.ts), which no browser calls.
  * (JSON-only bodies are enforced by the content-type parser: other types get 415.)
  */
 @Injectable()
@@ -19,6 +21,8 @@ export class SameOriginGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (SAFE_METHODS.has(request.method)) return true;
+    // Printify and Etsy post deliveries server to server; their signature authenticates them.
+    if (isProviderWebhookRoute(request)) return true;
     if (isSameOrigin(request, this.publicOrigin)) return true;
     throw new ApiException(HttpStatus.FORBIDDEN, 'forbidden_origin', 'Cross-site requests are not allowed.');
   }

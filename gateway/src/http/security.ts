@@ -2,6 +2,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmetMiddleware from 'helmet';
 import { BODY_LIMITS, MAX_BODY_LIMIT_BYTES } from './body-limits';
+import { isProviderWebhookRoute } from './provider-webhook-route';
 
 /** No request of ours nests deeper; far deeper input would exhaust the stack in validation. */
 export const MAX_JSON_DEPTH = 32;
@@ -60,7 +61,9 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, isProduc
 }
 
 /**
- * Only JSON bodies are accepted; every other content type gets 415 from Fastify. An empty body
+ * Only JSON bodies are accepted; every other content type gets 415 from Fastify. Provider
+ * webhook routes receive the raw bytes instead of parsed JSON (their handler verifies the
+ * signature over them first). An empty body
  * with a JSON content type (our client's body-less POSTs) parses as {}. Prototype-poisoning keys
  * are refused by Fastify's secure parser. Before anything parses or validates a body, one pass
  * over its text bounds its depth and its number of fields: validation costs time per field, and
@@ -80,8 +83,10 @@ export function registerJsonOnlyParser(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit: MAX_BODY_LIMIT_BYTES },
+    { parseAs: 'buffer', bodyLimit: MAX_BODY_LIMIT_BYTES },
     (request, body, done) => {
+      // Provider webhooks get the exact bytes: their signature is over them (provider-webhook-route.ts).
+      if (isProviderWebhookRoute(request)) return done(null, body);
       const text = typeof body === 'string' ? body : body.toString('utf8');
       if (text.trim() === '') return done(null, {});
       const problem = jsonShapeProblem(text, { maxDepth: MAX_JSON_DEPTH, maxFields: MAX_JSON_FIELDS });

@@ -40,7 +40,7 @@ export class SandboxProviders {
     return { SANDBOX_URL: this.url, SANDBOX_ADMIN_TOKEN, ETSY_REDIRECT_URI: redirectUri };
   }
 
-  async admin<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  async admin<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.url}/__sandbox${path}`, {
       method,
       headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

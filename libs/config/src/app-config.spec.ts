@@ -34,3 +34,32 @@ describe('HEALTH_HOST', () => {
     for (const bad of ['localhost', 'all', '0.0.0.0:5101']) expect(() => loadConfig({ ...BASE, HEALTH_HOST: bad })).toThrow(/HEALTH_HOST/);
   });
 });
+
+describe('WEBHOOK_PUBLIC_URL and ETSY_WEBHOOK_SECRET', () => {
+  const LIVE = { ...BASE, ETSY_API_KEY: 'key', ETSY_SHARED_SECRET: 'secret' };
+  const SECRET = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
+
+  it('are off unless set', () => {
+    const config = loadConfig(BASE);
+    expect(config.WEBHOOK_PUBLIC_URL).toBeUndefined();
+    expect(config.webhookPublicBase).toBeNull();
+    expect(config.ETSY_WEBHOOK_SECRET).toBeUndefined();
+  });
+
+  it('take https anywhere, and http only in demo mode (the sandbox posts from this machine)', () => {
+    expect(loadConfig({ ...LIVE, WEBHOOK_PUBLIC_URL: 'https://podprofit.example.com/' }).webhookPublicBase).toBe('https://podprofit.example.com');
+    expect(loadConfig({ ...LIVE, WEBHOOK_PUBLIC_URL: 'https://example.com/pod' }).webhookPublicBase).toBe('https://example.com/pod');
+    expect(loadConfig({ ...BASE, WEBHOOK_PUBLIC_URL: 'http://localhost:5000' }).webhookPublicBase).toBe('http://localhost:5000');
+    expect(() => loadConfig({ ...LIVE, WEBHOOK_PUBLIC_URL: 'http://podprofit.example.com' })).toThrow(/WEBHOOK_PUBLIC_URL must be an https URL/);
+    for (const bad of ['podprofit.example.com', 'ftp://x.example', 'https://x.example/?a=1', 'https://x.example/#f', 'https://user:pw@x.example', 'https://']) {
+      expect(() => loadConfig({ ...BASE, WEBHOOK_PUBLIC_URL: bad })).toThrow(/WEBHOOK_PUBLIC_URL/);
+    }
+  });
+
+  it('take the portal secret as whsec_ and base64 of at least 16 bytes', () => {
+    expect(loadConfig({ ...BASE, ETSY_WEBHOOK_SECRET: SECRET }).ETSY_WEBHOOK_SECRET).toBe(SECRET);
+    for (const bad of [Buffer.alloc(24).toString('base64'), 'whsec_', `whsec_${Buffer.alloc(8).toString('base64')}`, 'whsec_not base64!']) {
+      expect(() => loadConfig({ ...BASE, ETSY_WEBHOOK_SECRET: bad })).toThrow(/ETSY_WEBHOOK_SECRET/);
+    }
+  });
+});

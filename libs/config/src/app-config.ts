@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, IsIP, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
 import { canonicalOrigin, parseTrustProxy } from './network-settings';
 import { isCronPattern, isTimeZone } from './schedule-settings';
+import { etsyWebhookSecretProblem, webhookBase, webhookPublicUrlProblem } from './webhook-settings';
 
 /** Every process's settings, validated once at boot. Names mirror the environment variables. */
 export class AppConfig {
@@ -276,6 +277,41 @@ export class AppConfig {
   @IsString()
   @MinLength(8, { message: 'SANDBOX_ADMIN_TOKEN must be at least 8 characters' })
   SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
+
+  /**
+   * The gateway's base URL as providers reach it, for webhook deliveries (`$WEBHOOK_PUBLIC_URL/
+   * api/webhooks/…`): https in live mode; in demo mode http too (the sandbox is local). Unset: no
+   * Printify subscriptions are made (syncs still run on their schedule). See webhookPublicUrlProblem.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'webhookPublicUrl',
+    validator: {
+      validate: (value: unknown, args) => webhookPublicUrlProblem(value, Boolean((args?.object as AppConfig | undefined)?.etsyCredentialsConfigured)) === null,
+      defaultMessage: (args) => webhookPublicUrlProblem(args?.value, Boolean((args?.object as AppConfig | undefined)?.etsyCredentialsConfigured)) ?? 'WEBHOOK_PUBLIC_URL is invalid',
+    },
+  })
+  WEBHOOK_PUBLIC_URL?: string;
+
+  /**
+   * The signing secret of the app's Etsy webhook (`whsec_…`, from Etsy's developer portal, where
+   * the subscription to `$WEBHOOK_PUBLIC_URL/api/webhooks/etsy` is made). Unset: Etsy deliveries
+   * are refused (404). In demo mode the sandbox signs with the same value.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'etsyWebhookSecret',
+    validator: {
+      validate: (value: unknown) => etsyWebhookSecretProblem(value) === null,
+      defaultMessage: (args) => etsyWebhookSecretProblem(args?.value) ?? 'ETSY_WEBHOOK_SECRET is invalid',
+    },
+  })
+  ETSY_WEBHOOK_SECRET?: string;
+
+  /** WEBHOOK_PUBLIC_URL without a trailing slash, or null when webhooks are not set up. */
+  get webhookPublicBase(): string | null {
+    return this.WEBHOOK_PUBLIC_URL ? webhookBase(this.WEBHOOK_PUBLIC_URL) : null;
+  }
 
   /** True when both Etsy app credentials are set: live mode. Otherwise demo mode (the sandbox). */
   get etsyCredentialsConfigured(): boolean {

@@ -3,3 +3,4 @@ export * from './load-config';
 export * from './derived-keys';
 export * from './providers';
 export * from './network-settings';
+export * from './webhook-settings';

@@ -39,6 +39,10 @@ export const API_ERROR_CODES = [
   'demo_ended', // 410: the demo account or its sandbox seller is gone
   'demo_unavailable',
   'sandbox_unavailable',
+  // Provider webhooks (/api/webhooks/*)
+  'webhook_signature_invalid', // 401: the delivery's signature is missing, malformed or wrong
+  'webhook_stale', // 401: an Etsy delivery's timestamp is more than 5 minutes away from now
+  'webhook_payload_invalid', // 400: a signed delivery whose body is not what the provider documents
   // Operators
   'unknown_job_name',
   // Anything else

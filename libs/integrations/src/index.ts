@@ -29,3 +29,4 @@ export * from './etsy/mappers';
 export * from './printify/types';
 export * from './printify/client';
 export * from './printify/mappers';
+export * from './printify/webhooks';

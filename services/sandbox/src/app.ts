@@ -80,8 +80,19 @@ export function createSandboxApp(overrides: Partial<SandboxOptions> = {}): Fasti
   sweeper.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    state.webhooks.sender.close();
     for (const socket of sockets) socket.destroy();
   });
+  // Etsy deliveries name a receipt by its URL on this sandbox: the configured public URL, else
+  // the address it listens on (tests listen on port 0).
+  if (options.publicUrl === undefined) {
+    state.selfUrl = () => {
+      const address = app.server.address();
+      if (!address || typeof address === 'string') return `http://127.0.0.1:${options.port}`;
+      const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return `http://${host}:${address.port}`;
+    };
+  }
 
   app.setNotFoundHandler(async (request, reply) => {
     const target = targetOf(pathOf(request));

@@ -17,6 +17,27 @@ describe('sandbox settings', () => {
     );
   });
 
+  it('reads webhook settings: hosts it may post to, the portal\'s Etsy subscription (the product\'s by default), the time scale', () => {
+    const secret = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;
+    expect(readSandboxOptions({})).toMatchObject({ webhookHosts: [], etsyWebhook: null, webhookTimeScale: 1, publicUrl: undefined });
+    expect(readSandboxOptions({ SANDBOX_WEBHOOK_HOSTS: 'Gateway, hooks.example', SANDBOX_WEBHOOK_TIME_SCALE: '0.001', SANDBOX_URL: 'http://sandbox:5200/' })).toMatchObject({
+      webhookHosts: ['gateway', 'hooks.example'],
+      webhookTimeScale: 0.001,
+      publicUrl: 'http://sandbox:5200',
+    });
+    // The gateway's WEBHOOK_PUBLIC_URL and ETSY_WEBHOOK_SECRET, as if set in Etsy's portal.
+    expect(readSandboxOptions({ WEBHOOK_PUBLIC_URL: 'http://gateway:5000/', ETSY_WEBHOOK_SECRET: secret }).etsyWebhook).toEqual({
+      url: 'http://gateway:5000/api/webhooks/etsy',
+      secret,
+      events: ['order.paid', 'order.shipped', 'order.canceled', 'order.delivered'],
+    });
+    expect(readSandboxOptions({ WEBHOOK_PUBLIC_URL: 'http://gateway:5000' })).toMatchObject({ etsyWebhook: null, webhookHosts: ['gateway'] });
+    expect(readSandboxOptions({ SANDBOX_ETSY_WEBHOOK_URL: 'http://127.0.0.1:9/e', SANDBOX_ETSY_WEBHOOK_SECRET: secret }).etsyWebhook?.url).toBe('http://127.0.0.1:9/e');
+    expect(() => readSandboxOptions({ SANDBOX_ETSY_WEBHOOK_URL: 'ftp://x/e', SANDBOX_ETSY_WEBHOOK_SECRET: 'nope', SANDBOX_WEBHOOK_TIME_SCALE: '0' })).toThrow(
+      /SANDBOX_ETSY_WEBHOOK_URL[\s\S]*SANDBOX_ETSY_WEBHOOK_SECRET[\s\S]*SANDBOX_WEBHOOK_TIME_SCALE/,
+    );
+  });
+
   it('knows when real Etsy credentials are configured', () => {
     expect(realEtsyCredentials({})).toBe(false);
     expect(realEtsyCredentials({ ETSY_API_KEY: 'abc' })).toBe(false);

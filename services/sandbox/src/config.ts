@@ -1,3 +1,6 @@
+import { ETSY_EVENTS, etsySecretProblem, type EtsySubscription } from './webhooks/etsy-subscriptions';
+import { deliveryUrlProblem } from './webhooks/targets';
+
 /**
  * The sandbox's settings, read from SANDBOX_* environment variables. The sandbox is a test
  * double: it refuses to run when real Etsy credentials are configured (see realEtsyCredentials).
@@ -30,6 +33,14 @@ export interface SandboxOptions {
   tenantMaxAgeSeconds: number;
   /** Create the tenant "default" at start (for the consent page's picker and manual use). */
   defaultTenant: boolean;
+  /** Hosts webhook deliveries may go to besides loopback (SANDBOX_WEBHOOK_HOSTS, and WEBHOOK_PUBLIC_URL's). */
+  webhookHosts: string[];
+  /** The app-wide Etsy webhook subscription, as if set in Etsy's developer portal (null: none). */
+  etsyWebhook: EtsySubscription | null;
+  /** The sandbox's own base URL as the product reaches it (Etsy deliveries' resource_url); unset: where it listens. */
+  publicUrl?: string;
+  /** Multiplies webhook retry delays and Printify's 1-hour block; tests use a small value. */
+  webhookTimeScale: number;
   /** The clock, in epoch milliseconds (tests pass their own). */
   now: () => number;
 }
@@ -60,6 +71,9 @@ export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
     tenantIdleSeconds: 86_400,
     tenantMaxAgeSeconds: 7 * 86_400,
     defaultTenant: true,
+    webhookHosts: [],
+    etsyWebhook: null,
+    webhookTimeScale: 1,
     now: () => Date.now(),
     ...overrides,
   };
@@ -79,6 +93,16 @@ export function readSandboxOptions(env: Env = process.env): SandboxOptions {
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max) {
       problems.push(`${name} must be an integer from ${min} to ${max}`);
+      return fallback;
+    }
+    return value;
+  };
+  const number = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      problems.push(`${name} must be a number from ${min} to ${max}`);
       return fallback;
     }
     return value;
@@ -111,15 +135,42 @@ export function readSandboxOptions(env: Env = process.env): SandboxOptions {
     tenantIdleSeconds: int('SANDBOX_TENANT_IDLE_SECONDS', base.tenantIdleSeconds, 60, 365 * 86_400),
     tenantMaxAgeSeconds: int('SANDBOX_TENANT_MAX_AGE_SECONDS', base.tenantMaxAgeSeconds, 60, 365 * 86_400),
     defaultTenant: text('SANDBOX_DEFAULT_TENANT', 'true') !== 'false',
+    // The hosts the operator names, and the product's own public webhook host (its subscriptions point there).
+    webhookHosts: [...text('SANDBOX_WEBHOOK_HOSTS', '').split(','), env.WEBHOOK_PUBLIC_URL && URL.canParse(env.WEBHOOK_PUBLIC_URL) ? new URL(env.WEBHOOK_PUBLIC_URL).hostname : '']
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
+    etsyWebhook: etsyWebhookOf(env, problems),
+    publicUrl: (env.SANDBOX_PUBLIC_URL || env.SANDBOX_URL || undefined)?.replace(/\/+$/, ''),
+    webhookTimeScale: number('SANDBOX_WEBHOOK_TIME_SCALE', base.webhookTimeScale, 0.000001, 1000),
   });
   if (!/^[A-Za-z0-9._-]{1,100}$/.test(options.etsyApp.keystring)) problems.push('SANDBOX_ETSY_KEYSTRING may hold letters, digits, ".", "_" and "-"');
   if (options.etsyApp.sharedSecret.includes(':')) problems.push('SANDBOX_ETSY_SHARED_SECRET must not contain ":"');
   for (const uri of options.etsyApp.redirectUris) {
     if (!URL.canParse(uri)) problems.push(`SANDBOX_ETSY_REDIRECT_URIS: "${uri}" is not a URL`);
   }
+  if (options.publicUrl !== undefined && !URL.canParse(options.publicUrl)) problems.push('SANDBOX_PUBLIC_URL (or SANDBOX_URL) must be a URL');
   if (options.adminToken.length < 8) problems.push('SANDBOX_ADMIN_TOKEN must be at least 8 characters');
   if (problems.length > 0) throw new SandboxConfigError(`Invalid sandbox configuration:\n  - ${problems.join('\n  - ')}`);
   return options;
+}
+
+/**
+ * The app-wide Etsy webhook subscription (Etsy keeps it in its developer portal):
+ * SANDBOX_ETSY_WEBHOOK_URL and SANDBOX_ETSY_WEBHOOK_SECRET, by default the product's own
+ * (`$WEBHOOK_PUBLIC_URL/api/webhooks/etsy` and ETSY_WEBHOOK_SECRET), as the gateway reads them.
+ * None unless both are known.
+ */
+function etsyWebhookOf(env: Env, problems: string[]): EtsySubscription | null {
+  const productUrl = env.WEBHOOK_PUBLIC_URL && URL.canParse(env.WEBHOOK_PUBLIC_URL) ? `${env.WEBHOOK_PUBLIC_URL.replace(/\/+$/, '')}/api/webhooks/etsy` : undefined;
+  const url = env.SANDBOX_ETSY_WEBHOOK_URL || productUrl;
+  const secret = env.SANDBOX_ETSY_WEBHOOK_SECRET || env.ETSY_WEBHOOK_SECRET;
+  if (!url || !secret) return null;
+  const hosts = new Set([new URL(URL.canParse(url) ? url : 'http://x').hostname.toLowerCase()]);
+  const urlProblem = deliveryUrlProblem(url, hosts);
+  const secretProblem = etsySecretProblem(secret);
+  if (urlProblem) problems.push(`SANDBOX_ETSY_WEBHOOK_URL: ${urlProblem}`);
+  if (secretProblem) problems.push(`SANDBOX_ETSY_WEBHOOK_SECRET (or ETSY_WEBHOOK_SECRET): ${secretProblem}`);
+  return urlProblem || secretProblem ? null : { url, secret, events: [...ETSY_EVENTS] };
 }
 
 /**

@@ -1,6 +1,8 @@
-import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import type { ConnectionStatus, Provider } from '@pod/contracts';
 import { UserEntity } from './user.entity';
+
+export type WebhookStatus = 'pending' | 'registered' | 'failed';
 
 /**
  * A seller's Etsy shop or Printify account, one per provider and user. Tokens are stored
@@ -11,6 +13,9 @@ import { UserEntity } from './user.entity';
 @Unique('provider_connection_user_provider_key', ['userId', 'provider'])
 @Check('provider_connection_provider_check', `provider IN ('etsy', 'printify')`)
 @Check('provider_connection_status_check', `status IN ('connected', 'reauth_required', 'expired')`)
+@Check('provider_connection_webhook_status_check', `webhook_status IN ('pending', 'registered', 'failed')`)
+@Index('provider_connection_webhook_key_idx', ['webhookKey'], { unique: true })
+@Index('provider_connection_shop_idx', ['provider', 'shopId'])
 export class ProviderConnectionEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -85,6 +90,18 @@ export class ProviderConnectionEntity {
 
   @Column({ name: 'last_sync_at', type: 'timestamptz', nullable: true })
   lastSyncAt: Date | null;
+
+  /** Printify: the unguessable path key of this connection's webhook URL (/api/webhooks/printify/<key>). */
+  @Column({ name: 'webhook_key', type: 'text', nullable: true })
+  webhookKey: string | null;
+
+  /** Printify: the secret its deliveries are signed with, encrypted like the tokens (purpose `webhook`). */
+  @Column({ name: 'webhook_secret_enc', type: 'text', nullable: true, select: false })
+  webhookSecretEnc: string | null;
+
+  /** Printify: `pending` while subscribing, `registered`, or `failed` (deliveries then do not come; syncs still run). Null: webhooks off. */
+  @Column({ name: 'webhook_status', type: 'text', nullable: true })
+  webhookStatus: WebhookStatus | null;
 
   @CreateDateColumn({ name: 'connected_at', type: 'timestamptz' })
   connectedAt: Date;

@@ -4,6 +4,15 @@ import { DemoAccounts1764000000000 } from './1764000000000-demo-accounts';
 import { EtsyRefreshLease1764100000000 } from './1764100000000-etsy-refresh-lease';
 import { SyncRuns1764200000000 } from './1764200000000-sync-runs';
 import { SyncedOrders1764300000000 } from './1764300000000-synced-orders';
+import { PrintifyWebhooks1764400000000 } from './1764400000000-printify-webhooks';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
-export const ALL_MIGRATIONS = [Accounts1763800000000, ProviderConnections1763900000000, DemoAccounts1764000000000, EtsyRefreshLease1764100000000, SyncRuns1764200000000, SyncedOrders1764300000000];
+export const ALL_MIGRATIONS = [
+  Accounts1763800000000,
+  ProviderConnections1763900000000,
+  DemoAccounts1764000000000,
+  EtsyRefreshLease1764100000000,
+  SyncRuns1764200000000,
+  SyncedOrders1764300000000,
+  PrintifyWebhooks1764400000000,
+];

@@ -1,7 +1,7 @@
 import { Not, type FindOptionsSelect, type Repository } from 'typeorm';
 import type { TokenCipher } from '@pod/crypto';
 import { OAuthStateEntity } from '../entities/oauth-state.entity';
-import { ProviderConnectionEntity } from '../entities/provider-connection.entity';
+import { ProviderConnectionEntity, type WebhookStatus } from '../entities/provider-connection.entity';
 import type { Db } from './database-session';
 import type { ConnectionStatus, Provider } from '@pod/contracts';
 
@@ -48,9 +48,27 @@ export interface PrintifyConnectionInput {
   tokenExpiresAt: Date;
 }
 
-/** The AAD binding of a stored token: its owner, its provider and which token it is. */
-export function tokenContext(userId: string, provider: Provider, purpose: 'access' | 'refresh') {
+export type { WebhookStatus };
+
+/** The AAD binding of a stored token: its owner, its provider and which token it is (or the webhook signing secret). */
+export function tokenContext(userId: string, provider: Provider, purpose: 'access' | 'refresh' | 'webhook') {
   return { userId, provider, purpose };
+}
+
+/** Whom a Printify delivery to /api/webhooks/printify/<key> is for, with the secret to check it. */
+export interface PrintifyWebhookTarget {
+  connectionId: string;
+  userId: string;
+  status: ConnectionStatus;
+  shopId: string | null;
+  /** Decrypted; null when the connection has none (webhooks were never set up). */
+  secret: string | null;
+}
+
+export interface PrintifyWebhookSetup {
+  key: string;
+  secret: string;
+  status: WebhookStatus;
 }
 
 const SUMMARY_COLUMNS = `
@@ -197,6 +215,48 @@ export class ConnectionsRepository {
     const row = await this.connections.findOne({ where: { userId, provider: 'printify' }, select: { ...SUMMARY_FIELDS, accessTokenEnc: true } });
     if (!row) return null;
     return { connection: toSummary(row), token: this.cipher.decrypt(row.accessTokenEnc, tokenContext(userId, 'printify', 'access')) };
+  }
+
+  /**
+   * The connection a Printify webhook key names (any user's: the unguessable key is what
+   * identifies it, the signature is what proves the delivery), or null.
+   */
+  async findPrintifyWebhookTarget(key: string): Promise<PrintifyWebhookTarget | null> {
+    const row = await this.connections.findOne({
+      where: { webhookKey: key, provider: 'printify' },
+      select: { id: true, userId: true, status: true, shopId: true, webhookSecretEnc: true },
+    });
+    if (!row) return null;
+    const secret = row.webhookSecretEnc ? this.cipher.decrypt(row.webhookSecretEnc, tokenContext(row.userId, 'printify', 'webhook')) : null;
+    return { connectionId: row.id, userId: row.userId, status: row.status, shopId: row.shopId, secret };
+  }
+
+  /** The user's Printify webhook key and status (null when not connected). */
+  async readPrintifyWebhook(userId: string): Promise<{ key: string | null; status: WebhookStatus | null } | null> {
+    const row = await this.connections.findOne({ where: { userId, provider: 'printify' }, select: { id: true, webhookKey: true, webhookStatus: true } });
+    return row ? { key: row.webhookKey, status: row.webhookStatus } : null;
+  }
+
+  /** Stores a new webhook key and secret (encrypted) on the user's Printify connection; false when there is none. */
+  async setPrintifyWebhook(userId: string, setup: PrintifyWebhookSetup): Promise<boolean> {
+    const webhookSecretEnc = this.cipher.encrypt(setup.secret, tokenContext(userId, 'printify', 'webhook'));
+    const { affected } = await this.connections.update({ userId, provider: 'printify' }, { webhookKey: setup.key, webhookSecretEnc, webhookStatus: setup.status });
+    return (affected ?? 0) > 0;
+  }
+
+  /** Moves the webhook status of the user's Printify connection, only while it still has `key` (a newer setup wins). */
+  async markPrintifyWebhook(userId: string, key: string, status: WebhookStatus): Promise<boolean> {
+    const { affected } = await this.connections.update({ userId, provider: 'printify', webhookKey: key }, { webhookStatus: status });
+    return (affected ?? 0) > 0;
+  }
+
+  /**
+   * The connected Etsy connections of a shop (an Etsy delivery names only the shop). Usually one;
+   * several users may have connected the same shop.
+   */
+  async listEtsyConnectionsOfShop(shopId: string): Promise<{ connectionId: string; userId: string }[]> {
+    const rows = await this.connections.find({ where: { provider: 'etsy', shopId, status: 'connected' }, select: { id: true, userId: true }, order: { id: 'ASC' }, take: 100 });
+    return rows.map((row) => ({ connectionId: row.id, userId: row.userId }));
   }
 
   private async upsert(userId: string, provider: Provider, values: Record<string, unknown>) {

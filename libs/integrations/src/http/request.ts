@@ -82,7 +82,7 @@ export interface RatePlan {
 }
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** A path template (`/v3/application/shops/{shop_id}`), the only form of the path ever logged. */
   path: string;
   params?: Readonly<Record<string, string>>;
@@ -90,11 +90,13 @@ export interface HttpRequest {
   headers?: Readonly<Record<string, string>>;
   /** An application/x-www-form-urlencoded body. */
   form?: Readonly<Record<string, string>>;
+  /** A JSON body (application/json; charset=utf-8). At most one of `form` and `json`. */
+  json?: unknown;
   /** Values of this request never to log or put in an error (tokens, codes, verifiers). */
   secrets?: readonly string[];
   rate?: RatePlan;
   /**
-   * Whether sending twice is harmless (default: GET yes, POST no). A request that is not is
+   * Whether sending twice is harmless (default: GET, PUT and DELETE yes, POST no). A request that is not is
    * retried only when the server surely did not act on it: a 429, or a connection that was
    * never made. (A retried code exchange or refresh would fail with invalid_grant.)
    */
@@ -163,12 +165,16 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
     const url = buildUrl(request);
     const headers: Record<string, string> = { accept: 'application/json', ...options.defaultHeaders, ...request.headers };
     let body: string | undefined;
+    if (request.form && request.json !== undefined) throw new InvalidRequestError(provider, `${provider}: a request has one body, form or JSON`);
     if (request.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(request.form).toString();
+    } else if (request.json !== undefined) {
+      headers['content-type'] = 'application/json; charset=utf-8';
+      body = JSON.stringify(request.json);
     }
     const secrets = collectSecrets(headers, [...(options.secrets ?? []), ...(request.secrets ?? [])]);
-    const idempotent = request.idempotent ?? request.method === 'GET';
+    const idempotent = request.idempotent ?? request.method !== 'POST';
     const what = `${provider} ${request.method} ${url.host}${request.path}`;
     const logBase = { event: 'provider_request', provider, method: request.method, host: url.host, path: request.path };
 

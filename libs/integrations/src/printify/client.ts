@@ -1,12 +1,14 @@
 import type { CurrencyCode } from '@pod/domain';
 import type { Clock } from '../http/clock';
 import { InvalidRequestError, PayloadSchemaError } from '../http/errors';
+import type { MappedList } from '../payload/read';
 import type { ProviderLogger } from '../http/logger';
 import { createRequester, type FetchLike, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
 import type { RetryPolicy } from '../http/retry';
 import { bucketForLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
 import { mapPrintifyOrder, mapPrintifyOrderPage, mapPrintifyShops, type PrintifyOrderPage } from './mappers';
 import type { PrintifyAuth, PrintifyOrder, PrintifyOrderQuery, PrintifyShop } from './types';
+import { mapCreatedPrintifyWebhook, mapPrintifyWebhooks, type PrintifyWebhook, type PrintifyWebhookInput } from './webhooks';
 
 export interface PrintifyClientConfig {
   /** Default https://api.printify.com (the sandbox's URL in tests). The only host requests go to. */
@@ -39,6 +41,8 @@ const PATHS = {
   shops: '/v1/shops.json',
   orders: '/v1/shops/{shop_id}/orders.json',
   order: '/v1/shops/{shop_id}/orders/{order_id}.json',
+  webhooks: '/v1/shops/{shop_id}/webhooks.json',
+  webhook: '/v1/shops/{shop_id}/webhooks/{webhook_id}.json',
 } as const;
 
 /** One page of orders; see PrintifyOrderPage.hasNextPage for the stop rules. */
@@ -52,7 +56,8 @@ export interface PrintifyOrdersOptions {
 }
 
 /**
- * Printify API v1 with a personal access token: shops and orders (read only). All tokens of
+ * Printify API v1 with a personal access token: shops and orders (read only) and webhook
+ * subscriptions (scopes webhooks.read and webhooks.write). All tokens of
  * one merchant account share one bucket (600/min, kept 10% under), keyed by a hash of the
  * caller's `accountKey`, never the token.
  */
@@ -119,18 +124,59 @@ export class PrintifyClient {
     return { order: mapPrintifyOrder(payload, options.currency ?? 'USD'), payload };
   }
 
-  private async get(auth: PrintifyAuth, path: string, params: Record<string, string>, query?: Record<string, string | number | undefined>): Promise<unknown> {
+  /** The shop's webhook subscriptions (scope webhooks.read); `rejected` lists entries that failed the schema. */
+  async listWebhooks(auth: PrintifyAuth, shopId: string): Promise<{ webhooks: PrintifyWebhook[]; rejected: MappedList<PrintifyWebhook>['rejected'] }> {
+    const mapped = mapPrintifyWebhooks(await this.get(auth, PATHS.webhooks, { shop_id: shopId }));
+    return { webhooks: mapped.records, rejected: mapped.rejected };
+  }
+
+  /**
+   * Subscribes `url` to `topic` on the shop (scope webhooks.write). With a `secret`, Printify
+   * signs every delivery with it; the secret never reaches a log line or an error. Not retried
+   * unless the request surely did not arrive (a retried create would subscribe twice).
+   */
+  async createWebhook(auth: PrintifyAuth, shopId: string, input: PrintifyWebhookInput): Promise<PrintifyWebhook> {
+    if (!/^https?:\/\/\S+$/.test(input.url)) throw new InvalidRequestError('printify', 'printify: the webhook URL must be an http(s) URL');
+    if (!input.topic) throw new InvalidRequestError('printify', 'printify: the webhook topic is empty');
+    const json: Record<string, string> = { topic: input.topic, url: input.url };
+    if (input.secret !== undefined) json.secret = input.secret;
+    const body = await this.send(auth, 'POST', PATHS.webhooks, { shop_id: shopId }, { json, secrets: input.secret ? [input.secret] : [] });
+    return mapCreatedPrintifyWebhook(body, input, shopId);
+  }
+
+  /**
+   * Removes a subscription (scope webhooks.write). Printify wants the webhook URL's host as
+   * `host`, which must match it. A subscription already gone answers NotFoundError.
+   */
+  async deleteWebhook(auth: PrintifyAuth, shopId: string, webhookId: string, host: string): Promise<void> {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(webhookId)) throw new InvalidRequestError('printify', 'printify: webhookId is not a webhook id');
+    if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(host)) throw new InvalidRequestError('printify', 'printify: host is not a host name');
+    await this.send(auth, 'DELETE', PATHS.webhook, { shop_id: shopId, webhook_id: webhookId }, { query: { host } });
+  }
+
+  private get(auth: PrintifyAuth, path: string, params: Record<string, string>, query?: Record<string, string | number | undefined>): Promise<unknown> {
+    return this.send(auth, 'GET', path, params, { query });
+  }
+
+  private async send(
+    auth: PrintifyAuth,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    params: Record<string, string>,
+    options: { query?: Record<string, string | number | undefined>; json?: unknown; secrets?: string[] } = {},
+  ): Promise<unknown> {
     if (!auth.token) throw new InvalidRequestError('printify', 'printify: the token is empty');
     if (!auth.accountKey) throw new InvalidRequestError('printify', 'printify: the account key is empty');
     if (params.shop_id !== undefined && !/^\d{1,19}$/.test(params.shop_id)) throw new InvalidRequestError('printify', 'printify: shopId is not a numeric id');
     const plan: RatePlan = { scope: scopeKey('printify:acct', auth.accountKey), limit: this.limit, kind: 'minute' };
     const response = await this.request({
-      method: 'GET',
+      method,
       path,
       params,
-      query,
+      query: options.query,
+      json: options.json,
       headers: { authorization: `Bearer ${auth.token}` },
-      secrets: [auth.token],
+      secrets: [auth.token, ...(options.secrets ?? [])],
       rate: plan,
     });
     return response.body;

@@ -5,7 +5,8 @@ import { makeRoomForTenant, removeTenant, type SandboxState } from '../core/stat
 import type { Tenant } from '../data/tenant';
 import { checkAuthorize, grantCode } from '../etsy/oauth-routes';
 import { registerMutations } from './mutations';
-import { BadInput, objectBody, optionalBoolean, optionalEnum, optionalInt, optionalString, requiredString, type Body } from './validate';
+import { BadInput, objectBody, optionalBoolean, optionalEnum, optionalInt, optionalNumber, optionalString, requiredString, type Body } from './validate';
+import { registerWebhookAdmin } from './webhooks';
 
 /** The admin API under /__sandbox/ (bearer SANDBOX_ADMIN_TOKEN): tenants, grants, faults, request log. */
 export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
@@ -145,6 +146,7 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
     state.live.etsyQps = optionalInt(body, 'etsyQps', 1, 100_000) ?? state.live.etsyQps;
     state.live.etsyQpd = optionalInt(body, 'etsyQpd', 1, 100_000_000) ?? state.live.etsyQpd;
     state.live.printifyRpm = optionalInt(body, 'printifyRpm', 1, 1_000_000) ?? state.live.printifyRpm;
+    state.live.webhookTimeScale = optionalNumber(body, 'webhookTimeScale', 0.000001, 1000) ?? state.live.webhookTimeScale;
     if (body.resetRateLimits === true) {
       state.etsyLimiter.clear();
       state.printifyLimiter.clear();
@@ -153,6 +155,7 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
   }));
 
   registerMutations(app, state, admin, tenantOr404);
+  registerWebhookAdmin(app, state, admin, tenantOr404);
 }
 
 function lifeJson(state: SandboxState, tenantId: string) {

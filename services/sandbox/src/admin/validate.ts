@@ -42,3 +42,10 @@ export function optionalBoolean(body: Body, name: string): boolean | undefined {
   if (typeof value !== 'boolean') throw new BadInput(`${name} must be true or false`);
   return value;
 }
+
+export function optionalNumber(body: Body, name: string, min: number, max: number): number | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw new BadInput(`${name} must be a number from ${min} to ${max}`);
+  return value;
+}

@@ -2,6 +2,10 @@ import type { SandboxOptions } from '../config';
 import { TenantRegistry } from '../data/tenant-registry';
 import { AuthorizationRequests } from '../etsy/authorization-requests';
 import { OAuthStore } from '../etsy/oauth-store';
+import { EtsySubscriptions } from '../webhooks/etsy-subscriptions';
+import { PrintifySubscriptions } from '../webhooks/printify-subscriptions';
+import { DeliveryLog, WebhookSender } from '../webhooks/sender';
+import { allowedWebhookHosts } from '../webhooks/targets';
 import { FaultBook } from './faults';
 import { SlidingWindowLimiter } from './rate-limit';
 import { RequestLog } from './request-log';
@@ -12,6 +16,18 @@ export interface LiveSettings {
   etsyQps: number;
   etsyQpd: number;
   printifyRpm: number;
+  /** Multiplies webhook retry delays and Printify's 1-hour block (tests shrink it). */
+  webhookTimeScale: number;
+}
+
+/** Webhook subscriptions (Printify's per shop, Etsy's portal ones) and the deliveries they send. */
+export interface WebhookHub {
+  printify: PrintifySubscriptions;
+  etsy: EtsySubscriptions;
+  log: DeliveryLog;
+  sender: WebhookSender;
+  /** Hosts deliveries may go to besides loopback (see webhooks/targets.ts). */
+  allowedHosts: Set<string>;
 }
 
 /** Everything one sandbox instance holds, all in memory. */
@@ -26,6 +42,9 @@ export interface SandboxState {
   printifyLimiter: SlidingWindowLimiter;
   /** The consent screens shown and not yet answered, each bound to the seller it was shown to. */
   authorizations: AuthorizationRequests;
+  webhooks: WebhookHub;
+  /** The sandbox's own base URL (for Etsy's resource_url): SANDBOX_PUBLIC_URL, else where it listens. */
+  selfUrl(): string;
   nowMs(): number;
   nowSeconds(): number;
 }
@@ -36,8 +55,10 @@ export function createState(options: SandboxOptions): SandboxState {
     etsyQps: options.etsyQps,
     etsyQpd: options.etsyQpd,
     printifyRpm: options.printifyRpm,
+    webhookTimeScale: options.webhookTimeScale,
   };
   const nowMs = () => options.now();
+  const deliveries = new DeliveryLog();
   return {
     options,
     live,
@@ -51,6 +72,14 @@ export function createState(options: SandboxOptions): SandboxState {
     ]),
     printifyLimiter: new SlidingWindowLimiter(() => [{ limit: live.printifyRpm, windowMs: 60_000 }]),
     authorizations: new AuthorizationRequests(nowMs),
+    webhooks: {
+      printify: new PrintifySubscriptions(),
+      etsy: new EtsySubscriptions(options.etsyWebhook ? { ...options.etsyWebhook, events: [...options.etsyWebhook.events] } : null),
+      log: deliveries,
+      sender: new WebhookSender(deliveries, () => live.webhookTimeScale, nowMs),
+      allowedHosts: allowedWebhookHosts(options.webhookHosts, [options.etsyWebhook?.url]),
+    },
+    selfUrl: () => options.publicUrl ?? `http://127.0.0.1:${options.port}`,
     nowMs,
     nowSeconds: () => Math.floor(nowMs() / 1000),
   };
@@ -61,6 +90,8 @@ export function removeTenant(state: SandboxState, tenantId: string): boolean {
   if (!state.tenants.delete(tenantId)) return false;
   state.oauth.dropTenant(tenantId);
   state.authorizations.dropTenant(tenantId);
+  state.webhooks.printify.dropTenant(tenantId);
+  state.webhooks.etsy.dropTenant(tenantId);
   return true;
 }
 

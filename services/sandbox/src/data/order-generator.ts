@@ -63,6 +63,8 @@ export interface OrderModel {
   /** Null while the payment has not arrived (is_paid false): no payment, fees or Printify order yet. */
   paidTs: number | null;
   shippedTs: number | null;
+  /** Marked delivered by the admin mutations API ('deliver'); otherwise delivery is inferred from the ship date. */
+  deliveredTs: number | null;
   canceledTs: number | null;
   refund: Refund | null;
   updatedTs: number;
@@ -98,8 +100,15 @@ export interface OrderOverride {
   /** Inserted by a test: true leaves it unpaid, false pays it at once (no payment delay). */
   unpaid?: boolean;
   shippedTs?: number;
+  /** The carrier delivered it (the admin mutations' 'deliver'; applies to shipped physical orders). */
+  deliveredTs?: number;
   canceledTs?: number;
   refund?: Refund;
+  /**
+   * Inserted by a test with `printify: true`: the order reaches Printify at this time (once paid)
+   * instead of hours later, past the inserted order's horizon (so never).
+   */
+  printifyCreatedTs?: number;
 }
 
 const DAY = 86_400;
@@ -169,7 +178,9 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   else if (refundRoll && shippedTs !== null && refundAt <= asOf) {
     refund = { ts: refundAt, amount: refundFull ? grandTotal : Math.round(grandTotal * refundShare), full: refundFull, reason: refundReason };
   }
+  let canceledByMutation = false;
   if (override?.canceledTs !== undefined && canceledTs === null) {
+    canceledByMutation = true;
     canceledTs = override.canceledTs;
     shippedTs = null;
     refund = { ts: canceledTs, amount: grandTotal, full: true, reason: 'Order canceled' };
@@ -213,6 +224,7 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
     createdTs,
     paidTs,
     shippedTs,
+    deliveredTs: override?.deliveredTs !== undefined && shippedTs !== null && !allDigital ? Math.max(override.deliveredTs, shippedTs) : null,
     canceledTs,
     refund,
     updatedTs,
@@ -243,7 +255,7 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const labelCost = variety.int(450, 1200);
   const labelAdjusted = variety.chance(0.25);
   if (labelRoll && shippedTs !== null && !allDigital) order.shippingLabel = { cost: labelCost, adjustment: labelAdjusted ? variety.int(50, 300) : 0 };
-  order.printify = planPrintify(shop, order, rng, asOf, delay, variety.chance(0.1));
+  order.printify = planPrintify(shop, order, rng, asOf, delay, variety.chance(0.1), override, canceledByMutation);
   return order;
 }
 
@@ -299,17 +311,33 @@ function spreadDiscount(lines: OrderLine[], discount: number, totalPrice: number
 }
 
 /** `delay`: how long the payment took; the order reaches Printify only after it. */
-function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: number, delay: number, shopOrderIdAsText: boolean): PrintifyPlan | null {
+function planPrintify(
+  shop: ShopProfile,
+  order: OrderModel,
+  rng: Rng,
+  asOf: number,
+  delay: number,
+  shopOrderIdAsText: boolean,
+  override: OrderOverride | undefined,
+  canceledByMutation: boolean,
+): PrintifyPlan | null {
   const physical = order.lines.filter((l) => !l.isDigital);
   const kind = rng.weighted([['linked', 94], ['unlinked', 3], ['manual', 3]] as const);
-  const createdTs = order.createdTs + delay + (kind === 'manual' ? rng.int(3600, DAY) : rng.int(300, 3 * 3600));
-  const sentTs = createdTs + rng.int(600, 20 * 3600);
+  const drawnCreatedTs = order.createdTs + delay + (kind === 'manual' ? rng.int(3600, DAY) : rng.int(300, 3 * 3600));
+  const drawnSentTs = drawnCreatedTs + rng.int(600, 20 * 3600);
   const hasIssues = rng.chance(0.005);
   const keepCanceled = rng.chance(0.6);
   const reprintRoll = rng.chance(0.012);
   const reprintAt = (order.shippedTs ?? 0) + rng.int(3, 15) * DAY;
-  if (physical.length === 0 || createdTs > asOf || order.paidTs === null) return null;
-  if (order.canceledTs !== null && (!keepCanceled || createdTs > order.canceledTs)) return null;
+  // A test's insert with `printify: true` reaches Printify when paid (the draws above still happen,
+  // so no other value of the order changes).
+  const imported = override?.printifyCreatedTs !== undefined;
+  const createdTs = imported ? Math.max(override.printifyCreatedTs as number, order.paidTs ?? 0) : drawnCreatedTs;
+  const sentTs = imported ? Math.min(createdTs + (drawnSentTs - drawnCreatedTs), order.shippedTs ?? Infinity) : drawnSentTs;
+  if (physical.length === 0 || (!imported && createdTs > asOf) || order.paidTs === null) return null;
+  // History: an order canceled early may never have reached Printify. A cancellation by the admin
+  // mutations API keeps a Printify order that already existed (canceled there too).
+  if (order.canceledTs !== null && (createdTs > order.canceledTs || (!keepCanceled && !canceledByMutation))) return null;
   const cost = physical.reduce((sum, l) => sum + l.printifyCost * l.quantity + l.printifyShipping, 0);
   let status: string;
   if (order.canceledTs !== null) status = 'canceled';

@@ -157,8 +157,11 @@ export class Tenant {
     return { kind: kind === 1 ? 'reprint' : 'order', order: this.order(index) };
   }
 
-  /** Adds orders at the head (newest), created at `createdTs` or later. */
-  insertOrders(howMany: number, createdTs: number, unpaid = false): number[] {
+  /**
+   * Adds orders at the head (newest), created at `createdTs` or later. `printify`: their Printify
+   * order exists as soon as they are paid (otherwise inserted orders never reach Printify).
+   */
+  insertOrders(howMany: number, createdTs: number, unpaid = false, printify = false): number[] {
     const ids: number[] = [];
     for (let k = 0; k < howMany; k++) {
       const index = this.count;
@@ -166,7 +169,7 @@ export class Tenant {
       this.ensureCapacity(index + 1);
       this.orderAsOf.set(index, ts);
       this.created[index] = ts;
-      this.overrides.set(index, { unpaid });
+      this.overrides.set(index, printify ? { unpaid, printifyCreatedTs: ts } : { unpaid });
       const order = generateOrder(this.shop, index, ts, ts, this.overrides.get(index));
       this.record(order);
       ids.push(order.receiptId);
@@ -203,7 +206,7 @@ export class Tenant {
       (order.paidTs !== null ? FLAG_PAID : 0) |
       (order.shippedTs !== null ? FLAG_SHIPPED : 0) |
       (order.canceledTs !== null ? FLAG_CANCELED : 0) |
-      (order.shippedTs !== null && order.shippedTs + 6 * 86_400 <= asOf && !order.lines.every((l) => l.isDigital) ? FLAG_DELIVERED : 0);
+      (order.shippedTs !== null && (order.deliveredTs !== null || order.shippedTs + 6 * 86_400 <= asOf) && !order.lines.every((l) => l.isDigital) ? FLAG_DELIVERED : 0);
   }
 
   private ensureCapacity(size: number): void {

@@ -13,7 +13,7 @@ function lineStatus(orderStatus: string): string {
   return ['fulfilled', 'canceled', 'on-hold', 'in-production', 'has-issues'].includes(orderStatus) ? orderStatus : 'on-hold';
 }
 
-function tracking(carrier: string, number: string): string {
+export function tracking(carrier: string, number: string): string {
   return `https://printify.me/tracking?carrier=${encodeURIComponent(carrier)}&number=${encodeURIComponent(number)}`;
 }
 
@@ -86,7 +86,7 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
     shipping_method: 1,
     is_printify_express: false,
     is_economy_shipping: false,
-    shipments: fulfilledTs !== null ? [{ carrier: order.carrier, number: order.trackingCode, url: tracking(order.carrier, order.trackingCode), delivered_at: null }] : [],
+    shipments: fulfilledTs !== null ? [{ carrier: order.carrier, number: order.trackingCode, url: tracking(order.carrier, order.trackingCode), delivered_at: reprint ? null : printifyTime(order.deliveredTs) }] : [],
     created_at: printifyTime(createdTs),
     sent_to_production_at: printifyTime(sentTs),
     fulfilled_at: printifyTime(fulfilledTs),

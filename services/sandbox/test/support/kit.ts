@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createSandboxApp } from '../../src/app';
 import type { SandboxOptions } from '../../src/config';
@@ -85,4 +86,51 @@ export function printifyGet(app: FastifyInstance, url: string, token: string, us
   // light-my-request adds its own User-Agent unless one is given: '' stands for "none".
   headers['user-agent'] = userAgent ?? '';
   return app.inject({ method: 'GET', url, headers });
+}
+
+export interface ReceivedDelivery {
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body, exactly as sent (signatures are over these bytes). */
+  body: string;
+  status: number;
+}
+
+/**
+ * A loopback HTTP server standing in for a webhook receiver: it records every delivery and
+ * answers each with what `answer` returns (200 unless told otherwise).
+ */
+export async function startReceiver(): Promise<{
+  url: string;
+  received: ReceivedDelivery[];
+  answer: (next: (delivery: Omit<ReceivedDelivery, 'status'>) => number) => void;
+  waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedDelivery[]>;
+  close: () => Promise<void>;
+}> {
+  const received: ReceivedDelivery[] = [];
+  let answer: (delivery: Omit<ReceivedDelivery, 'status'>) => number = () => 200;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const delivery = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const status = answer(delivery);
+      received.push({ ...delivery, status });
+      res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    answer: (next) => {
+      answer = next;
+    },
+    async waitFor(count, timeoutMs = 5_000) {
+      const until = Date.now() + timeoutMs;
+      while (received.length < count && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+      return received;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
