@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { loadConfig } from '@pod/config';
 import { bullConnection, bullPrefix } from '@pod/queue';
-import { queryDatabase } from '@pod/testing';
+import { freePort, queryDatabase } from '@pod/testing';
 import { ensureBuilt, pollUntil, startWorker, type WorkerProcess } from '../../services/test/support/fleet';
 import { SandboxProviders, type SandboxTenant } from './support/sandbox-providers';
 import { GatewayTestBed, ORIGIN, SAME_ORIGIN, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
@@ -56,13 +56,20 @@ const storedCounts = async () =>
     )
   )[0];
 
+const ETSY_WEBHOOK_SECRET = `whsec_${Buffer.from('etsy-portal-secret-for-worker-tests').toString('base64')}`;
+
 beforeAll(async () => {
   ensureBuilt();
-  await sandbox.start(REDIRECT_URI);
+  await sandbox.start(REDIRECT_URI, { webhookTimeScale: 0.001 });
   seller = await sandbox.admin<SandboxTenant>('POST', '/tenants', { months: 3, ordersPerMonth: 40, printifyShops: 1 });
   sandbox.consentTenant = seller.tenantId;
   await bed.setUp();
-  gw = await bed.start(sandbox.env(REDIRECT_URI));
+  // A real port, so the sandbox can deliver webhooks to it (WEBHOOK_PUBLIC_URL names it).
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  gw = await bed.start({ ...sandbox.env(REDIRECT_URI), WEBHOOK_PUBLIC_URL: publicUrl, ETSY_WEBHOOK_SECRET });
+  await gw.app.listen({ port, host: '127.0.0.1' });
+  await sandbox.admin('PUT', '/etsy-webhook', { url: `${publicUrl}/api/webhooks/etsy`, secret: ETSY_WEBHOOK_SECRET });
   const env = { DATABASE_URL: bed.database.url, REDIS_PREFIX: bed.redisPrefix, ...sandbox.env(REDIRECT_URI) };
   for (const name of ['etsy-sync', 'printify-sync'] as const) workers.push(await startWorker(name, env));
   cookie = sessionCookie(await register(gw.app, uniqueEmail('workers')));
@@ -103,6 +110,22 @@ describe('sync workers end to end', () => {
     expect((await post('/api/sync/printify', {})).statusCode).toBe(202);
     expect(await settled('printify')).toMatchObject({ status: 'succeeded', ordersAdded: 0 });
     expect(await storedCounts()).toEqual(before);
+  });
+
+  it('webhooks bring a new order and its Printify order in within seconds, without a sync run', async () => {
+    const runsBefore = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM sync_run`);
+    const { inserted } = await sandbox.admin<{ inserted: number[] }>('POST', `/tenants/${seller.tenantId}/mutations`, { insert: 1, printify: true });
+    const receiptId = String(inserted[0]);
+    const stored = await pollUntil('the webhook-refreshed receipt and its Printify order', async () => {
+      const [row] = await sql<{ receipt: number; order: number }>(
+        `SELECT (SELECT count(*)::int FROM etsy_receipt WHERE receipt_id = $1) AS receipt,
+                (SELECT count(*)::int FROM printify_order WHERE shop_order_id = $1) AS "order"`,
+        [receiptId],
+      );
+      return row.receipt === 1 && row.order === 1 ? row : undefined;
+    }, 20_000, 200);
+    expect(stored).toEqual({ receipt: 1, order: 1 });
+    expect(await sql(`SELECT count(*)::int AS n FROM sync_run`)).toEqual(runsBefore);
   });
 
   it('an exhausted daily quota parks the run until the quota resets, then it finishes', async () => {
