@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EVENT_NAMES } from '@pod/contracts';
 import { ConnectionsRepository, EtsyOrdersRepository, withTransaction, type SyncRun } from '@pod/db';
 import type { EtsyClient } from '@pod/integrations';
 import type { EtsyTokenService } from '@pod/connections';
@@ -12,6 +11,7 @@ import {
   etsyReceiptRow,
   etsyReceiptsStream,
   partition,
+  settleRefresh,
   SYNC_LOOKBACKS,
   type EtsyStreamDeps,
   type SyncLookbacks,
@@ -57,19 +57,7 @@ export class EtsySyncService {
       await orders.linkPendingLedgerEntries(payload.userId, payload.shopId);
       return written;
     });
-    const outcome = counts.added > 0 ? 'added' : counts.changed > 0 ? 'changed' : 'unchanged';
-    if (outcome !== 'unchanged') {
-      await this.events.publish(EVENT_NAMES.ordersSynced, {
-        userId: payload.userId,
-        provider: 'etsy',
-        shopId: payload.shopId,
-        syncRunId: null,
-        ordersAdded: counts.added,
-        ordersChanged: counts.changed,
-        syncedAt: fetchedAt.toISOString(),
-      });
-    }
-    return { outcome };
+    return settleRefresh(this.events, { userId: payload.userId, provider: 'etsy', shopId: payload.shopId }, counts, fetchedAt);
   }
 
   /** The connection's token source, or null when the user has no usable Etsy connection to this shop. */

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EVENT_NAMES } from '@pod/contracts';
 import { ConnectionsRepository, PrintifyOrdersRepository, withTransaction, type SyncRun } from '@pod/db';
 import type { PrintifyClient } from '@pod/integrations';
 import { DomainEventPublisher, type RefreshOrderPayload, type RefreshResult } from '@pod/queue';
-import { ConnectionMissingError, printifyOrderRow, printifyOrdersStream, SYNC_LOOKBACKS, type PrintifyStreamDeps, type SyncLookbacks, type SyncStream } from '@pod/sync';
+import { ConnectionMissingError, printifyOrderRow, printifyOrdersStream, settleRefresh, SYNC_LOOKBACKS, type PrintifyStreamDeps, type SyncLookbacks, type SyncStream } from '@pod/sync';
 
 export const PRINTIFY_CLIENT = Symbol('PRINTIFY_CLIENT');
 
@@ -37,19 +36,7 @@ export class PrintifySyncService {
     const row = printifyOrderRow(order, orderPayload);
     if (!row.ok) return { outcome: 'skipped' };
     const counts = await withTransaction(this.dataSource, (tx) => new PrintifyOrdersRepository(tx).upsertOrders(payload.userId, payload.shopId, [row.row], fetchedAt));
-    const outcome = counts.added > 0 ? 'added' : counts.changed > 0 ? 'changed' : 'unchanged';
-    if (outcome !== 'unchanged') {
-      await this.events.publish(EVENT_NAMES.ordersSynced, {
-        userId: payload.userId,
-        provider: 'printify',
-        shopId: payload.shopId,
-        syncRunId: null,
-        ordersAdded: counts.added,
-        ordersChanged: counts.changed,
-        syncedAt: fetchedAt.toISOString(),
-      });
-    }
-    return { outcome };
+    return settleRefresh(this.events, { userId: payload.userId, provider: 'printify', shopId: payload.shopId }, counts, fetchedAt);
   }
 
   /** The decrypted token and the shop's settings, or null when the user has no usable connection to this shop. */
