@@ -1,6 +1,7 @@
-import { Button, Dialog, Field, Input, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
-import { useState, type FormEvent } from 'react';
+import { Field, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { useState } from 'react';
 import type { PrintifyShopView } from '@pod/contracts';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { localToday, MSG } from '../messages';
 
 interface PrintifySetupDialogProps {
@@ -25,8 +26,7 @@ export function PrintifySetupDialog(props: PrintifySetupDialogProps) {
     setShopTouched(false);
   }
   const shopMissing = shopTouched && !shopId;
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = () => {
     if (!shopId) {
       setShopTouched(true);
       return;
@@ -34,69 +34,49 @@ export function PrintifySetupDialog(props: PrintifySetupDialogProps) {
     onComplete();
   };
   return (
-    <Dialog.Root
+    <FormDialog
       open={shops !== null}
-      onOpenChange={(details) => {
-        if (!details.open && !pending) onCancel();
-      }}
-      placement="center"
-      size={{ base: 'xs', sm: 'md' }}
+      title="Complete Printify Setup"
+      busy={pending}
+      submitLabel="Complete Setup"
+      busyLabel="Completing..."
+      submitDisabled={!shopId}
+      onCancel={onCancel}
+      onSubmit={submit}
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner px="4">
-          <Dialog.Content>
-            <form onSubmit={submit} noValidate>
-              <Dialog.Header>
-                <Dialog.Title>Complete Printify Setup</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="5">
-                  <Text fontSize="sm" color="fg.muted">
-                    Your token works. Choose the Printify shop whose orders PodProfit should sync.
-                  </Text>
-                  <Field.Root required invalid={shopMissing}>
-                    <Field.Label>
-                      Shop <Field.RequiredIndicator />
-                    </Field.Label>
-                    <NativeSelect.Root>
-                      <NativeSelect.Field
-                        name="printify-shop"
-                        value={shopId}
-                        onChange={(e) => onShopChange(e.target.value)}
-                        onBlur={() => setShopTouched(true)}
-                        bg="bg.panel"
-                      >
-                        <option value="">Select a shop</option>
-                        {(shops ?? []).map((shop) => (
-                          <option key={String(shop.id)} value={String(shop.id)}>
-                            {`${shop.title} (${shop.sales_channel})`}
-                          </option>
-                        ))}
-                      </NativeSelect.Field>
-                      <NativeSelect.Indicator />
-                    </NativeSelect.Root>
-                    {shopMissing && <Field.ErrorText>{MSG.selectShop}</Field.ErrorText>}
-                  </Field.Root>
-                  <Field.Root>
-                    <Field.Label>Sync orders from (optional)</Field.Label>
-                    <Input type="date" name="sync-from" value={syncFrom} max={localToday()} onChange={(e) => onSyncFromChange(e.target.value)} bg="bg.panel" />
-                    <Field.HelperText>Leave empty to sync all orders.</Field.HelperText>
-                  </Field.Root>
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={onCancel} disabled={pending}>
-                  Cancel
-                </Button>
-                <Button type="submit" colorPalette="brand" disabled={!shopId || pending} loading={pending} loadingText="Completing...">
-                  Complete Setup
-                </Button>
-              </Dialog.Footer>
-            </form>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Stack gap="5">
+        <Text fontSize="sm" color="fg.muted">
+          Your token works. Choose the Printify shop whose orders PodProfit should sync.
+        </Text>
+        <Field.Root required invalid={shopMissing}>
+          <Field.Label>
+            Shop <Field.RequiredIndicator />
+          </Field.Label>
+          <NativeSelect.Root>
+            <NativeSelect.Field
+              name="printify-shop"
+              value={shopId}
+              onChange={(e) => onShopChange(e.target.value)}
+              onBlur={() => setShopTouched(true)}
+              bg="bg.panel"
+            >
+              <option value="">Select a shop</option>
+              {(shops ?? []).map((shop) => (
+                <option key={String(shop.id)} value={String(shop.id)}>
+                  {`${shop.title} (${shop.sales_channel})`}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+          {shopMissing && <Field.ErrorText>{MSG.selectShop}</Field.ErrorText>}
+        </Field.Root>
+        <Field.Root>
+          <Field.Label>Sync orders from (optional)</Field.Label>
+          <Input type="date" name="sync-from" value={syncFrom} max={localToday()} onChange={(e) => onSyncFromChange(e.target.value)} bg="bg.panel" />
+          <Field.HelperText>Leave empty to sync all orders.</Field.HelperText>
+        </Field.Root>
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,6 +1,6 @@
-import { Button, Dialog, Field, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
-import type { FormEvent } from 'react';
+import { Field, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import type { PrintifyShopView } from '@pod/contracts';
+import { FormDialog } from '../../../components/ui/form-dialog';
 
 interface SelectPrintifyShopDialogProps {
   /** The account's shops; null keeps the dialog closed. */
@@ -19,68 +19,44 @@ interface SelectPrintifyShopDialogProps {
  * one shop. Sync Orders stays disabled until a shop is chosen and while the sync is starting.
  */
 export function SelectPrintifyShopDialog({ shops, shopId, connectedShopId, onShopChange, syncing, onCancel, onSync }: SelectPrintifyShopDialogProps) {
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    onSync();
-  };
   const switching = shopId !== '' && connectedShopId !== null && shopId !== connectedShopId;
   return (
-    <Dialog.Root
+    <FormDialog
       open={shops !== null}
-      onOpenChange={(details) => {
-        if (!details.open && !syncing) onCancel();
-      }}
-      placement="center"
-      size={{ base: 'xs', sm: 'md' }}
+      title="Select Printify Shop"
+      busy={syncing}
+      submitLabel="Sync Orders"
+      busyLabel="Syncing..."
+      submitDisabled={!shopId}
+      onCancel={onCancel}
+      onSubmit={onSync}
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner px="4">
-          <Dialog.Content>
-            <form onSubmit={submit} noValidate>
-              <Dialog.Header>
-                <Dialog.Title>Select Printify Shop</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="4">
-                  <Text fontSize="sm" color="fg.muted">
-                    Your Printify account has more than one shop. Choose the shop whose orders to sync.
-                  </Text>
-                  <Field.Root required>
-                    <Field.Label>
-                      Printify shop <Field.RequiredIndicator />
-                    </Field.Label>
-                    <NativeSelect.Root disabled={syncing}>
-                      <NativeSelect.Field name="sync-printify-shop" value={shopId} onChange={(e) => onShopChange(e.target.value)} bg="bg.panel">
-                        <option value="">Select a shop</option>
-                        {(shops ?? []).map((shop) => (
-                          <option key={String(shop.id)} value={String(shop.id)}>
-                            {String(shop.id) === connectedShopId ? `${shop.title} (connected)` : shop.title}
-                          </option>
-                        ))}
-                      </NativeSelect.Field>
-                      <NativeSelect.Indicator />
-                    </NativeSelect.Root>
-                    <Field.HelperText>
-                      {switching
-                        ? 'PodProfit will sync this shop from now on, instead of the one connected now.'
-                        : 'The shop you connected on the Connections page is marked “connected”.'}
-                    </Field.HelperText>
-                  </Field.Root>
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={onCancel} disabled={syncing}>
-                  Cancel
-                </Button>
-                <Button type="submit" colorPalette="brand" disabled={!shopId || syncing} loading={syncing} loadingText="Syncing...">
-                  Sync Orders
-                </Button>
-              </Dialog.Footer>
-            </form>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Stack gap="4">
+        <Text fontSize="sm" color="fg.muted">
+          Your Printify account has more than one shop. Choose the shop whose orders to sync.
+        </Text>
+        <Field.Root required>
+          <Field.Label>
+            Printify shop <Field.RequiredIndicator />
+          </Field.Label>
+          <NativeSelect.Root disabled={syncing}>
+            <NativeSelect.Field name="sync-printify-shop" value={shopId} onChange={(e) => onShopChange(e.target.value)} bg="bg.panel">
+              <option value="">Select a shop</option>
+              {(shops ?? []).map((shop) => (
+                <option key={String(shop.id)} value={String(shop.id)}>
+                  {String(shop.id) === connectedShopId ? `${shop.title} (connected)` : shop.title}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+          <Field.HelperText>
+            {switching
+              ? 'PodProfit will sync this shop from now on, instead of the one connected now.'
+              : 'The shop you connected on the Connections page is marked “connected”.'}
+          </Field.HelperText>
+        </Field.Root>
+      </Stack>
+    </FormDialog>
   );
 }
