@@ -159,6 +159,20 @@ Environment every process reads. Takes (dict "root" $ "app" "<process>" "poolSiz
   value: {{ include "podprofit.publicOrigin" $root | quote }}
 - name: ETSY_REDIRECT_URI
   value: {{ include "podprofit.etsyRedirectUri" $root | quote }}
+{{- with $root.Values.config.webhookPublicUrl }}
+- name: WEBHOOK_PUBLIC_URL
+  value: {{ . | quote }}
+{{- end }}
+- name: ETSY_WEBHOOK_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ $root.Values.secretKeys.etsyWebhookSecret }}
+      optional: true
+- name: ETSY_REQUESTS_PER_SECOND
+  value: {{ $root.Values.config.etsyRequestsPerSecond | default 10 | int | quote }}
+- name: PRINTIFY_REQUESTS_PER_MINUTE
+  value: {{ $root.Values.config.printifyRequestsPerMinute | default 600 | int | quote }}
 {{- if $root.Values.sandbox.enabled }}
 - name: SANDBOX_URL
   value: {{ include "podprofit.sandboxUrl" $root | quote }}
