@@ -138,7 +138,7 @@ describe('SyncRunner', () => {
     }
   });
 
-  it.each(['mid-write', 'before-cursor', 'after-commit'] as const)('a failure at %s on the third page leaves page and cursor together; the retry converges', async (point) => {
+  it.each(['after-fetch', 'mid-write', 'before-cursor', 'after-commit'] as const)('a failure at %s on the third page leaves page and cursor together; the retry converges', async (point) => {
     const runId = await newRun();
     let pagesSeen = 0;
     let thrown = false;
