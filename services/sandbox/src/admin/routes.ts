@@ -117,6 +117,8 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
       retryAfterSeconds: optionalInt(body, 'retryAfterSeconds', 0, 86_400 * 7),
       status: optionalInt(body, 'status', 300, 599),
       location: optionalString(body, 'location', /^https?:\/\/.{1,300}$/, 'an http(s) URL'),
+      bytesPerSecond: optionalInt(body, 'bytesPerSecond', 1, 1_000_000),
+      bytes: optionalInt(body, 'bytes', 1, 64 * 1024 * 1024),
     };
     if (spec.kind === '5xx' && spec.status !== undefined && spec.status < 500) throw new BadInput('status must be 500-599 for 5xx');
     return reply.code(201).send(state.faults.add(spec));

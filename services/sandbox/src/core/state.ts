@@ -1,3 +1,4 @@
+import { MutationSchedule } from '../admin/mutations';
 import type { SandboxOptions } from '../config';
 import { TenantRegistry } from '../data/tenant-registry';
 import { AuthorizationRequests } from '../etsy/authorization-requests';
@@ -21,6 +22,8 @@ export interface SandboxState {
   tenants: TenantRegistry;
   oauth: OAuthStore;
   faults: FaultBook;
+  /** Mutations waiting for a tenant's request (POST …/mutations with `when`). */
+  scheduledMutations: MutationSchedule;
   log: RequestLog;
   etsyLimiter: SlidingWindowLimiter;
   printifyLimiter: SlidingWindowLimiter;
@@ -44,6 +47,7 @@ export function createState(options: SandboxOptions): SandboxState {
     tenants: new TenantRegistry(options.seed, { now: nowMs, idleSeconds: options.tenantIdleSeconds, maxAgeSeconds: options.tenantMaxAgeSeconds }),
     oauth: new OAuthStore(nowMs, () => live.accessTokenTtlSeconds),
     faults: new FaultBook(),
+    scheduledMutations: new MutationSchedule(),
     log: new RequestLog(options.requestLogSize),
     etsyLimiter: new SlidingWindowLimiter(() => [
       { limit: live.etsyQps, windowMs: 1000 },
@@ -61,6 +65,7 @@ export function removeTenant(state: SandboxState, tenantId: string): boolean {
   if (!state.tenants.delete(tenantId)) return false;
   state.oauth.dropTenant(tenantId);
   state.authorizations.dropTenant(tenantId);
+  state.scheduledMutations.dropTenant(tenantId);
   return true;
 }
 

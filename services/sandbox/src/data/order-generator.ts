@@ -100,6 +100,8 @@ export interface OrderOverride {
   shippedTs?: number;
   canceledTs?: number;
   refund?: Refund;
+  /** Inserted by a test: the Printify order is placed in the receipt's own second (still on hold), not hours later. */
+  printifyNow?: boolean;
 }
 
 const DAY = 86_400;
@@ -243,7 +245,7 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const labelCost = variety.int(450, 1200);
   const labelAdjusted = variety.chance(0.25);
   if (labelRoll && shippedTs !== null && !allDigital) order.shippingLabel = { cost: labelCost, adjustment: labelAdjusted ? variety.int(50, 300) : 0 };
-  order.printify = planPrintify(shop, order, rng, asOf, delay, variety.chance(0.1));
+  order.printify = planPrintify(shop, order, rng, asOf, delay, variety.chance(0.1), override?.printifyNow === true);
   return order;
 }
 
@@ -299,10 +301,12 @@ function spreadDiscount(lines: OrderLine[], discount: number, totalPrice: number
 }
 
 /** `delay`: how long the payment took; the order reaches Printify only after it. */
-function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: number, delay: number, shopOrderIdAsText: boolean): PrintifyPlan | null {
+function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: number, delay: number, shopOrderIdAsText: boolean, placedAtOnce: boolean): PrintifyPlan | null {
   const physical = order.lines.filter((l) => !l.isDigital);
   const kind = rng.weighted([['linked', 94], ['unlinked', 3], ['manual', 3]] as const);
-  const createdTs = order.createdTs + delay + (kind === 'manual' ? rng.int(3600, DAY) : rng.int(300, 3 * 3600));
+  // The draw happens either way, so the values after it stay what the seed gave.
+  const placedAfter = kind === 'manual' ? rng.int(3600, DAY) : rng.int(300, 3 * 3600);
+  const createdTs = placedAtOnce ? order.createdTs : order.createdTs + delay + placedAfter;
   const sentTs = createdTs + rng.int(600, 20 * 3600);
   const hasIssues = rng.chance(0.005);
   const keepCanceled = rng.chance(0.6);

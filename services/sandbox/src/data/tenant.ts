@@ -157,8 +157,11 @@ export class Tenant {
     return { kind: kind === 1 ? 'reprint' : 'order', order: this.order(index) };
   }
 
-  /** Adds orders at the head (newest), created at `createdTs` or later. */
-  insertOrders(howMany: number, createdTs: number, unpaid = false): number[] {
+  /**
+   * Adds orders at the head (newest), created at `createdTs` or later. `printifyNow`: their
+   * Printify orders are placed in the same second (on hold), so they join the Printify list too.
+   */
+  insertOrders(howMany: number, createdTs: number, unpaid = false, printifyNow = false): number[] {
     const ids: number[] = [];
     for (let k = 0; k < howMany; k++) {
       const index = this.count;
@@ -166,7 +169,7 @@ export class Tenant {
       this.ensureCapacity(index + 1);
       this.orderAsOf.set(index, ts);
       this.created[index] = ts;
-      this.overrides.set(index, { unpaid });
+      this.overrides.set(index, printifyNow ? { unpaid, printifyNow } : { unpaid });
       const order = generateOrder(this.shop, index, ts, ts, this.overrides.get(index));
       this.record(order);
       ids.push(order.receiptId);
