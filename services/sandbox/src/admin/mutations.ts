@@ -132,11 +132,14 @@ export function applyMutation(state: SandboxState, tenant: Tenant, spec: Mutatio
     for (const index of indices) {
       const order = tenant.order(index);
       const override: OrderOverride = { updatedTs: ts };
+      // Changes happen now and never rewrite what was posted before: one refund or cancellation
+      // per order (a refunded or canceled order is only touched), shipping and paying only once.
+      const settled = order.refund !== null || order.canceledTs !== null;
       // Shipping an unpaid order takes its payment first (a no-op for paid ones).
       if (change === 'pay' || change === 'ship') override.paidTs = ts;
       if (change === 'ship') override.shippedTs = ts;
-      if (change === 'cancel') override.canceledTs = ts;
-      if (change === 'refund') override.refund = { ts, amount: Math.round(order.grandTotal / 4), full: false, reason: 'Account Adjustment' };
+      if (change === 'cancel' && !settled) override.canceledTs = ts;
+      if (change === 'refund' && !settled) override.refund = { ts, amount: Math.round(order.grandTotal / 4), full: false, reason: 'Account Adjustment' };
       updated.push(tenant.updateOrder(index, override).receiptId);
     }
   }

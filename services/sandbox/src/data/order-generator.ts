@@ -171,9 +171,12 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   else if (refundRoll && shippedTs !== null && refundAt <= asOf) {
     refund = { ts: refundAt, amount: refundFull ? grandTotal : Math.round(grandTotal * refundShare), full: refundFull, reason: refundReason };
   }
-  if (override?.canceledTs !== undefined && canceledTs === null) {
-    canceledTs = override.canceledTs;
-    shippedTs = null;
+  // A cancellation by the mutation API happens now, after whatever the order went through: a
+  // shipped order stays shipped (its posted ledger entries never change) and is refunded in full.
+  const canceledByMutation = override?.canceledTs !== undefined && canceledTs === null && refund === null && override.refund === undefined;
+  if (canceledByMutation) {
+    canceledTs = override.canceledTs as number;
+    if (shippedTs !== null && shippedTs > canceledTs) shippedTs = null;
     refund = { ts: canceledTs, amount: grandTotal, full: true, reason: 'Order canceled' };
   }
   if (override?.shippedTs !== undefined && shippedTs === null && canceledTs === null && paidTs !== null) shippedTs = override.shippedTs;
@@ -183,7 +186,8 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
     shippedTs = null;
     refund = null;
   }
-  if (override?.refund && canceledTs === null) refund = override.refund;
+  // One refund per order: a refund by the mutation API applies to an order not refunded or canceled before.
+  if (override?.refund && canceledTs === null && refund === null) refund = override.refund;
 
   const paymentMethod = rng.weighted(PAYMENT_METHODS);
   const status: ReceiptStatus =
@@ -245,7 +249,7 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const labelCost = variety.int(450, 1200);
   const labelAdjusted = variety.chance(0.25);
   if (labelRoll && shippedTs !== null && !allDigital) order.shippingLabel = { cost: labelCost, adjustment: labelAdjusted ? variety.int(50, 300) : 0 };
-  order.printify = planPrintify(shop, order, rng, asOf, delay, variety.chance(0.1), override?.printifyNow === true);
+  order.printify = planPrintify(shop, order, rng, asOf, delay, variety.chance(0.1), override?.printifyNow === true, canceledByMutation);
   return order;
 }
 
@@ -301,7 +305,16 @@ function spreadDiscount(lines: OrderLine[], discount: number, totalPrice: number
 }
 
 /** `delay`: how long the payment took; the order reaches Printify only after it. */
-function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: number, delay: number, shopOrderIdAsText: boolean, placedAtOnce: boolean): PrintifyPlan | null {
+function planPrintify(
+  shop: ShopProfile,
+  order: OrderModel,
+  rng: Rng,
+  asOf: number,
+  delay: number,
+  shopOrderIdAsText: boolean,
+  placedAtOnce: boolean,
+  canceledLater: boolean,
+): PrintifyPlan | null {
   const physical = order.lines.filter((l) => !l.isDigital);
   const kind = rng.weighted([['linked', 94], ['unlinked', 3], ['manual', 3]] as const);
   // The draw happens either way, so the values after it stay what the seed gave.
@@ -313,11 +326,14 @@ function planPrintify(shop: ShopProfile, order: OrderModel, rng: Rng, asOf: numb
   const reprintRoll = rng.chance(0.012);
   const reprintAt = (order.shippedTs ?? 0) + rng.int(3, 15) * DAY;
   if (physical.length === 0 || createdTs > asOf || order.paidTs === null) return null;
-  if (order.canceledTs !== null && (!keepCanceled || createdTs > order.canceledTs)) return null;
+  // A natural cancellation may come before the order reached Printify (or have it deleted); one by
+  // the mutation API comes later: the Printify order stays in the list, canceled unless fulfilled.
+  if (order.canceledTs !== null && !canceledLater && (!keepCanceled || createdTs > order.canceledTs)) return null;
+  if (order.canceledTs !== null && canceledLater && createdTs > order.canceledTs) return null;
   const cost = physical.reduce((sum, l) => sum + l.printifyCost * l.quantity + l.printifyShipping, 0);
   let status: string;
-  if (order.canceledTs !== null) status = 'canceled';
-  else if (order.shippedTs !== null) status = 'fulfilled';
+  if (order.shippedTs !== null) status = 'fulfilled';
+  else if (order.canceledTs !== null) status = 'canceled';
   else if (sentTs <= asOf) status = hasIssues ? 'has-issues' : 'in-production';
   else status = 'on-hold';
   const fulfilledTs = status === 'fulfilled' ? order.shippedTs : null;
