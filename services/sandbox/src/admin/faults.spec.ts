@@ -86,6 +86,32 @@ describe('fault knobs and the request log', () => {
     expect(next.status).toBe(200);
   });
 
+  it('patches records of a list answer on the patch-records knob (schema drift on demand), once', async () => {
+    const clean = (await receipts(0)).json();
+    await fault({
+      target: 'etsy',
+      kind: 'patch-records',
+      match: { pathPrefix: receiptsUrl },
+      patches: [
+        { index: 0, path: ['grandtotal', 'amount'], op: 'set', value: 12.5 },
+        { index: 0, path: ['extra_field'], op: 'set', value: { nested: [1, 2] } },
+        { index: 1, path: ['receipt_id'], op: 'delete' },
+        { index: 2, path: ['transactions', 0, 'price', 'divisor'], op: 'set', value: '100' },
+        { index: 3, path: ['no_such', 'field'], op: 'set', value: 1 },
+      ],
+    });
+    const patched = (await receipts(0)).json();
+    expect(patched.results[0].grandtotal.amount).toBe(12.5);
+    expect(patched.results[0].extra_field).toEqual({ nested: [1, 2] });
+    expect(patched.results[1]).not.toHaveProperty('receipt_id');
+    expect(patched.results[2].transactions[0].price.divisor).toBe('100');
+    expect(patched.results[3]).toEqual(clean.results[3]);
+    expect(patched.results.slice(4)).toEqual(clean.results.slice(4));
+    expect((await receipts(0)).json()).toEqual(clean);
+    const bad = await app.inject({ method: 'POST', url: '/__sandbox/faults', headers: ADMIN, payload: { target: 'etsy', kind: 'patch-records', patches: [{ index: 0, op: 'set' }] } });
+    expect(bad.statusCode).toBe(400);
+  });
+
   describe('body and connection knobs (over a real socket)', () => {
     let address: string;
     const headers = () => ({ 'x-api-key': 'sandbox-keystring:sandbox-shared-secret', authorization: `Bearer ${tokens.access_token}` });

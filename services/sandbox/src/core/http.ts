@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ActiveFault } from './faults';
+import type { ActiveFault, RecordPatch } from './faults';
 import type { LoggedRequest, Target } from './request-log';
 
 declare module 'fastify' {
@@ -75,6 +75,7 @@ export function applyFault(fault: ActiveFault, request: FastifyRequest, reply: F
     case 'slow-body':
     case 'oversize':
     case 'truncated-body':
+    case 'patch-records':
       request.sandboxBodyFault = fault;
       return false;
     case 'hang':
@@ -138,6 +139,8 @@ export function bodyUnderFault(fault: ActiveFault, text: string, reply: FastifyR
         },
       });
     }
+    case 'patch-records':
+      return patchRecords(text, fault.patches ?? []);
     case 'malformed-json':
     case '429':
     case '5xx':
@@ -147,6 +150,28 @@ export function bodyUnderFault(fault: ActiveFault, text: string, reply: FastifyR
     case 'reset':
       return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
   }
+}
+
+/** The answer with its records patched (a non-JSON or non-list answer goes out unchanged). */
+function patchRecords(text: string, patches: readonly RecordPatch[]): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const list = body && typeof body === 'object' ? ((body as Record<string, unknown>).results ?? (body as Record<string, unknown>).data) : undefined;
+  if (!Array.isArray(list)) return text;
+  for (const patch of patches) {
+    if (patch.path.length === 0 || patch.index < 0 || patch.index >= list.length) continue;
+    let parent: unknown = list[patch.index];
+    for (const key of patch.path.slice(0, -1)) parent = parent && typeof parent === 'object' ? (parent as Record<string | number, unknown>)[key] : undefined;
+    if (!parent || typeof parent !== 'object') continue;
+    const last = patch.path[patch.path.length - 1];
+    if (patch.op === 'delete') delete (parent as Record<string | number, unknown>)[last];
+    else (parent as Record<string | number, unknown>)[last] = patch.value;
+  }
+  return JSON.stringify(body);
 }
 
 /** A stream of `bytes`, one byte every 1/bytesPerSecond s (timers stop when the client goes away). */
