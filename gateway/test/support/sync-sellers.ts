@@ -48,12 +48,14 @@ export async function connectSeller(
   return seller;
 }
 
-export async function connectPrintify(gw: TestGateway, seller: Seller): Promise<void> {
+/** Connects the seller's own Printify account, or `account`: another token of someone's account and one of its shops. */
+export async function connectPrintify(gw: TestGateway, seller: Seller, account?: { token: string; shopId: string }): Promise<void> {
+  if (account) seller.printifyShop = account.shopId;
   const response = await gw.app.inject({
     method: 'POST',
     url: '/api/connections/printify',
     headers: { ...SAME_ORIGIN, cookie: seller.cookie },
-    payload: { token: seller.tenant.printify.token, shopId: seller.printifyShop },
+    payload: account ?? { token: seller.tenant.printify.token, shopId: seller.printifyShop },
   });
   if (response.statusCode !== 200) throw new Error(`Printify connect failed: ${response.statusCode} ${response.body}`);
 }
