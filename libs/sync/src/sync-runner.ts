@@ -86,7 +86,12 @@ export class SyncRunner {
     let position = stream.begin(ctx, stored ? stored.position.stream : stream.initial(ctx));
     for (;;) {
       if (this.deps.shutdown.aborted) throw new ShutdownRequestedError();
-      const page = await stream.fetchPage(ctx, position);
+      // Shutting down abandons the fetch (its calls see the same signal): nothing of the page is
+      // written yet, so the job goes back at once instead of waiting out a hang, a back-off or a
+      // rate-limit wait past the shutdown bound.
+      const page = await stream.fetchPage(ctx, position).catch((error: unknown) => {
+        throw this.deps.shutdown.aborted ? new ShutdownRequestedError() : error;
+      });
       this.deps.faultPoint?.('after-fetch');
       const envelope: CursorEnvelope<unknown> = { stream: page.next, completedByRun: page.done ? run.id : null };
       const committed = await withTransaction(this.deps.dataSource, async (tx) => {

@@ -49,6 +49,8 @@ export interface PrintifyOrdersResult extends Omit<PrintifyOrderPage, 'records'>
 export interface PrintifyOrdersOptions {
   /** The account's currency for Printify amounts (the payload names none). Default USD. */
   currency?: CurrencyCode;
+  /** Lets the caller abandon the call (a worker shutting down); see HttpRequest.signal. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -90,12 +92,13 @@ export class PrintifyClient {
    */
   async listOrders(auth: PrintifyAuth, shopId: string, query: PrintifyOrderQuery, options: PrintifyOrdersOptions = {}): Promise<PrintifyOrdersResult> {
     if (!Number.isSafeInteger(query.page) || query.page < 1) throw new InvalidRequestError('printify', 'printify: page must be a whole number from 1');
-    const body = await this.get(auth, PATHS.orders, { shop_id: shopId }, {
-      limit: PRINTIFY_ORDERS_PAGE_SIZE,
-      page: query.page,
-      status: query.status || undefined,
-      sku: query.sku || undefined,
-    });
+    const body = await this.get(
+      auth,
+      PATHS.orders,
+      { shop_id: shopId },
+      { limit: PRINTIFY_ORDERS_PAGE_SIZE, page: query.page, status: query.status || undefined, sku: query.sku || undefined },
+      options.signal,
+    );
     const page = mapPrintifyOrderPage(body, options.currency ?? 'USD', query.page);
     return {
       orders: page.records,
@@ -119,7 +122,7 @@ export class PrintifyClient {
     return { order: mapPrintifyOrder(payload, options.currency ?? 'USD'), payload };
   }
 
-  private async get(auth: PrintifyAuth, path: string, params: Record<string, string>, query?: Record<string, string | number | undefined>): Promise<unknown> {
+  private async get(auth: PrintifyAuth, path: string, params: Record<string, string>, query?: Record<string, string | number | undefined>, signal?: AbortSignal): Promise<unknown> {
     if (!auth.token) throw new InvalidRequestError('printify', 'printify: the token is empty');
     if (!auth.accountKey) throw new InvalidRequestError('printify', 'printify: the account key is empty');
     if (params.shop_id !== undefined && !/^\d{1,19}$/.test(params.shop_id)) throw new InvalidRequestError('printify', 'printify: shopId is not a numeric id');
@@ -132,6 +135,7 @@ export class PrintifyClient {
       headers: { authorization: `Bearer ${auth.token}` },
       secrets: [auth.token],
       rate: plan,
+      signal,
     });
     return response.body;
   }
