@@ -86,7 +86,12 @@ export class SyncRunner {
     let position = stream.begin(ctx, stored ? stored.position.stream : stream.initial(ctx));
     for (;;) {
       if (this.deps.shutdown.aborted) throw new ShutdownRequestedError();
-      const page = await stream.fetchPage(ctx, position);
+      // Shutting down abandons the fetch (its calls see the same signal): nothing of the page is
+      // written yet, so the job goes back at once instead of waiting out a hang, a back-off or a
+      // rate-limit wait past the shutdown bound.
+      const page = await stream.fetchPage(ctx, position).catch((error: unknown) => {
+        throw this.deps.shutdown.aborted ? new ShutdownRequestedError() : error;
+      });
       this.deps.faultPoint?.('after-fetch');
       const envelope: CursorEnvelope<unknown> = { stream: page.next, completedByRun: page.done ? run.id : null };
       const committed = await withTransaction(this.deps.dataSource, async (tx) => {
@@ -115,6 +120,23 @@ export class SyncRunner {
       if (page.done) return;
       position = page.next;
     }
+  }
+
+  /**
+   * Called for every failed attempt of a `sync` job. When the job has failed for good while its
+   * run is still active, no runner code saw the end: BullMQ failed it past its stalls (the worker
+   * holding it died or froze on each try). The run is interrupted at once, so the seller's next
+   * trigger starts a run that resumes from the cursors instead of meeting this dead one as
+   * "running" until the reconciler's sweep (which stays the fallback when this is missed).
+   */
+  afterFailedAttempt(job: Job | undefined): void {
+    if (job?.name !== 'sync') return;
+    const { runId } = job.data as SyncRunPayload;
+    void (async () => {
+      if ((await job.getState()) !== 'failed') return;
+      if ((await this.runs.interrupt(runId)) === null) return;
+      this.deps.logger.warn({ event: 'sync.interrupted', runId, jobId: job.id, reason: job.failedReason }, 'the sync job failed outside the run (stalled); the run is interrupted');
+    })().catch((error: unknown) => this.deps.logger.warn({ event: 'sync.interrupt_failed', runId, reason: describe(error) }, 'could not interrupt the run; the reconciler will'));
   }
 
   private async onFailure(job: Job<SyncRunPayload>, token: string | undefined, run: SyncRun, version: number, error: unknown): Promise<SyncRunResult> {

@@ -1,4 +1,5 @@
-import { Processor } from '@nestjs/bullmq';
+import { OnWorkerEvent, Processor } from '@nestjs/bullmq';
+import type { Job } from 'bullmq';
 import { workerOptionsFor, type JobHandlers } from '@pod/queue';
 import { SyncRunner } from '@pod/sync';
 import { ContractProcessor, pingHandler } from '@pod/worker-runtime';
@@ -12,12 +13,21 @@ export class PrintifySyncProcessor extends ContractProcessor<typeof QUEUE> {
   readonly queue = QUEUE;
   readonly handlers: JobHandlers<typeof QUEUE>;
 
-  constructor(runner: SyncRunner, printify: PrintifySyncService) {
+  constructor(
+    private readonly runner: SyncRunner,
+    printify: PrintifySyncService,
+  ) {
     super();
     this.handlers = {
       ping: pingHandler(QUEUE),
       sync: (job, token) => runner.run(job, token, (run) => printify.streamsFor(run)),
       'refresh-order': (job) => printify.refreshOrder(job.data),
     };
+  }
+
+  /** A sync job that failed for good outside the runner (stalled past maxStalledCount) interrupts its run at once. */
+  @OnWorkerEvent('failed')
+  onSyncJobFailed(job: Job | undefined): void {
+    this.runner.afterFailedAttempt(job);
   }
 }

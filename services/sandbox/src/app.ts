@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAdmin } from './admin/routes';
 import { defaultSandboxOptions, type SandboxOptions } from './config';
-import { errorBody, pathOf, targetOf } from './core/http';
+import { bodyUnderFault, errorBody, pathOf, targetOf } from './core/http';
 import { redactQuery } from './core/request-log';
 import { createState, sweepTenants, type SandboxState } from './core/state';
 import { createEcbFiles, registerEcb } from './ecb/routes';
@@ -29,7 +29,7 @@ export function createSandboxApp(overrides: Partial<SandboxOptions> = {}): Fasti
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1_048_576 });
   app.decorate('sandbox', state);
   app.decorateRequest('sandboxLog', null);
-  app.decorateRequest('sandboxMalformed', false);
+  app.decorateRequest('sandboxBodyFault', null);
 
   // Form bodies (the token endpoint and the consent decision), parsed without extra plugins.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 65_536 }, (_request, body, done) => {
@@ -55,11 +55,12 @@ export function createSandboxApp(overrides: Partial<SandboxOptions> = {}): Fasti
       durationMs: null,
     });
   });
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (!request.sandboxMalformed) return payload;
-    // The malformed-json knob: the real answer, cut off in the middle.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const fault = request.sandboxBodyFault;
+    if (!fault) return payload;
+    // The body knobs: the real answer, cut off, padded, trickled or truncated.
     const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : JSON.stringify(payload ?? '');
-    return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+    return bodyUnderFault(fault, text, reply);
   });
   app.addHook('onResponse', async (request, reply) => {
     if (!request.sandboxLog) return;

@@ -94,6 +94,11 @@ export interface EtsyPaymentList {
   rejected: RejectedRecord[];
 }
 
+/** Per call: `signal` lets the caller abandon it (a worker shutting down); see HttpRequest.signal. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 /**
  * Etsy Open API v3 for one app: OAuth (PKCE), the shop, receipts, payments and the ledger.
  * Every request carries `x-api-key: keystring:shared_secret`, spends a token of the
@@ -183,8 +188,9 @@ export class EtsyClient {
     return mapEtsyShop(await this.authed(auth, { method: 'GET', path: PATHS.shop, params: { shop_id: id(shopId, 'shopId') } }));
   }
 
-  async listReceipts(auth: EtsyAuth, shopId: string, query: EtsyReceiptQuery = {}): Promise<EtsyReceiptPage> {
+  async listReceipts(auth: EtsyAuth, shopId: string, query: EtsyReceiptQuery = {}, options: CallOptions = {}): Promise<EtsyReceiptPage> {
     const body = await this.authed(auth, {
+      signal: options.signal,
       method: 'GET',
       path: PATHS.receipts,
       params: { shop_id: id(shopId, 'shopId') },
@@ -213,20 +219,20 @@ export class EtsyClient {
   }
 
   /** getPayments: the payments with these ids (at most ETSY_MAX_IDS_PER_CALL). */
-  async listPaymentsByIds(auth: EtsyAuth, shopId: string, paymentIds: readonly string[]): Promise<EtsyPaymentList> {
-    return this.paymentList(auth, PATHS.paymentsById, shopId, 'payment_ids', paymentIds);
+  async listPaymentsByIds(auth: EtsyAuth, shopId: string, paymentIds: readonly string[], options: CallOptions = {}): Promise<EtsyPaymentList> {
+    return this.paymentList(auth, PATHS.paymentsById, shopId, 'payment_ids', paymentIds, options);
   }
 
   /** getPaymentAccountLedgerEntryPayments: the payments behind these ledger entries (PAYMENT_GROSS). */
-  async listLedgerEntryPayments(auth: EtsyAuth, shopId: string, ledgerEntryIds: readonly string[]): Promise<EtsyPaymentList> {
-    return this.paymentList(auth, PATHS.ledgerPayments, shopId, 'ledger_entry_ids', ledgerEntryIds);
+  async listLedgerEntryPayments(auth: EtsyAuth, shopId: string, ledgerEntryIds: readonly string[], options: CallOptions = {}): Promise<EtsyPaymentList> {
+    return this.paymentList(auth, PATHS.ledgerPayments, shopId, 'ledger_entry_ids', ledgerEntryIds, options);
   }
 
-  private async paymentList(auth: EtsyAuth, path: string, shopId: string, listName: string, ids: readonly string[]): Promise<EtsyPaymentList> {
+  private async paymentList(auth: EtsyAuth, path: string, shopId: string, listName: string, ids: readonly string[], options: CallOptions): Promise<EtsyPaymentList> {
     if (ids.length === 0) return { payments: [], payloads: [], rejected: [] };
     if (ids.length > ETSY_MAX_IDS_PER_CALL) throw new InvalidRequestError('etsy', `etsy: at most ${ETSY_MAX_IDS_PER_CALL} ids per call`);
     const list = ids.map((value) => id(value, listName)).join(',');
-    const body = await this.authed(auth, { method: 'GET', path, params: { shop_id: id(shopId, 'shopId') }, query: { [listName]: list } });
+    const body = await this.authed(auth, { signal: options.signal, method: 'GET', path, params: { shop_id: id(shopId, 'shopId') }, query: { [listName]: list } });
     const page = mapEtsyPayments(body);
     return { payments: page.records, payloads: page.payloads, rejected: page.rejected };
   }
@@ -252,7 +258,7 @@ export class EtsyClient {
     return { payments: page.records, payloads: page.payloads, rejected: [] };
   }
 
-  async listLedgerEntries(auth: EtsyAuth, shopId: string, query: EtsyLedgerQuery): Promise<EtsyLedgerPage> {
+  async listLedgerEntries(auth: EtsyAuth, shopId: string, query: EtsyLedgerQuery, options: CallOptions = {}): Promise<EtsyLedgerPage> {
     const minCreated = timestamp(query.minCreated, 'minCreated');
     const maxCreated = timestamp(query.maxCreated, 'maxCreated');
     if (minCreated === undefined || maxCreated === undefined) throw new InvalidRequestError('etsy', 'etsy: the ledger needs minCreated and maxCreated');
@@ -261,6 +267,7 @@ export class EtsyClient {
       throw new InvalidRequestError('etsy', `etsy: a ledger window may span at most ${ETSY_MAX_LEDGER_WINDOW_SECONDS} s (31 days)`);
     }
     const body = await this.authed(auth, {
+      signal: options.signal,
       method: 'GET',
       path: PATHS.ledger,
       params: { shop_id: id(shopId, 'shopId') },
@@ -276,7 +283,7 @@ export class EtsyClient {
   }
 
   /** One call with the connection's token; a 401 leads to exactly one refresh and one more try. */
-  private async authed(auth: EtsyAuth, request: Pick<HttpRequest, 'method' | 'path' | 'params' | 'query'>): Promise<unknown> {
+  private async authed(auth: EtsyAuth, request: Pick<HttpRequest, 'method' | 'path' | 'params' | 'query' | 'signal'>): Promise<unknown> {
     const plan = this.planFor(auth.connectionKey);
     const send = async (accessToken: string) =>
       (

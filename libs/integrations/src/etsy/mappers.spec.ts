@@ -31,6 +31,17 @@ describe('Etsy receipts', () => {
     expect(page.payloads).toEqual([0, 1, 3].map((index) => receiptsFixture.results[index]));
   });
 
+  it('names a record by its position, not by a bad id, so two records with the same bad id stay two', () => {
+    const bad = (id: unknown) => ({ ...validReceipt(), receipt_id: id });
+    const mapped = mapEtsyReceipts({ count: 4, results: [bad('abc'), bad('abc'), bad(-5), validReceipt()] });
+    expect(mapped.rejected.map((r) => [r.index, r.id, r.field])).toEqual([
+      [0, null, 'results[0].receipt_id'],
+      [1, null, 'results[1].receipt_id'],
+      [2, null, 'results[2].receipt_id'],
+    ]);
+    expect(mapped.records).toHaveLength(1);
+  });
+
   it('normalises statuses, ids, entities, money and times', () => {
     const [a, b, idr] = page.records;
     expect(a).toMatchObject({

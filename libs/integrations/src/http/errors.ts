@@ -183,3 +183,15 @@ export class InvalidRequestError extends ProviderError {
     this.name = 'InvalidRequestError';
   }
 }
+
+/**
+ * The caller gave up on the call (its AbortSignal fired: a worker shutting down): it stopped
+ * wherever it was, waiting for a rate-limit token, between retries or in flight. Not a
+ * provider failure, so never retried; whoever aborted knows what to do next.
+ */
+export class RequestAbortedError extends Error {
+  constructor(readonly provider: ProviderName) {
+    super(`${provider}: the call was abandoned by its caller`);
+    this.name = 'RequestAbortedError';
+  }
+}

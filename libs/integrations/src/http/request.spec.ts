@@ -8,6 +8,7 @@ import {
   ProviderError,
   RateLimitedError,
   RedirectRefusedError,
+  RequestAbortedError,
   TransportError,
   UpstreamError,
 } from './errors';
@@ -156,6 +157,39 @@ describe('request function', () => {
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ kind: 'headers_timeout', code: 'timeout', retryable: true });
     expect(fetch.calls).toHaveLength(5);
+  });
+
+  it('gives up at once when its caller aborts: in flight, between retries, or waiting for a rate-limit token; never retried', async () => {
+    // In flight: the call hangs (its headers timeout is 1 s); the caller leaves after 200 ms.
+    const hanging = fakeFetch('hang');
+    const inFlight = new AbortController();
+    const first = setup(hanging).request({ ...get, signal: inFlight.signal });
+    setTimeout(() => inFlight.abort(), 200);
+    const started = Date.now();
+    expect(await settle(first, 10)).toBeInstanceOf(RequestAbortedError);
+    expect(Date.now() - started).toBeLessThan(300);
+    expect(hanging.calls).toHaveLength(1);
+    // Between retries: a 503, then the back-off (just under 1 s) is cut short.
+    const failing = fakeFetch(text(503, 'busy'), json(200, {}));
+    const betweenRetries = new AbortController();
+    const second = setup(failing, { random: () => 0.999 }).request({ ...get, signal: betweenRetries.signal });
+    setTimeout(() => betweenRetries.abort(), 300);
+    expect(await settle(second, 10)).toBeInstanceOf(RequestAbortedError);
+    expect(failing.calls).toHaveLength(1);
+    // Waiting for a token: the scope is blocked for 20 s (a 429's Retry-After seen by another replica).
+    const limiter = new InMemoryRateLimiter();
+    await limiter.block(plan.scope, 20_000);
+    const idle = fakeFetch(json(200, {}));
+    const waiting = new AbortController();
+    const third = setup(idle, { limiter }).request({ ...get, signal: waiting.signal });
+    setTimeout(() => waiting.abort(), 500);
+    const waitStarted = Date.now();
+    expect(await settle(third, 10)).toBeInstanceOf(RequestAbortedError);
+    expect(Date.now() - waitStarted).toBeLessThan(600);
+    expect(idle.calls).toHaveLength(0);
+    // Already aborted: nothing is sent.
+    expect(await settle(setup(idle).request({ ...get, signal: AbortSignal.abort() }), 10)).toBeInstanceOf(RequestAbortedError);
+    expect(idle.calls).toHaveLength(0);
   });
 
   it('times out a body that stops arriving', async () => {

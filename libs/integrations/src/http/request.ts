@@ -10,6 +10,7 @@ import {
   ProviderError,
   RateLimitedError,
   RedirectRefusedError,
+  RequestAbortedError,
   TransportError,
   UpstreamError,
   type ProviderName,
@@ -105,6 +106,12 @@ export interface HttpRequest {
   onResponse?: (response: { status: number; headers: Headers }) => Promise<void> | void;
   /** Maps a 4xx (other than 429) to a provider error; undefined falls back to the default mapping. */
   classifyError?: (failure: { status: number; body: unknown; upstreamMessage: string | undefined }) => ProviderError | undefined;
+  /**
+   * The caller's way to give up (a worker shutting down): once aborted the call stops at once,
+   * wherever it is (waiting for a rate-limit token, between retries, in flight), and rejects
+   * with RequestAbortedError, never retried.
+   */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -178,10 +185,12 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
     const what = `${provider} ${request.method} ${url.host}${request.path}`;
     const logBase = { event: 'provider_request', provider, method: request.method, host: url.host, path: request.path };
 
+    const signal = request.signal;
     for (let attempt = 1; ; attempt += 1) {
-      await acquire(request.rate, what);
+      await unlessAborted(acquire(request.rate, what), signal, provider);
       const started = clock.now();
       const decision = await attemptOnce(request, url, headers, body, { attempt, idempotent, secrets, what });
+      if (signal?.aborted) throw new RequestAbortedError(provider);
       const durationMs = clock.now() - started;
       report((hook) => hook.onAttempt?.({ provider, status: decision.type === 'return' ? decision.response.status : decision.error.status, durationMs }));
       if (decision.type === 'return') {
@@ -191,7 +200,7 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
       const status = decision.error.status;
       if (decision.type === 'retry' && attempt < policy.maxAttempts) {
         logger.warn({ ...logBase, status, attempt, durationMs, errorCode: decision.error.code, retryInMs: decision.delayMs }, 'provider request failed; retrying');
-        await clock.sleep(decision.delayMs);
+        await unlessAborted(clock.sleep(decision.delayMs), signal, provider);
         continue;
       }
       logger.warn({ ...logBase, status, attempt, durationMs, errorCode: decision.error.code }, 'provider request failed');
@@ -220,6 +229,25 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
   ): Promise<Decision> {
     const backoff = () => backoffDelayMs(ctx.attempt, policy, random);
     const controller = new AbortController();
+    // The caller giving up aborts the call in flight too (the loop then throws RequestAbortedError).
+    const abandon = () => controller.abort();
+    request.signal?.addEventListener('abort', abandon, { once: true });
+    try {
+      return await sendAndRead(request, url, headers, body, ctx, controller, backoff);
+    } finally {
+      request.signal?.removeEventListener('abort', abandon);
+    }
+  }
+
+  async function sendAndRead(
+    request: HttpRequest,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+    ctx: { attempt: number; idempotent: boolean; secrets: string[]; what: string },
+    controller: AbortController,
+    backoff: () => number,
+  ): Promise<Decision> {
     let response: Response;
     try {
       response = await sendWithTimeout(fetchImpl, url.toString(), { method: request.method, headers, body, redirect: 'manual' }, controller, timeouts.headersMs);
@@ -295,6 +323,26 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
 
     const custom = request.classifyError?.({ status, body: errorBody, upstreamMessage });
     return { type: 'throw', error: custom ?? defaultClientError(provider, status, ctx.what, upstreamMessage) };
+  }
+}
+
+/**
+ * `work`, unless `signal` fires first: then RequestAbortedError at once (what `work` was doing,
+ * a limiter's wait or a sleep, finishes unobserved).
+ */
+async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, provider: ProviderName): Promise<T> {
+  if (!signal) return work;
+  work.catch(() => undefined);
+  if (signal.aborted) throw new RequestAbortedError(provider);
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new RequestAbortedError(provider));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 

@@ -153,7 +153,7 @@ export function normalisedStatus(value: string): string {
 /** One rejected record of a list: which one and why, for the worker's quarantine. */
 export interface RejectedRecord {
   index: number;
-  /** The record's id when it could be read. */
+  /** The record's id when it could be read (null when the id itself failed the schema). */
   id: string | null;
   /** Path of the offending field inside the page (`results[3].grandtotal.amount`). */
   field: string;
@@ -184,7 +184,10 @@ export function mapEach<T>(items: readonly unknown[], ctx: Ctx, idKey: string, m
       payloads.push(item);
     } catch (error) {
       if (!(error instanceof PayloadSchemaError)) throw error;
-      rejected.push({ index, id: readIdLoosely(item, idKey), field: error.field, reason: error.reason, payload: item });
+      // A record whose id is itself what failed has no id to be known by ("abc", -5): two such
+      // records must not pass for one, so it is named by its position instead.
+      const idFailed = error.field === child(at, idKey).path;
+      rejected.push({ index, id: idFailed ? null : readIdLoosely(item, idKey), field: error.field, reason: error.reason, payload: item });
     }
   });
   return { records, payloads, rejected };

@@ -53,6 +53,8 @@ export interface PrintifyOrdersResult extends Omit<PrintifyOrderPage, 'records'>
 export interface PrintifyOrdersOptions {
   /** The account's currency for Printify amounts (the payload names none). Default USD. */
   currency?: CurrencyCode;
+  /** Lets the caller abandon the call (a worker shutting down); see HttpRequest.signal. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -95,12 +97,13 @@ export class PrintifyClient {
    */
   async listOrders(auth: PrintifyAuth, shopId: string, query: PrintifyOrderQuery, options: PrintifyOrdersOptions = {}): Promise<PrintifyOrdersResult> {
     if (!Number.isSafeInteger(query.page) || query.page < 1) throw new InvalidRequestError('printify', 'printify: page must be a whole number from 1');
-    const body = await this.get(auth, PATHS.orders, { shop_id: shopId }, {
-      limit: PRINTIFY_ORDERS_PAGE_SIZE,
-      page: query.page,
-      status: query.status || undefined,
-      sku: query.sku || undefined,
-    });
+    const body = await this.get(
+      auth,
+      PATHS.orders,
+      { shop_id: shopId },
+      { limit: PRINTIFY_ORDERS_PAGE_SIZE, page: query.page, status: query.status || undefined, sku: query.sku || undefined },
+      options.signal,
+    );
     const page = mapPrintifyOrderPage(body, options.currency ?? 'USD', query.page);
     return {
       orders: page.records,
@@ -120,7 +123,7 @@ export class PrintifyClient {
   /** One order and its payload as received (a webhook named it). */
   async getOrderWithPayload(auth: PrintifyAuth, shopId: string, orderId: string, options: PrintifyOrdersOptions = {}): Promise<{ order: PrintifyOrder; payload: unknown }> {
     if (!/^[A-Za-z0-9]{1,64}$/.test(orderId)) throw new InvalidRequestError('printify', 'printify: orderId is not an order id');
-    const payload = await this.get(auth, PATHS.order, { shop_id: shopId, order_id: orderId });
+    const payload = await this.get(auth, PATHS.order, { shop_id: shopId, order_id: orderId }, undefined, options.signal);
     return { order: mapPrintifyOrder(payload, options.currency ?? 'USD'), payload };
   }
 
@@ -154,8 +157,8 @@ export class PrintifyClient {
     await this.send(auth, 'DELETE', PATHS.webhook, { shop_id: shopId, webhook_id: webhookId }, { query: { host } });
   }
 
-  private get(auth: PrintifyAuth, path: string, params: Record<string, string>, query?: Record<string, string | number | undefined>): Promise<unknown> {
-    return this.send(auth, 'GET', path, params, { query });
+  private get(auth: PrintifyAuth, path: string, params: Record<string, string>, query?: Record<string, string | number | undefined>, signal?: AbortSignal): Promise<unknown> {
+    return this.send(auth, 'GET', path, params, { query, signal });
   }
 
   private async send(
@@ -163,7 +166,7 @@ export class PrintifyClient {
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
     params: Record<string, string>,
-    options: { query?: Record<string, string | number | undefined>; json?: unknown; secrets?: string[] } = {},
+    options: { query?: Record<string, string | number | undefined>; json?: unknown; secrets?: string[]; signal?: AbortSignal } = {},
   ): Promise<unknown> {
     if (!auth.token) throw new InvalidRequestError('printify', 'printify: the token is empty');
     if (!auth.accountKey) throw new InvalidRequestError('printify', 'printify: the account key is empty');
@@ -178,6 +181,7 @@ export class PrintifyClient {
       headers: { authorization: `Bearer ${auth.token}` },
       secrets: [auth.token, ...(options.secrets ?? [])],
       rate: plan,
+      signal: options.signal,
     });
     return response.body;
   }

@@ -1,15 +1,15 @@
 import type { EntityManager } from 'typeorm';
 import { EtsyOrdersRepository, SyncQuarantineRepository, type EtsyPaymentRow, type QuarantinedRecord } from '@pod/db';
-import { ETSY_MAX_LEDGER_WINDOW_SECONDS, type EtsyAuth, type EtsyLedgerEntry, type EtsyLedgerPage, type EtsyLedgerQuery, type EtsyPaymentList } from '@pod/integrations';
+import { ETSY_MAX_LEDGER_WINDOW_SECONDS, type CallOptions, type EtsyAuth, type EtsyLedgerEntry, type EtsyLedgerPage, type EtsyLedgerQuery, type EtsyPaymentList } from '@pod/integrations';
 import type { FetchedPage, PageWriteResult, SyncStream, SyncStreamContext } from '../sync-stream';
 import type { EtsyStreamDeps } from './etsy-receipts-stream';
 import { etsyLedgerEntryRow, etsyPaymentRow, partition, quarantinedFrom } from './rows';
 import { epochSeconds, ETSY_EARLIEST_TIMESTAMP } from './windows';
 
 export interface EtsyLedgerApi {
-  listLedgerEntries(auth: EtsyAuth, shopId: string, query: EtsyLedgerQuery): Promise<EtsyLedgerPage>;
-  listLedgerEntryPayments(auth: EtsyAuth, shopId: string, ledgerEntryIds: readonly string[]): Promise<EtsyPaymentList>;
-  listPaymentsByIds(auth: EtsyAuth, shopId: string, paymentIds: readonly string[]): Promise<EtsyPaymentList>;
+  listLedgerEntries(auth: EtsyAuth, shopId: string, query: EtsyLedgerQuery, options?: CallOptions): Promise<EtsyLedgerPage>;
+  listLedgerEntryPayments(auth: EtsyAuth, shopId: string, ledgerEntryIds: readonly string[], options?: CallOptions): Promise<EtsyPaymentList>;
+  listPaymentsByIds(auth: EtsyAuth, shopId: string, paymentIds: readonly string[], options?: CallOptions): Promise<EtsyPaymentList>;
 }
 
 /**
@@ -51,7 +51,7 @@ export function etsyLedgerStream(api: EtsyLedgerApi, deps: EtsyStreamDeps): Sync
         maxCreated: windowEnd,
         limit: ETSY_LEDGER_PAGE_SIZE,
         offset: pass.offset,
-      });
+      }, { signal: ctx.signal });
       const payments = await fetchPaymentsBehind(api, deps, ctx, page.entries);
       const received = page.entries.length + page.rejected.length;
       const moreInWindow = received === ETSY_LEDGER_PAGE_SIZE && pass.offset + received < page.count;
@@ -116,8 +116,8 @@ async function fetchPaymentsBehind(
   const newSales = sales.filter((entry) => !known.has(entry.referenceId as string)).map((entry) => entry.entryId);
   const refunded = [...new Set(entries.filter((entry) => entry.paymentAdjustments.length > 0).flatMap((entry) => paymentIdsOfAdjustments(entry)))];
   const lists: EtsyPaymentList[] = [];
-  if (newSales.length > 0) lists.push(await api.listLedgerEntryPayments(deps.auth, ctx.shopId, newSales));
-  if (refunded.length > 0) lists.push(await api.listPaymentsByIds(deps.auth, ctx.shopId, refunded));
+  if (newSales.length > 0) lists.push(await api.listLedgerEntryPayments(deps.auth, ctx.shopId, newSales, { signal: ctx.signal }));
+  if (refunded.length > 0) lists.push(await api.listPaymentsByIds(deps.auth, ctx.shopId, refunded, { signal: ctx.signal }));
   const outcomes = lists.flatMap((list) => list.payments.map((payment, index) => etsyPaymentRow(payment, list.payloads[index])));
   const { rows, quarantined } = partition(outcomes);
   for (const list of lists) quarantined.push(...quarantinedFrom(list.rejected, 'payments'));

@@ -1,12 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { EtsyOrdersRepository, SyncQuarantineRepository } from '@pod/db';
-import type { EtsyAuth, EtsyReceiptPage, EtsyReceiptQuery } from '@pod/integrations';
+import type { CallOptions, EtsyAuth, EtsyReceiptPage, EtsyReceiptQuery } from '@pod/integrations';
 import type { FetchedPage, PageWriteResult, SyncStream, SyncStreamContext } from '../sync-stream';
 import { etsyReceiptRow, partition, quarantinedFrom } from './rows';
 import { epochSeconds, ETSY_EARLIEST_TIMESTAMP, type SyncLookbacks } from './windows';
 
 export interface EtsyReceiptsApi {
-  listReceipts(auth: EtsyAuth, shopId: string, query: EtsyReceiptQuery): Promise<EtsyReceiptPage>;
+  listReceipts(auth: EtsyAuth, shopId: string, query: EtsyReceiptQuery, options?: CallOptions): Promise<EtsyReceiptPage>;
 }
 
 export interface EtsyStreamDeps {
@@ -62,7 +62,7 @@ export function etsyReceiptsStream(api: EtsyReceiptsApi, deps: EtsyStreamDeps): 
         sortOrder: 'asc',
         limit: ETSY_RECEIPTS_PAGE_SIZE,
         offset: pass.skip,
-      });
+      }, { signal: ctx.signal });
       const received = page.receipts.length + page.rejected.length;
       const done = received < ETSY_RECEIPTS_PAGE_SIZE;
       const next: EtsyReceiptsPosition = done

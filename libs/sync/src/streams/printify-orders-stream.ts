@@ -47,7 +47,7 @@ export function printifyOrdersStream(api: PrintifyOrdersApi, deps: PrintifyStrea
     async fetchPage(ctx: SyncStreamContext, position: PrintifyOrdersPosition): Promise<FetchedPage<PrintifyOrdersPosition>> {
       const pass = position.pass ?? fail('the Printify stream fetched without a pass');
       const fetchedAt = new Date(deps.now());
-      const page = await api.listOrders(deps.auth, ctx.shopId, { page: pass.page }, { currency: deps.currency });
+      const page = await api.listOrders(deps.auth, ctx.shopId, { page: pass.page }, { currency: deps.currency, signal: ctx.signal });
       const placed = page.orders.map((order) => order.createdAt.getTime());
       const reachedOlder = pass.stopBefore !== null && placed.some((at) => at < (pass.stopBefore as number));
       const done = !page.hasNextPage || reachedOlder;

@@ -86,6 +86,88 @@ describe('fault knobs and the request log', () => {
     expect(next.status).toBe(200);
   });
 
+  it('patches records of a list answer on the patch-records knob (schema drift on demand), once', async () => {
+    const clean = (await receipts(0)).json();
+    await fault({
+      target: 'etsy',
+      kind: 'patch-records',
+      match: { pathPrefix: receiptsUrl },
+      patches: [
+        { index: 0, path: ['grandtotal', 'amount'], op: 'set', value: 12.5 },
+        { index: 0, path: ['extra_field'], op: 'set', value: { nested: [1, 2] } },
+        { index: 1, path: ['receipt_id'], op: 'delete' },
+        { index: 2, path: ['transactions', 0, 'price', 'divisor'], op: 'set', value: '100' },
+        { index: 3, path: ['no_such', 'field'], op: 'set', value: 1 },
+      ],
+    });
+    const patched = (await receipts(0)).json();
+    expect(patched.results[0].grandtotal.amount).toBe(12.5);
+    expect(patched.results[0].extra_field).toEqual({ nested: [1, 2] });
+    expect(patched.results[1]).not.toHaveProperty('receipt_id');
+    expect(patched.results[2].transactions[0].price.divisor).toBe('100');
+    expect(patched.results[3]).toEqual(clean.results[3]);
+    expect(patched.results.slice(4)).toEqual(clean.results.slice(4));
+    expect((await receipts(0)).json()).toEqual(clean);
+    const bad = await app.inject({ method: 'POST', url: '/__sandbox/faults', headers: ADMIN, payload: { target: 'etsy', kind: 'patch-records', patches: [{ index: 0, op: 'set' }] } });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  describe('body and connection knobs (over a real socket)', () => {
+    let address: string;
+    const headers = () => ({ 'x-api-key': 'sandbox-keystring:sandbox-shared-secret', authorization: `Bearer ${tokens.access_token}` });
+    beforeEach(async () => {
+      address = await app.listen({ host: '127.0.0.1', port: 0 });
+    });
+
+    it('trickles the body after prompt headers on the slow-body knob', async () => {
+      await fault({ target: 'etsy', kind: 'slow-body', bytesPerSecond: 50, match: { pathPrefix: '/v3/application/users/me' } });
+      const started = Date.now();
+      const response = await fetch(`${address}/v3/application/users/me`, { headers: headers() });
+      expect(response.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(500);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const first = await reader.read();
+      expect(first.value?.byteLength).toBe(1);
+      const text = Buffer.from(first.value as Uint8Array).toString() + (await new Response(new ReadableStream({ pull: async (c) => { const r = await reader.read(); if (r.done) c.close(); else c.enqueue(r.value); } })).text());
+      const elapsed = Date.now() - started;
+      expect(JSON.parse(text)).toEqual({ user_id: tenant.etsy.userId, shop_id: tenant.etsy.shopId });
+      // Every byte waited its turn: length / 50 per second.
+      expect(elapsed).toBeGreaterThanOrEqual(((text.length - 1) / 50) * 1000 - 100);
+      const log = (await app.inject({ url: `/__sandbox/requests?tenantId=${tenant.tenantId}&target=etsy`, headers: ADMIN })).json().requests;
+      expect(log.at(-1)).toMatchObject({ fault: 'slow-body', status: 200 });
+    });
+
+    it('pads a page past a size cap with whitespace on the oversize knob, still valid JSON', async () => {
+      await fault({ target: 'etsy', kind: 'oversize', bytes: 3_000_000, match: { pathPrefix: receiptsUrl } });
+      const response = await fetch(`${address}${receiptsUrl}?limit=100`, { headers: headers() });
+      expect(Number(response.headers.get('content-length'))).toBe(3_000_000);
+      const text = await response.text();
+      expect(Buffer.byteLength(text)).toBe(3_000_000);
+      expect(JSON.parse(text).results).toHaveLength(100);
+      const next = await fetch(`${address}${receiptsUrl}?limit=100`, { headers: headers() });
+      expect(Buffer.byteLength(await next.text())).toBeLessThan(3_000_000);
+    });
+
+    it('cuts the connection without an answer on the reset knob', async () => {
+      await fault({ target: 'printify', kind: 'reset', match: { tenantId: tenant.tenantId } });
+      const url = `${address}/v1/shops/${tenant.printify.shops[0].id}/orders.json`;
+      const auth = { authorization: `Bearer ${tenant.printify.token}`, 'user-agent': 'tests' };
+      await expect(fetch(url, { headers: auth })).rejects.toThrow();
+      expect((await fetch(url, { headers: auth })).status).toBe(200);
+    });
+
+    it('sends half the body under a full Content-Length, then cuts the connection, on the truncated-body knob', async () => {
+      await fault({ target: 'etsy', kind: 'truncated-body', match: { pathPrefix: receiptsUrl } });
+      const response = await fetch(`${address}${receiptsUrl}?limit=50`, { headers: headers() });
+      expect(response.status).toBe(200);
+      const promised = Number(response.headers.get('content-length'));
+      expect(promised).toBeGreaterThan(1000);
+      await expect(response.text()).rejects.toThrow();
+      const whole = await fetch(`${address}${receiptsUrl}?limit=50`, { headers: headers() });
+      expect(Buffer.byteLength(await whole.text())).toBe(promised);
+    });
+  });
+
   it('lists and clears faults; needs the admin token', async () => {
     await fault({ target: 'etsy', kind: '5xx', count: 3 });
     expect((await app.inject({ url: '/__sandbox/faults', headers: ADMIN })).json().faults).toHaveLength(1);

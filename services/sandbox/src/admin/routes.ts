@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { REQUEST_FAULT_KINDS, STATE_FAULT_KINDS, type FaultSpec } from '../core/faults';
+import { REQUEST_FAULT_KINDS, STATE_FAULT_KINDS, type FaultSpec, type RecordPatch } from '../core/faults';
 import { makeRoomForTenant, removeTenant, type SandboxState } from '../core/state';
 import type { Tenant } from '../data/tenant';
 import { checkAuthorize, grantCode } from '../etsy/oauth-routes';
@@ -118,6 +118,9 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
       retryAfterSeconds: optionalInt(body, 'retryAfterSeconds', 0, 86_400 * 7),
       status: optionalInt(body, 'status', 300, 599),
       location: optionalString(body, 'location', /^https?:\/\/.{1,300}$/, 'an http(s) URL'),
+      bytesPerSecond: optionalInt(body, 'bytesPerSecond', 1, 1_000_000),
+      bytes: optionalInt(body, 'bytes', 1, 64 * 1024 * 1024),
+      patches: kind === 'patch-records' ? recordPatches(body.patches) : undefined,
     };
     if (spec.kind === '5xx' && spec.status !== undefined && spec.status < 500) throw new BadInput('status must be 500-599 for 5xx');
     return reply.code(201).send(state.faults.add(spec));
@@ -156,6 +159,21 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
 
   registerMutations(app, state, admin, tenantOr404);
   registerWebhookAdmin(app, state, admin, tenantOr404);
+}
+
+function recordPatches(value: unknown): RecordPatch[] {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 1_000) throw new BadInput('patches must be an array of 1 to 1000 {index, path, op, value?}');
+  return value.map((item, n) => {
+    const patch = objectBody(item);
+    const index = optionalInt(patch, 'index', 0, 1_000);
+    const op = optionalEnum(patch, 'op', ['set', 'delete'] as const);
+    const path = patch.path;
+    if (index === undefined || !op) throw new BadInput(`patches[${n}] needs an index and an op (set or delete)`);
+    if (!Array.isArray(path) || path.length === 0 || path.length > 20 || path.some((key) => typeof key !== 'string' && !(typeof key === 'number' && Number.isInteger(key) && key >= 0))) {
+      throw new BadInput(`patches[${n}].path must be 1 to 20 keys (strings or indexes)`);
+    }
+    return { index, op, path: path as (string | number)[], value: patch.value };
+  });
 }
 
 function lifeJson(state: SandboxState, tenantId: string) {

@@ -5,7 +5,21 @@ import type { Target } from './request-log';
  * `skip` of them). Kinds that change state rather than answers (expired or revoked tokens) are
  * applied when the fault is created and are not stored here.
  */
-export const REQUEST_FAULT_KINDS = ['429', '5xx', 'hang', 'malformed-json', 'redirect', 'quota-exhausted'] as const;
+export const REQUEST_FAULT_KINDS = ['429', '5xx', 'hang', 'malformed-json', 'redirect', 'quota-exhausted', 'slow-body', 'oversize', 'reset', 'truncated-body', 'patch-records'] as const;
+/** Kinds that let the request be answered and then change how its body goes out (see app.ts, onSend). */
+export const BODY_FAULT_KINDS = ['malformed-json', 'slow-body', 'oversize', 'truncated-body', 'patch-records'] as const;
+
+/**
+ * For 'patch-records': a change to record `index` of a list answer (Etsy `results`, Printify
+ * `data`): `set` puts `value` at `path` (its parent must exist), `delete` removes the key there.
+ * Schema drift on demand: missing fields, nulls, numbers as strings, floats, huge strings, extras.
+ */
+export interface RecordPatch {
+  index: number;
+  path: (string | number)[];
+  op: 'set' | 'delete';
+  value?: unknown;
+}
 export const STATE_FAULT_KINDS = ['expire-access-token', 'revoke-refresh-token'] as const;
 export type RequestFaultKind = (typeof REQUEST_FAULT_KINDS)[number];
 export type StateFaultKind = (typeof STATE_FAULT_KINDS)[number];
@@ -20,6 +34,12 @@ export interface FaultSpec {
   status?: number;
   /** For 'redirect': where to send the client (default https://evil.example/). */
   location?: string;
+  /** For 'slow-body': how fast the body trickles out after prompt headers (default 1 byte a second). */
+  bytesPerSecond?: number;
+  /** For 'oversize': the size the JSON answer is padded to with trailing whitespace (default 11 MiB). */
+  bytes?: number;
+  /** For 'patch-records': the changes made to the answer's records. */
+  patches?: RecordPatch[];
 }
 
 export interface ActiveFault extends FaultSpec {

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ActiveFault } from './faults';
+import type { ActiveFault, RecordPatch } from './faults';
 import type { LoggedRequest, Target } from './request-log';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** This request's entry in the sandbox request log (null for admin and unknown paths). */
     sandboxLog: LoggedRequest | null;
-    /** Set by the malformed-json knob: the answer is cut short before it is sent. */
-    sandboxMalformed: boolean;
+    /** Set by a body knob (malformed-json, slow-body, oversize, truncated-body): how the real answer goes out. */
+    sandboxBodyFault: ActiveFault | null;
   }
 }
 
@@ -71,10 +72,19 @@ export function applyFault(fault: ActiveFault, request: FastifyRequest, reply: F
   if (request.sandboxLog) request.sandboxLog.fault = fault.kind;
   switch (fault.kind) {
     case 'malformed-json':
-      request.sandboxMalformed = true;
+    case 'slow-body':
+    case 'oversize':
+    case 'truncated-body':
+    case 'patch-records':
+      request.sandboxBodyFault = fault;
       return false;
     case 'hang':
       reply.hijack();
+      return true;
+    case 'reset':
+      // No answer at all: the connection is cut (the client sees a reset or a closed socket).
+      reply.hijack();
+      request.raw.socket.destroy();
       return true;
     case 'redirect':
       void reply.code(fault.status ?? 302).header('location', fault.location ?? 'https://evil.example/').send();
@@ -97,6 +107,96 @@ export function applyFault(fault: ActiveFault, request: FastifyRequest, reply: F
       return true;
     }
   }
+}
+
+export const DEFAULT_OVERSIZE_BYTES = 11 * 1024 * 1024;
+
+/**
+ * The real answer (`text`, already serialized) as a body knob sends it: cut in half
+ * (malformed-json), padded past a client's size cap with trailing whitespace, which keeps it
+ * valid JSON (oversize), trickled after prompt headers (slow-body), or half of it under a
+ * Content-Length promising all of it before the connection is cut (truncated-body).
+ */
+export function bodyUnderFault(fault: ActiveFault, text: string, reply: FastifyReply): string | Readable {
+  switch (fault.kind) {
+    case 'oversize':
+      return text + ' '.repeat(Math.max(0, (fault.bytes ?? DEFAULT_OVERSIZE_BYTES) - Buffer.byteLength(text)));
+    case 'slow-body':
+      return trickle(Buffer.from(text), fault.bytesPerSecond ?? 1);
+    case 'truncated-body': {
+      const bytes = Buffer.from(text);
+      reply.header('content-length', String(bytes.length));
+      let sentHalf = false;
+      return new Readable({
+        read() {
+          if (!sentHalf) {
+            sentHalf = true;
+            this.push(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))));
+            return;
+          }
+          // Once the half is on the wire: Fastify ends a response whose stream fails by destroying the socket.
+          setTimeout(() => this.destroy(new Error('sandbox: truncated-body knob')), 20);
+        },
+      });
+    }
+    case 'patch-records':
+      return patchRecords(text, fault.patches ?? []);
+    case 'malformed-json':
+    case '429':
+    case '5xx':
+    case 'hang':
+    case 'quota-exhausted':
+    case 'redirect':
+    case 'reset':
+      return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+  }
+}
+
+/** The answer with its records patched (a non-JSON or non-list answer goes out unchanged). */
+function patchRecords(text: string, patches: readonly RecordPatch[]): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const list = body && typeof body === 'object' ? ((body as Record<string, unknown>).results ?? (body as Record<string, unknown>).data) : undefined;
+  if (!Array.isArray(list)) return text;
+  for (const patch of patches) {
+    if (patch.path.length === 0 || patch.index < 0 || patch.index >= list.length) continue;
+    let parent: unknown = list[patch.index];
+    for (const key of patch.path.slice(0, -1)) parent = parent && typeof parent === 'object' ? (parent as Record<string | number, unknown>)[key] : undefined;
+    if (!parent || typeof parent !== 'object') continue;
+    const last = patch.path[patch.path.length - 1];
+    if (patch.op === 'delete') delete (parent as Record<string | number, unknown>)[last];
+    else (parent as Record<string | number, unknown>)[last] = patch.value;
+  }
+  return JSON.stringify(body);
+}
+
+/** A stream of `bytes`, one byte every 1/bytesPerSecond s (timers stop when the client goes away). */
+function trickle(bytes: Buffer, bytesPerSecond: number): Readable {
+  const gapMs = Math.max(1, Math.round(1000 / bytesPerSecond));
+  let sent = 0;
+  let timer: NodeJS.Timeout | undefined;
+  return new Readable({
+    read() {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (sent >= bytes.length) {
+          this.push(null);
+          return;
+        }
+        this.push(bytes.subarray(sent, sent + 1));
+        sent += 1;
+      }, gapMs);
+    },
+    destroy(error, done) {
+      if (timer) clearTimeout(timer);
+      done(error);
+    },
+  });
 }
 
 /** Parses Etsy-style booleans (true/false/1/0); undefined when absent, null when invalid. */

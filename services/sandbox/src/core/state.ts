@@ -1,3 +1,4 @@
+import { MutationSchedule } from '../admin/mutations';
 import type { SandboxOptions } from '../config';
 import { TenantRegistry } from '../data/tenant-registry';
 import { AuthorizationRequests } from '../etsy/authorization-requests';
@@ -37,6 +38,8 @@ export interface SandboxState {
   tenants: TenantRegistry;
   oauth: OAuthStore;
   faults: FaultBook;
+  /** Mutations waiting for a tenant's request (POST …/mutations with `when`). */
+  scheduledMutations: MutationSchedule;
   log: RequestLog;
   etsyLimiter: SlidingWindowLimiter;
   printifyLimiter: SlidingWindowLimiter;
@@ -65,6 +68,7 @@ export function createState(options: SandboxOptions): SandboxState {
     tenants: new TenantRegistry(options.seed, { now: nowMs, idleSeconds: options.tenantIdleSeconds, maxAgeSeconds: options.tenantMaxAgeSeconds }),
     oauth: new OAuthStore(nowMs, () => live.accessTokenTtlSeconds),
     faults: new FaultBook(),
+    scheduledMutations: new MutationSchedule(),
     log: new RequestLog(options.requestLogSize),
     etsyLimiter: new SlidingWindowLimiter(() => [
       { limit: live.etsyQps, windowMs: 1000 },
@@ -92,6 +96,7 @@ export function removeTenant(state: SandboxState, tenantId: string): boolean {
   state.authorizations.dropTenant(tenantId);
   state.webhooks.printify.dropTenant(tenantId);
   state.webhooks.etsy.dropTenant(tenantId);
+  state.scheduledMutations.dropTenant(tenantId);
   return true;
 }
 

@@ -178,11 +178,12 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   else if (refundRoll && shippedTs !== null && refundAt <= asOf) {
     refund = { ts: refundAt, amount: refundFull ? grandTotal : Math.round(grandTotal * refundShare), full: refundFull, reason: refundReason };
   }
-  let canceledByMutation = false;
-  if (override?.canceledTs !== undefined && canceledTs === null) {
-    canceledByMutation = true;
-    canceledTs = override.canceledTs;
-    shippedTs = null;
+  // A cancellation by the mutation API happens now, after whatever the order went through: a
+  // shipped order stays shipped (its posted ledger entries never change) and is refunded in full.
+  const canceledByMutation = override?.canceledTs !== undefined && canceledTs === null && refund === null && override.refund === undefined;
+  if (canceledByMutation) {
+    canceledTs = override.canceledTs as number;
+    if (shippedTs !== null && shippedTs > canceledTs) shippedTs = null;
     refund = { ts: canceledTs, amount: grandTotal, full: true, reason: 'Order canceled' };
   }
   if (override?.shippedTs !== undefined && shippedTs === null && canceledTs === null && paidTs !== null) shippedTs = override.shippedTs;
@@ -192,7 +193,8 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
     shippedTs = null;
     refund = null;
   }
-  if (override?.refund && canceledTs === null) refund = override.refund;
+  // One refund per order: a refund by the mutation API applies to an order not refunded or canceled before.
+  if (override?.refund && canceledTs === null && refund === null) refund = override.refund;
 
   const paymentMethod = rng.weighted(PAYMENT_METHODS);
   const status: ReceiptStatus =
@@ -335,13 +337,14 @@ function planPrintify(
   const createdTs = imported ? Math.max(override.printifyCreatedTs as number, order.paidTs ?? 0) : drawnCreatedTs;
   const sentTs = imported ? Math.min(createdTs + (drawnSentTs - drawnCreatedTs), order.shippedTs ?? Infinity) : drawnSentTs;
   if (physical.length === 0 || (!imported && createdTs > asOf) || order.paidTs === null) return null;
-  // History: an order canceled early may never have reached Printify. A cancellation by the admin
-  // mutations API keeps a Printify order that already existed (canceled there too).
-  if (order.canceledTs !== null && (createdTs > order.canceledTs || (!keepCanceled && !canceledByMutation))) return null;
+  // A natural cancellation may come before the order reached Printify (or have it deleted); one by
+  // the mutation API comes later: the Printify order stays in the list, canceled unless fulfilled.
+  if (order.canceledTs !== null && !canceledByMutation && (!keepCanceled || createdTs > order.canceledTs)) return null;
+  if (order.canceledTs !== null && canceledByMutation && createdTs > order.canceledTs) return null;
   const cost = physical.reduce((sum, l) => sum + l.printifyCost * l.quantity + l.printifyShipping, 0);
   let status: string;
-  if (order.canceledTs !== null) status = 'canceled';
-  else if (order.shippedTs !== null) status = 'fulfilled';
+  if (order.shippedTs !== null) status = 'fulfilled';
+  else if (order.canceledTs !== null) status = 'canceled';
   else if (sentTs <= asOf) status = hasIssues ? 'has-issues' : 'in-production';
   else status = 'on-hold';
   const fulfilledTs = status === 'fulfilled' ? order.shippedTs : null;

@@ -69,6 +69,7 @@ export function guardEtsy(state: SandboxState, request: FastifyRequest, reply: F
   if (!tenant && shopIdParam && /^\d+$/.test(shopIdParam)) tenant = state.tenants.byShopId(Number(shopIdParam)) ?? null;
   const bucket = auth.kind === 'oauth' && token ? `etsy-token:${fingerprint(token)}` : `etsy-key:${state.options.etsyApp.keystring}`;
   noteRequest(request, tenant?.id ?? null, bucket);
+  state.scheduledMutations.onRequest(state, 'etsy', path, tenant?.id ?? null);
 
   const fault = state.faults.take('etsy', path, tenant?.id ?? null);
   if (fault) {

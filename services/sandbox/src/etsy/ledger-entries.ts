@@ -126,7 +126,8 @@ function orderEntries(w: EntryWriter, tenant: Tenant, order: OrderModel): void {
   // refunded (all of it on a cancellation), each transaction fee on its own line.
   const back = (fee: number) => Math.round(fee * share);
   w.region(i, 'credit');
-  if (order.canceledTs === null && order.refund) {
+  // The gross is refunded once it was paid out: a refund, or a cancellation after shipping.
+  if (order.refund && (order.canceledTs === null || order.shippedTs !== null)) {
     const adjustmentId = adjustmentIdOf(shop, order);
     w.order({ ts: creditTs, type: 'REFUND_GROSS', refType: 'payment_adjustment', refId: adjustmentId, amount: -order.refund.amount, order: i });
     w.order({ ts: creditTs, type: 'REFUND_PROCESSING_FEE', refType: 'payment_adjustment', refId: adjustmentId, amount: processingFeeReturned(order, fees, order.refund.amount), order: i }, 'processing');

@@ -13,6 +13,8 @@ interface Entry {
 }
 interface Receipt {
   receipt_id: number;
+  status: string;
+  is_shipped: boolean;
   transactions: Array<{ transaction_id: number }>;
 }
 
@@ -76,6 +78,55 @@ describe('Etsy ledger as the docs describe it (a.6, a.7)', () => {
     expect(added.map((e) => e.ledger_type)).toContain('REFUND_GROSS');
     const highest = Math.max(...before.map((e) => e.entry_id));
     for (const e of added.filter((a) => a.ledger_type !== 'DISBURSE2')) expect(e.entry_id).toBeGreaterThan(highest);
+  });
+
+  // a.7: `balance` is the running balance *after* the entry, `sequence_number` higher = newer: a
+  // posted entry is history. Changes made now (cancel, refund, ship, pay) only add entries; b.4:
+  // a Printify order stays in the list when its Etsy order is canceled later.
+  it('never rewrites posted entries or drops Printify orders on changes made now', async () => {
+    const { tenant, tokens } = await connect({ seed: 'append-only', months: 2, ordersPerMonth: 250 });
+    const from = now() - 70 * 86_400;
+    const before = await entries(tenant, tokens, from);
+    const printifyIds = async () => {
+      const ids: string[] = [];
+      for (let page = 1; ; page++) {
+        const res = await app.inject({ url: `/v1/shops/${tenant.printify.shops[0].id}/orders.json?page=${page}`, headers: { authorization: `Bearer ${tenant.printify.token}`, 'user-agent': 'tests' } });
+        const data = res.json<{ data: { id: string; status: string }[] }>().data;
+        ids.push(...data.map((order) => order.id));
+        if (data.length < 10) return ids;
+      }
+    };
+    const printifyBefore = await printifyIds();
+    const shipped = [...new Set(before.filter((e) => e.ledger_type === 'PAYMENT_GROSS').map((e) => e.entry_id))].slice(0, 60);
+    const paymentsUrl = `/v3/application/shops/${tenant.etsy.shopId}/payment-account/ledger-entries/payments?ledger_entry_ids=${shipped.join(',')}`;
+    const receiptIds = (await etsyGet(app, paymentsUrl, tokens.access_token)).json<{ results: { receipt_id: number }[] }>().results.map((p) => p.receipt_id);
+    expect(receiptIds.length).toBeGreaterThanOrEqual(40);
+    const refunded = before.filter((e) => e.ledger_type === 'REFUND_GROSS').length;
+    expect(refunded).toBeGreaterThan(0);
+    clock.advance(60);
+    const change = async (ids: number[], kind: string) => expect((await mutate(tenant, { update: { receiptIds: ids, change: kind } })).statusCode).toBe(200);
+    await change(receiptIds.slice(0, 10), 'cancel');
+    await change(receiptIds.slice(10, 20), 'refund');
+    clock.advance(5);
+    // Again on the same orders, the other way round, and on orders a natural refund already touched.
+    await change(receiptIds.slice(10, 20), 'cancel');
+    await change(receiptIds.slice(0, 20), 'refund');
+    await change(receiptIds.slice(20, 40), 'ship');
+    await mutate(tenant, { update: { count: 50, change: 'refund' } });
+    await mutate(tenant, { update: { count: 50, change: 'cancel' } });
+    const after = await entries(tenant, tokens, from);
+    const byId = new Map(after.map((e) => [e.entry_id, e]));
+    const rewritten = before.filter((e) => JSON.stringify(byId.get(e.entry_id)) !== JSON.stringify(e));
+    expect(rewritten).toEqual([]);
+    const added = after.filter((e) => !before.some((b) => b.entry_id === e.entry_id));
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.every((e) => e.created_timestamp >= now() - 5)).toBe(true);
+    expect(added.filter((e) => e.ledger_type === 'REFUND_GROSS').length).toBeGreaterThanOrEqual(10);
+    // A shipped order canceled now stays shipped, and its gross is refunded in full.
+    const canceled = await receipt(tenant, tokens, receiptIds[0]);
+    expect(canceled).toMatchObject({ status: 'Canceled', is_shipped: true });
+    const printifyAfter = await printifyIds();
+    expect(printifyBefore.filter((id) => !printifyAfter.includes(id))).toEqual([]);
   });
 
   // a.7 table: Etsy Ads, shipping labels, VAT on processing fees, credits/other appear on real

@@ -19,6 +19,7 @@ export function guardPrintify(state: SandboxState, request: FastifyRequest, repl
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? null;
   const credential = token ? state.tenants.printifyCredential(token) : undefined;
   noteRequest(request, credential?.tenantId ?? null, token ? `printify-token:${fingerprint(token)}` : null);
+  state.scheduledMutations.onRequest(state, 'printify', pathOf(request), credential?.tenantId ?? null);
   const fault = state.faults.take('printify', pathOf(request), credential?.tenantId ?? null);
   if (fault && applyFault(fault, request, reply)) return null;
   if (!request.headers['user-agent']) {
