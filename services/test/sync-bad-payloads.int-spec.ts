@@ -1,13 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
-import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { createDataSource, prepareDatabase, SyncRunsRepository, type SyncRun } from '@pod/db';
-import { createPkcePair, EtsyClient, InMemoryRateLimiter, PrintifyClient, type EtsyAuth, type PrintifyAuth } from '@pod/integrations';
-import type { SyncRunPayload } from '@pod/queue';
-import { DEFAULT_LOOKBACKS, etsyReceiptsStream, printifyOrdersStream, SyncRunner, type SyncStream } from '@pod/sync';
-import { createTestDatabase, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
-import { createSandboxApp } from '../sandbox/src/app';
+import { SyncRunsRepository, type SyncRun } from '@pod/db';
+import type { EtsyAuth, EtsyClient, PrintifyAuth, PrintifyClient } from '@pod/integrations';
+import { DEFAULT_LOOKBACKS, etsyReceiptsStream, printifyOrdersStream, type SyncStream } from '@pod/sync';
+import { InProcessSyncBed, type SandboxSeller } from './support/in-process-sync';
 
 /**
  * Security plan item 14 through the sandbox and the stream write path: fast-check picks
@@ -23,11 +19,7 @@ import { createSandboxApp } from '../sandbox/src/app';
  * The seed is printed; FC_SEED=<seed> replays a run. The 10 MB page and the malformed-JSON knob
  * run against the built workers in gateway/test/sync-provider-faults.int-spec.ts.
  */
-const ADMIN = 'bad-payloads-admin';
-const REDIRECT = 'http://127.0.0.1:1/api/connections/etsy/callback';
 const KEYSTRING = 'sandbox-keystring';
-const connection = { host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null };
-const prefix = uniqueRedisPrefix('badpayloads');
 const NUM_RUNS = Number(process.env.FC_RUNS ?? 25);
 
 type Verdict = 'store' | 'quarantine';
@@ -103,14 +95,10 @@ const ORDER_DRIFT: Drift[] = [
   { name: 'shipments missing', patches: [del(['shipments'])], verdict: 'store' },
 ];
 
-let database: TestDatabase;
+const bed = new InProcessSyncBed('badpayloads');
 let dataSource: DataSource;
-let sandbox: FastifyInstance;
 let sandboxUrl: string;
-let queue: Queue<SyncRunPayload>;
-let events: QueueEvents;
-let worker: Worker<SyncRunPayload>;
-let tenant: { tenantId: string; etsy: { shopId: number }; printify: { token: string; accountId: number; shops: { id: number }[] } };
+let tenant: SandboxSeller;
 let etsy: EtsyClient;
 let printify: PrintifyClient;
 let etsyAuth: EtsyAuth;
@@ -119,15 +107,7 @@ let sourceReceipts: Record<string, unknown>[];
 let sourceOrders: Record<string, unknown>[];
 let printifyTotal: number;
 
-async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandboxUrl}/__sandbox${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`sandbox ${method} ${path}: ${response.status} ${await response.text()}`);
-  return (response.status === 204 ? undefined : await response.json()) as T;
-}
+const admin = <T>(method: string, path: string, body?: unknown): Promise<T> => bed.admin<T>(method, path, body);
 
 function streamsFor(run: SyncRun): SyncStream<unknown>[] {
   const common = { dataSource, lookbacks: DEFAULT_LOOKBACKS, now: Date.now };
@@ -137,8 +117,8 @@ function streamsFor(run: SyncRun): SyncStream<unknown>[] {
 
 async function sync(userId: string, provider: 'etsy' | 'printify', shopId: string): Promise<string> {
   const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({ userId, provider, shopId, trigger: 'user', mode: 'incremental' });
-  const job = await queue.add('sync', { runId: run.id }, { jobId: run.id });
-  await job.waitUntilFinished(events, 60_000);
+  const job = await bed.queue.add('sync', { runId: run.id }, { jobId: run.id });
+  await job.waitUntilFinished(bed.events, 60_000);
   const [row] = await dataSource.query(`SELECT status FROM sync_run WHERE id = $1`, [run.id]);
   return row.status;
 }
@@ -159,36 +139,15 @@ function minorOf(money: { amount: unknown; divisor: unknown }): number {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase('badpayloads');
-  await prepareDatabase({ DATABASE_URL: database.url });
-  dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 }, 'bad-payloads-test').initialize();
-  sandbox = createSandboxApp({
-    port: 0,
-    adminToken: ADMIN,
-    defaultTenant: false,
-    etsyQps: 1_000,
-    etsyQpd: 10_000_000,
-    printifyRpm: 100_000,
-    etsyApp: { keystring: KEYSTRING, sharedSecret: 'sandbox-shared-secret', name: 'PodProfit', redirectUris: [REDIRECT] },
-  });
-  sandboxUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
   // 150 receipts: two pages, so a bad record at the end of page 1 meets the keyset's fallback to offsets.
-  tenant = await admin('POST', '/tenants', { seed: 'bad-payloads', months: 1, ordersPerMonth: 150, printifyEnvelope: 'minimal' });
-  const limiter = new InMemoryRateLimiter();
-  etsy = new EtsyClient({ apiUrl: sandboxUrl, keystring: KEYSTRING, sharedSecret: 'sandbox-shared-secret', redirectUri: REDIRECT, perSecondLimit: 1_000 }, { limiter });
-  printify = new PrintifyClient({ apiUrl: sandboxUrl, perMinuteLimit: 60_000 }, { limiter });
-  const pkce = createPkcePair();
-  const grant = await admin<{ code: string }>('POST', `/tenants/${tenant.tenantId}/grant`, {
-    clientId: KEYSTRING,
-    redirectUri: REDIRECT,
-    scope: 'transactions_r shops_r',
-    state: 'bad-payloads-state',
-    codeChallenge: pkce.challenge,
-    codeChallengeMethod: 'S256',
+  await bed.start({
+    sandbox: { etsyQps: 1_000, etsyQpd: 10_000_000, printifyRpm: 100_000 },
+    seller: { seed: 'bad-payloads', months: 1, ordersPerMonth: 150, printifyEnvelope: 'minimal' },
+    attempts: 1,
+    clientLimits: { etsyPerSecond: 1_000, printifyPerMinute: 60_000 },
   });
-  const tokens = await etsy.exchangeCode({ code: grant.code, codeVerifier: pkce.verifier });
-  etsyAuth = { connectionKey: 'bad-payloads', getAccessToken: async () => tokens.accessToken, refreshAfterUnauthorized: async () => tokens.accessToken };
-  printifyAuth = { token: tenant.printify.token, accountKey: String(tenant.printify.accountId) };
+  ({ dataSource, sandboxUrl, etsy, printify, etsyAuth, printifyAuth, seller: tenant } = bed);
+  const tokens = { accessToken: bed.accessToken };
   const firstReceipts = await fetch(`${sandboxUrl}/v3/application/shops/${tenant.etsy.shopId}/receipts?min_created=946684800&sort_on=created&sort_order=asc&limit=100&offset=0`, {
     headers: { 'x-api-key': `${KEYSTRING}:sandbox-shared-secret`, authorization: `Bearer ${tokens.accessToken}` },
   });
@@ -204,27 +163,10 @@ beforeAll(async () => {
     if (!result.hasNextPage) break;
   }
 
-  queue = new Queue<SyncRunPayload>('sync-bad-payloads', { connection, prefix, defaultJobOptions: { attempts: 1 } });
-  events = new QueueEvents('sync-bad-payloads', { connection, prefix });
-  await events.waitUntilReady();
-  const runner = new SyncRunner({
-    dataSource,
-    markConnection: async () => undefined,
-    publish: async () => undefined,
-    logger: { info: () => undefined, warn: () => undefined },
-    shutdown: new AbortController().signal,
-  });
-  worker = new Worker<SyncRunPayload>('sync-bad-payloads', (job: Job<SyncRunPayload>, token?: string) => runner.run(job, token, async (run) => streamsFor(run)), { connection, prefix, concurrency: 2 });
+  bed.runStreams(streamsFor);
 }, 60_000);
 
-afterAll(async () => {
-  await worker?.close();
-  await queue?.obliterate({ force: true }).catch(() => undefined);
-  await Promise.all([queue?.close(), events?.close()]);
-  await sandbox?.close();
-  await dataSource?.destroy();
-  await database?.drop();
-});
+afterAll(() => bed.stop());
 
 jest.setTimeout(180_000);
 

@@ -1,13 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { Provider } from '@pod/contracts';
-import { createDataSource, prepareDatabase, SyncRunsRepository, SyncQuarantineRepository, type SyncRun } from '@pod/db';
-import { createPkcePair, EtsyClient, InMemoryRateLimiter, PrintifyClient, type EtsyAuth, type PrintifyAuth } from '@pod/integrations';
-import type { SyncRunPayload } from '@pod/queue';
-import { createTestDatabase, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
-import { DEFAULT_LOOKBACKS, etsyLedgerStream, etsyReceiptsStream, printifyOrdersStream, SyncRunner, type SyncStream } from '@pod/sync';
-import { createSandboxApp } from '../sandbox/src/app';
+import { SyncRunsRepository, SyncQuarantineRepository, type SyncRun } from '@pod/db';
+import type { EtsyAuth, EtsyClient, PrintifyAuth, PrintifyClient } from '@pod/integrations';
+import { DEFAULT_LOOKBACKS, etsyLedgerStream, etsyReceiptsStream, printifyOrdersStream, type SyncStream } from '@pod/sync';
+import { InProcessSyncBed, type SandboxSeller } from './support/in-process-sync';
 
 /**
  * The provider streams through the real driver, BullMQ, PostgreSQL and the sandbox (as a
@@ -15,37 +11,17 @@ import { createSandboxApp } from '../sandbox/src/app';
  * serves, an immediate re-sync must change nothing in one or two requests a stream, and changes
  * at the source must arrive with the next incremental sync.
  */
-const ADMIN = 'streams-test-admin';
-const REDIRECT = 'http://127.0.0.1:1/api/connections/etsy/callback';
-const KEYSTRING = 'sandbox-keystring';
-const connection = { host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null };
-const prefix = uniqueRedisPrefix('streams');
-
-let database: TestDatabase;
+const bed = new InProcessSyncBed('streams');
 let dataSource: DataSource;
-let sandbox: FastifyInstance;
-let sandboxUrl: string;
-let queue: Queue<SyncRunPayload>;
-let events: QueueEvents;
-let worker: Worker<SyncRunPayload>;
 let userId: string;
-let tenant: { tenantId: string; etsy: { shopId: number; currency: string }; printify: { token: string; accountId: string; shops: { id: number }[] } };
+let tenant: SandboxSeller;
 let etsyAuth: EtsyAuth;
 let printifyAuth: PrintifyAuth;
 let etsy: EtsyClient;
 let printify: PrintifyClient;
 let etsyShop: string;
 let printifyShop: string;
-
-async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandboxUrl}/__sandbox${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`sandbox ${method} ${path}: ${response.status} ${await response.text()}`);
-  return (response.status === 204 ? undefined : await response.json()) as T;
-}
+const admin = <T>(method: string, path: string, body?: unknown): Promise<T> => bed.admin<T>(method, path, body);
 
 async function requestsSince(since: number, target: 'etsy' | 'printify'): Promise<{ path: string; status: number }[]> {
   const log = await admin<{ requests: { path: string; status: number; target: string }[] }>('GET', `/requests?since=${since}&target=${target}&limit=10000`);
@@ -63,8 +39,8 @@ function streamsFor(run: SyncRun): SyncStream<unknown>[] {
 async function sync(provider: Provider): Promise<{ status: string; orders_added: number; orders_changed: number; requests_made: number }> {
   const shopId = provider === 'etsy' ? etsyShop : printifyShop;
   const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({ userId, provider, shopId, trigger: 'user', mode: 'incremental' });
-  const job = await queue.add('sync', { runId: run.id }, { jobId: run.id });
-  await job.waitUntilFinished(events, 120_000);
+  const job = await bed.queue.add('sync', { runId: run.id }, { jobId: run.id });
+  await job.waitUntilFinished(bed.events, 120_000);
   const [row] = await dataSource.query(`SELECT status, orders_added, orders_changed, requests_made FROM sync_run WHERE id = $1`, [run.id]);
   return row;
 }
@@ -95,63 +71,15 @@ async function storedReceipts(): Promise<Map<string, { updated: number; status: 
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase('streams');
-  await prepareDatabase({ DATABASE_URL: database.url });
-  dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 6 }, 'streams-test').initialize();
-  [{ id: userId }] = await dataSource.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('streams@test.invalid', 'x', 'S', 'T') RETURNING id`);
-
-  sandbox = createSandboxApp({
-    port: 0,
-    adminToken: ADMIN,
-    defaultTenant: false,
-    etsyApp: { keystring: KEYSTRING, sharedSecret: 'sandbox-shared-secret', name: 'PodProfit', redirectUris: [REDIRECT] },
-  });
-  sandboxUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
-  tenant = await admin('POST', '/tenants', { seed: 'streams', months: 4, ordersPerMonth: 60, printifyEnvelope: 'minimal' });
+  await bed.start({ seller: { seed: 'streams', months: 4, ordersPerMonth: 60, printifyEnvelope: 'minimal' }, attempts: 2 });
+  ({ dataSource, etsy, printify, etsyAuth, printifyAuth, seller: tenant } = bed);
   etsyShop = String(tenant.etsy.shopId);
   printifyShop = String(tenant.printify.shops[0].id);
-
-  const limiter = new InMemoryRateLimiter();
-  etsy = new EtsyClient({ apiUrl: sandboxUrl, keystring: KEYSTRING, sharedSecret: 'sandbox-shared-secret', redirectUri: REDIRECT }, { limiter });
-  printify = new PrintifyClient({ apiUrl: sandboxUrl }, { limiter });
-  const pkce = createPkcePair();
-  const grant = await admin<{ code: string }>('POST', `/tenants/${tenant.tenantId}/grant`, {
-    clientId: KEYSTRING,
-    redirectUri: REDIRECT,
-    scope: 'transactions_r shops_r',
-    state: 'streams-test-state',
-    codeChallenge: pkce.challenge,
-    codeChallengeMethod: 'S256',
-  });
-  const tokens = await etsy.exchangeCode({ code: grant.code, codeVerifier: pkce.verifier });
-  etsyAuth = { connectionKey: 'streams-test', getAccessToken: async () => tokens.accessToken, refreshAfterUnauthorized: async () => tokens.accessToken };
-  printifyAuth = { token: tenant.printify.token, accountKey: String(tenant.printify.accountId) };
-
-  queue = new Queue<SyncRunPayload>('sync-streams', { connection, prefix, defaultJobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 100 } } });
-  events = new QueueEvents('sync-streams', { connection, prefix });
-  await events.waitUntilReady();
-  const runner = new SyncRunner({
-    dataSource,
-    markConnection: async () => undefined,
-    publish: async () => undefined,
-    logger: { info: () => undefined, warn: () => undefined },
-    shutdown: new AbortController().signal,
-  });
-  worker = new Worker<SyncRunPayload>('sync-streams', (job: Job<SyncRunPayload>, token?: string) => runner.run(job, token, async (run) => streamsFor(run)), {
-    connection,
-    prefix,
-    concurrency: 2,
-  });
+  [{ id: userId }] = await dataSource.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('streams@test.invalid', 'x', 'S', 'T') RETURNING id`);
+  bed.runStreams(streamsFor);
 }, 60_000);
 
-afterAll(async () => {
-  await worker?.close();
-  await queue?.obliterate({ force: true }).catch(() => undefined);
-  await Promise.all([queue?.close(), events?.close()]);
-  await sandbox?.close();
-  await dataSource?.destroy();
-  await database?.drop();
-});
+afterAll(() => bed.stop());
 
 jest.setTimeout(120_000);
 
