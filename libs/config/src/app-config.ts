@@ -103,8 +103,9 @@ export class AppConfig {
 
   /**
    * The provider limits the sync workers keep under, across every replica (the shared Redis
-   * token bucket runs 10% below them): Etsy requests a second per connection, Printify
-   * requests a minute per merchant account. Lower them if Etsy granted your app less.
+   * token bucket never puts more in any sliding window, with 75 ms to spare): Etsy requests a
+   * second per connection, Printify requests a minute per merchant account. Lower them if Etsy
+   * granted your app less.
    */
   @Type(() => Number)
   @IsInt()

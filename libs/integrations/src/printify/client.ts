@@ -4,7 +4,7 @@ import { InvalidRequestError, PayloadSchemaError } from '../http/errors';
 import type { ProviderLogger } from '../http/logger';
 import { createRequester, type FetchLike, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
 import type { RetryPolicy } from '../http/retry';
-import { bucketForLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
+import { bucketForSlidingLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
 import { mapPrintifyOrder, mapPrintifyOrderPage, mapPrintifyShops, type PrintifyOrderPage } from './mappers';
 import type { PrintifyAuth, PrintifyOrder, PrintifyOrderQuery, PrintifyShop } from './types';
 
@@ -13,8 +13,10 @@ export interface PrintifyClientConfig {
   apiUrl?: string;
   /** Printify requires a User-Agent on every request. */
   userAgent?: string;
-  /** Requests per minute per merchant account (default 600); the bucket keeps 10% under it. */
+  /** Requests per minute per merchant account (default 600); the bucket stays under it with `jitterMarginMs` to spare (bucketForSlidingLimit). */
   perMinuteLimit?: number;
+  /** Time the bucket keeps in hand on every window against calls arriving late relative to one another (default DEFAULT_JITTER_MARGIN_MS). */
+  jitterMarginMs?: number;
   timeouts?: Partial<Timeouts>;
   retry?: Partial<RetryPolicy>;
   maxBodyBytes?: number;
@@ -53,7 +55,7 @@ export interface PrintifyOrdersOptions {
 
 /**
  * Printify API v1 with a personal access token: shops and orders (read only). All tokens of
- * one merchant account share one bucket (600/min, kept 10% under), keyed by a hash of the
+ * one merchant account share one bucket (600 in any minute, see bucketForSlidingLimit), keyed by a hash of the
  * caller's `accountKey`, never the token.
  */
 export class PrintifyClient {
@@ -61,7 +63,7 @@ export class PrintifyClient {
   private readonly limit: RateLimit;
 
   constructor(config: PrintifyClientConfig, deps: PrintifyClientDeps) {
-    this.limit = bucketForLimit(config.perMinuteLimit ?? 600, 60);
+    this.limit = bucketForSlidingLimit(config.perMinuteLimit ?? 600, 60, config.jitterMarginMs);
     this.request = createRequester(
       {
         provider: 'printify',
