@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Redis from 'ioredis';
 import {
   freePort,
@@ -45,7 +47,7 @@ export async function cleanUpEverything(): Promise<void> {
  * database and Redis prefix (startTestStack plus the extra replicas, which share everything).
  * `env` goes to the gateway and every worker.
  */
-export async function startBenchStack(options: { workers: readonly TestStackWorker[]; replicas: number; env?: Record<string, string> }): Promise<BenchStack> {
+export async function startBenchStack(options: { workers: readonly TestStackWorker[]; replicas: number; env?: Record<string, string>; logLabel: string }): Promise<BenchStack> {
   const env = options.env ?? {};
   const stack: TestStack = await startTestStack(env, { sandbox: true, workers: options.workers });
   const sandbox = stack.sandbox as TestSandbox;
@@ -55,6 +57,7 @@ export async function startBenchStack(options: { workers: readonly TestStackWork
     stopped ??= (async () => {
       await Promise.allSettled(extra.map((worker) => worker.stop()));
       await stack.stop();
+      keepLogs(options.logLabel, [stack.gateway, ...(stack.sandbox ? [stack.sandbox.process] : []), ...Object.values(stack.workers), ...extra]);
       await deleteRedisPrefix(stack.redisPrefix);
     })();
     cleanups.delete(stop);
@@ -90,6 +93,14 @@ export async function startBenchStack(options: { workers: readonly TestStackWork
     workers: [...Object.values(stack.workers).filter((w): w is ServiceProcess => w !== undefined), ...extra],
     stop,
   };
+}
+
+/** BENCH_LOG_DIR: every process's output, one file each, for a closer look. */
+function keepLogs(label: string, processes: readonly (ServiceProcess | undefined)[]): void {
+  const dir = process.env.BENCH_LOG_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  for (const service of processes) if (service) writeFileSync(join(dir, `${label}-${service.name.replace(/[^a-z0-9-]/gi, '_')}.log`), service.logs());
 }
 
 async function deleteRedisPrefix(prefix: string): Promise<void> {

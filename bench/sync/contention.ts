@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { loadConfig } from '@pod/config';
 import { bullConnection, bullPrefix, jobOptionsFor } from '@pod/queue';
-import { queryDatabase, type ServiceProcess } from '@pod/testing';
+import { queryDatabase, TEST_APP_SECRET, type ServiceProcess } from '@pod/testing';
 import type { BenchStack } from '../support/stack';
 
 /**
@@ -37,7 +37,7 @@ export async function contendForBudgets(stack: BenchStack, sizes: { receipts: nu
   const printify = connections.find((row) => row.provider === 'printify') as Connection;
   const receipts = await queryDatabase<{ id: string }>(stack.databaseUrl, `SELECT receipt_id AS id FROM etsy_receipt ORDER BY receipt_id LIMIT $1`, [sizes.receipts]);
   const orders = await queryDatabase<{ id: string }>(stack.databaseUrl, `SELECT order_id AS id FROM printify_order ORDER BY order_id LIMIT $1`, [sizes.orders]);
-  const config = loadConfig({ REDIS_PREFIX: stack.redisPrefix });
+  const config = loadConfig({ REDIS_PREFIX: stack.redisPrefix, APP_SECRET: TEST_APP_SECRET });
   const queues = {
     etsy: new Queue('etsy-sync', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) }),
     printify: new Queue('printify-sync', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) }),
