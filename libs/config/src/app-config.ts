@@ -103,7 +103,7 @@ export class AppConfig {
 
   /**
    * The provider limits the sync workers keep under, across every replica (the shared Redis
-   * token bucket never puts more in any sliding window, with 75 ms to spare): Etsy requests a
+   * token bucket never puts more in any sliding window, with a margin for late calls): Etsy requests a
    * second per connection, Printify requests a minute per merchant account. Lower them if Etsy
    * granted your app less.
    */

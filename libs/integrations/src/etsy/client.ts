@@ -30,7 +30,7 @@ export interface EtsyClientConfig {
   redirectUri: string;
   /** The app's queries-per-second limit (default 10); the bucket stays under it with `jitterMarginMs` to spare (bucketForSlidingLimit). */
   perSecondLimit?: number;
-  /** Time the bucket keeps in hand on every window against calls arriving late relative to one another (default DEFAULT_JITTER_MARGIN_MS). */
+  /** Time the bucket keeps in hand on every window against calls arriving late relative to one another (default 75 ms, defaultJitterMarginMs). */
   jitterMarginMs?: number;
   /** How long a connection parks when `x-remaining-today` reaches 0 and Etsy names no time (default 1 h). */
   dailyQuotaPauseMs?: number;

@@ -15,7 +15,7 @@ export interface PrintifyClientConfig {
   userAgent?: string;
   /** Requests per minute per merchant account (default 600); the bucket stays under it with `jitterMarginMs` to spare (bucketForSlidingLimit). */
   perMinuteLimit?: number;
-  /** Time the bucket keeps in hand on every window against calls arriving late relative to one another (default DEFAULT_JITTER_MARGIN_MS). */
+  /** Time the bucket keeps in hand on every window against calls arriving late relative to one another (default 1.2 s, defaultJitterMarginMs). */
   jitterMarginMs?: number;
   timeouts?: Partial<Timeouts>;
   retry?: Partial<RetryPolicy>;

@@ -57,10 +57,17 @@ export const DEFAULT_MAX_WAIT_MS = 30_000;
 
 /**
  * How much later, relative to one another, two calls may reach the provider than the bucket
- * granted them (event-loop lag, GC pauses, the network): bucketForSlidingLimit keeps this much
- * time in hand on every window.
+ * granted them (event-loop lag, GC pauses, a busy server, the network): bucketForSlidingLimit
+ * keeps this much time in hand on every window, and more on long windows, where it costs little
+ * (a fiftieth of the window: 1.2 s of Printify's minute).
  */
 export const DEFAULT_JITTER_MARGIN_MS = 75;
+const JITTER_MARGIN_SHARE_OF_WINDOW = 0.02;
+
+/** The margin bucketForSlidingLimit keeps by default: 75 ms, or a fiftieth of a long window. */
+export function defaultJitterMarginMs(windowSeconds: number): number {
+  return Math.max(DEFAULT_JITTER_MARGIN_MS, windowSeconds * 1000 * JITTER_MARGIN_SHARE_OF_WINDOW);
+}
 
 /**
  * The bucket for a provider that allows `limit` calls in any sliding window of `windowSeconds`
@@ -73,9 +80,9 @@ export const DEFAULT_JITTER_MARGIN_MS = 75;
  * the bucket granted them less than W + J apart. Within a span shorter than W + J the bucket
  * grants fewer than capacity + refill · (W + J) = limit + 1 tokens, so at most `limit`.
  *   Etsy 10/s → capacity 1, refill 9.30/s: any 11 calls are granted at least 1.075 s apart;
- *   Printify 600/min → capacity 60, refill 9.005/s: any 601 calls at least 60.075 s apart.
+ *   Printify 600/min → capacity 60, refill 8.84/s: any 601 calls at least 61.2 s apart.
  */
-export function bucketForSlidingLimit(limit: number, windowSeconds: number, jitterMarginMs = DEFAULT_JITTER_MARGIN_MS): RateLimit {
+export function bucketForSlidingLimit(limit: number, windowSeconds: number, jitterMarginMs = defaultJitterMarginMs(windowSeconds)): RateLimit {
   if (!(limit >= 1) || !(windowSeconds > 0) || !(jitterMarginMs >= 0)) throw new RangeError('limit, window and margin must be positive');
   const capacity = Math.max(1, Math.floor(limit / 10));
   // A hair under the bound, so that floating point never rounds a window up to limit + 1.
