@@ -13,8 +13,8 @@
  * requests the re-sync makes per stream (goal ≤ 2 each).
  *
  * Environment: BENCH_RECEIPTS (orders in the seller's shop, default 10000), BENCH_REPLICAS
- * (default "1,3"), BENCH_CONTENTION (refresh jobs per provider in the contention phase, default
- * receipts ÷ 14, at most 700; 0 skips it), BENCH_ETSY_QPD (the sandbox's Etsy daily quota,
+ * (default "1,3"), BENCH_CONTENTION (Printify refresh jobs in the contention phase, with 43% as many
+ * Etsy ones; default receipts ÷ 14, at most 700; 0 skips it), BENCH_ETSY_QPD (the sandbox's Etsy daily quota,
  * default its own 10,000), BENCH_CASE_TIMEOUT_MINUTES, BENCH_LOG_DIR (keep every process's output
  * there). Needs PostgreSQL and Redis, as the tests do.
  */
@@ -216,7 +216,8 @@ async function runCase(replicas: number): Promise<CaseResult> {
 
     let contention: CaseResult['contention'] = null;
     if (CONTENTION > 0) {
-      const result = await contendForBudgets(stack, { receipts: CONTENTION, orders: CONTENTION }, deadline);
+      // Two Etsy calls a receipt against one Printify call an order: both budgets stay busy about as long.
+      const result = await contendForBudgets(stack, { receipts: Math.ceil(CONTENTION * 0.43), orders: CONTENTION }, deadline);
       const requests = await requestsOf(sandbox, tenant.tenantId, result.startedAt);
       contention = {
         ...result,
