@@ -104,8 +104,9 @@ export class AppConfig {
 
   /**
    * The provider limits the sync workers keep under, across every replica (the shared Redis
-   * token bucket runs 10% below them): Etsy requests a second per connection, Printify
-   * requests a minute per merchant account. Lower them if Etsy granted your app less.
+   * token bucket never puts more in any sliding window, with a margin for late calls): Etsy requests a
+   * second per connection, Printify requests a minute per merchant account. Lower them if Etsy
+   * granted your app less.
    */
   @Type(() => Number)
   @IsInt()

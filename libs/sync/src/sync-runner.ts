@@ -36,6 +36,12 @@ export interface SyncRunnerDeps {
   shutdown: AbortSignal;
   /** Metrics hook per committed page (ProcessMetrics.onSyncPage): orders added and changed, rows written in all. */
   onPage?(provider: Provider, stream: string, added: number, changed: number, rowsWritten?: number): void;
+  /**
+   * Called before each page is fetched, outside any transaction (the worker keeps the planner's
+   * statistics of the synced tables fresh during a bulk sync: TableStatisticsRepository). A
+   * failure here is logged and does not stop the run.
+   */
+  beforePage?(): Promise<unknown>;
   /** Test hook: throws at a named point to prove atomicity (security plan item 2). */
   faultPoint?(point: 'after-fetch' | 'mid-write' | 'before-cursor' | 'after-commit'): void;
   now?: () => number;
@@ -86,6 +92,7 @@ export class SyncRunner {
     let position = stream.begin(ctx, stored ? stored.position.stream : stream.initial(ctx));
     for (;;) {
       if (this.deps.shutdown.aborted) throw new ShutdownRequestedError();
+      await this.deps.beforePage?.().catch((error: unknown) => this.deps.logger.warn({ event: 'sync.before_page_failed', runId: run.id, error: describe(error) }, 'page preparation failed; the run goes on'));
       // Shutting down abandons the fetch (its calls see the same signal): nothing of the page is
       // written yet, so the job goes back at once instead of waiting out a hang, a back-off or a
       // rate-limit wait past the shutdown bound.

@@ -1,8 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
-export const REPO_ROOT = resolve(__dirname, '../../..');
+/**
+ * The repository's root: the nearest folder above this file holding tsconfig.build.json, so it
+ * is the same whether this runs from source (Jest) or compiled elsewhere (dist/bench/libs/…).
+ */
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(resolve(dir, 'tsconfig.build.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(__dirname, '../../..');
+  }
+}
+
+export const REPO_ROOT = findRepoRoot(__dirname);
 
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {

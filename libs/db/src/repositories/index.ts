@@ -19,6 +19,7 @@ export * from './sync-cursors.repository';
 export * from './sync-quarantine.repository';
 export * from './sync-runs.repository';
 export { jsonForPostgres, payloadHash, type UpsertCounts } from './synced-rows';
+export * from './table-statistics.repository';
 export * from './users.repository';
 
 /**

@@ -3,8 +3,10 @@ import { createTestDatabase, type TestDatabase } from '@pod/testing';
 import { createDataSource } from '../data-source';
 import { prepareDatabase } from '../prepare-database';
 import { withTransaction } from './database-session';
+import { EtsyOrdersRepository } from './etsy-orders.repository';
 import { OAuthStatesRepository } from './oauth-states.repository';
 import { SessionsRepository } from './sessions.repository';
+import { TableStatisticsRepository } from './table-statistics.repository';
 import { UsersRepository } from './users.repository';
 
 let database: TestDatabase;
@@ -110,4 +112,33 @@ describe('owner scoping', () => {
     const pending = await Promise.all(Array.from({ length: 8 }, (_, i) => states.find(`k${i}-${owner}`)));
     expect(pending.map((state) => state !== null)).toEqual([false, false, false, true, true, true, true, true]);
   });
+});
+
+describe('TableStatisticsRepository', () => {
+  it('analyzes a synced table whose statistics lag far behind its rows, and only then', async () => {
+    const userId = await aUser();
+    const entries = Array.from({ length: 300 }, (_, index) => ({
+      entryId: String(9_000_000 + index),
+      ledgerType: 'transaction',
+      referenceType: 'transaction',
+      referenceId: String(7_000_000 + index),
+      parentEntryId: null,
+      currency: 'USD' as const,
+      amountMinor: -20,
+      entryCreatedAt: new Date('2026-01-01T00:00:00Z'),
+      payload: { entry_id: 9_000_000 + index },
+    }));
+    await new EtsyOrdersRepository(dataSource).upsertLedgerEntries(userId, '4242', entries);
+    const statistics = new TableStatisticsRepository(dataSource);
+    // The server reports a session's row changes to the statistics views within a few seconds.
+    let analyzed: string[] = [];
+    for (let tries = 0; tries < 60 && analyzed.length === 0; tries += 1) {
+      analyzed = await statistics.analyzeStale(['etsy_ledger_entry', 'etsy_receipt']);
+      if (analyzed.length === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(analyzed).toEqual(['etsy_ledger_entry']);
+    const [table] = await dataSource.query(`SELECT reltuples FROM pg_class WHERE relname = 'etsy_ledger_entry'`);
+    expect(Number(table.reltuples)).toBeGreaterThanOrEqual(300);
+    expect(await statistics.analyzeStale(['etsy_ledger_entry'])).toEqual([]);
+  }, 30_000);
 });

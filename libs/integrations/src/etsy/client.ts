@@ -3,7 +3,7 @@ import { AuthError, InvalidRequestError, PayloadSchemaError, ProviderError, Reau
 import type { ProviderLogger } from '../http/logger';
 import { createRequester, type FetchLike, type HttpRequest, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
 import type { RetryPolicy } from '../http/retry';
-import { bucketForLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
+import { bucketForSlidingLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
 import { mapEtsyLedgerEntries, mapEtsyMe, mapEtsyPayments, mapEtsyReceipt, mapEtsyReceipts, mapEtsyShop, mapEtsyTokenResponse } from './mappers';
 import { isValidCodeVerifier } from './pkce';
 import { etsyRateHeaders } from './rate-headers';
@@ -28,8 +28,10 @@ export interface EtsyClientConfig {
   keystring: string;
   sharedSecret: string;
   redirectUri: string;
-  /** The app's queries-per-second limit (default 10); the bucket keeps 10% under it. */
+  /** The app's queries-per-second limit (default 10); the bucket stays under it with `jitterMarginMs` to spare (bucketForSlidingLimit). */
   perSecondLimit?: number;
+  /** Time the bucket keeps in hand on every window against calls arriving late relative to one another (default 75 ms, defaultJitterMarginMs). */
+  jitterMarginMs?: number;
   /** How long a connection parks when `x-remaining-today` reaches 0 and Etsy names no time (default 1 h). */
   dailyQuotaPauseMs?: number;
   timeouts?: Partial<Timeouts>;
@@ -112,6 +114,7 @@ export class EtsyClient {
   private readonly apiUrl: string;
   private readonly connectUrl: URL;
   private readonly limit: RateLimit;
+  private readonly perSecondLimit: number;
   private readonly dailyQuotaPauseMs: number;
 
   constructor(
@@ -123,7 +126,8 @@ export class EtsyClient {
     this.connectUrl = new URL(config.connectUrl ?? ETSY_DEFAULT_CONNECT_URL);
     this.clock = deps.clock ?? systemClock;
     this.limiter = deps.limiter;
-    this.limit = bucketForLimit(config.perSecondLimit ?? 10, 1);
+    this.perSecondLimit = config.perSecondLimit ?? 10;
+    this.limit = bucketForSlidingLimit(this.perSecondLimit, 1, config.jitterMarginMs);
     this.dailyQuotaPauseMs = config.dailyQuotaPauseMs ?? 3_600_000;
     const apiKey = `${config.keystring}:${config.sharedSecret}`;
     this.request = createRequester(
@@ -292,7 +296,7 @@ export class EtsyClient {
           headers: { authorization: `Bearer ${accessToken}` },
           secrets: [accessToken],
           rate: plan,
-          onResponse: etsyRateHeaders({ limiter: this.limiter, plan, clock: this.clock, dailyQuotaPauseMs: this.dailyQuotaPauseMs }),
+          onResponse: etsyRateHeaders({ limiter: this.limiter, plan, perSecondLimit: this.perSecondLimit, clock: this.clock, dailyQuotaPauseMs: this.dailyQuotaPauseMs }),
         })
       ).body;
     const accessToken = await auth.getAccessToken();

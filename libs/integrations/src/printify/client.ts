@@ -5,7 +5,7 @@ import type { MappedList } from '../payload/read';
 import type { ProviderLogger } from '../http/logger';
 import { createRequester, type FetchLike, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
 import type { RetryPolicy } from '../http/retry';
-import { bucketForLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
+import { bucketForSlidingLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
 import { mapPrintifyOrder, mapPrintifyOrderPage, mapPrintifyShops, type PrintifyOrderPage } from './mappers';
 import type { PrintifyAuth, PrintifyOrder, PrintifyOrderQuery, PrintifyShop } from './types';
 import { mapCreatedPrintifyWebhook, mapPrintifyWebhooks, type PrintifyWebhook, type PrintifyWebhookInput } from './webhooks';
@@ -15,8 +15,10 @@ export interface PrintifyClientConfig {
   apiUrl?: string;
   /** Printify requires a User-Agent on every request. */
   userAgent?: string;
-  /** Requests per minute per merchant account (default 600); the bucket keeps 10% under it. */
+  /** Requests per minute per merchant account (default 600); the bucket stays under it with `jitterMarginMs` to spare (bucketForSlidingLimit). */
   perMinuteLimit?: number;
+  /** Time the bucket keeps in hand on every window against calls arriving late relative to one another (default 1.2 s, defaultJitterMarginMs). */
+  jitterMarginMs?: number;
   timeouts?: Partial<Timeouts>;
   retry?: Partial<RetryPolicy>;
   maxBodyBytes?: number;
@@ -59,8 +61,8 @@ export interface PrintifyOrdersOptions {
 
 /**
  * Printify API v1 with a personal access token: shops and orders (read only) and webhook
- * subscriptions (scopes webhooks.read and webhooks.write). All tokens of
- * one merchant account share one bucket (600/min, kept 10% under), keyed by a hash of the
+ * subscriptions (scopes webhooks.read and webhooks.write). All tokens of one merchant account
+ * share one bucket (600 in any minute, see bucketForSlidingLimit), keyed by a hash of the
  * caller's `accountKey`, never the token.
  */
 export class PrintifyClient {
@@ -68,7 +70,7 @@ export class PrintifyClient {
   private readonly limit: RateLimit;
 
   constructor(config: PrintifyClientConfig, deps: PrintifyClientDeps) {
-    this.limit = bucketForLimit(config.perMinuteLimit ?? 600, 60);
+    this.limit = bucketForSlidingLimit(config.perMinuteLimit ?? 600, 60, config.jitterMarginMs);
     this.request = createRequester(
       {
         provider: 'printify',

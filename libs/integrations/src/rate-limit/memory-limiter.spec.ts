@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bucketForLimit, RateLimitWaitError, scopeKey } from './limiter';
+import { bucketForLimit, bucketForSlidingLimit, mostGrantedInWindow, RateLimitWaitError, scopeKey } from './limiter';
 import { InMemoryRateLimiter } from './memory-limiter';
 
 /** The largest number of times inside any window [t, t + windowMs). */
@@ -30,6 +30,24 @@ describe('bucketForLimit', () => {
     );
   });
 
+  it('bucketForSlidingLimit grants at most the limit within any window plus the jitter margin, and at least limit / (window + margin) a second', () => {
+    expect(bucketForSlidingLimit(10, 1)).toMatchObject({ capacity: 1 });
+    expect(bucketForSlidingLimit(10, 1).refillPerSecond).toBeCloseTo(10 / 1.075, 6);
+    expect(bucketForSlidingLimit(600, 60)).toMatchObject({ capacity: 60 });
+    // A fiftieth of a long window: 1.2 s of Printify's minute.
+    expect(bucketForSlidingLimit(600, 60).refillPerSecond).toBeCloseTo(541 / 61.2, 6);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 3_600 }), fc.integer({ min: 0, max: 2_000 }), (limit, window, marginMs) => {
+        const b = bucketForSlidingLimit(limit, window, marginMs);
+        expect(b.capacity).toBeGreaterThanOrEqual(1);
+        // Fewer than capacity + refill · (W + J) grants within any span shorter than W + J: at most the limit.
+        expect(b.capacity + b.refillPerSecond * (window + marginMs / 1_000)).toBeLessThan(limit + 1);
+        expect(mostGrantedInWindow(b, window + marginMs / 1_000)).toBeLessThanOrEqual(limit);
+        expect(b.refillPerSecond * (window + marginMs / 1_000)).toBeGreaterThanOrEqual((limit + 1 - b.capacity) * (1 - 1e-8));
+      }),
+    );
+  });
+
   it('hashes scope ids', () => {
     expect(scopeKey('printify:acct', 'acct-1')).toMatch(/^printify:acct:[0-9a-f]{20}$/);
     expect(scopeKey('printify:acct', 'acct-1')).not.toContain('acct-1');
@@ -41,7 +59,7 @@ describe('InMemoryRateLimiter', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.integer({ min: 0, max: 3_000 }), { minLength: 1, maxLength: 60 }),
-        fc.constantFrom(bucketForLimit(10, 1), { capacity: 3, refillPerSecond: 2 }),
+        fc.constantFrom(bucketForLimit(10, 1), bucketForSlidingLimit(10, 1), { capacity: 3, refillPerSecond: 2 }),
         async (arrivals, limit) => {
           const limiter = new InMemoryRateLimiter();
           const start = Date.now();

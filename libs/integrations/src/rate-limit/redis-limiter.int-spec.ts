@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
-import { bucketForLimit, RateLimitWaitError, type RateLimit } from './limiter';
+import { bucketForLimit, bucketForSlidingLimit, RateLimitWaitError, type RateLimit } from './limiter';
 import { RedisRateLimiter } from './redis-limiter';
 
 /**
@@ -74,11 +74,24 @@ describe('RedisRateLimiter (two replicas, real Redis)', () => {
     expect(elapsed).toBeLessThan(8_000);
   }, 20_000);
 
-  it("keeps Etsy's default at most 9 calls in any second", async () => {
+  it('keeps the cautious bucket for 10 a second (bucketForLimit) at most 9 calls in any second', async () => {
     const [a, b] = [replica(), replica()];
     const limit = bucketForLimit(10, 1);
     const granted = await hammer([a, b], 'etsy:conn:default', limit, 30, 3);
     expect(maxInWindow(granted, 1_000)).toBeLessThanOrEqual(9);
+  }, 20_000);
+
+  it("keeps Etsy's sliding-window bucket at most 10 calls in any second across three replicas, at 9.3 a second", async () => {
+    const replicas = [replica(), replica(), replica()];
+    const limit = bucketForSlidingLimit(10, 1);
+    const started = performance.now();
+    const granted = await hammer(replicas, 'etsy:conn:sliding', limit, 40, 2);
+    const elapsed = performance.now() - started;
+    expect(granted).toHaveLength(40);
+    expect(maxInWindow(granted, 1_000)).toBeLessThanOrEqual(10);
+    // 39 tokens after the first at 10 / 1.075 s: about 4.2 s, not the 4.9 s of 8 a second.
+    expect(elapsed).toBeGreaterThan(4_000);
+    expect(elapsed).toBeLessThan(6_000);
   }, 20_000);
 
   it('holds a Retry-After block for every replica until it ends, and never shortens it', async () => {

@@ -1,6 +1,15 @@
 import type { EntityManager } from 'typeorm';
 import { EtsyOrdersRepository, SyncQuarantineRepository, type EtsyPaymentRow, type QuarantinedRecord } from '@pod/db';
-import { ETSY_MAX_LEDGER_WINDOW_SECONDS, type CallOptions, type EtsyAuth, type EtsyLedgerEntry, type EtsyLedgerPage, type EtsyLedgerQuery, type EtsyPaymentList } from '@pod/integrations';
+import {
+  ETSY_MAX_IDS_PER_CALL,
+  ETSY_MAX_LEDGER_WINDOW_SECONDS,
+  type CallOptions,
+  type EtsyAuth,
+  type EtsyLedgerEntry,
+  type EtsyLedgerPage,
+  type EtsyLedgerQuery,
+  type EtsyPaymentList,
+} from '@pod/integrations';
 import type { FetchedPage, PageWriteResult, SyncStream, SyncStreamContext } from '../sync-stream';
 import type { EtsyStreamDeps } from './etsy-receipts-stream';
 import { etsyLedgerEntryRow, etsyPaymentRow, partition, quarantinedFrom } from './rows';
@@ -16,6 +25,10 @@ export interface EtsyLedgerApi {
  * Where the ledger stream stands. A pass walks 31-day windows (Etsy's widest) from `from` to
  * `until` (when the pass began), each by offset. Every window ends in the past, so no new entry
  * joins it while it is paged; back-dated entries are caught by the next pass's look-back.
+ *
+ * The payments behind the entries are fetched ETSY_MAX_IDS_PER_CALL at a time: the ids a page
+ * finds wait in the pass (committed with the page) until a full call's worth has gathered, and
+ * the pass's last page fetches the rest, so a pass never ends with a payment owed.
  */
 export interface EtsyLedgerPosition {
   /** Epoch s: every entry created before it is stored. Null: never synced. */
@@ -26,6 +39,10 @@ export interface EtsyLedgerPosition {
     until: number;
     offset: number;
     pagesDone: number;
+    /** Sale (PAYMENT_GROSS) entries whose payment is not stored yet. Absent in passes stored before payments were batched. */
+    pendingSales?: string[];
+    /** Payments a refund changed, to fetch again. */
+    pendingRefunds?: string[];
   } | null;
 }
 
@@ -52,18 +69,20 @@ export function etsyLedgerStream(api: EtsyLedgerApi, deps: EtsyStreamDeps): Sync
         limit: ETSY_LEDGER_PAGE_SIZE,
         offset: pass.offset,
       }, { signal: ctx.signal });
-      const payments = await fetchPaymentsBehind(api, deps, ctx, page.entries);
       const received = page.entries.length + page.rejected.length;
       const moreInWindow = received === ETSY_LEDGER_PAGE_SIZE && pass.offset + received < page.count;
       const nextStart = windowEnd + 1;
       const done = !moreInWindow && nextStart > pass.until;
+      const owed = await paymentsOwed(deps, ctx, pass, page.entries);
+      const payments = await fetchPayments(api, deps, ctx, owed, done);
+      const carried = { pendingSales: payments.pendingSales, pendingRefunds: payments.pendingRefunds };
       const next: EtsyLedgerPosition = done
         ? { watermark: pass.until, pass: null }
         : {
             watermark: position.watermark,
             pass: moreInWindow
-              ? { ...pass, windowStart, offset: pass.offset + received, pagesDone: pass.pagesDone + 1 }
-              : { ...pass, windowStart: nextStart, offset: 0, pagesDone: pass.pagesDone + 1 },
+              ? { ...pass, ...carried, windowStart, offset: pass.offset + received, pagesDone: pass.pagesDone + 1 }
+              : { ...pass, ...carried, windowStart: nextStart, offset: 0, pagesDone: pass.pagesDone + 1 },
           };
       const windowsLeft = Math.ceil(Math.max(0, pass.until - windowEnd) / ETSY_MAX_LEDGER_WINDOW_SECONDS);
       const pagesLeftInWindow = Math.ceil(Math.max(0, page.count - pass.offset - received) / ETSY_LEDGER_PAGE_SIZE);
@@ -101,27 +120,53 @@ async function firstWindowStart(deps: EtsyStreamDeps, ctx: SyncStreamContext, un
 const isType = (entry: EtsyLedgerEntry, type: string) => entry.ledgerType.toLowerCase() === type.toLowerCase();
 
 /**
- * The payments behind a page's entries: a sale (PAYMENT_GROSS) whose payment is not stored yet,
- * through getPaymentAccountLedgerEntryPayments; a refund (its payment adjustment names the
- * payment), through getPayments, since the refund changed that payment's adjusted amounts.
+ * The payments a page's entries add to those the pass already owes: a sale (PAYMENT_GROSS)
+ * whose payment is not stored yet, fetched through getPaymentAccountLedgerEntryPayments; a
+ * refund's payment (its payment adjustment names it), fetched again through getPayments,
+ * since the refund changed that payment's adjusted amounts.
  */
-async function fetchPaymentsBehind(
-  api: EtsyLedgerApi,
+async function paymentsOwed(
   deps: EtsyStreamDeps,
   ctx: SyncStreamContext,
+  pass: NonNullable<EtsyLedgerPosition['pass']>,
   entries: readonly EtsyLedgerEntry[],
-): Promise<{ rows: EtsyPaymentRow[]; quarantined: QuarantinedRecord[]; requests: number }> {
+): Promise<{ sales: string[]; refunds: string[] }> {
   const sales = entries.filter((entry) => isType(entry, 'PAYMENT_GROSS') && entry.referenceId !== null);
   const known = await new EtsyOrdersRepository(deps.dataSource).knownPaymentIds(ctx.userId, ctx.shopId, sales.map((entry) => entry.referenceId as string));
   const newSales = sales.filter((entry) => !known.has(entry.referenceId as string)).map((entry) => entry.entryId);
-  const refunded = [...new Set(entries.filter((entry) => entry.paymentAdjustments.length > 0).flatMap((entry) => paymentIdsOfAdjustments(entry)))];
+  const refunded = entries.filter((entry) => entry.paymentAdjustments.length > 0).flatMap((entry) => paymentIdsOfAdjustments(entry));
+  return {
+    sales: [...new Set([...(pass.pendingSales ?? []), ...newSales])],
+    refunds: [...new Set([...(pass.pendingRefunds ?? []), ...refunded])],
+  };
+}
+
+/**
+ * Fetches the owed payments in full calls of ETSY_MAX_IDS_PER_CALL ids, or all of them on the
+ * pass's last page; what is left waits for the next page.
+ */
+async function fetchPayments(
+  api: EtsyLedgerApi,
+  deps: EtsyStreamDeps,
+  ctx: SyncStreamContext,
+  owed: { sales: string[]; refunds: string[] },
+  lastPage: boolean,
+): Promise<{ rows: EtsyPaymentRow[]; quarantined: QuarantinedRecord[]; requests: number; pendingSales: string[]; pendingRefunds: string[] }> {
   const lists: EtsyPaymentList[] = [];
-  if (newSales.length > 0) lists.push(await api.listLedgerEntryPayments(deps.auth, ctx.shopId, newSales, { signal: ctx.signal }));
-  if (refunded.length > 0) lists.push(await api.listPaymentsByIds(deps.auth, ctx.shopId, refunded, { signal: ctx.signal }));
+  const drain = async (ids: string[], call: (batch: string[]) => Promise<EtsyPaymentList>): Promise<string[]> => {
+    let left = ids;
+    while (left.length >= ETSY_MAX_IDS_PER_CALL || (lastPage && left.length > 0)) {
+      lists.push(await call(left.slice(0, ETSY_MAX_IDS_PER_CALL)));
+      left = left.slice(ETSY_MAX_IDS_PER_CALL);
+    }
+    return left;
+  };
+  const pendingSales = await drain(owed.sales, (batch) => api.listLedgerEntryPayments(deps.auth, ctx.shopId, batch, { signal: ctx.signal }));
+  const pendingRefunds = await drain(owed.refunds, (batch) => api.listPaymentsByIds(deps.auth, ctx.shopId, batch, { signal: ctx.signal }));
   const outcomes = lists.flatMap((list) => list.payments.map((payment, index) => etsyPaymentRow(payment, list.payloads[index])));
   const { rows, quarantined } = partition(outcomes);
   for (const list of lists) quarantined.push(...quarantinedFrom(list.rejected, 'payments'));
-  return { rows, quarantined, requests: lists.length };
+  return { rows, quarantined, requests: lists.length, pendingSales, pendingRefunds };
 }
 
 /** The payments a refund entry's adjustments change. */

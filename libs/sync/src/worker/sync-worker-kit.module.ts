@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@pod/config';
 import { TokenCipher } from '@pod/crypto';
-import { ConnectionsRepository } from '@pod/db';
+import { ConnectionsRepository, TableStatisticsRepository } from '@pod/db';
 import { RedisRateLimiter, withLimiterWaitHook, type ProviderLogger, type RateLimiter } from '@pod/integrations';
 import type { ProcessMetrics } from '@pod/observability';
 import { DomainEventPublisher } from '@pod/queue';
@@ -29,6 +29,20 @@ export class LimiterRedisCloser implements OnApplicationShutdown {
 
 export function providerLoggerFrom(logger: Logger): ProviderLogger {
   return { info: (fields, message) => logger.info(fields, message), warn: (fields, message) => logger.warn(fields, message) };
+}
+
+/** How often a process checks the synced tables' statistics (a catalog read) while it syncs. */
+const STATISTICS_CHECK_EVERY_MS = 2_000;
+
+/** Before a page: analyzes the synced tables whose statistics lag far behind (at most one check every 2 s). */
+function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger): () => Promise<void> {
+  let lastCheck = 0;
+  return async () => {
+    if (Date.now() - lastCheck < STATISTICS_CHECK_EVERY_MS) return;
+    lastCheck = Date.now();
+    const analyzed = await statistics.analyzeStale();
+    if (analyzed.length > 0) logger.info({ event: 'sync.analyzed', tables: analyzed, ms: Date.now() - lastCheck }, 'refreshed the planner statistics of tables the sync fills');
+  };
 }
 
 /**
@@ -78,6 +92,7 @@ export function providerLoggerFrom(logger: Logger): ProviderLogger {
           logger: { info: (fields, message) => logger.info(fields, message), warn: (fields, message) => logger.warn(fields, message) },
           shutdown: workerShutdownSignal,
           onPage: metrics.onSyncPage,
+          beforePage: statisticsKeeper(new TableStatisticsRepository(dataSource), logger),
         }),
     },
   ],
