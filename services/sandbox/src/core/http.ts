@@ -174,13 +174,22 @@ function patchRecords(text: string, patches: readonly RecordPatch[]): string {
   return JSON.stringify(body);
 }
 
-/** A stream of `bytes`, one byte every 1/bytesPerSecond s (timers stop when the client goes away). */
+/**
+ * A stream of `bytes`, one byte every 1/bytesPerSecond s (timers stop when the client goes away).
+ * The first byte goes at once: Node sends a streamed answer's headers with its first chunk, and
+ * the knob promises prompt headers and a slow body (a slow first byte would be a header delay).
+ */
 function trickle(bytes: Buffer, bytesPerSecond: number): Readable {
   const gapMs = Math.max(1, Math.round(1000 / bytesPerSecond));
   let sent = 0;
   let timer: NodeJS.Timeout | undefined;
   return new Readable({
     read() {
+      if (sent === 0 && bytes.length > 0) {
+        this.push(bytes.subarray(0, 1));
+        sent = 1;
+        return;
+      }
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;
