@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Redis from 'ioredis';
 import {
+  deleteRedisPrefix,
   freePort,
   spawnService,
   startTestStack,
@@ -103,16 +103,3 @@ function keepLogs(label: string, processes: readonly (ServiceProcess | undefined
   for (const service of processes) if (service) writeFileSync(join(dir, `${label}-${service.name.replace(/[^a-z0-9-]/gi, '_')}.log`), service.logs());
 }
 
-async function deleteRedisPrefix(prefix: string): Promise<void> {
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}

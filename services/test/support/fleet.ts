@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execSync } from 'node:child_process';
 import Redis from 'ioredis';
-import { freePort, REPO_ROOT, spawnService, TEST_APP_SECRET, waitForHttp, type ServiceProcess } from '@pod/testing';
+import { deleteRedisPrefix, freePort, REPO_ROOT, spawnService, TEST_APP_SECRET, waitForHttp, type ServiceProcess } from '@pod/testing';
 
 export const WORKERS = ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'] as const;
 export type WorkerName = (typeof WORKERS)[number];
@@ -47,7 +47,7 @@ export interface HealthBody {
   };
 }
 
-export { waitForHttp };
+export { deleteRedisPrefix, waitForHttp };
 
 /** Polls `probe` (pausing `intervalMs` between tries) until it returns a value, or fails after `timeoutMs`. */
 export async function pollUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000, intervalMs = 200): Promise<T> {
@@ -114,17 +114,3 @@ export async function dedicatedRedis(): Promise<DedicatedRedis> {
   };
 }
 
-/** Deletes every key of a test run's prefix, so the shared Redis stays clean. */
-export async function deleteRedisPrefix(prefix: string, url = 'redis://127.0.0.1:6379'): Promise<void> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
