@@ -1,0 +1,137 @@
+/**
+ * Shapes of the order routes: /api/orders, /api/matching, /api/dashboard/metrics. Every list
+ * is paged, filtered and counted by the gateway in SQL (product spec Part 2, point 10); every
+ * money figure is in the requested display currency, converted at the rate of the order's
+ * date (Part 2, point 3), with the original amount kept in the details.
+ */
+import type { DisplayCurrencyCode } from '@pod/domain';
+
+/** An amount as the API sends it: integer minor units and the ISO 4217 code. */
+export interface MoneyView {
+  minor: number;
+  currency: string;
+}
+
+export type OrderStatus = 'matched' | 'pending' | 'unmatched';
+export type MatchMethod = 'exact' | 'fuzzy' | 'manual';
+/** Which sides the order has: both (a match or a pending pair), the receipt only, Printify only. */
+export type OrderSource = 'etsy_printify' | 'etsy' | 'printify';
+
+/**
+ * Whether the row's figures can be shown: `ok`; `rate_unavailable` (a currency the ECB does
+ * not publish, or no rate for the order's date — never shown unconverted); `not_computed`
+ * (profit not yet computed after a change; the next matcher pass fills it).
+ */
+export type FiguresState = 'ok' | 'rate_unavailable' | 'not_computed';
+
+/** One row of the Orders table, the Order Matching table and the Dashboard's unmatched preview. */
+export interface OrderRowView {
+  /** The order record's id (stable across re-matching for the receipt's side). */
+  id: string;
+  status: OrderStatus;
+  source: OrderSource;
+  archived: boolean;
+  etsyReceiptId: string | null;
+  printifyOrderId: string | null;
+  productTitle: string | null;
+  productSku: string | null;
+  customerName: string | null;
+  /** ISO 8601: the Etsy side's order date, else the Printify side's. */
+  orderDate: string | null;
+  matchMethod: MatchMethod | null;
+  /** 0–1; present for fuzzy matches (exact is 1, manual null). */
+  matchConfidence: number | null;
+  figures: FiguresState;
+  /** The buyer's payment less tax collected by Etsy and refunds; null without an Etsy side. */
+  revenue: MoneyView | null;
+  /** Printify cost plus Etsy fees known for the order. */
+  cost: MoneyView | null;
+  profit: MoneyView | null;
+  /** Percent with one decimal's precision (e.g. 23.4); null when revenue is 0 or unknown. */
+  profitMarginPercent: number | null;
+  /** True when any fee in `cost` is an estimate from the fee schedule. */
+  hasEstimatedFees: boolean;
+}
+
+export type OrdersSourceTab = 'all' | 'etsy' | 'printify';
+export type OrdersStatusFilter = 'all' | OrderStatus;
+/** `active` hides archived orders (the default); `archived` lists only them. */
+export type OrdersArchiveView = 'active' | 'archived';
+
+/**
+ * GET /api/orders?search&status&days&source&view&page&pageSize&currency
+ * - search: case-insensitive substring of receipt id, Printify order id, customer, product.
+ * - days: 7, 30 or 90 (absent: all time; undated orders are excluded when a range is given).
+ * - pageSize: 1–100, default 50; page from 1.
+ */
+export interface OrdersPageResponse {
+  orders: OrderRowView[];
+  /** Orders matching every filter (the X of "Showing X of Y orders"). */
+  filteredTotal: number;
+  /** All orders of the view (active or archived), unfiltered (the Y). */
+  total: number;
+  /** Per source tab, under the search, status and date filters. */
+  tabCounts: Record<OrdersSourceTab, number>;
+  page: number;
+  pageSize: number;
+  currency: DisplayCurrencyCode;
+}
+
+/**
+ * GET /api/matching/orders?status&month=YYYY-MM&page&currency — 15 per page; `month`
+ * defaults to the current month in UTC.
+ */
+export interface MatchingPageResponse {
+  orders: OrderRowView[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  month: string;
+  currency: DisplayCurrencyCode;
+}
+
+/** GET /api/orders/:id/candidates — for the Manual Order Matching dialog, best first. */
+export interface MatchCandidatesResponse {
+  order: OrderRowView;
+  candidates: Array<{ order: OrderRowView; score: number }>;
+}
+
+/**
+ * GET /api/dashboard/metrics?days=7|30|90|365&currency — totals over orders dated in the
+ * window (SQL sums of the stored per-order figures, so they equal the rows' sum exactly).
+ */
+export interface DashboardMetricsResponse {
+  currency: DisplayCurrencyCode;
+  days: number;
+  totalRevenue: MoneyView;
+  totalCosts: MoneyView;
+  netProfit: MoneyView;
+  /** Percent, one decimal's precision; null when revenue is 0. */
+  profitMargin: number | null;
+  matchedOrders: number;
+  unmatchedOrders: number;
+  pendingOrders: number;
+  /** Orders in the window left out of the totals because no rate converts them. */
+  ordersWithoutRate: number;
+  /** True when the user has any synced order at all (the empty state otherwise). */
+  hasOrders: boolean;
+}
+
+/** POST /api/orders/:id/match body: the other order record to pair with this one. */
+export interface ManualMatchRequest {
+  withOrderId: string;
+}
+
+/** Answer of the match, unmatch, archive and restore routes: the order(s) as they now are. */
+export interface OrderChangeResponse {
+  orders: OrderRowView[];
+}
+
+/** GET /api/exchange-rate/:date/:from/:to */
+export interface ExchangeRateResponse {
+  /** Decimal string: units of `to` per unit of `from`. */
+  rate: string;
+  /** YYYY-MM-DD: the ECB reference day used (the date asked for, or the business day before). */
+  date: string;
+}
