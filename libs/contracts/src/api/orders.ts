@@ -135,3 +135,71 @@ export interface ExchangeRateResponse {
   /** YYYY-MM-DD: the ECB reference day used (the date asked for, or the business day before). */
   date: string;
 }
+
+/** Where a figure comes from: the receipt, Etsy's payment or ledger, Printify, or the fee schedule. */
+export type FigureSource = 'receipt' | 'payment' | 'ledger' | 'printify' | 'estimate';
+
+/** One line of the Profit Summary: in the display currency, with the amount as received. */
+export interface ProfitLineView {
+  /** Machine key, e.g. `items`, `shipping`, `discount`, `refunds`, `transaction_fee`, `printify_production`. */
+  kind: string;
+  /** What the seller reads, e.g. "Transaction fee". */
+  label: string;
+  /** Display currency; null when no rate converts it (the order is then `rate_unavailable`). */
+  amount: MoneyView | null;
+  original: MoneyView;
+  source: FigureSource;
+  estimated: boolean;
+}
+
+/** A rate a conversion used: `rate` units of `to` per unit of `from`, the ECB day `date`. */
+export interface RateUsedView {
+  from: string;
+  to: string;
+  rate: string;
+  date: string;
+}
+
+export interface EtsySideView {
+  receiptId: string;
+  customerName: string | null;
+  orderDate: string;
+  status: string;
+  /** Revenue in the display currency (null without a rate). */
+  revenue: MoneyView | null;
+  /** What the buyer paid, as Etsy reports it (grand total, original currency). */
+  originalTotal: MoneyView;
+  lines: Array<{ title: string | null; sku: string | null; quantity: number; price: MoneyView }>;
+}
+
+export interface PrintifySideView {
+  orderId: string;
+  /** The marketplace order id Printify names, if any. */
+  externalId: string | null;
+  status: string;
+  productionCost: MoneyView | null;
+  shippingCost: MoneyView | null;
+  taxCost: MoneyView | null;
+  totalCost: MoneyView | null;
+  originalTotalCost: MoneyView;
+  lines: Array<{ title: string | null; sku: string | null; quantity: number }>;
+}
+
+/** GET /api/orders/:id?currency — the Order Details dialog. */
+export interface OrderDetailsResponse {
+  order: OrderRowView;
+  etsy: EtsySideView | null;
+  printify: PrintifySideView | null;
+  profit: {
+    figures: FiguresState;
+    revenueLines: ProfitLineView[];
+    costLines: ProfitLineView[];
+    /** Sales tax / VAT Etsy collected and remits: shown, never counted as revenue. */
+    taxExcluded: MoneyView | null;
+    totalRevenue: MoneyView | null;
+    totalCosts: MoneyView | null;
+    netProfit: MoneyView | null;
+    marginPercent: number | null;
+    ratesUsed: RateUsedView[];
+  } | null;
+}
