@@ -1,10 +1,24 @@
 import type { CurrencyCode } from '../../currency';
 import { toDecimalString } from '../../money';
-import type { EtsyLedgerEntryInput, EtsyPaymentInput, EtsyReceiptInput, PrintifyOrderInput, PrintifyOrderLineInput } from '../inputs';
+import type { EtsyLedgerEntryInput, EtsyPaymentInput, EtsyReceiptInput, PrintifyOrderInput, PrintifyOrderLineInput, ProfitSettings } from '../inputs';
 import type { OrderProfit } from '../order-profit';
+import { fixedRateConverter } from './fixed-rate-converter';
 
 /** Input builders for the profit tests: a plain paid order on 2026-03-14, overridden per scenario. */
 export const ORDER_TIME = new Date('2026-03-14T15:00:00Z');
+
+/** The golden scenarios' rates (fixed, not the ECB's). */
+export const goldenRates = fixedRateConverter({ 'EUR>GBP': '0.85', 'USD>GBP': '0.75', 'USD>EUR': '0.9', 'EUR>USD': '1.1' });
+
+/** A US seller paid out in USD, shown in USD, Printify cost read per unit. */
+export const usdShop: ProfitSettings = {
+  displayCurrency: 'USD',
+  printifyCostReading: 'per_unit',
+  bankCountry: 'US',
+  paymentAccountCurrency: 'USD',
+  offsiteAdsTier: 'under_10k',
+  convert: goldenRates,
+};
 
 export function receipt(overrides: Partial<EtsyReceiptInput> = {}): EtsyReceiptInput {
   return {
