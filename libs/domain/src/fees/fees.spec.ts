@@ -5,6 +5,9 @@ import { processingFeeRule } from './fee-schedule';
 import { ledgerMeaning } from './ledger-types';
 import { applyBasisPoints, basisPoints, divideHalfEven } from './rounding';
 
+const seed = Number(process.env.FC_SEED ?? Date.now() % 2_147_483_647);
+beforeAll(() => console.log(`fee properties: fast-check seed ${seed} (FC_SEED=${seed} replays it)`));
+
 describe('ledger types (integrations.md §a.7)', () => {
   it('reads types in any case, and a *_refund as the fee it credits back', () => {
     expect(ledgerMeaning('PAYMENT_PROCESSING_FEE')).toEqual({ role: 'fee', fee: 'processing' });
@@ -87,6 +90,7 @@ describe('rounding', () => {
         expect(Number.isSafeInteger(result)).toBe(true);
         expect(Math.abs(result * 10_000 - amount * rate)).toBeLessThanOrEqual(5_000);
       }),
+      { seed },
     );
     expect(() => basisPoints(6.5)).toThrow();
   });
