@@ -6,22 +6,22 @@ import { money, MoneyError, type Money } from '../money';
  * fixed-rate double in tests): `amount` in `to` at the rate for `onDate` (YYYY-MM-DD), with
  * the exact decimal rate and the date of the rate actually used, or why there is none.
  */
-export type ProfitConverter = (amount: Money, to: CurrencyCode, onDate: string) => ConverterAnswer;
+export type ProfitConverter = (amount: Money, to: CurrencyCode, onDate: string) => ProfitConverterAnswer;
 
-export type ConverterAnswer = Conversion | RateUnavailable;
+export type ProfitConverterAnswer = DisplayConversion | DisplayRateUnavailable;
 
-export interface Conversion {
+export interface DisplayConversion {
   readonly amount: Money;
   readonly rate: string;
   readonly rateDate: string;
 }
 
-export interface RateUnavailable {
+export interface DisplayRateUnavailable {
   readonly unavailable: true;
   readonly reason: string;
 }
 
-export function isUnavailable(answer: ConverterAnswer): answer is RateUnavailable {
+export function isRateUnavailable(answer: ProfitConverterAnswer): answer is DisplayRateUnavailable {
   return 'unavailable' in answer && answer.unavailable;
 }
 
@@ -31,10 +31,10 @@ export function isUnavailable(answer: ConverterAnswer): answer is RateUnavailabl
  * converter that answers in another currency or with a non-integer amount is a bug, not a
  * missing rate: it throws.
  */
-export function convertAmount(convert: ProfitConverter, amount: Money, to: CurrencyCode, onDate: string): ConverterAnswer {
+export function convertForDisplay(convert: ProfitConverter, amount: Money, to: CurrencyCode, onDate: string): ProfitConverterAnswer {
   if (amount.currency === to) return { amount, rate: '1', rateDate: onDate };
   const answer = convert(amount, to, onDate);
-  if (isUnavailable(answer)) return answer;
+  if (isRateUnavailable(answer)) return answer;
   if (answer.amount.currency !== to) {
     throw new MoneyError(`the converter answered in ${answer.amount.currency}, not ${to}`);
   }
@@ -42,7 +42,7 @@ export function convertAmount(convert: ProfitConverter, amount: Money, to: Curre
 }
 
 /** The calendar date (UTC) of an instant, as the converter takes it (integrations.md §c.3). */
-export function utcDate(at: Date): string {
+export function orderDateUtc(at: Date): string {
   if (Number.isNaN(at.getTime())) throw new MoneyError('the order has no valid date');
   return at.toISOString().slice(0, 10);
 }

@@ -1,5 +1,5 @@
 import { money } from '../money';
-import { convertAmount } from './converter';
+import { convertForDisplay } from './converter';
 import { formatMarginPercent, marginOf } from './margin';
 
 describe('margin', () => {
@@ -20,11 +20,11 @@ describe('margin', () => {
 describe('conversion', () => {
   it('refuses a converter that answers in the wrong currency', () => {
     const wrong = () => ({ amount: money(1, 'EUR'), rate: '1', rateDate: '2026-01-02' });
-    expect(() => convertAmount(wrong, money(1, 'USD'), 'GBP', '2026-01-02')).toThrow(/answered in EUR/);
+    expect(() => convertForDisplay(wrong, money(1, 'USD'), 'GBP', '2026-01-02')).toThrow(/answered in EUR/);
   });
 
   it('needs no rate for an amount already in the display currency', () => {
     const never = () => ({ unavailable: true as const, reason: 'not called' });
-    expect(convertAmount(never, money(5, 'GBP'), 'GBP', '2026-01-02')).toEqual({ amount: money(5, 'GBP'), rate: '1', rateDate: '2026-01-02' });
+    expect(convertForDisplay(never, money(5, 'GBP'), 'GBP', '2026-01-02')).toEqual({ amount: money(5, 'GBP'), rate: '1', rateDate: '2026-01-02' });
   });
 });

@@ -4,7 +4,7 @@ import type { FeeKind } from '../fees/fee-kinds';
 import { OFFSITE_ADS_CAP } from '../fees/fee-schedule';
 import { money, MoneyError, sumMoney, type Money } from '../money';
 import type { CostComponent } from './components';
-import { convertAmount, isUnavailable, utcDate, type Conversion } from './converter';
+import { convertForDisplay, isRateUnavailable, orderDateUtc, type DisplayConversion } from './converter';
 import { paymentAccountCurrency, recordedFees } from './etsy-fees';
 import type { OrderProfitInput, ProfitSettings } from './inputs';
 import { marginOf, type Margin } from './margin';
@@ -37,7 +37,7 @@ export interface DisplayCost extends CostComponent {
 
 export interface ComputedOrderProfit extends OrderBreakdown {
   readonly state: 'computed';
-  readonly revenueConversion: Conversion | null;
+  readonly revenueConversion: DisplayConversion | null;
   /** In the display currency: revenue, each cost converted on its own, and sums of those. */
   readonly display: {
     readonly revenue: Money;
@@ -77,8 +77,8 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
   const { receipt } = input;
   const printifyDates = input.printifyOrders.map((order) => order.orderedAt.getTime());
   if (!receipt && printifyDates.length === 0) throw new MoneyError('an order needs a receipt or a Printify order');
-  const orderDate = utcDate(receipt ? receipt.orderedAt : new Date(Math.min(...printifyDates)));
-  const convert = (amount: Money) => convertAmount(settings.convert, amount, settings.displayCurrency, orderDate);
+  const orderDate = orderDateUtc(receipt ? receipt.orderedAt : new Date(Math.min(...printifyDates)));
+  const convert = (amount: Money) => convertForDisplay(settings.convert, amount, settings.displayCurrency, orderDate);
   const unavailable = new Map<CurrencyCode, string>();
 
   const printify = printifyComponents(input, settings);
@@ -92,8 +92,8 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
     if (!recorded.recorded.has('currency_conversion')) wanted.add('currency_conversion');
     let offsiteAds = null;
     if (input.offsiteAdsAttributed && !recorded.recorded.has('offsite_ads')) {
-      const cap = convertAmount(settings.convert, OFFSITE_ADS_CAP, receipt.currency, orderDate);
-      if (isUnavailable(cap)) unavailable.set(OFFSITE_ADS_CAP.currency, cap.reason);
+      const cap = convertForDisplay(settings.convert, OFFSITE_ADS_CAP, receipt.currency, orderDate);
+      if (isRateUnavailable(cap)) unavailable.set(OFFSITE_ADS_CAP.currency, cap.reason);
       else {
         wanted.add('offsite_ads');
         offsiteAds = { tier: settings.offsiteAdsTier, capInShopCurrency: cap.amount };
@@ -126,16 +126,16 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
     printifyCanceledOrders: printify.canceled,
   };
 
-  let revenueConversion: Conversion | null = null;
+  let revenueConversion: DisplayConversion | null = null;
   if (revenue) {
     const answer = convert(revenue.revenue);
-    if (isUnavailable(answer)) unavailable.set(revenue.revenue.currency, answer.reason);
+    if (isRateUnavailable(answer)) unavailable.set(revenue.revenue.currency, answer.reason);
     else revenueConversion = answer;
   }
   const displayCosts: DisplayCost[] = [];
   for (const cost of costs) {
     const answer = convert(cost.original);
-    if (isUnavailable(answer)) unavailable.set(cost.original.currency, answer.reason);
+    if (isRateUnavailable(answer)) unavailable.set(cost.original.currency, answer.reason);
     else displayCosts.push({ ...cost, display: answer.amount, rate: answer.rate, rateDate: answer.rateDate });
   }
   if (unavailable.size > 0) {
