@@ -1,13 +1,13 @@
 import type { CurrencyCode, DisplayCurrencyCode } from '../currency';
-import { estimateFees } from '../fees/estimate';
 import type { FeeKind } from '../fees/fee-kinds';
 import { OFFSITE_ADS_CAP } from '../fees/fee-schedule';
 import { money, MoneyError, sumMoney, type Money } from '../money';
 import type { CostComponent } from './components';
 import { convertForDisplay, isRateUnavailable, orderDateUtc, type DisplayConversion } from './converter';
-import { paymentAccountCurrency, recordedFees } from './etsy-fees';
+import { recordedFees } from './etsy-fees';
 import type { OrderProfitInput, ProfitSettings } from './inputs';
 import { marginOf, type Margin } from './margin';
+import { orderFeeEstimates } from './order-fee-estimates';
 import { printifyCosts } from './printify-costs';
 import { receiptRevenue, type RevenueBreakdown } from './revenue';
 
@@ -56,8 +56,6 @@ export interface RateUnavailableOrderProfit extends OrderBreakdown {
 
 export type OrderProfit = ComputedOrderProfit | RateUnavailableOrderProfit;
 
-const ALWAYS_CHARGED: readonly FeeKind[] = ['transaction', 'processing', 'listing'];
-
 function printifyComponents(input: OrderProfitInput, settings: ProfitSettings): { costs: CostComponent[]; canceled: string[] } {
   const costs: CostComponent[] = [];
   const canceled: string[] = [];
@@ -87,31 +85,11 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
   const costs: CostComponent[] = [...printify.costs, ...recorded.components];
   const feesNotEstimated: FeeKind[] = [];
 
-  if (receipt && revenue && !revenue.voided) {
-    const wanted = new Set<FeeKind>(ALWAYS_CHARGED.filter((kind) => !recorded.recorded.has(kind)));
-    if (!recorded.recorded.has('currency_conversion')) wanted.add('currency_conversion');
-    let offsiteAds = null;
-    if (input.offsiteAdsAttributed && !recorded.recorded.has('offsite_ads')) {
-      const cap = convertForDisplay(settings.convert, OFFSITE_ADS_CAP, receipt.currency, orderDate);
-      if (isRateUnavailable(cap)) unavailable.set(OFFSITE_ADS_CAP.currency, cap.reason);
-      else {
-        wanted.add('offsite_ads');
-        offsiteAds = { tier: settings.offsiteAdsTier, capInShopCurrency: cap.amount };
-      }
-    }
-    const estimated = estimateFees(wanted, {
-      revenue: revenue.revenue,
-      buyerPaid: money(Math.max(0, revenue.buyerPaid.amountMinor - revenue.refunded.amountMinor), receipt.currency),
-      wasPaid: revenue.buyerPaid.amountMinor > 0,
-      units: receipt.lines.reduce((sum, line) => sum + Math.max(0, line.quantity), 0),
-      bankCountry: settings.bankCountry,
-      accountCurrency: paymentAccountCurrency(settings.paymentAccountCurrency, input.ledgerEntries),
-      offsiteAds,
-    });
-    for (const fee of estimated.estimates) costs.push({ kind: fee.kind, source: 'estimate', estimated: true, original: fee.amount, note: fee.note });
-    feesNotEstimated.push(...estimated.notEstimated);
-    // Regulatory fees and VAT on fees have no usable rate in the schedule: only the ledger knows them.
-    if (input.ledgerEntries.length === 0) feesNotEstimated.push('regulatory', 'vat_on_fees');
+  if (receipt && revenue) {
+    const estimates = orderFeeEstimates(receipt, revenue, recorded, input, settings, orderDate);
+    costs.push(...estimates.components);
+    feesNotEstimated.push(...estimates.notEstimated);
+    if (estimates.capUnavailable) unavailable.set(OFFSITE_ADS_CAP.currency, estimates.capUnavailable.reason);
   }
 
   const breakdown: OrderBreakdown = {
