@@ -1,2 +1,4 @@
 export * from './currency';
 export * from './money';
+export * from './fees';
+export * from './profit';
