@@ -5,7 +5,6 @@ import { convertMany, convertMoney } from './convert';
 import { RateTable } from './rate-table';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2_147_483_647);
-// eslint-disable-next-line no-console
 console.log(`exchange conversion fast-check seed ${seed} (FC_SEED=${seed} replays it)`);
 const params = { seed, numRuns: 300 };
 
