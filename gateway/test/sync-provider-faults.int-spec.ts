@@ -208,6 +208,11 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
     await expectEqualsSource(limited, ['receipts', 'printify']);
   });
 
+  // Item 12's two transport faults no sandbox knob can make, a refused connection (nothing
+  // listening: ECONNREFUSED) and an unresolvable host (ENOTFOUND), are in
+  // services/test/sync-transport-faults.int-spec.ts: the same retryable transport_error, the
+  // same back-off and 5 calls, the sync completing when the host returns or failing with the
+  // cursor kept when it does not.
   const TRANSIENT = [
     { name: 'HTTP 500 (JSON)', fault: { kind: '5xx', status: 500 } },
     { name: 'HTTP 502 (HTML page)', fault: { kind: '5xx', status: 502 } },

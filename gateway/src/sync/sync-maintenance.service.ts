@@ -52,7 +52,10 @@ export class SyncMaintenanceService {
       const job = await queue.getJob(run.id);
       const state = job ? await job.getState() : 'missing';
       if (state === 'missing' || state === 'unknown') {
-        await this.syncs.enqueue(run);
+        // A run parked for a spent daily quota (its delayed job lost with a Redis restart) waits
+        // on until its resume time: requeued at once it would only spend a call on another 429.
+        const waitMs = run.status === 'waiting_for_quota' && run.resumeAt ? run.resumeAt.getTime() - Date.now() : 0;
+        await this.syncs.enqueue(run, waitMs);
         await this.runs.touch(run.id);
         outcome.requeued++;
       } else if (state === 'failed' || state === 'completed') {

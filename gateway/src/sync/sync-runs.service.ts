@@ -87,11 +87,14 @@ export class SyncRunsService {
     return connection;
   }
 
-  /** Puts the run's job on its queue (job id = run id, so a re-enqueue of the same run is a no-op). */
-  async enqueue(run: SyncRun): Promise<void> {
+  /**
+   * Puts the run's job on its queue (job id = run id, so a re-enqueue of the same run is a
+   * no-op); `delayMs` holds it back (a run waiting for a daily quota keeps waiting).
+   */
+  async enqueue(run: SyncRun, delayMs = 0): Promise<void> {
     const queue = run.provider === 'etsy' ? 'etsy-sync' : 'printify-sync';
     try {
-      await this.producer.enqueue(queue, 'sync', { runId: run.id }, { jobId: run.id });
+      await this.producer.enqueue(queue, 'sync', { runId: run.id }, { jobId: run.id, ...(delayMs > 0 ? { delay: delayMs } : {}) });
     } catch (error) {
       // Redis did not take the job: the run must not block the next trigger as "active".
       await this.runs.fail(run.id, null, 'internal', 'The sync could not be queued. Try again shortly.');

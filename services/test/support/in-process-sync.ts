@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { createDataSource, prepareDatabase, type SyncRun } from '@pod/db';
-import { createPkcePair, EtsyClient, InMemoryRateLimiter, PrintifyClient, type EtsyAuth, type PrintifyAuth } from '@pod/integrations';
+import { createPkcePair, EtsyClient, InMemoryRateLimiter, PrintifyClient, type EtsyAuth, type FetchLike, type PrintifyAuth, type RateLimiter } from '@pod/integrations';
 import type { SyncRunPayload } from '@pod/queue';
 import { SyncRunner, type SyncStream } from '@pod/sync';
 import { createTestDatabase, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
 import { createSandboxApp } from '../../sandbox/src/app';
 import type { SandboxOptions } from '../../sandbox/src/config';
 
-const REDIRECT = 'http://127.0.0.1:1/api/connections/etsy/callback';
+export const REDIRECT = 'http://127.0.0.1:1/api/connections/etsy/callback';
 const KEYSTRING = 'sandbox-keystring';
 const SHARED_SECRET = 'sandbox-shared-secret';
 const connection = { host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null };
@@ -49,8 +49,17 @@ export class InProcessSyncBed {
     this.adminToken = `${label}-admin`;
   }
 
-  /** `sandbox`: settings of the sandbox; `seller`: the tenant to create; `attempts` per sync job. */
-  async start(options: { sandbox?: Partial<SandboxOptions>; seller: Record<string, unknown>; attempts: number; clientLimits?: { etsyPerSecond: number; printifyPerMinute: number } }): Promise<void> {
+  /**
+   * `sandbox`: settings of the sandbox; `seller`: the tenant to create; `attempts` per sync job;
+   * `clientDeps`: the clients' fetch and limiter (an in-memory limiter by default).
+   */
+  async start(options: {
+    sandbox?: Partial<SandboxOptions>;
+    seller: Record<string, unknown>;
+    attempts: number;
+    clientLimits?: { etsyPerSecond: number; printifyPerMinute: number };
+    clientDeps?: { fetch?: FetchLike; limiter?: RateLimiter };
+  }): Promise<void> {
     this.database = await createTestDatabase(this.label);
     await prepareDatabase({ DATABASE_URL: this.database.url });
     this.dataSource = await createDataSource({ DATABASE_URL: this.database.url, DATABASE_POOL_SIZE: 6 }, `${this.label}-test`).initialize();
@@ -63,10 +72,10 @@ export class InProcessSyncBed {
     });
     this.sandboxUrl = await this.sandbox.listen({ host: '127.0.0.1', port: 0 });
     this.seller = await this.admin<SandboxSeller>('POST', '/tenants', options.seller);
-    const limiter = new InMemoryRateLimiter();
+    const deps = { limiter: new InMemoryRateLimiter(), ...options.clientDeps };
     const limits = options.clientLimits;
-    this.etsy = new EtsyClient({ apiUrl: this.sandboxUrl, keystring: KEYSTRING, sharedSecret: SHARED_SECRET, redirectUri: REDIRECT, perSecondLimit: limits?.etsyPerSecond }, { limiter });
-    this.printify = new PrintifyClient({ apiUrl: this.sandboxUrl, perMinuteLimit: limits?.printifyPerMinute }, { limiter });
+    this.etsy = new EtsyClient({ apiUrl: this.sandboxUrl, keystring: KEYSTRING, sharedSecret: SHARED_SECRET, redirectUri: REDIRECT, perSecondLimit: limits?.etsyPerSecond }, deps);
+    this.printify = new PrintifyClient({ apiUrl: this.sandboxUrl, perMinuteLimit: limits?.printifyPerMinute }, deps);
     const pkce = createPkcePair();
     const grant = await this.admin<{ code: string }>('POST', `/tenants/${this.seller.tenantId}/grant`, {
       clientId: KEYSTRING,
