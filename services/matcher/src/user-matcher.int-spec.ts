@@ -198,6 +198,15 @@ describe('UserMatcher', () => {
   });
 });
 
+describe('match runs', () => {
+  it('of ten triggers at once, one queues the run and the others join it', async () => {
+    const userId = await createFixtureUser(dataSource, 'match-race');
+    const results = await Promise.all(Array.from({ length: 10 }, () => new MatchRunsRepository(dataSource).queueOrGetQueued(userId, 'sync')));
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    expect(new Set(results.map((result) => result.run.id)).size).toBe(1);
+  });
+});
+
 describe('the match-user job', () => {
   it('runs its run once, records the counts and announces orders.matched; a duplicate job is skipped', async () => {
     const [a] = await twoSellers();

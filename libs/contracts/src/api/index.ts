@@ -5,3 +5,4 @@ export type * from './users';
 export type * from './public-config';
 export type * from './demo';
 export type * from './sync';
+export type * from './matching';
