@@ -12,6 +12,7 @@ import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { pathForLog } from './http/provider-webhook-route';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { MatchingModule } from './matching/matching.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
@@ -60,6 +61,7 @@ export class AppModule {
         AdminModule,
         MaintenanceModule,
         SyncModule,
+        MatchingModule,
         WebhooksModule,
       ],
     };

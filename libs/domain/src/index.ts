@@ -2,3 +2,4 @@ export * from './currency';
 export * from './money';
 export * from './fees';
 export * from './profit';
+export * from './matching';

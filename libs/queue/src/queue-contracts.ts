@@ -117,6 +117,26 @@ const syncFanOut = jobSpec<SyncFanOutPayload, SyncFanOutResult>({ options: { att
 const syncReconcile = jobSpec<Record<string, never>, { requeued: number; interrupted: number }>({ options: { attempts: 1 } });
 
 /**
+ * Matches one user's receipts and Printify orders (a `match_run` row, whose id is also the job
+ * id; at most one run per user is queued, so the job is deduplicated per user). Run again after
+ * a crash it starts over: the diff it writes is idempotent.
+ */
+export interface MatchUserPayload {
+  runId: string;
+}
+
+export interface MatchUserResult {
+  runId: string;
+  /** 'skipped': the run had already finished (a duplicate or late job). */
+  status: 'succeeded' | 'skipped';
+  added: number;
+  changed: number;
+  removed: number;
+}
+
+const matchUser = jobSpec<MatchUserPayload, MatchUserResult>();
+
+/**
  * The one table of queue contracts. `satisfies` makes a queue named in @pod/contracts
  * without its row here a compile error; a worker refuses to start when a job of its
  * queue has no handler (see missingHandlers).
@@ -135,7 +155,7 @@ export const QUEUE_CONTRACTS = {
   },
   // A match run commits one diff per user; runs are CPU-bound, so one at a time.
   matcher: {
-    jobs: { ping },
+    jobs: { ping, 'match-user': matchUser },
     worker: { concurrency: 1, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 1 },
     jobDefaults: { ...RETRIES, ...RETENTION },
   },

@@ -2,3 +2,4 @@ export * from './test-database';
 export * from './processes';
 export * from './test-stack';
 export * from './redis-prefix';
+export * from './synced-order-fixtures';

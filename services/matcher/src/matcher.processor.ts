@@ -1,14 +1,30 @@
 import { Processor } from '@nestjs/bullmq';
-import { workerOptionsFor, type JobHandlers } from '@pod/queue';
-import { ContractProcessor, pingHandler } from '@pod/worker-runtime';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '@pod/config';
+import { MatchRunsRepository } from '@pod/db';
+import { DEFAULT_MATCHING_OPTIONS } from '@pod/domain';
+import { DomainEventPublisher, workerOptionsFor, type JobHandlers } from '@pod/queue';
+import { ContractProcessor, pingHandler, WORKER_LOGGER } from '@pod/worker-runtime';
+import { Inject } from '@nestjs/common';
+import { MatchRunsHandler } from './match-runs.handler';
+import { UserMatcher } from './user-matcher';
 
 const QUEUE = 'matcher';
 
-/** Matches Etsy receipts to Printify orders (match runs arrive in a later issue). */
+/** Matches Etsy receipts to Printify orders, one user per `match-user` job. */
 @Processor(QUEUE, workerOptionsFor(QUEUE))
 export class MatcherProcessor extends ContractProcessor<typeof QUEUE> {
   readonly queue = QUEUE;
-  readonly handlers: JobHandlers<typeof QUEUE> = {
-    ping: pingHandler(QUEUE),
-  };
+  readonly handlers: JobHandlers<typeof QUEUE>;
+
+  constructor(dataSource: DataSource, config: AppConfig, runs: MatchRunsRepository, events: DomainEventPublisher, @Inject(WORKER_LOGGER) logger: Logger) {
+    super();
+    const matcher = new UserMatcher(dataSource, { ...DEFAULT_MATCHING_OPTIONS, pendingReceiptDays: config.MATCH_PENDING_DAYS });
+    const matchRuns = new MatchRunsHandler(runs, matcher, events, logger);
+    this.handlers = {
+      ping: pingHandler(QUEUE),
+      'match-user': (job) => matchRuns.handle(job),
+    };
+  }
 }

@@ -2,7 +2,9 @@ import { EtsyLedgerEntryEntity } from './etsy-ledger-entry.entity';
 import { EtsyPaymentEntity } from './etsy-payment.entity';
 import { EtsyReceiptLineEntity } from './etsy-receipt-line.entity';
 import { EtsyReceiptEntity } from './etsy-receipt.entity';
+import { MatchRunEntity } from './match-run.entity';
 import { OAuthStateEntity } from './oauth-state.entity';
+import { OrderRecordEntity } from './order-record.entity';
 import { PrintifyOrderLineEntity } from './printify-order-line.entity';
 import { PrintifyOrderEntity } from './printify-order.entity';
 import { ProviderConnectionEntity } from './provider-connection.entity';
@@ -17,7 +19,9 @@ export {
   EtsyPaymentEntity,
   EtsyReceiptEntity,
   EtsyReceiptLineEntity,
+  MatchRunEntity,
   OAuthStateEntity,
+  OrderRecordEntity,
   PrintifyOrderEntity,
   PrintifyOrderLineEntity,
   ProviderConnectionEntity,
@@ -41,4 +45,6 @@ export const ALL_ENTITIES = [
   PrintifyOrderEntity,
   PrintifyOrderLineEntity,
   SyncQuarantineEntity,
+  OrderRecordEntity,
+  MatchRunEntity,
 ];

@@ -1,7 +1,10 @@
 import { DatabaseProbe } from './database-session';
 import { DemoAccountsRepository } from './demo-accounts.repository';
 import { EtsyTokensRepository } from './etsy-tokens.repository';
+import { MatchRunsRepository } from './match-runs.repository';
+import { MatchingInputsRepository } from './matching-inputs.repository';
 import { OAuthStatesRepository } from './oauth-states.repository';
+import { OrderRecordsRepository } from './order-records.repository';
 import { SessionsRepository } from './sessions.repository';
 import { SyncCursorsRepository } from './sync-cursors.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -12,7 +15,10 @@ export * from './database-session';
 export * from './demo-accounts.repository';
 export * from './etsy-orders.repository';
 export * from './etsy-tokens.repository';
+export * from './match-runs.repository';
+export * from './matching-inputs.repository';
 export * from './oauth-states.repository';
+export * from './order-records.repository';
 export * from './printify-orders.repository';
 export * from './sessions.repository';
 export * from './sync-cursors.repository';
@@ -26,4 +32,4 @@ export * from './users.repository';
  * The repositories built from the process's DataSource alone, for dependency injection
  * (ConnectionsRepository also needs the TokenCipher and is wired where the cipher is).
  */
-export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository] as const;
+export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository, OrderRecordsRepository, MatchingInputsRepository, MatchRunsRepository] as const;
