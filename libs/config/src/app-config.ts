@@ -280,6 +280,10 @@ export class AppConfig {
   @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'PRINTIFY_API_URL must be an http(s) URL' })
   PRINTIFY_API_URL = 'https://api.printify.com';
 
+  /** The folder of the ECB's reference-rate files (eurofxref-daily.xml, …), live mode only (demo mode uses SANDBOX_URL). */
+  @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'ECB_RATES_URL must be an http(s) URL' })
+  ECB_RATES_URL = 'https://www.ecb.europa.eu/stats/eurofxref';
+
   /** The built-in sandbox (Etsy, Printify, ECB) used in demo mode, i.e. without Etsy credentials. */
   @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'SANDBOX_URL must be an http(s) URL' })
   SANDBOX_URL = 'http://127.0.0.1:5200';

@@ -3,3 +3,4 @@ export * from './money';
 export * from './fees';
 export * from './profit';
 export * from './matching';
+export * from './exchange';

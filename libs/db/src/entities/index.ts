@@ -3,6 +3,7 @@ import { EtsyPaymentEntity } from './etsy-payment.entity';
 import { EtsyReceiptLineEntity } from './etsy-receipt-line.entity';
 import { EtsyReceiptEntity } from './etsy-receipt.entity';
 import { MatchRunEntity } from './match-run.entity';
+import { FxRateEntity } from './fx-rate.entity';
 import { OAuthStateEntity } from './oauth-state.entity';
 import { OrderRecordEntity } from './order-record.entity';
 import { PrintifyOrderLineEntity } from './printify-order-line.entity';
@@ -20,6 +21,7 @@ export {
   EtsyReceiptEntity,
   EtsyReceiptLineEntity,
   MatchRunEntity,
+  FxRateEntity,
   OAuthStateEntity,
   OrderRecordEntity,
   PrintifyOrderEntity,
@@ -47,4 +49,5 @@ export const ALL_ENTITIES = [
   SyncQuarantineEntity,
   OrderRecordEntity,
   MatchRunEntity,
+  FxRateEntity,
 ];

@@ -1,6 +1,7 @@
 import { DatabaseProbe } from './database-session';
 import { DemoAccountsRepository } from './demo-accounts.repository';
 import { EtsyTokensRepository } from './etsy-tokens.repository';
+import { FxRatesRepository } from './fx-rates.repository';
 import { MatchRunsRepository } from './match-runs.repository';
 import { MatchingInputsRepository } from './matching-inputs.repository';
 import { OAuthStatesRepository } from './oauth-states.repository';
@@ -15,6 +16,7 @@ export * from './database-session';
 export * from './demo-accounts.repository';
 export * from './etsy-orders.repository';
 export * from './etsy-tokens.repository';
+export * from './fx-rates.repository';
 export * from './match-runs.repository';
 export * from './matching-inputs.repository';
 export * from './oauth-states.repository';
@@ -32,4 +34,4 @@ export * from './users.repository';
  * The repositories built from the process's DataSource alone, for dependency injection
  * (ConnectionsRepository also needs the TokenCipher and is wired where the cipher is).
  */
-export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository, OrderRecordsRepository, MatchingInputsRepository, MatchRunsRepository] as const;
+export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository, FxRatesRepository, OrderRecordsRepository, MatchingInputsRepository, MatchRunsRepository] as const;

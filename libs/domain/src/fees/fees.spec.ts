@@ -3,7 +3,8 @@ import { money } from '../money';
 import { estimateFees } from './estimate';
 import { processingFeeRule } from './fee-schedule';
 import { ledgerMeaning } from './ledger-types';
-import { applyBasisPoints, basisPoints, divideHalfEven } from './rounding';
+import { divideHalfEven } from '../exchange/decimal';
+import { applyBasisPoints, basisPoints } from './rounding';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2_147_483_647);
 beforeAll(() => console.log(`fee properties: fast-check seed ${seed} (FC_SEED=${seed} replays it)`));

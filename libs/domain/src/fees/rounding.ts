@@ -1,21 +1,8 @@
+import { divideHalfEven } from '../exchange/decimal';
 import { money, MoneyError, type Money } from '../money';
 
-/**
- * Integer division rounded half to even, on bigints so a product of a large amount and a rate
- * never loses precision. Every percentage the profit engine applies goes through here, so one
- * rounding rule holds everywhere (the same as `fromRatio` in money.ts).
- */
-export function divideHalfEven(numerator: bigint, denominator: bigint): bigint {
-  if (denominator === 0n) throw new MoneyError('division by zero');
-  if (denominator < 0n) return divideHalfEven(-numerator, -denominator);
-  const quotient = numerator / denominator;
-  const remainder = numerator % denominator;
-  if (remainder === 0n) return quotient;
-  const twice = (remainder < 0n ? -remainder : remainder) * 2n;
-  const away = remainder < 0n ? -1n : 1n;
-  if (twice > denominator || (twice === denominator && quotient % 2n !== 0n)) return quotient + away;
-  return quotient;
-}
+// Every percentage the profit engine applies rounds through divideHalfEven, the one
+// half-to-even rule of the exchange math, so conversions and fees round alike.
 
 /** A rate in basis points (1/100 of a percent: 6.5% = 650). */
 export type BasisPoints = number & { readonly __basisPoints: unique symbol };

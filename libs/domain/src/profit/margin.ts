@@ -1,4 +1,4 @@
-import { divideHalfEven } from '../fees/rounding';
+import { divideHalfEven } from '../exchange/decimal';
 import { MixedCurrencyError, type Money } from '../money';
 
 /**

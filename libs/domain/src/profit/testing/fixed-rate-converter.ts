@@ -1,5 +1,5 @@
 import { minorUnitExponent, type CurrencyCode } from '../../currency';
-import { divideHalfEven } from '../../fees/rounding';
+import { divideHalfEven } from '../../exchange/decimal';
 import { money } from '../../money';
 import type { ProfitConverter } from '../converter';
 
