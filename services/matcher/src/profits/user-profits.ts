@@ -9,6 +9,8 @@ import {
   storedOrderFigures,
   EXCHANGE_LOOKBACK_DAYS,
   type CurrencyCode,
+  type DisplayCurrencyCode,
+  type ProfitConverter,
   type OrderProfitInput,
   type ProfitSettings,
 } from '@pod/domain';
@@ -70,16 +72,8 @@ export class UserProfits {
       });
       const convert = rateTableConverter(await this.rateTableFor(manager, toCompute.map((order) => order.input)));
       for (const { record, input } of toCompute) {
-        const paymentCurrency = input.payments[0]?.currency ?? accountCurrency;
         for (const displayCurrency of DISPLAY_CURRENCY_CODES) {
-          const settings: ProfitSettings = {
-            displayCurrency,
-            printifyCostReading: inputs.settings.printifyCostReading,
-            bankCountry: inputs.settings.bankCountry,
-            paymentAccountCurrency: paymentCurrency,
-            offsiteAdsTier: OFFSITE_ADS_TIER,
-            convert,
-          };
+          const settings = profitSettingsFor(inputs, input, displayCurrency, convert, accountCurrency);
           const figures = storedOrderFigures(computeOrderProfit(input, settings), convert);
           rows.push({ ...figures, orderRecordId: record.id, recordSides: recordSides(record.receiptKey, record.printifyKey), inputsHash: hashes.get(record.id) ?? '' });
         }
@@ -100,7 +94,30 @@ export class UserProfits {
   }
 }
 
-function orderInput(inputs: UserProfitInputs, receiptKey: string | null, printifyKey: string | null): OrderProfitInput | null {
+/**
+ * The engine's settings for one order: the user's cost reading and bank country, the Offsite Ads
+ * tier default, and the payment account's currency: the order's own payment's, else the one most
+ * of the user's payments are in (`accountCurrency`, see mostCommonPaymentCurrency), else unknown.
+ */
+export function profitSettingsFor(
+  inputs: UserProfitInputs,
+  input: OrderProfitInput,
+  displayCurrency: DisplayCurrencyCode,
+  convert: ProfitConverter,
+  accountCurrency: CurrencyCode | null = mostCommonPaymentCurrency(inputs),
+): ProfitSettings {
+  return {
+    displayCurrency,
+    printifyCostReading: inputs.settings.printifyCostReading,
+    bankCountry: inputs.settings.bankCountry,
+    paymentAccountCurrency: input.payments[0]?.currency ?? accountCurrency,
+    offsiteAdsTier: OFFSITE_ADS_TIER,
+    convert,
+  };
+}
+
+/** One record's engine input from the loaded rows; null when neither side is stored. */
+export function orderInput(inputs: UserProfitInputs, receiptKey: string | null, printifyKey: string | null): OrderProfitInput | null {
   const receipt = receiptKey ? (inputs.receipts.get(receiptKey) ?? null) : null;
   const printify = printifyKey ? inputs.printifyOrders.get(printifyKey) : undefined;
   if (!receipt && !printify) return null;
@@ -118,7 +135,7 @@ function orderDateOf(input: OrderProfitInput): string {
 }
 
 /** The payment account's currency: the currency most of the user's payments are in (ties: alphabetical), else unknown. */
-function mostCommonPaymentCurrency(inputs: UserProfitInputs): CurrencyCode | null {
+export function mostCommonPaymentCurrency(inputs: UserProfitInputs): CurrencyCode | null {
   const counts = new Map<CurrencyCode, number>();
   for (const list of inputs.payments.values()) for (const payment of list) counts.set(payment.currency, (counts.get(payment.currency) ?? 0) + 1);
   const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
