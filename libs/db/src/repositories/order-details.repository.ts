@@ -113,7 +113,7 @@ export class OrderDetailsRepository {
    * the ranking is the domain's. Null when the record is not the user's.
    */
   async candidatePool(userId: string, recordId: string): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
-    const selected = await this.candidateRows(userId, `r.id = $2`, [recordId], 1);
+    const selected = await this.candidateRows(userId, `r.id = $2`, 'r.id', [recordId], 1);
     if (!selected[0]) return null;
     const self = selected[0];
     if (self.status === 'matched' || (self.receipt && self.order)) return { selected: self, others: [] };
@@ -121,14 +121,15 @@ export class OrderDetailsRepository {
     const anchor = (self.receipt ?? self.order)?.orderedAt ?? new Date(0);
     const others = await this.candidateRows(
       userId,
-      `${wants} AND r.status <> 'matched' AND r.archived_at IS NULL AND r.id <> $2 ORDER BY abs(extract(epoch FROM (coalesce(r.order_date, 'epoch') - $3::timestamptz))), r.id`,
+      `${wants} AND r.status <> 'matched' AND r.archived_at IS NULL AND r.id <> $2`,
+      `abs(extract(epoch FROM (coalesce(r.order_date, 'epoch') - $3::timestamptz))), r.id`,
       [recordId, anchor],
       CANDIDATE_POOL,
     );
     return { selected: self, others };
   }
 
-  private async candidateRows(userId: string, condition: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
+  private async candidateRows(userId: string, condition: string, orderBy: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
     const rows: Record<string, unknown>[] = await this.db.query(
       `SELECT r.id, r.status, r.archived_at IS NOT NULL AS archived, r.etsy_shop_id, r.etsy_receipt_id, r.printify_shop_id, r.printify_order_id,
          e.buyer_name AS e_buyer, e.ordered_at AS e_at,
@@ -140,7 +141,7 @@ export class OrderDetailsRepository {
        FROM order_record r
        LEFT JOIN etsy_receipt e ON e.user_id = r.user_id AND e.shop_id = r.etsy_shop_id AND e.receipt_id = r.etsy_receipt_id
        LEFT JOIN printify_order o ON o.user_id = r.user_id AND o.shop_id = r.printify_shop_id AND o.order_id = r.printify_order_id
-       WHERE r.user_id = $1 AND ${condition} LIMIT ${Number(limit)}`,
+       WHERE r.user_id = $1 AND ${condition} ORDER BY ${orderBy} LIMIT ${Number(limit)}`,
       [userId, ...params],
     );
     return rows.map((row) => ({

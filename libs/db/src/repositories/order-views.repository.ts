@@ -53,16 +53,26 @@ export interface DashboardSums {
   hasOrders: boolean;
 }
 
+/**
+ * The user's records with their figures in one currency. `f.fresh`: the stored figures were
+ * computed for the record's current sides (computed once per row; a stale row reads as not
+ * computed). The profit join names the user too, so the planner reads the covering index.
+ */
+const WITH_FIGURES = (currencyParam: string) => `
+  FROM order_record r
+  LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = ${currencyParam} AND p.user_id = $1
+  CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = ${RECORD_SIDES_SQL('r')}, false) AS fresh) f`;
+
 const ROW_SELECT = (currencyParam: string) => `
   SELECT r.id, r.status, r.match_method, r.match_confidence::text AS match_confidence, r.archived_at IS NOT NULL AS archived,
     r.etsy_receipt_id, r.printify_order_id, r.product_title, r.product_sku, r.customer_name, r.order_date,
-    CASE WHEN p.record_sides = ${RECORD_SIDES_SQL('r')} THEN p.figures END AS figures,
-    CASE WHEN p.record_sides = ${RECORD_SIDES_SQL('r')} THEN p.revenue_minor::text END AS revenue_minor,
-    CASE WHEN p.record_sides = ${RECORD_SIDES_SQL('r')} THEN p.costs_minor::text END AS costs_minor,
-    CASE WHEN p.record_sides = ${RECORD_SIDES_SQL('r')} THEN p.net_profit_minor::text END AS net_profit_minor,
-    coalesce(p.record_sides = ${RECORD_SIDES_SQL('r')} AND p.has_estimated_fees, false) AS has_estimated_fees,
-    CASE WHEN p.record_sides = ${RECORD_SIDES_SQL('r')} THEN p.breakdown -> 'margin' END AS margin
-  FROM order_record r LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = ${currencyParam}`;
+    CASE WHEN f.fresh THEN p.figures END AS figures,
+    CASE WHEN f.fresh THEN p.revenue_minor::text END AS revenue_minor,
+    CASE WHEN f.fresh THEN p.costs_minor::text END AS costs_minor,
+    CASE WHEN f.fresh THEN p.net_profit_minor::text END AS net_profit_minor,
+    f.fresh AND p.has_estimated_fees AS has_estimated_fees,
+    CASE WHEN f.fresh THEN p.breakdown -> 'margin' END AS margin
+  ${WITH_FIGURES(currencyParam)}`;
 
 /** Integer text from SQL (bigint, a sum) to a number; a sum past 2^53 would be refused, never rounded. */
 function safeInteger(value: unknown): number {
@@ -102,7 +112,8 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /**
  * The reads of the Orders, Order Matching and Dashboard pages: every statement scoped by the
  * user, filtered, counted, summed and paged in SQL (product spec Part 2, point 10). Lists sort
- * by order date, newest first (undated last), then id, so pages are stable.
+ * by order date, newest first, then id, so pages are stable; that is a backward scan of
+ * order_record_list_idx (every record has a date: both sides carry one).
  */
 export class OrderViewsRepository {
   constructor(private readonly db: Db) {}
@@ -132,7 +143,7 @@ export class OrderViewsRepository {
     const where = `r.user_id = $1 AND ${viewSql(filter)} AND ${this.filterSql(filter, params, true)}`;
     params.push(limit, offset);
     const rows: Record<string, unknown>[] = await this.db.query(
-      `${ROW_SELECT('$2')} WHERE ${where} ORDER BY r.order_date DESC NULLS LAST, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      `${ROW_SELECT('$2')} WHERE ${where} ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
     return rows.map(toRow);
@@ -172,7 +183,7 @@ export class OrderViewsRepository {
       range.status,
     ]);
     const rows: Record<string, unknown>[] = await this.db.query(
-      `${ROW_SELECT('$2')} WHERE ${where('$3', '$4', '$5')} ORDER BY r.order_date DESC NULLS LAST, r.id DESC LIMIT $6 OFFSET $7`,
+      `${ROW_SELECT('$2')} WHERE ${where('$3', '$4', '$5')} ORDER BY r.order_date DESC, r.id DESC LIMIT $6 OFFSET $7`,
       [userId, currency, range.from, range.to, range.status, limit, offset],
     );
     return { rows: rows.map(toRow), total: safeInteger(counted[0]?.n) };
@@ -206,19 +217,18 @@ export class OrderViewsRepository {
    * whose figures are not computed yet counted apart too.
    */
   async dashboard(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<DashboardSums> {
-    const fresh = `p.record_sides = ${RECORD_SIDES_SQL('r')}`;
     const rows: Record<string, unknown>[] = await this.db.query(
       `SELECT count(*) FILTER (WHERE r.status = 'matched') AS matched,
          count(*) FILTER (WHERE r.status = 'pending') AS pending,
          count(*) FILTER (WHERE r.status = 'unmatched') AS unmatched,
-         count(*) FILTER (WHERE ${fresh} AND p.figures = 'ok') AS summed,
-         count(*) FILTER (WHERE ${fresh} AND p.figures = 'rate_unavailable') AS without_rate,
-         count(*) FILTER (WHERE p.order_record_id IS NULL OR NOT ${fresh}) AS not_computed,
-         coalesce(sum(p.revenue_minor) FILTER (WHERE ${fresh}), 0)::text AS revenue,
-         coalesce(sum(p.costs_minor) FILTER (WHERE ${fresh}), 0)::text AS costs,
-         coalesce(sum(p.net_profit_minor) FILTER (WHERE ${fresh}), 0)::text AS profit,
+         count(*) FILTER (WHERE f.fresh AND p.figures = 'ok') AS summed,
+         count(*) FILTER (WHERE f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
+         count(*) FILTER (WHERE NOT f.fresh) AS not_computed,
+         coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh), 0)::text AS revenue,
+         coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0)::text AS costs,
+         coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0)::text AS profit,
          (EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1)) AS has_orders
-       FROM order_record r LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = $2
+       ${WITH_FIGURES('$2')}
        WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3`,
       [userId, currency, since],
     );
