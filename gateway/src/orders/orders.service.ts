@@ -75,7 +75,7 @@ export class OrdersService {
     };
   }
 
-  async dashboard(userId: string, currency: DisplayCurrencyCode, query: DashboardQueryDto, now = new Date()): Promise<DashboardMetricsResponse & { ordersNotComputed: number }> {
+  async dashboard(userId: string, currency: DisplayCurrencyCode, query: DashboardQueryDto, now = new Date()): Promise<DashboardMetricsResponse> {
     const days = Number(query.days ?? 30);
     const sums = await this.views.dashboard(userId, currency, new Date(now.getTime() - days * DAY_MS));
     const margin = marginOf(money(sums.netProfitMinor, currency), money(sums.revenueMinor, currency));

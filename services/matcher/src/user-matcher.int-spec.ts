@@ -208,16 +208,19 @@ describe('match runs', () => {
 });
 
 describe('the match-user job', () => {
-  it('runs its run once, records the counts and announces orders.matched; a duplicate job is skipped', async () => {
+  it('runs its run once, records the counts, announces orders.matched and queues the profits; a duplicate job is skipped', async () => {
     const [a] = await twoSellers();
     const runs = new MatchRunsRepository(dataSource);
     const { run } = await runs.queueOrGetQueued(a, 'user');
     expect((await runs.queueOrGetQueued(a, 'sync')).run.id).toBe(run.id);
     const publish = jest.fn().mockResolvedValue(true);
     const logger = { info: jest.fn(), warn: jest.fn() } as never;
-    const handler = new MatchRunsHandler(runs, new UserMatcher(dataSource), { publish }, logger, () => NOW);
+    const afterRun = jest.fn().mockResolvedValue(undefined);
+    const handler = new MatchRunsHandler(runs, new UserMatcher(dataSource), { publish }, logger, () => NOW, afterRun);
     const job = { data: { runId: run.id }, attemptsMade: 0, opts: { attempts: 5 } } as never;
     await expect(handler.handle(job)).resolves.toEqual({ runId: run.id, status: 'succeeded', added: 5, changed: 0, removed: 0 });
+    // Profits are queued after every run (a refund changes no record but changes the figures).
+    expect(afterRun).toHaveBeenCalledWith(a);
     expect(await runs.findById(run.id)).toMatchObject({ status: 'succeeded', recordsAdded: 5 });
     expect(publish).toHaveBeenCalledWith('orders.matched', expect.objectContaining({ userId: a, matchRunId: run.id, recordsAdded: 5 }));
     await expect(handler.handle(job)).resolves.toMatchObject({ status: 'skipped' });
