@@ -13,7 +13,9 @@ import { ExchangeRateModule } from './exchange-rate/exchange-rate.module';
 import { HealthModule } from './health/health.module';
 import { pathForLog } from './http/provider-webhook-route';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { MatchingModule } from './matching/matching.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OrdersModule } from './orders/orders.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
 import { SyncModule } from './sync/sync.module';
@@ -61,6 +63,8 @@ export class AppModule {
         AdminModule,
         MaintenanceModule,
         SyncModule,
+        MatchingModule,
+        OrdersModule,
         WebhooksModule,
         ExchangeRateModule,
       ],

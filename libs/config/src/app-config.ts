@@ -165,6 +165,16 @@ export class AppConfig {
   SYNC_EVERY_MINUTES = 15;
 
   /**
+   * Matching: a receipt younger than this many days with no Printify order yet is "pending"
+   * (its order is probably on the way); older lone receipts are "unmatched".
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(90)
+  MATCH_PENDING_DAYS = 7;
+
+  /**
    * The nightly resync of every connected shop (cron pattern, 5 or 6 fields), in RESYNC_TZ.
    * `off` removes the scheduler (when a Kubernetes CronJob runs `cli.js resync` instead).
    */

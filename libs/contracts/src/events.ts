@@ -9,6 +9,8 @@ import type { QueueName } from './queues';
 export const EVENT_NAMES = {
   /** A sync worker added or changed orders; the matcher should run for that user. */
   ordersSynced: 'orders.synced',
+  /** The matcher changed a user's order records (profit can be recomputed for them). */
+  ordersMatched: 'orders.matched',
   /** A BullMQ job finished successfully (the operator view shows the last one per queue). */
   jobCompleted: 'job.completed',
 } as const;
@@ -28,6 +30,16 @@ export interface OrdersSyncedEvent {
   syncedAt: string;
 }
 
+export interface OrdersMatchedEvent {
+  userId: string;
+  matchRunId: string;
+  recordsAdded: number;
+  recordsChanged: number;
+  recordsRemoved: number;
+  /** ISO 8601. */
+  matchedAt: string;
+}
+
 export interface JobCompletedEvent {
   queue: QueueName;
   jobId: string;
@@ -41,6 +53,7 @@ export interface JobCompletedEvent {
 /** The payload type of each event name: publishers and listeners type-check against it. */
 export interface EventPayloads {
   'orders.synced': OrdersSyncedEvent;
+  'orders.matched': OrdersMatchedEvent;
   'job.completed': JobCompletedEvent;
 }
 

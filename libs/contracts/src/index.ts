@@ -7,3 +7,4 @@ export type * from './api';
 export * from './passwords';
 export * from './api-errors';
 export * from './sync';
+export * from './matching';

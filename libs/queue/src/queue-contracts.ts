@@ -145,6 +145,61 @@ const refreshRates = jobSpec<FxRefreshPayload, FxRefreshResult>({
 const syncReconcile = jobSpec<Record<string, never>, { requeued: number; interrupted: number }>({ options: { attempts: 1 } });
 
 /**
+ * Matches one user's receipts and Printify orders (a `match_run` row, whose id is also the job
+ * id; at most one run per user is queued, so the job is deduplicated per user). Run again after
+ * a crash it starts over: the diff it writes is idempotent.
+ */
+export interface MatchUserPayload {
+  runId: string;
+}
+
+export interface MatchUserResult {
+  runId: string;
+  /** 'skipped': the run had already finished (a duplicate or late job). */
+  status: 'succeeded' | 'skipped';
+  added: number;
+  changed: number;
+  removed: number;
+}
+
+const matchUser = jobSpec<MatchUserPayload, MatchUserResult>();
+
+/**
+ * Recomputes one user's stored profits (order_profit) from the synced rows and the stored
+ * rates, writing only what changed. Deduplicated per user (see computeProfitsJobOptions): one
+ * waiting job at most, and a trigger while one runs queues exactly one more.
+ */
+export interface ComputeProfitsPayload {
+  userId: string;
+  /** What asked: a match run, the user's change to a record, new ECB rates, the operator. */
+  reason: 'matched' | 'record_changed' | 'rates' | 'operator';
+  /** Recompute even records whose inputs did not change (new rates may change their figures). */
+  force?: boolean;
+}
+export interface ComputeProfitsResult {
+  userId: string;
+  records: number;
+  computed: number;
+  written: number;
+}
+const computeProfits = jobSpec<ComputeProfitsPayload, ComputeProfitsResult>();
+
+/** The BullMQ options that make compute-profits one waiting job per user (keepLastIfActive: a trigger during a run is not lost). */
+export function computeProfitsJobOptions(userId: string): { deduplication: { id: string; keepLastIfActive: true } } {
+  return { deduplication: { id: `compute-profits:${userId}`, keepLastIfActive: true } };
+}
+
+/**
+ * New ECB rates were stored: queue compute-profits (forced) for every user with a record
+ * waiting for a rate or dated after the latest rate stored before (`previousLatestRateDate`,
+ * null when the table was empty). The fx-rate worker enqueues it after an upsert that added rates.
+ */
+export interface RefigureProfitsPayload {
+  previousLatestRateDate: string | null;
+}
+const refigureProfits = jobSpec<RefigureProfitsPayload, { usersQueued: number }>();
+
+/**
  * The one table of queue contracts. `satisfies` makes a queue named in @pod/contracts
  * without its row here a compile error; a worker refuses to start when a job of its
  * queue has no handler (see missingHandlers).
@@ -163,7 +218,7 @@ export const QUEUE_CONTRACTS = {
   },
   // A match run commits one diff per user; runs are CPU-bound, so one at a time.
   matcher: {
-    jobs: { ping },
+    jobs: { ping, 'match-user': matchUser, 'compute-profits': computeProfits, 'refigure-profits': refigureProfits },
     worker: { concurrency: 1, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 1 },
     jobDefaults: { ...RETRIES, ...RETENTION },
   },

@@ -7,3 +7,4 @@ export type * from './demo';
 export type * from './sync';
 export type * from './orders';
 export type * from './exchange-rate';
+export type * from './matching';

@@ -114,6 +114,8 @@ export interface DashboardMetricsResponse {
   pendingOrders: number;
   /** Orders in the window left out of the totals because no rate converts them. */
   ordersWithoutRate: number;
+  /** Orders in the window left out because their figures are not computed yet (a change the matcher has not figured). */
+  ordersNotComputed: number;
   /** True when the user has any synced order at all (the empty state otherwise). */
   hasOrders: boolean;
 }

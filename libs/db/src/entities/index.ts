@@ -2,8 +2,11 @@ import { EtsyLedgerEntryEntity } from './etsy-ledger-entry.entity';
 import { EtsyPaymentEntity } from './etsy-payment.entity';
 import { EtsyReceiptLineEntity } from './etsy-receipt-line.entity';
 import { EtsyReceiptEntity } from './etsy-receipt.entity';
+import { MatchRunEntity } from './match-run.entity';
 import { FxRateEntity } from './fx-rate.entity';
 import { OAuthStateEntity } from './oauth-state.entity';
+import { OrderProfitEntity } from './order-profit.entity';
+import { OrderRecordEntity } from './order-record.entity';
 import { PrintifyOrderLineEntity } from './printify-order-line.entity';
 import { PrintifyOrderEntity } from './printify-order.entity';
 import { ProviderConnectionEntity } from './provider-connection.entity';
@@ -18,8 +21,11 @@ export {
   EtsyPaymentEntity,
   EtsyReceiptEntity,
   EtsyReceiptLineEntity,
+  MatchRunEntity,
   FxRateEntity,
   OAuthStateEntity,
+  OrderProfitEntity,
+  OrderRecordEntity,
   PrintifyOrderEntity,
   PrintifyOrderLineEntity,
   ProviderConnectionEntity,
@@ -43,5 +49,8 @@ export const ALL_ENTITIES = [
   PrintifyOrderEntity,
   PrintifyOrderLineEntity,
   SyncQuarantineEntity,
+  OrderRecordEntity,
+  MatchRunEntity,
   FxRateEntity,
+  OrderProfitEntity,
 ];

@@ -6,6 +6,8 @@ import { SyncRuns1764200000000 } from './1764200000000-sync-runs';
 import { SyncedOrders1764300000000 } from './1764300000000-synced-orders';
 import { PrintifyWebhooks1764400000000 } from './1764400000000-printify-webhooks';
 import { FxRates1764500000000 } from './1764500000000-fx-rates';
+import { OrderRecords1764600000000 } from './1764600000000-order-records';
+import { OrderProfits1764700000000 } from './1764700000000-order-profits';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -17,4 +19,6 @@ export const ALL_MIGRATIONS = [
   SyncedOrders1764300000000,
   PrintifyWebhooks1764400000000,
   FxRates1764500000000,
+  OrderRecords1764600000000,
+  OrderProfits1764700000000,
 ];

@@ -2,7 +2,13 @@ import { DatabaseProbe } from './database-session';
 import { DemoAccountsRepository } from './demo-accounts.repository';
 import { EtsyTokensRepository } from './etsy-tokens.repository';
 import { FxRatesRepository } from './fx-rates.repository';
+import { MatchRunsRepository } from './match-runs.repository';
+import { MatchingInputsRepository } from './matching-inputs.repository';
 import { OAuthStatesRepository } from './oauth-states.repository';
+import { OrderDetailsRepository } from './order-details.repository';
+import { OrderEditsRepository } from './order-edits.repository';
+import { OrderRecordsRepository } from './order-records.repository';
+import { OrderViewsRepository } from './order-views.repository';
 import { SessionsRepository } from './sessions.repository';
 import { SyncCursorsRepository } from './sync-cursors.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -14,8 +20,16 @@ export * from './demo-accounts.repository';
 export * from './etsy-orders.repository';
 export * from './etsy-tokens.repository';
 export * from './fx-rates.repository';
+export * from './match-runs.repository';
+export * from './matching-inputs.repository';
 export * from './oauth-states.repository';
+export * from './order-views.repository';
+export * from './order-details.repository';
+export * from './order-edits.repository';
+export * from './order-profits.repository';
+export * from './order-records.repository';
 export * from './printify-orders.repository';
+export * from './profit-inputs.repository';
 export * from './sessions.repository';
 export * from './sync-cursors.repository';
 export * from './sync-quarantine.repository';
@@ -28,4 +42,4 @@ export * from './users.repository';
  * The repositories built from the process's DataSource alone, for dependency injection
  * (ConnectionsRepository also needs the TokenCipher and is wired where the cipher is).
  */
-export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository, FxRatesRepository] as const;
+export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository, FxRatesRepository, OrderRecordsRepository, MatchingInputsRepository, MatchRunsRepository, OrderViewsRepository, OrderDetailsRepository, OrderEditsRepository] as const;

@@ -1,0 +1,157 @@
+import type { ExistingOrderRecord, OrderRecordShape, RecordChanges } from '@pod/domain';
+import { OrderRecordEntity } from '../entities/order-record.entity';
+import { returnedRows, type Db } from './database-session';
+import { jsonForPostgres } from './synced-rows';
+
+/** The text the Orders search matches (case-insensitive substring), as the trigram index has it. */
+export const ORDER_SEARCH_TEXT_SQL = `(coalesce(etsy_receipt_id, '') || ' ' || coalesce(printify_order_id, '') || ' ' || coalesce(customer_name, '') || ' ' || coalesce(product_title, ''))`;
+
+export interface AppliedChanges {
+  added: number;
+  changed: number;
+  removed: number;
+}
+
+/**
+ * order_record: the orders the seller sees. The matcher replaces a user's records by a diff
+ * under the user's matching lock (see lockUserForMatching); the partial unique indexes keep
+ * each receipt and Printify order in one record even if two writers ever slip past it.
+ */
+export class OrderRecordsRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Serializes everything that rewrites one user's records (matcher runs on any replica, manual
+   * matches) until the transaction ends. Must run inside withTransaction.
+   */
+  async lockUserForMatching(userId: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended('order_record:' || $1, 0))`, [userId]);
+  }
+
+  async listForMatching(userId: string): Promise<ExistingOrderRecord[]> {
+    const rows = await this.db.getRepository(OrderRecordEntity).find({ where: { userId } });
+    return rows.map(toExisting);
+  }
+
+  async findById(userId: string, id: string): Promise<OrderRecordEntity | null> {
+    if (!UUID.test(id)) return null;
+    return this.db.getRepository(OrderRecordEntity).findOne({ where: { userId, id } });
+  }
+
+  /**
+   * Writes a diff from planRecordChanges in an order the unique indexes accept: deletions, then
+   * freeing the Printify side of every record whose side changes (two records may swap orders),
+   * then the updates, then the new records.
+   */
+  async applyChanges(userId: string, changes: RecordChanges): Promise<AppliedChanges> {
+    if (changes.deletes.length > 0) {
+      await this.db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, changes.deletes]);
+    }
+    const freed = changes.updates.filter((update) => update.orderSideChanges).map((update) => update.id);
+    if (freed.length > 0) {
+      // Only records that keep a receipt move their Printify side (planRecordChanges), so the sides CHECK holds.
+      await this.db.query(
+        `UPDATE order_record SET printify_shop_id = NULL, printify_order_id = NULL, status = 'unmatched', match_method = NULL, match_confidence = NULL
+         WHERE user_id = $1 AND id = ANY($2::uuid[])`,
+        [userId, freed],
+      );
+    }
+    if (changes.updates.length > 0) {
+      await this.db.query(
+        `UPDATE order_record t SET etsy_shop_id = s.etsy_shop_id, etsy_receipt_id = s.etsy_receipt_id, printify_shop_id = s.printify_shop_id,
+           printify_order_id = s.printify_order_id, status = s.status, match_method = s.match_method, match_confidence = s.match_confidence,
+           order_date = s.order_date, customer_name = s.customer_name, product_title = s.product_title, product_sku = s.product_sku, updated_at = now()
+         FROM jsonb_to_recordset($2::jsonb) AS s(${RECORD_COLUMNS}, id uuid)
+         WHERE t.user_id = $1 AND t.id = s.id`,
+        [userId, jsonForPostgres(changes.updates.map((update) => ({ ...toRow(update.record), id: update.id })))],
+      );
+    }
+    if (changes.inserts.length > 0) {
+      await this.db.query(
+        `INSERT INTO order_record (user_id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status, match_method,
+           match_confidence, order_date, customer_name, product_title, product_sku)
+         SELECT $1, s.etsy_shop_id, s.etsy_receipt_id, s.printify_shop_id, s.printify_order_id, s.status, s.match_method,
+           s.match_confidence, s.order_date, s.customer_name, s.product_title, s.product_sku
+         FROM jsonb_to_recordset($2::jsonb) AS s(${RECORD_COLUMNS})`,
+        [userId, jsonForPostgres(changes.inserts.map(toRow))],
+      );
+    }
+    return { added: changes.inserts.length, changed: changes.updates.length, removed: changes.deletes.length };
+  }
+
+  /**
+   * The user's manual match (spec §5): a lone receipt's record and a lone Printify order's
+   * record, neither matched nor archived, become one pair, method "manual", kept by every later
+   * matcher run. The receipt's record keeps its id; the order's record goes. Run it inside
+   * withTransaction after lockUserForMatching. Answers the pair's id, 'not_found' when either id
+   * is not one of the user's records, 'not_pairable' when the two cannot make a pair.
+   */
+  async matchByHand(userId: string, recordId: string, candidateId: string): Promise<{ id: string } | 'not_found' | 'not_pairable'> {
+    if (!UUID.test(recordId) || !UUID.test(candidateId) || recordId === candidateId) return 'not_found';
+    const rows: OrderRecordEntity[] = await this.db
+      .getRepository(OrderRecordEntity)
+      .createQueryBuilder('r')
+      .setLock('pessimistic_write')
+      .where('r.user_id = :userId AND r.id IN (:...ids)', { userId, ids: [recordId, candidateId] })
+      .getMany();
+    if (rows.length !== 2) return 'not_found';
+    const receiptSide = rows.find((row) => row.etsyReceiptId !== null && row.printifyOrderId === null);
+    const orderSide = rows.find((row) => row.printifyOrderId !== null && row.etsyReceiptId === null);
+    if (!receiptSide || !orderSide || rows.some((row) => row.status === 'matched' || row.archivedAt !== null)) return 'not_pairable';
+    await this.db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = $2`, [userId, orderSide.id]);
+    await this.db.query(
+      `UPDATE order_record SET printify_shop_id = $3, printify_order_id = $4, status = 'matched', match_method = 'manual', match_confidence = 1,
+         customer_name = coalesce(customer_name, $5), product_title = coalesce(product_title, $6), product_sku = coalesce(product_sku, $7), updated_at = now()
+       WHERE user_id = $1 AND id = $2`,
+      [userId, receiptSide.id, orderSide.printifyShopId, orderSide.printifyOrderId, orderSide.customerName, orderSide.productTitle, orderSide.productSku],
+    );
+    return { id: receiptSide.id };
+  }
+
+  /** How many records of each status the user has (archived ones aside). */
+  async countByStatus(userId: string): Promise<Record<OrderRecordShape['status'], number>> {
+    const rows: { status: OrderRecordShape['status']; n: string }[] = returnedRows(
+      await this.db.query(`SELECT status, count(*) AS n FROM order_record WHERE user_id = $1 AND archived_at IS NULL GROUP BY status`, [userId]),
+    );
+    const counts = { matched: 0, pending: 0, unmatched: 0 };
+    for (const row of rows) counts[row.status] = Number(row.n);
+    return counts;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const RECORD_COLUMNS = `etsy_shop_id text, etsy_receipt_id text, printify_shop_id text, printify_order_id text, status text, match_method text,
+  match_confidence numeric, order_date timestamptz, customer_name text, product_title text, product_sku text`;
+
+function toRow(record: OrderRecordShape) {
+  return {
+    etsy_shop_id: record.receipt?.shopId ?? null,
+    etsy_receipt_id: record.receipt?.id ?? null,
+    printify_shop_id: record.order?.shopId ?? null,
+    printify_order_id: record.order?.id ?? null,
+    status: record.status,
+    match_method: record.method,
+    match_confidence: record.confidence,
+    order_date: record.orderDate?.toISOString() ?? null,
+    customer_name: record.customerName,
+    product_title: record.productTitle,
+    product_sku: record.productSku,
+  };
+}
+
+export function toExisting(row: OrderRecordEntity): ExistingOrderRecord {
+  return {
+    id: row.id,
+    archived: row.archivedAt !== null,
+    receipt: row.etsyShopId !== null && row.etsyReceiptId !== null ? { shopId: row.etsyShopId, id: row.etsyReceiptId } : null,
+    order: row.printifyShopId !== null && row.printifyOrderId !== null ? { shopId: row.printifyShopId, id: row.printifyOrderId } : null,
+    status: row.status,
+    method: row.matchMethod,
+    confidence: row.matchConfidence,
+    orderDate: row.orderDate,
+    customerName: row.customerName,
+    productTitle: row.productTitle,
+    productSku: row.productSku,
+  };
+}

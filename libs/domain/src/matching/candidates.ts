@@ -1,0 +1,44 @@
+import { scorePair } from './score';
+import { DEFAULT_MATCHING_OPTIONS } from './types';
+import type { MatchingOptions, MatchStatus, PrintifyOrderToMatch, ReceiptToMatch } from './types';
+
+/** A record as the manual-match dialog sees it: its id, state and the sides it holds. */
+export interface CandidateRecord {
+  readonly id: string;
+  readonly status: MatchStatus;
+  readonly archived: boolean;
+  readonly receipt: ReceiptToMatch | null;
+  readonly order: PrintifyOrderToMatch | null;
+}
+
+export interface RankedCandidate {
+  readonly id: string;
+  /** The fuzzy score of the pair the two records would make, 0–1. */
+  readonly score: number;
+}
+
+/**
+ * The records the user may match `selected` with, best first (spec §5): not matched, not
+ * archived, holding none of the sides `selected` holds, and together with it supplying both an
+ * Etsy and a Printify part. Ranked by the fuzzy score, then by how close the dates are, then id.
+ */
+export function rankManualCandidates(
+  selected: CandidateRecord,
+  records: readonly CandidateRecord[],
+  limit = 20,
+  options: MatchingOptions = DEFAULT_MATCHING_OPTIONS,
+): RankedCandidate[] {
+  if (selected.status === 'matched') return [];
+  const ranked = records
+    .filter((record) => record.id !== selected.id && record.status !== 'matched' && !record.archived)
+    .filter((record) => !(record.receipt && selected.receipt) && !(record.order && selected.order))
+    .flatMap((record) => {
+      const receipt = selected.receipt ?? record.receipt;
+      const order = selected.order ?? record.order;
+      if (!receipt || !order) return [];
+      const gap = Math.abs(receipt.orderedAt.getTime() - order.orderedAt.getTime());
+      return [{ id: record.id, score: scorePair(receipt, order, options), gap }];
+    })
+    .sort((a, b) => b.score - a.score || a.gap - b.gap || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return ranked.slice(0, Math.max(0, limit)).map(({ id, score }) => ({ id, score }));
+}

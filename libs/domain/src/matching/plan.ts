@@ -1,0 +1,76 @@
+import { compareRecords } from './engine';
+import { round4 } from './score';
+import { sideKey } from './types';
+import type { ExistingOrderRecord, OrderRecordShape } from './types';
+
+export interface RecordUpdate {
+  readonly id: string;
+  readonly record: OrderRecordShape;
+  /** The order side changes: the writer frees it first, so two records can swap orders under the unique index. */
+  readonly orderSideChanges: boolean;
+}
+
+export interface RecordChanges {
+  readonly inserts: readonly OrderRecordShape[];
+  readonly updates: readonly RecordUpdate[];
+  readonly deletes: readonly string[];
+}
+
+/**
+ * The diff that turns the stored records into the engine's, keeping record ids wherever a
+ * record's identity stays (per-order figures hang on the id):
+ * - a record with a receipt is that receipt's: it keeps its id whatever its Printify side does
+ *   (a lone receipt that gets its order keeps the id; the absorbed lone Printify record goes);
+ * - a record without a receipt is its Printify order's, and keeps its id when the receipt arrives
+ *   later (it becomes the pair) or while it stays alone;
+ * - a Printify order leaving a pair gets a new record.
+ * Nothing changes when the stored records already are the engine's.
+ */
+export function planRecordChanges(existing: readonly ExistingOrderRecord[], desired: readonly OrderRecordShape[]): RecordChanges {
+  const byReceipt = new Map<string, ExistingOrderRecord>();
+  const loneByOrder = new Map<string, ExistingOrderRecord>();
+  for (const record of existing) {
+    if (record.receipt) byReceipt.set(sideKey(record.receipt), record);
+    else if (record.order) loneByOrder.set(sideKey(record.order), record);
+  }
+  const claimed = new Set<string>();
+  const inserts: OrderRecordShape[] = [];
+  const updates: RecordUpdate[] = [];
+  for (const record of [...desired].sort(compareRecords)) {
+    const current =
+      (record.receipt ? byReceipt.get(sideKey(record.receipt)) : undefined) ??
+      (record.order ? loneByOrder.get(sideKey(record.order)) : undefined);
+    if (!current || claimed.has(current.id)) {
+      inserts.push(record);
+      continue;
+    }
+    claimed.add(current.id);
+    if (sameShape(current, record)) continue;
+    updates.push({ id: current.id, record, orderSideChanges: !sameSide(current.order, record.order) });
+  }
+  const deletes = existing.filter((record) => !claimed.has(record.id)).map((record) => record.id).sort();
+  return { inserts, updates, deletes };
+}
+
+export function isEmptyChange(changes: RecordChanges): boolean {
+  return changes.inserts.length === 0 && changes.updates.length === 0 && changes.deletes.length === 0;
+}
+
+/** Equal in every stored field (dates to the millisecond, confidence to four decimals). */
+export function sameShape(a: OrderRecordShape, b: OrderRecordShape): boolean {
+  return (
+    sameSide(a.receipt, b.receipt) &&
+    sameSide(a.order, b.order) &&
+    a.status === b.status &&
+    a.method === b.method &&
+    (a.confidence === null ? b.confidence === null : b.confidence !== null && round4(a.confidence) === round4(b.confidence)) &&
+    (a.orderDate?.getTime() ?? null) === (b.orderDate?.getTime() ?? null) &&
+    a.customerName === b.customerName &&
+    a.productTitle === b.productTitle &&
+    a.productSku === b.productSku
+  );
+}
+
+function sameSide(a: OrderRecordShape['receipt'], b: OrderRecordShape['receipt']): boolean {
+  return a === null || b === null ? a === b : sideKey(a) === sideKey(b);
+}

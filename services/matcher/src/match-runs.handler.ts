@@ -1,0 +1,57 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { EVENT_NAMES } from '@pod/contracts';
+import type { MatchRunsRepository } from '@pod/db';
+import type { DomainEventPublisher, MatchUserPayload, MatchUserResult } from '@pod/queue';
+import type { UserMatcher } from './user-matcher';
+
+const FAILED_MESSAGE = 'Matching failed. Try again shortly.';
+
+/**
+ * The `match-user` job: takes its run (queued → running), matches the user, records the counts
+ * and announces `orders.matched` when records changed, then queues the user's compute-profits. A failure is retried by BullMQ; the run
+ * fails (with a message for the user) only after the last attempt.
+ */
+export class MatchRunsHandler {
+  constructor(
+    private readonly runs: MatchRunsRepository,
+    private readonly matcher: UserMatcher,
+    private readonly events: Pick<DomainEventPublisher, 'publish'>,
+    private readonly logger: Logger,
+    private readonly now: () => Date = () => new Date(),
+    /** Queues the user's profit recomputation: after every run, as a sync that changed only a refund or a ledger entry changes no record. */
+    private readonly afterRun: (userId: string) => Promise<void> = async () => {},
+  ) {}
+
+  async handle(job: Job<MatchUserPayload>): Promise<MatchUserResult> {
+    const { runId } = job.data;
+    const run = await this.runs.start(runId);
+    if (!run) return { runId, status: 'skipped', added: 0, changed: 0, removed: 0 };
+    try {
+      const applied = await this.matcher.matchUser(run.userId, this.now());
+      await this.runs.succeed(run.id, applied);
+      this.logger.info({ event: 'match.done', runId, userId: run.userId, ...applied }, 'match run done');
+      if (applied.added + applied.changed + applied.removed > 0) {
+        await this.events.publish(EVENT_NAMES.ordersMatched, {
+          userId: run.userId,
+          matchRunId: run.id,
+          recordsAdded: applied.added,
+          recordsChanged: applied.changed,
+          recordsRemoved: applied.removed,
+          matchedAt: this.now().toISOString(),
+        });
+      }
+      try {
+        await this.afterRun(run.userId);
+      } catch (error) {
+        // The records are matched; a lost profit trigger is made good by the next run or change.
+        this.logger.warn({ event: 'profits.queue_failed', userId: run.userId, reason: (error as Error)?.message }, 'could not queue profit computation');
+      }
+      return { runId, status: 'succeeded', ...applied };
+    } catch (error) {
+      const lastAttempt = error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (lastAttempt) await this.runs.fail(run.id, FAILED_MESSAGE);
+      throw error;
+    }
+  }
+}
