@@ -1,0 +1,81 @@
+import { Button, Stack, Table, Text } from '@chakra-ui/react';
+import { LuGitCompareArrows } from 'react-icons/lu';
+import type { OrderRowView } from '@pod/contracts';
+import { formatOrderDate } from '../../../components/money/format';
+import { MoneyText } from '../../../components/money/MoneyText';
+import { SourceBadge, StatusBadge } from '../../../components/orders/OrderBadges';
+import { ORDER_MSG } from '../../../components/orders/orderText';
+
+function Amount({ order }: { order: OrderRowView }) {
+  if (order.status !== 'matched') return <MoneyText value={order.revenue ?? order.cost} figures={order.figures} />;
+  return (
+    <Stack gap="0" fontSize="sm">
+      <Text as="span">
+        Revenue <MoneyText value={order.revenue} figures={order.figures} />
+      </Text>
+      <Text as="span" color="fg.muted">
+        Cost <MoneyText value={order.cost} figures={order.figures} />
+      </Text>
+      <Text as="span">
+        Profit <MoneyText value={order.profit} figures={order.figures} signed fontWeight="medium" />
+      </Text>
+    </Stack>
+  );
+}
+
+/** The Order Matching table (spec §2): details, customer, amount, status, source, and Match on every unmatched row. */
+export function MatchingTable({ orders, onMatch }: { orders: OrderRowView[]; onMatch: (order: OrderRowView) => void }) {
+  return (
+    <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel">
+      <Table.Root size="sm" minW="52rem" data-testid="matching-table">
+        <Table.Header>
+          <Table.Row bg="bg.subtle">
+            <Table.ColumnHeader>Order Details</Table.ColumnHeader>
+            <Table.ColumnHeader>Customer</Table.ColumnHeader>
+            <Table.ColumnHeader>Amount</Table.ColumnHeader>
+            <Table.ColumnHeader>Status</Table.ColumnHeader>
+            <Table.ColumnHeader>Source</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {orders.map((order) => {
+            const product = order.productTitle ?? ORDER_MSG.unknownProduct;
+            return (
+              <Table.Row key={order.id}>
+                <Table.Cell maxW="20rem">
+                  <Text fontWeight="medium" truncate title={product}>
+                    {product}
+                  </Text>
+                  <Text fontSize="xs" color="fg.muted">
+                    {formatOrderDate(order.orderDate) ?? ORDER_MSG.noDate}
+                  </Text>
+                  <Text fontSize="xs" color="fg.muted" fontFamily="mono" truncate>
+                    {order.etsyReceiptId ? `Receipt ${order.etsyReceiptId}` : `Printify ${order.printifyOrderId ?? '-'}`}
+                  </Text>
+                </Table.Cell>
+                <Table.Cell>{order.customerName ?? ORDER_MSG.unknownCustomer}</Table.Cell>
+                <Table.Cell>
+                  <Amount order={order} />
+                </Table.Cell>
+                <Table.Cell>
+                  <StatusBadge status={order.status} />
+                </Table.Cell>
+                <Table.Cell>
+                  <SourceBadge source={order.source} />
+                </Table.Cell>
+                <Table.Cell textAlign="end">
+                  {order.status !== 'matched' && (
+                    <Button size="xs" colorPalette="brand" variant="subtle" onClick={() => onMatch(order)} aria-label={`Match ${product}`}>
+                      <LuGitCompareArrows aria-hidden="true" /> Match
+                    </Button>
+                  )}
+                </Table.Cell>
+              </Table.Row>
+            );
+          })}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}

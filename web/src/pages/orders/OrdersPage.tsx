@@ -1,0 +1,131 @@
+import { Flex, Spinner, Stack, Tabs, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import type { OrderRowView, OrdersArchiveView, OrdersSourceTab, OrdersStatusFilter } from '@pod/contracts';
+import { PageContainer } from '../../components/PageContainer';
+import { PageHeader } from '../../components/PageHeader';
+import { LoadError } from '../../components/orders/LoadError';
+import { changeErrorText, ORDER_MSG } from '../../components/orders/orderText';
+import { Pager } from '../../components/orders/Pager';
+import { toaster } from '../../components/ui/toaster';
+import { restoreOrder } from '../../hooks/api/orderActions';
+import { useOrdersPage } from '../../hooks/api/useOrders';
+import { useDebouncedValue } from '../../hooks/useDebouncedValue';
+import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
+import { usePageTitle } from '../../hooks/usePageTitle';
+import { OrderDetailsDialog } from './components/OrderDetailsDialog';
+import { OrdersFilters, STATUS_OPTIONS, type OrdersDays } from './components/OrdersFilters';
+import { OrdersTable } from './components/OrdersTable';
+
+const PAGE_SIZE = 50;
+const SEARCH_DEBOUNCE_MS = 300;
+const TABS: ReadonlyArray<{ value: OrdersSourceTab; label: string }> = [
+  { value: 'all', label: 'All Orders' },
+  { value: 'etsy', label: 'Etsy' },
+  { value: 'printify', label: 'Printify' },
+];
+
+/** `?status=unmatched` (the dashboard's "View All … Unmatched Orders") opens the list filtered. */
+function initialStatus(params: URLSearchParams): OrdersStatusFilter {
+  const asked = params.get('status');
+  return STATUS_OPTIONS.find((option) => option.value === asked)?.value ?? 'all';
+}
+
+/** Orders (spec §2; Part 2 §3, §5, §10): every order, filtered, counted and paged by the server. */
+export function OrdersPage() {
+  usePageTitle('Orders');
+  const [params] = useSearchParams();
+  const currency = useDisplayCurrency();
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<OrdersStatusFilter>(() => initialStatus(params));
+  const [days, setDays] = useState<OrdersDays>(undefined);
+  const [source, setSource] = useState<OrdersSourceTab>('all');
+  const [view, setView] = useState<OrdersArchiveView>('active');
+  const [page, setPage] = useState(1);
+  const [detailsId, setDetailsId] = useState<string | null>(null);
+  const [restoringId, setRestoringId] = useState<string | null>(null);
+  const settledSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  // Every filter change starts again at page 1 (the search once it settles).
+  const [pagedSearch, setPagedSearch] = useState(settledSearch);
+  if (pagedSearch !== settledSearch) {
+    setPagedSearch(settledSearch);
+    setPage(1);
+  }
+  const filter = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    setPage(1);
+  };
+
+  const { page: result, error, isLoading, isValidating, reload } = useOrdersPage({ search: settledSearch, status, days, source, view, page, pageSize: PAGE_SIZE, currency });
+
+  const restore = async (order: OrderRowView) => {
+    setRestoringId(order.id);
+    try {
+      await restoreOrder(order.id);
+      toaster.success(ORDER_MSG.restored);
+    } catch (caught) {
+      toaster.error(changeErrorText(caught, ORDER_MSG.restoreFailed));
+    } finally {
+      setRestoringId(null);
+    }
+  };
+
+  const pageCount = result ? Math.max(1, Math.ceil(result.filteredTotal / result.pageSize)) : 1;
+  const body =
+    error && !result ? (
+      <LoadError title="Orders could not be loaded" error={error} onRetry={() => void reload()} />
+    ) : isLoading || !result ? (
+      <Flex role="status" align="center" gap="3" color="fg.muted" py="10" justify="center">
+        <Spinner size="sm" color="brand.solid" aria-hidden="true" />
+        <Text>Loading orders...</Text>
+      </Flex>
+    ) : result.orders.length === 0 ? (
+      <Stack align="center" gap="1" py="12" textAlign="center" data-testid="orders-empty">
+        <Text fontWeight="semibold">No orders found</Text>
+        <Text color="fg.muted" fontSize="sm">
+          No orders match your current filters.
+        </Text>
+      </Stack>
+    ) : (
+      <>
+        <OrdersTable orders={result.orders} onDetails={(order) => setDetailsId(order.id)} onRestore={view === 'archived' ? (order) => void restore(order) : undefined} restoringId={restoringId} />
+        <Pager label="Orders pages" page={result.page} pageCount={pageCount} onPage={setPage} busy={isValidating} />
+      </>
+    );
+
+  return (
+    <PageContainer maxW="7xl">
+      <PageHeader title="Orders" subtitle={view === 'archived' ? 'Archived orders: restore one to count it again.' : 'Every Etsy and Printify order, with its real profit.'} />
+      <Stack gap="4">
+        <OrdersFilters
+          search={search}
+          onSearch={setSearch}
+          status={status}
+          onStatus={filter(setStatus)}
+          days={days}
+          onDays={filter(setDays)}
+          view={view}
+          onView={filter(setView)}
+        />
+        <Text fontSize="sm" color="fg.muted" aria-live="polite" data-testid="orders-count">
+          {result ? `Showing ${result.filteredTotal.toLocaleString('en-US')} of ${result.total.toLocaleString('en-US')} orders` : '\u00a0'}
+        </Text>
+        <Tabs.Root value={source} onValueChange={(details) => filter(setSource)(details.value as OrdersSourceTab)} variant="line" lazyMount unmountOnExit>
+          <Tabs.List overflowX="auto">
+            {TABS.map((tab) => (
+              <Tabs.Trigger key={tab.value} value={tab.value} whiteSpace="nowrap">
+                {tab.label} ({result ? result.tabCounts[tab.value].toLocaleString('en-US') : '…'})
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          {TABS.map((tab) => (
+            <Tabs.Content key={tab.value} value={tab.value} pt="4">
+              {body}
+            </Tabs.Content>
+          ))}
+        </Tabs.Root>
+      </Stack>
+      <OrderDetailsDialog orderId={detailsId} onClose={() => setDetailsId(null)} />
+    </PageContainer>
+  );
+}
