@@ -1,4 +1,4 @@
-import { Flex, Spinner, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Box, Flex, Spinner, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { OrderRowView, OrdersArchiveView, OrdersSourceTab, OrdersStatusFilter } from '@pod/contracts';
@@ -15,6 +15,7 @@ import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { OrderDetailsDialog } from './components/OrderDetailsDialog';
 import { OrdersFilters, STATUS_OPTIONS, type OrdersDays } from './components/OrdersFilters';
+import { OrdersCardList } from './components/OrdersCardList';
 import { OrdersTable } from './components/OrdersTable';
 
 const PAGE_SIZE = 50;
@@ -70,6 +71,12 @@ export function OrdersPage() {
     }
   };
 
+  const rowProps = {
+    orders: result?.orders ?? [],
+    onDetails: (order: OrderRowView) => setDetailsId(order.id),
+    onRestore: view === 'archived' ? (order: OrderRowView) => void restore(order) : undefined,
+    restoringId,
+  };
   const pageCount = result ? Math.max(1, Math.ceil(result.filteredTotal / result.pageSize)) : 1;
   const body =
     error && !result ? (
@@ -88,7 +95,13 @@ export function OrdersPage() {
       </Stack>
     ) : (
       <>
-        <OrdersTable orders={result.orders} onDetails={(order) => setDetailsId(order.id)} onRestore={view === 'archived' ? (order) => void restore(order) : undefined} restoringId={restoringId} />
+        {/* A table from md up; cards on a phone, where nine columns would hide the money off to the side. */}
+        <Box hideBelow="md">
+          <OrdersTable {...rowProps} />
+        </Box>
+        <Box hideFrom="md">
+          <OrdersCardList {...rowProps} />
+        </Box>
         <Pager label="Orders pages" page={result.page} pageCount={pageCount} onPage={setPage} busy={isValidating} />
       </>
     );

@@ -21,7 +21,7 @@ function metricsOf(metrics: DashboardMetricsResponse): Metric[] {
   ];
 }
 
-const GRID = { base: 1, sm: 2, lg: 4 } as const;
+const GRID = { base: 2, lg: 4 } as const;
 
 /** The four skeletons the spec asks for while the metrics load (§2, Dashboard). */
 export function MetricCardsSkeleton() {
@@ -41,14 +41,14 @@ export function MetricCards({ metrics }: { metrics: DashboardMetricsResponse }) 
       <SimpleGrid as="dl" columns={GRID} gap="4" data-testid="metric-cards">
         {metricsOf(metrics).map((metric) => (
           <Card.Root key={metric.label} borderRadius="xl" boxShadow="xs">
-            <Card.Body gap="2" py="5">
+            <Card.Body gap="2" py={{ base: '4', sm: '5' }} px={{ base: '4', sm: '6' }}>
               <Stack direction="row" justify="space-between" align="center">
-                <Text as="dt" fontSize="sm" fontWeight="medium" color="fg.muted">
+                <Text as="dt" fontSize={{ base: 'xs', sm: 'sm' }} fontWeight="medium" color="fg.muted">
                   {metric.label}
                 </Text>
                 <Icon as={metric.icon} color="fg.muted" boxSize="4" aria-hidden="true" />
               </Stack>
-              <Text as="dd" fontSize="2xl" fontWeight="semibold" letterSpacing="-0.01em" color={metric.color} fontVariantNumeric="tabular-nums">
+              <Text as="dd" fontSize={{ base: 'lg', sm: '2xl' }} fontWeight="semibold" letterSpacing="-0.01em" color={metric.color} fontVariantNumeric="tabular-nums">
                 {metric.value}
               </Text>
             </Card.Body>

@@ -7,18 +7,23 @@ import { SourceBadge, StatusBadge } from '../../../components/orders/OrderBadges
 import { ORDER_MSG } from '../../../components/orders/orderText';
 
 function Amount({ order }: { order: OrderRowView }) {
-  if (order.status !== 'matched') return <MoneyText value={order.revenue ?? order.cost} figures={order.figures} />;
+  // One "Rate unavailable" or "-" says it for the whole row.
+  if (order.figures !== 'ok') return <MoneyText value={null} figures={order.figures} />;
+  const figures: Array<[string, OrderRowView['revenue'], boolean]> =
+    order.status === 'matched'
+      ? [
+          ['Revenue', order.revenue, false],
+          ['Cost', order.cost, false],
+          ['Profit', order.profit, true],
+        ]
+      : [order.revenue ? ['Revenue', order.revenue, false] : ['Cost', order.cost, false]];
   return (
     <Stack gap="0" fontSize="sm">
-      <Text as="span">
-        Revenue <MoneyText value={order.revenue} figures={order.figures} />
-      </Text>
-      <Text as="span" color="fg.muted">
-        Cost <MoneyText value={order.cost} figures={order.figures} />
-      </Text>
-      <Text as="span">
-        Profit <MoneyText value={order.profit} figures={order.figures} signed fontWeight="medium" />
-      </Text>
+      {figures.map(([label, value, signed]) => (
+        <Text as="span" key={label} color={label === 'Cost' && order.status === 'matched' ? 'fg.muted' : undefined}>
+          {label} <MoneyText value={value} signed={signed} fontWeight={signed ? 'medium' : undefined} />
+        </Text>
+      ))}
     </Stack>
   );
 }

@@ -20,7 +20,7 @@ const dash = <Text as="span" color="fg.muted">-</Text>;
 export function OrdersTable({ orders, onDetails, onRestore, restoringId }: OrdersTableProps) {
   return (
     <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel">
-      <Table.Root size="sm" minW="60rem" data-testid="orders-table">
+      <Table.Root size="sm" minW="50rem" data-testid="orders-table">
         <Table.Header>
           <Table.Row bg="bg.subtle">
             <Table.ColumnHeader>Etsy ID</Table.ColumnHeader>
@@ -40,15 +40,15 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
             return (
               <Table.Row key={order.id}>
                 <Table.Cell fontFamily="mono" fontSize="xs">{order.etsyReceiptId ?? dash}</Table.Cell>
-                <Table.Cell fontFamily="mono" fontSize="xs" maxW="10rem">
-                  {order.printifyOrderId ? <Text truncate title={order.printifyOrderId}>{order.printifyOrderId}</Text> : dash}
+                <Table.Cell fontFamily="mono" fontSize="xs">
+                  {order.printifyOrderId ? <Text truncate maxW="7rem" title={order.printifyOrderId}>{order.printifyOrderId}</Text> : dash}
                 </Table.Cell>
-                <Table.Cell maxW="18rem">
-                  <Text truncate title={product}>
+                <Table.Cell>
+                  <Text truncate maxW="13rem" title={product}>
                     {product}
                   </Text>
                   {order.productSku && (
-                    <Text fontSize="xs" color="fg.muted" truncate>
+                    <Text fontSize="xs" color="fg.muted" truncate maxW="13rem">
                       SKU: {order.productSku}
                     </Text>
                   )}
@@ -57,20 +57,29 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                 <Table.Cell>
                   <MatchStatusBadge order={order} />
                 </Table.Cell>
-                <Table.Cell textAlign="end">
-                  <MoneyText value={order.revenue} figures={order.figures} />
-                </Table.Cell>
-                <Table.Cell textAlign="end">
-                  <MoneyText value={order.cost} figures={order.figures} />
-                  {order.hasEstimatedFees && order.figures === 'ok' && (
-                    <Text fontSize="xs" color="fg.muted">
-                      incl. estimated fees
-                    </Text>
-                  )}
-                </Table.Cell>
-                <Table.Cell textAlign="end">
-                  <MoneyText value={order.profit} figures={order.figures} signed fontWeight="medium" />
-                </Table.Cell>
+                {order.figures === 'rate_unavailable' ? (
+                  // One "Rate unavailable" across the three figures rather than three of them.
+                  <Table.Cell colSpan={3} textAlign="end">
+                    <MoneyText value={null} figures={order.figures} />
+                  </Table.Cell>
+                ) : (
+                  <>
+                    <Table.Cell textAlign="end">
+                      <MoneyText value={order.revenue} figures={order.figures} />
+                    </Table.Cell>
+                    <Table.Cell textAlign="end">
+                      <MoneyText value={order.cost} figures={order.figures} />
+                      {order.hasEstimatedFees && order.figures === 'ok' && (
+                        <Text fontSize="xs" color="fg.muted">
+                          est. fees
+                        </Text>
+                      )}
+                    </Table.Cell>
+                    <Table.Cell textAlign="end">
+                      <MoneyText value={order.profit} figures={order.figures} signed fontWeight="medium" />
+                    </Table.Cell>
+                  </>
+                )}
                 <Table.Cell>
                   <Flex gap="2" justify="flex-end">
                     <Button size="xs" variant="outline" onClick={() => onDetails(order)} aria-label={`View Details of ${product}`}>
