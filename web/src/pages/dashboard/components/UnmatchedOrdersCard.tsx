@@ -1,4 +1,4 @@
-import { Button, Card, Flex, Heading, Spinner, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Card, Flex, Heading, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuArchive, LuGitCompareArrows } from 'react-icons/lu';
 import type { OrderRowView } from '@pod/contracts';
@@ -55,6 +55,39 @@ function Row({ order, archiving, onMatch, onArchive }: { order: OrderRowView; ar
   );
 }
 
+/** The same row on a phone: the figures and both buttons without scrolling sideways. */
+function PhoneRow({ order, archiving, onMatch, onArchive }: { order: OrderRowView; archiving: boolean; onMatch: () => void; onArchive: () => void }) {
+  const product = order.productTitle ?? ORDER_MSG.unknownProduct;
+  const fromEtsy = order.etsyReceiptId !== null;
+  return (
+    <Box as="li" py="3" borderBottomWidth="1px" borderColor="border.muted" _last={{ borderBottomWidth: '0' }}>
+      <Flex justify="space-between" gap="3">
+        <Stack gap="0.5" minW="0">
+          <Text fontWeight="medium" truncate>
+            {product}
+          </Text>
+          <Text fontSize="xs" color="fg.muted">
+            {formatOrderDate(order.orderDate) ?? '-'} · {fromEtsy ? 'Etsy' : 'Printify'}
+          </Text>
+        </Stack>
+        <Box flexShrink={0} fontSize="sm">
+          {fromEtsy ? <MoneyText value={order.revenue} figures={order.figures} /> : <Text as="span" color="fg.muted">N/A</Text>}
+        </Box>
+      </Flex>
+      <Flex gap="2" mt="2" align="center">
+        <StatusBadge status={order.status} />
+        <Box flex="1" />
+        <Button size="xs" colorPalette="brand" variant="subtle" onClick={onMatch} aria-label={`Match ${product}`}>
+          <LuGitCompareArrows aria-hidden="true" /> Match
+        </Button>
+        <Button size="xs" variant="outline" onClick={onArchive} loading={archiving} aria-label={`Archive ${product}`}>
+          <LuArchive aria-hidden="true" /> Archive
+        </Button>
+      </Flex>
+    </Box>
+  );
+}
+
 /** "Unmatched Orders" (spec §2; Part 2 §5): the first ten, with Match and Archive that work. */
 export function UnmatchedOrdersCard() {
   const currency = useDisplayCurrency();
@@ -105,7 +138,7 @@ export function UnmatchedOrdersCard() {
           </Text>
         ) : (
           <>
-            <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg">
+            <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" hideBelow="md">
               <Table.Root size="sm" minW="40rem">
                 <Table.Header>
                   <Table.Row bg="bg.subtle">
@@ -124,6 +157,11 @@ export function UnmatchedOrdersCard() {
                 </Table.Body>
               </Table.Root>
             </Table.ScrollArea>
+            <Stack as="ul" listStyleType="none" gap="0" hideFrom="md" data-testid="unmatched-cards">
+              {page.orders.slice(0, UNMATCHED_PREVIEW_ROWS).map((order) => (
+                <PhoneRow key={order.id} order={order} archiving={archivingId === order.id} onMatch={() => setMatching(order)} onArchive={() => void archive(order)} />
+              ))}
+            </Stack>
             {page.filteredTotal > UNMATCHED_PREVIEW_ROWS && (
               <AppLink to="/orders" display="inline-block" mt="4" color="brand.fg" fontWeight="medium">
                 {UNMATCHED_MSG.viewAll(page.filteredTotal)}

@@ -1,4 +1,4 @@
-import { Button, Stack, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Stack, Table, Text } from '@chakra-ui/react';
 import { LuGitCompareArrows } from 'react-icons/lu';
 import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
@@ -29,7 +29,7 @@ function Amount({ order }: { order: OrderRowView }) {
 }
 
 /** The Order Matching table (spec §2): details, customer, amount, status, source, and Match on every unmatched row. */
-export function MatchingTable({ orders, onMatch }: { orders: OrderRowView[]; onMatch: (order: OrderRowView) => void }) {
+function MatchingRowsTable({ orders, onMatch }: { orders: OrderRowView[]; onMatch: (order: OrderRowView) => void }) {
   return (
     <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel">
       <Table.Root size="sm" minW="52rem" data-testid="matching-table">
@@ -82,5 +82,61 @@ export function MatchingTable({ orders, onMatch }: { orders: OrderRowView[]; onM
         </Table.Body>
       </Table.Root>
     </Table.ScrollArea>
+  );
+}
+
+/** On a phone: one card per order, with its Match button in view. */
+function MatchingCards({ orders, onMatch }: { orders: OrderRowView[]; onMatch: (order: OrderRowView) => void }) {
+  return (
+    <Stack as="ul" listStyleType="none" gap="3" data-testid="matching-cards">
+      {orders.map((order) => {
+        const product = order.productTitle ?? ORDER_MSG.unknownProduct;
+        return (
+          <Box as="li" key={order.id} borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel" p="4">
+            <Flex justify="space-between" gap="3" align="flex-start">
+              <Stack gap="0.5" minW="0">
+                <Text fontWeight="semibold" truncate>
+                  {product}
+                </Text>
+                <Text fontSize="xs" color="fg.muted">
+                  {order.customerName ?? ORDER_MSG.unknownCustomer} · {formatOrderDate(order.orderDate) ?? ORDER_MSG.noDate}
+                </Text>
+                <Text fontSize="xs" color="fg.muted" truncate>
+                  {order.etsyReceiptId ? `Receipt ${order.etsyReceiptId}` : `Printify ${order.printifyOrderId ?? '-'}`}
+                </Text>
+              </Stack>
+              <StatusBadge status={order.status} />
+            </Flex>
+            <Flex justify="space-between" align="flex-end" gap="3" mt="3">
+              <Stack gap="2">
+                <Amount order={order} />
+                <Box>
+                  <SourceBadge source={order.source} />
+                </Box>
+              </Stack>
+              {order.status !== 'matched' && (
+                <Button size="sm" colorPalette="brand" onClick={() => onMatch(order)} aria-label={`Match ${product}`}>
+                  <LuGitCompareArrows aria-hidden="true" /> Match
+                </Button>
+              )}
+            </Flex>
+          </Box>
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** A table from md up, cards on a phone (the Match button stays in view). */
+export function MatchingTable(props: { orders: OrderRowView[]; onMatch: (order: OrderRowView) => void }) {
+  return (
+    <>
+      <Box hideBelow="md">
+        <MatchingRowsTable {...props} />
+      </Box>
+      <Box hideFrom="md">
+        <MatchingCards {...props} />
+      </Box>
+    </>
   );
 }
