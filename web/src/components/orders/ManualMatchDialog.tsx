@@ -78,7 +78,7 @@ export function ManualMatchDialog({ order, onClose }: ManualMatchDialogProps) {
             <Dialog.Header>
               <Dialog.Title>Manual Order Matching</Dialog.Title>
             </Dialog.Header>
-            <Dialog.Body>
+            <Dialog.Body tabIndex={0}>
               {order && (
                 <Stack gap="5">
                   <Box borderWidth="1px" borderColor="border.muted" borderRadius="lg" p="3" bg="bg.subtle">
@@ -106,7 +106,7 @@ export function ManualMatchDialog({ order, onClose }: ManualMatchDialogProps) {
                         No unmatched order from the other side fits this one. Sync both services, then try again.
                       </Text>
                     ) : (
-                      <Stack as="ul" listStyleType="none" gap="2" maxH={{ sm: '22rem' }} overflowY="auto" pr="1" data-testid="match-candidates">
+                      <Stack as="ul" listStyleType="none" gap="2" maxH={{ sm: '22rem' }} overflowY="auto" pr="1" tabIndex={0} aria-label="Potential matches" data-testid="match-candidates">
                         {list.map(({ order: candidate, score }) => (
                           <Flex as="li" key={candidate.id} gap="3" align="center" borderWidth="1px" borderColor="border.muted" borderRadius="lg" p="3">
                             <Stack gap="1" flex="1" minW="0">

@@ -38,17 +38,17 @@ export function MetricCardsSkeleton() {
 export function MetricCards({ metrics }: { metrics: DashboardMetricsResponse }) {
   return (
     <Stack gap="2">
-      <SimpleGrid as="dl" columns={GRID} gap="4" data-testid="metric-cards">
+      <SimpleGrid columns={GRID} gap="4" data-testid="metric-cards">
         {metricsOf(metrics).map((metric) => (
           <Card.Root key={metric.label} borderRadius="xl" boxShadow="xs">
             <Card.Body gap="2" py={{ base: '4', sm: '5' }} px={{ base: '4', sm: '6' }}>
               <Stack direction="row" justify="space-between" align="center">
-                <Text as="dt" fontSize={{ base: 'xs', sm: 'sm' }} fontWeight="medium" color="fg.muted">
+                <Text fontSize={{ base: 'xs', sm: 'sm' }} fontWeight="medium" color="fg.muted">
                   {metric.label}
                 </Text>
                 <Icon as={metric.icon} color="fg.muted" boxSize="4" aria-hidden="true" />
               </Stack>
-              <Text as="dd" fontSize={{ base: 'lg', sm: '2xl' }} fontWeight="semibold" letterSpacing="-0.01em" color={metric.color} fontVariantNumeric="tabular-nums">
+              <Text fontSize={{ base: 'lg', sm: '2xl' }} fontWeight="semibold" letterSpacing="-0.01em" color={metric.color} fontVariantNumeric="tabular-nums">
                 {metric.value}
               </Text>
             </Card.Body>

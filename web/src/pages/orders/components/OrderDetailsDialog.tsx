@@ -143,7 +143,7 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
                 {order && <MatchStatusBadge order={order} />}
               </Flex>
             </Dialog.Header>
-            <Dialog.Body>
+            <Dialog.Body tabIndex={0}>
               {error && !details ? (
                 <LoadError title="The order could not be loaded" error={error} onRetry={() => void reload()} />
               ) : isLoading || !details || !order ? (
