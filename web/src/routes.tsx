@@ -72,11 +72,6 @@ export const sidebarEntries: SidebarEntry[] = routeTable.flatMap((entry) =>
   entry.nav ? [{ path: entry.path, ...entry.nav, available: entry.app !== undefined }] : [],
 );
 
-/** Whether a signed-in visitor has a page at `path` (links elsewhere in the app show "Coming soon" otherwise). */
-export function hasAppPage(path: string): boolean {
-  return routeTable.some((entry) => entry.path === path && entry.app !== undefined);
-}
-
 export function buildRouteObjects(): RouteObject[] {
   return [
     {

@@ -1,5 +1,4 @@
 import { Button, Flex, Text } from '@chakra-ui/react';
-import { LuChevronLeft, LuChevronRight } from 'react-icons/lu';
 
 interface PagerProps {
   page: number;
@@ -26,10 +25,10 @@ export function Pager({ page, pageCount, summary, onPage, busy = false, label }:
           </Text>
         )}
         <Button size="sm" variant="outline" onClick={() => onPage(page - 1)} disabled={page <= 1 || busy}>
-          <LuChevronLeft aria-hidden="true" /> Previous
+          Previous
         </Button>
         <Button size="sm" variant="outline" onClick={() => onPage(page + 1)} disabled={page >= pageCount || busy}>
-          Next <LuChevronRight aria-hidden="true" />
+          Next
         </Button>
       </Flex>
     </Flex>

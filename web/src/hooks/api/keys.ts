@@ -15,26 +15,12 @@ export const API = {
   disconnect: (service: 'etsy' | 'printify') => `/api/connections/${service}`,
   syncStatus: '/api/sync/status',
   syncStart: (provider: 'etsy' | 'printify') => `/api/sync/${provider}`,
-  dashboardMetrics: '/api/dashboard/metrics',
-  orders: '/api/orders',
-  matchAll: '/api/orders/match',
-  matchingOrders: '/api/matching/orders',
-  order: (id: string) => `/api/orders/${encodeURIComponent(id)}`,
-  orderCandidates: (id: string) => `/api/orders/${encodeURIComponent(id)}/candidates`,
-  orderAction: (id: string, action: 'match' | 'unmatch' | 'archive' | 'restore') => `/api/orders/${encodeURIComponent(id)}/${action}`,
 } as const;
 
 /** Key prefixes for revalidating a resource's every key at once (`mutateByPrefix`). */
 export const API_PREFIX = {
   connections: '/api/connections/',
-  /** Every order list, details and candidates answer, and the dashboard's figures. */
+  /** Every order list, details and candidates answer, and the dashboard's figures (ORDER_API in orderKeys.ts). */
   orderData: ['/api/orders', '/api/matching/', '/api/dashboard/'],
 } as const;
 
-/** A query key: the path and its query string, parameters left out when undefined. */
-export function withQuery(path: string, params: Record<string, string | number | undefined>): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
-}

@@ -1,6 +1,7 @@
 import type { ManualMatchRequest, OrderChangeResponse } from '@pod/contracts';
 import { apiRequest } from './client';
-import { API, API_PREFIX } from './keys';
+import { API_PREFIX } from './keys';
+import { ORDER_API as API } from './orderKeys';
 import { mutateByPrefix } from './mutateByPrefix';
 
 // The order screens' changes. Each one moves orders between lists and changes the dashboard's

@@ -10,7 +10,7 @@ import type {
   OrdersStatusFilter,
 } from '@pod/contracts';
 import type { DisplayCurrencyCode } from '@pod/domain';
-import { API, withQuery } from './keys';
+import { ORDER_API as API, withQuery } from './orderKeys';
 
 // The order screens' queries (libs/contracts/src/api/orders.ts). Every key carries the display
 // currency, so changing it asks again; paged lists keep the previous page on screen while the

@@ -1,6 +1,6 @@
 import { Card, Center, Flex, Heading, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { LuInbox } from 'react-icons/lu';
+import { LuReceipt } from 'react-icons/lu';
 import type { ConnectionsStatus } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
@@ -25,7 +25,7 @@ function NoOrdersYet({ connections }: { connections: ConnectionsStatus | undefin
       <Card.Body>
         <Flex gap="4" align={{ base: 'flex-start', sm: 'center' }} direction={{ base: 'column', sm: 'row' }}>
           <Center boxSize="10" borderRadius="lg" bg="brand.subtle" color="brand.fg" flexShrink={0}>
-            <Icon as={LuInbox} boxSize="5" aria-hidden="true" />
+            <Icon as={LuReceipt} boxSize="5" aria-hidden="true" />
           </Center>
           <Stack gap="1" flex="1">
             <Heading as="h2" size="md">

@@ -1,6 +1,6 @@
 import { Button, Field, Flex, Input, NativeSelect, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { LuWandSparkles } from 'react-icons/lu';
+import { LuGitCompareArrows } from 'react-icons/lu';
 import type { OrderRowView, OrdersStatusFilter } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
@@ -64,7 +64,7 @@ export function MatchingPage() {
         subtitle="Pair each Etsy order with the Printify order that fulfilled it."
         actions={
           <Button colorPalette="brand" onClick={() => void autoMatch()} loading={autoMatching} loadingText="Matching..." alignSelf={{ base: 'stretch', md: 'auto' }}>
-            <LuWandSparkles aria-hidden="true" /> Auto Match Orders
+            <LuGitCompareArrows aria-hidden="true" /> Auto Match Orders
           </Button>
         }
       />

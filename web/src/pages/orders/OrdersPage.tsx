@@ -1,6 +1,6 @@
-import { Box, Flex, Spinner, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Box, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import type { OrderRowView, OrdersArchiveView, OrdersSourceTab, OrdersStatusFilter } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
@@ -17,28 +17,24 @@ import { OrderDetailsDialog } from './components/OrderDetailsDialog';
 import { OrdersFilters, STATUS_OPTIONS, type OrdersDays } from './components/OrdersFilters';
 import { OrdersCardList } from './components/OrdersCardList';
 import { OrdersTable } from './components/OrdersTable';
+import { SourceTabs } from './components/SourceTabs';
 
 const PAGE_SIZE = 50;
 const SEARCH_DEBOUNCE_MS = 300;
-const TABS: ReadonlyArray<{ value: OrdersSourceTab; label: string }> = [
-  { value: 'all', label: 'All Orders' },
-  { value: 'etsy', label: 'Etsy' },
-  { value: 'printify', label: 'Printify' },
-];
 
 /** `?status=unmatched` (the dashboard's "View All … Unmatched Orders") opens the list filtered. */
-function initialStatus(params: URLSearchParams): OrdersStatusFilter {
-  const asked = params.get('status');
+function initialStatus(search: string): OrdersStatusFilter {
+  const asked = new URLSearchParams(search).get('status');
   return STATUS_OPTIONS.find((option) => option.value === asked)?.value ?? 'all';
 }
 
 /** Orders (spec §2; Part 2 §3, §5, §10): every order, filtered, counted and paged by the server. */
 export function OrdersPage() {
   usePageTitle('Orders');
-  const [params] = useSearchParams();
+  const { search: query } = useLocation();
   const currency = useDisplayCurrency();
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<OrdersStatusFilter>(() => initialStatus(params));
+  const [status, setStatus] = useState<OrdersStatusFilter>(() => initialStatus(query));
   const [days, setDays] = useState<OrdersDays>(undefined);
   const [source, setSource] = useState<OrdersSourceTab>('all');
   const [view, setView] = useState<OrdersArchiveView>('active');
@@ -123,20 +119,9 @@ export function OrdersPage() {
         <Text fontSize="sm" color="fg.muted" aria-live="polite" data-testid="orders-count">
           {result ? `Showing ${result.filteredTotal.toLocaleString('en-US')} of ${result.total.toLocaleString('en-US')} orders` : '\u00a0'}
         </Text>
-        <Tabs.Root value={source} onValueChange={(details) => filter(setSource)(details.value as OrdersSourceTab)} variant="line" lazyMount unmountOnExit>
-          <Tabs.List overflowX="auto">
-            {TABS.map((tab) => (
-              <Tabs.Trigger key={tab.value} value={tab.value} whiteSpace="nowrap">
-                {tab.label} ({result ? result.tabCounts[tab.value].toLocaleString('en-US') : '…'})
-              </Tabs.Trigger>
-            ))}
-          </Tabs.List>
-          {TABS.map((tab) => (
-            <Tabs.Content key={tab.value} value={tab.value} pt="4">
-              {body}
-            </Tabs.Content>
-          ))}
-        </Tabs.Root>
+        <SourceTabs value={source} onChange={filter(setSource)} counts={result?.tabCounts}>
+          {body}
+        </SourceTabs>
       </Stack>
       <OrderDetailsDialog orderId={detailsId} onClose={() => setDetailsId(null)} />
     </PageContainer>

@@ -3,7 +3,7 @@ import type { IconType } from 'react-icons';
 import { LuChevronRight, LuLifeBuoy, LuPlug, LuReceipt, LuSettings } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import { ButtonLink } from '../../../components/ui/button-link';
-import { hasAppPage } from '../../../routes';
+import { useHasAppPage } from '../../../layouts/appPages';
 
 interface QuickLink {
   label: string;
@@ -35,6 +35,7 @@ function QuickLinkContent({ link }: { link: QuickLink }) {
 }
 
 function QuickLinksCard() {
+  const hasAppPage = useHasAppPage();
   return (
     <Card.Root borderRadius="xl" boxShadow="xs">
       <Card.Header>

@@ -1,23 +1,20 @@
-import { Card, Icon, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
-import type { IconType } from 'react-icons';
-import { LuDollarSign, LuPercent, LuTrendingUp, LuWallet } from 'react-icons/lu';
+import { Card, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import type { DashboardMetricsResponse } from '@pod/contracts';
 import { formatMoney, formatPercent } from '../../../components/money/format';
 
 interface Metric {
   label: string;
   value: string;
-  icon: IconType;
   color?: string;
 }
 
 function metricsOf(metrics: DashboardMetricsResponse): Metric[] {
   const profit = metrics.netProfit.minor;
   return [
-    { label: 'Total Revenue', value: formatMoney(metrics.totalRevenue), icon: LuDollarSign },
-    { label: 'Total Costs', value: formatMoney(metrics.totalCosts), icon: LuWallet },
-    { label: 'Net Profit', value: formatMoney(metrics.netProfit), icon: LuTrendingUp, color: profit < 0 ? 'fg.error' : 'fg.success' },
-    { label: 'Profit Margin', value: metrics.profitMargin === null ? '-' : formatPercent(metrics.profitMargin, 1), icon: LuPercent },
+    { label: 'Total Revenue', value: formatMoney(metrics.totalRevenue) },
+    { label: 'Total Costs', value: formatMoney(metrics.totalCosts) },
+    { label: 'Net Profit', value: formatMoney(metrics.netProfit), color: profit < 0 ? 'fg.error' : 'fg.success' },
+    { label: 'Profit Margin', value: metrics.profitMargin === null ? '-' : formatPercent(metrics.profitMargin, 1) },
   ];
 }
 
@@ -42,12 +39,9 @@ export function MetricCards({ metrics }: { metrics: DashboardMetricsResponse }) 
         {metricsOf(metrics).map((metric) => (
           <Card.Root key={metric.label} borderRadius="xl" boxShadow="xs">
             <Card.Body gap="2" py={{ base: '4', sm: '5' }} px={{ base: '4', sm: '6' }}>
-              <Stack direction="row" justify="space-between" align="center">
-                <Text fontSize={{ base: 'xs', sm: 'sm' }} fontWeight="medium" color="fg.muted">
-                  {metric.label}
-                </Text>
-                <Icon as={metric.icon} color="fg.muted" boxSize="4" aria-hidden="true" />
-              </Stack>
+              <Text fontSize={{ base: 'xs', sm: 'sm' }} fontWeight="medium" color="fg.muted">
+                {metric.label}
+              </Text>
               <Text fontSize={{ base: 'lg', sm: '2xl' }} fontWeight="semibold" letterSpacing="-0.01em" color={metric.color} fontVariantNumeric="tabular-nums">
                 {metric.value}
               </Text>

@@ -1,6 +1,6 @@
 import { Box, Button, Card, Flex, Heading, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { LuArchive, LuGitCompareArrows } from 'react-icons/lu';
+import { LuGitCompareArrows } from 'react-icons/lu';
 import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
@@ -47,7 +47,7 @@ function Row({ order, archiving, onMatch, onArchive }: { order: OrderRowView; ar
             <LuGitCompareArrows aria-hidden="true" /> Match
           </Button>
           <Button size="xs" variant="outline" onClick={onArchive} loading={archiving} aria-label={`Archive ${product}`}>
-            <LuArchive aria-hidden="true" /> Archive
+            Archive
           </Button>
         </Flex>
       </Table.Cell>
@@ -81,7 +81,7 @@ function PhoneRow({ order, archiving, onMatch, onArchive }: { order: OrderRowVie
           <LuGitCompareArrows aria-hidden="true" /> Match
         </Button>
         <Button size="xs" variant="outline" onClick={onArchive} loading={archiving} aria-label={`Archive ${product}`}>
-          <LuArchive aria-hidden="true" /> Archive
+          Archive
         </Button>
       </Flex>
     </Box>

@@ -1,5 +1,4 @@
 import { Button, Flex, Table, Text } from '@chakra-ui/react';
-import { LuArchiveRestore, LuEye } from 'react-icons/lu';
 import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
@@ -83,11 +82,11 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                 <Table.Cell>
                   <Flex gap="2" justify="flex-end">
                     <Button size="xs" variant="outline" onClick={() => onDetails(order)} aria-label={`View Details of ${product}`}>
-                      <LuEye aria-hidden="true" /> View Details
+                      View Details
                     </Button>
                     {onRestore && (
                       <Button size="xs" variant="subtle" colorPalette="brand" onClick={() => onRestore(order)} loading={restoringId === order.id} aria-label={`Restore ${product}`}>
-                        <LuArchiveRestore aria-hidden="true" /> Restore
+                        Restore
                       </Button>
                     )}
                   </Flex>
