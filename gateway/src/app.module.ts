@@ -9,6 +9,7 @@ import { ConnectionsModule } from './connections/connections.module';
 import { CoreModule } from './core/core.module';
 import { DemoModule } from './demo/demo.module';
 import { EventsModule } from './events/events.module';
+import { ExchangeRateModule } from './exchange-rate/exchange-rate.module';
 import { HealthModule } from './health/health.module';
 import { pathForLog } from './http/provider-webhook-route';
 import { MaintenanceModule } from './maintenance/maintenance.module';
@@ -61,6 +62,7 @@ export class AppModule {
         MaintenanceModule,
         SyncModule,
         WebhooksModule,
+        ExchangeRateModule,
       ],
     };
   }

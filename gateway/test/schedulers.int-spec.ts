@@ -16,9 +16,11 @@ const bed = new GatewayTestBed();
 const gateways: TestGateway[] = [];
 const intervalsFromGatewayCode: string[] = [];
 let maintenance: Queue;
+let fxRate: Queue;
 const ENV = { DEMO_CLEANUP_EVERY_SECONDS: '1' };
 const ALL_KEYS = ['demo-cleanup', 'nightly-resync', 'incremental-sync', 'sync-reconcile'];
-const SCHEDULE_CONFIG = { DEMO_CLEANUP_EVERY_SECONDS: 1, SYNC_EVERY_MINUTES: 15, RESYNC_CRON: '0 3 * * *', RESYNC_TZ: 'UTC' };
+const SCHEDULE_CONFIG = { DEMO_CLEANUP_EVERY_SECONDS: 1, SYNC_EVERY_MINUTES: 15, RESYNC_CRON: '0 3 * * *', RESYNC_TZ: 'UTC', FX_RATES_CRON: '20 16,18 * * 1-5' };
+const queueOf = (name: string) => (name === 'fx-rate' ? fxRate : maintenance);
 
 beforeAll(async () => {
   await bed.setUp();
@@ -36,9 +38,11 @@ beforeAll(async () => {
   }
   const config = loadConfig({ REDIS_PREFIX: bed.redisPrefix });
   maintenance = new Queue('maintenance', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
+  fxRate = new Queue('fx-rate', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
 });
 afterAll(async () => {
   await maintenance?.close();
+  await fxRate?.close();
   await bed.tearDown();
 });
 
@@ -66,6 +70,8 @@ describe('job schedulers', () => {
     expect(byKey['nightly-resync']).toMatchObject({ name: 'sync-fan-out', pattern: '0 3 * * *', tz: 'UTC' });
     expect(byKey['incremental-sync']).toMatchObject({ name: 'sync-fan-out', every: 15 * 60_000 });
     expect(byKey['sync-reconcile']).toMatchObject({ name: 'sync-reconcile', every: 60_000 });
+    // The ECB rates' scheduler lives on the fx-rate worker's queue.
+    expect(await fxRate.getJobSchedulers()).toMatchObject([{ key: 'fx-rates-daily', name: 'refresh-rates', pattern: '20 16,18 * * 1-5', tz: 'Europe/Berlin' }]);
   });
 
   it('runs the demo cleanup, which removes an expired demo account and keeps the rest', async () => {
@@ -91,11 +97,14 @@ describe('job schedulers', () => {
 
   it('removes a scheduler the table no longer names, and keeps one of each row', async () => {
     await maintenance.upsertJobScheduler('retired-schedule', { every: 60_000 }, { name: 'ping', data: { requestedAt: new Date().toISOString(), requestedBy: 'test' } });
-    await upsertSchedulers(schedulesFor(SCHEDULE_CONFIG), () => maintenance);
+    await upsertSchedulers(schedulesFor(SCHEDULE_CONFIG), queueOf);
     expect((await maintenance.getJobSchedulers()).map((s) => s.key).sort()).toEqual([...ALL_KEYS].sort());
     // A row turned off (SYNC_EVERY_MINUTES=0) is removed from Redis too.
-    await upsertSchedulers(schedulesFor({ ...SCHEDULE_CONFIG, SYNC_EVERY_MINUTES: 0 }), () => maintenance);
+    await upsertSchedulers(schedulesFor({ ...SCHEDULE_CONFIG, SYNC_EVERY_MINUTES: 0 }), queueOf);
     expect((await maintenance.getJobSchedulers()).map((s) => s.key).sort()).toEqual(ALL_KEYS.filter((k) => k !== 'incremental-sync').sort());
+    // FX_RATES_CRON=off removes its scheduler, the last one on its queue.
+    await upsertSchedulers(schedulesFor({ ...SCHEDULE_CONFIG, FX_RATES_CRON: 'off' }), queueOf);
+    expect(await fxRate.getJobSchedulers()).toEqual([]);
   });
 
   it('`cli.js upsert-schedulers` registers the same scheduler, once, however often it runs', async () => {
@@ -103,7 +112,7 @@ describe('job schedulers', () => {
     const env = { ...process.env, APP_SECRET: TEST_APP_SECRET, REDIS_PREFIX: bed.redisPrefix, DATABASE_URL: bed.database.url, DEMO_CLEANUP_EVERY_SECONDS: '5', RESYNC_CRON: '30 2 * * *', RESYNC_TZ: 'Europe/London' };
     for (let run = 0; run < 2; run += 1) {
       const { stdout } = await promisify(execFile)(process.execPath, [cli, 'upsert-schedulers'], { env });
-      expect(stdout).toContain('Job schedulers registered: demo-cleanup, nightly-resync, incremental-sync, sync-reconcile');
+      expect(stdout).toContain('Job schedulers registered: demo-cleanup, nightly-resync, incremental-sync, sync-reconcile, fx-rates-daily');
     }
     const schedulers = await maintenance.getJobSchedulers();
     expect(schedulers).toHaveLength(ALL_KEYS.length);

@@ -187,6 +187,20 @@ export class AppConfig {
   })
   RESYNC_TZ = 'UTC';
 
+  /**
+   * When the fx-rate worker loads the ECB's daily rates: a cron pattern read in Europe/Berlin
+   * (the ECB publishes around 16:00 CET on TARGET days; the second run catches a late file).
+   * `off` removes the scheduler.
+   */
+  @ValidateBy({
+    name: 'cronPattern',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && (value === 'off' || isCronPattern(value)),
+      defaultMessage: () => 'FX_RATES_CRON must be a cron pattern such as "20 16,18 * * 1-5" (minute hour day month weekday), or off',
+    },
+  })
+  FX_RATES_CRON = '20 16,18 * * 1-5';
+
   /** Whole-request bound (a trickled body included). */
   @Type(() => Number)
   @IsInt()
@@ -269,6 +283,10 @@ export class AppConfig {
 
   @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'PRINTIFY_API_URL must be an http(s) URL' })
   PRINTIFY_API_URL = 'https://api.printify.com';
+
+  /** The folder of the ECB's reference-rate files (eurofxref-daily.xml, …), live mode only (demo mode uses SANDBOX_URL). */
+  @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'ECB_RATES_URL must be an http(s) URL' })
+  ECB_RATES_URL = 'https://www.ecb.europa.eu/stats/eurofxref';
 
   /** The built-in sandbox (Etsy, Printify, ECB) used in demo mode, i.e. without Etsy credentials. */
   @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'SANDBOX_URL must be an http(s) URL' })

@@ -11,6 +11,7 @@ describe('provider settings', () => {
     expect(config.ETSY_API_URL).toBe('https://openapi.etsy.com');
     expect(config.ETSY_CONNECT_URL).toBe('https://www.etsy.com/oauth/connect');
     expect(config.PRINTIFY_API_URL).toBe('https://api.printify.com');
+    expect(config.ECB_RATES_URL).toBe('https://www.ecb.europa.eu/stats/eurofxref');
     expect(config.SANDBOX_URL).toBe('http://127.0.0.1:5200');
     expect(config.etsyRedirectUri).toBe('http://localhost:5000/api/connections/etsy/callback');
     expect(loadConfig({ ...BASE, PORT: '6123' }).etsyRedirectUri).toBe('http://localhost:6123/api/connections/etsy/callback');
@@ -33,6 +34,7 @@ describe('provider settings', () => {
     ['ETSY_API_URL', 'not a url'],
     ['ETSY_CONNECT_URL', 'javascript:alert(1)'],
     ['PRINTIFY_API_URL', 'api.printify.com'],
+    ['ECB_RATES_URL', 'www.ecb.europa.eu/stats/eurofxref'],
     ['SANDBOX_URL', 'localhost:5200'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadConfig({ ...BASE, [name]: value })).toThrow(ConfigError);
@@ -42,7 +44,7 @@ describe('provider settings', () => {
 
 describe('effectiveProviders', () => {
   it('live: the configured hosts and credentials', () => {
-    const config = loadConfig({ ...LIVE, ETSY_API_URL: 'https://api.etsy.com/', PRINTIFY_API_URL: 'https://printify.test/' });
+    const config = loadConfig({ ...LIVE, ETSY_API_URL: 'https://api.etsy.com/', PRINTIFY_API_URL: 'https://printify.test/', ECB_RATES_URL: 'https://ecb.test/rates/' });
     expect(effectiveProviders(config)).toEqual({
       mode: 'live',
       etsy: {
@@ -53,6 +55,7 @@ describe('effectiveProviders', () => {
         redirectUri: 'http://localhost:5000/api/connections/etsy/callback',
       },
       printify: { apiUrl: 'https://printify.test' },
+      ecb: { ratesUrl: 'https://ecb.test/rates' },
     });
   });
 
@@ -68,6 +71,7 @@ describe('effectiveProviders', () => {
         redirectUri: 'http://localhost:7000/api/connections/etsy/callback',
       },
       printify: { apiUrl: 'http://127.0.0.1:6200' },
+      ecb: { ratesUrl: 'http://127.0.0.1:6200/stats/eurofxref' },
     });
   });
 });

@@ -12,6 +12,8 @@ export const SANDBOX_PATHS = {
   etsyConnect: '/oauth/connect',
   /** Printify API v1 under /v1. */
   printifyApi: '',
+  /** The ECB's rate files, at their real path. */
+  ecbRates: '/stats/eurofxref',
 } as const;
 
 /** Where the gateway serves the sandbox's consent page in demo mode. */
@@ -24,6 +26,8 @@ export interface EffectiveProviders {
   mode: ProvidersMode;
   etsy: { apiUrl: string; connectUrl: string; keystring: string; sharedSecret: string; redirectUri: string };
   printify: { apiUrl: string };
+  /** The folder of the ECB rate files (no credentials: the feed is public). */
+  ecb: { ratesUrl: string };
 }
 
 type ProvidersConfig = Pick<
@@ -35,13 +39,14 @@ type ProvidersConfig = Pick<
   | 'ETSY_API_URL'
   | 'ETSY_CONNECT_URL'
   | 'PRINTIFY_API_URL'
+  | 'ECB_RATES_URL'
   | 'SANDBOX_URL'
 >;
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 /**
- * The hosts and credentials every process uses for Etsy and Printify. With both Etsy app
+ * The hosts and credentials every process uses for Etsy, Printify and the ECB feed. With both Etsy app
  * credentials set: the configured (real) hosts. Without them: demo mode, every provider URL
  * on the sandbox with its fixed credentials. The OAuth redirect URI is ours in both modes.
  */
@@ -58,6 +63,7 @@ export function effectiveProviders(config: ProvidersConfig): EffectiveProviders 
         redirectUri,
       },
       printify: { apiUrl: trimSlash(config.PRINTIFY_API_URL) },
+      ecb: { ratesUrl: trimSlash(config.ECB_RATES_URL) },
     };
   }
   const sandbox = trimSlash(config.SANDBOX_URL);
@@ -73,5 +79,6 @@ export function effectiveProviders(config: ProvidersConfig): EffectiveProviders 
       redirectUri,
     },
     printify: { apiUrl: `${sandbox}${SANDBOX_PATHS.printifyApi}` },
+    ecb: { ratesUrl: `${sandbox}${SANDBOX_PATHS.ecbRates}` },
   };
 }

@@ -39,6 +39,7 @@ const PINNED: Record<ApiErrorCode, true> = {
   webhook_signature_invalid: true,
   webhook_stale: true,
   webhook_payload_invalid: true,
+  rate_unavailable: true,
   unknown_job_name: true,
   bad_request: true,
   forbidden: true,

@@ -43,6 +43,8 @@ export const API_ERROR_CODES = [
   'webhook_signature_invalid', // 401: the delivery's signature is missing, malformed or wrong
   'webhook_stale', // 401: an Etsy delivery's timestamp is more than 5 minutes away from now
   'webhook_payload_invalid', // 400: a signed delivery whose body is not what the provider documents
+  // Exchange rates
+  'rate_unavailable', // 404: no ECB rate for that currency and date (not published by the ECB, or not loaded yet)
   // Operators
   'unknown_job_name',
   // Anything else

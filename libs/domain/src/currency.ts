@@ -1,12 +1,11 @@
+import { ISO_4217_EXPONENTS } from './iso4217';
+
 /**
- * ISO 4217 minor-unit exponents for the currencies Etsy shops sell in and the ECB publishes.
- * Never assume 2: JPY has 0, and the table is the one place that knows.
+ * ISO 4217 minor-unit exponents of every active currency (generated from the ISO list, see
+ * iso4217.ts), so any currency Etsy reports — MAD, TWD, KWD — has its exponent. Never assume
+ * 2: JPY has 0, KWD 3, and this table is the one place that knows.
  */
-export const CURRENCY_EXPONENTS = {
-  AUD: 2, BGN: 2, BRL: 2, CAD: 2, CHF: 2, CNY: 2, CZK: 2, DKK: 2, EUR: 2, GBP: 2, HKD: 2, HUF: 2,
-  IDR: 2, ILS: 2, INR: 2, ISK: 0, JPY: 0, KRW: 0, MXN: 2, MYR: 2, NOK: 2, NZD: 2, PHP: 2, PLN: 2,
-  RON: 2, SEK: 2, SGD: 2, THB: 2, TRY: 2, USD: 2, VND: 0, ZAR: 2,
-} as const;
+export const CURRENCY_EXPONENTS = ISO_4217_EXPONENTS;
 
 export type CurrencyCode = keyof typeof CURRENCY_EXPONENTS;
 

@@ -30,3 +30,5 @@ export * from './printify/types';
 export * from './printify/client';
 export * from './printify/mappers';
 export * from './printify/webhooks';
+
+export * from './ecb';

@@ -46,8 +46,8 @@ describe('the queue contract table', () => {
   it('creates workers paused, with the contract settings, named hostname:pid and keeping a week of per-minute counts', () => {
     expect(workerOptionsFor('fx-rate')).toEqual({
       autorun: false,
-      concurrency: 1,
-      lockDuration: 30_000,
+      concurrency: 2,
+      lockDuration: 60_000,
       stalledInterval: 30_000,
       maxStalledCount: 1,
       metrics: { maxDataPoints: 7 * 24 * 60 },
@@ -60,7 +60,8 @@ describe('the queue contract table', () => {
     expect(isJobName('etsy-sync', 'ping')).toBe(true);
     expect(isJobName('etsy-sync', 'toString')).toBe(false);
     expect(isJobName('etsy-sync', 'sync-page')).toBe(false);
-    expect(operatorJobNames('fx-rate')).toEqual(['ping']);
+    expect(operatorJobNames('fx-rate')).toEqual(['ping', 'refresh-rates']);
+    expect(operatorJob('fx-rate', 'refresh-rates')?.payload(new Date())).toEqual({ reason: 'operator' });
     expect(operatorJob('fx-rate', 'nope')).toBeUndefined();
     const payload = operatorJob('fx-rate', 'ping')?.payload(new Date('2026-01-02T03:04:05Z'));
     expect(payload).toEqual({ requestedAt: '2026-01-02T03:04:05.000Z', requestedBy: 'operator' });

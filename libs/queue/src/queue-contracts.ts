@@ -113,6 +113,34 @@ export interface SyncFanOutResult {
 
 const syncFanOut = jobSpec<SyncFanOutPayload, SyncFanOutResult>({ options: { attempts: 3 } });
 
+/** Why the fx rates are being refreshed: the worker starting, the daily scheduler, or an operator. */
+export type FxRefreshReason = 'startup' | 'schedule' | 'operator';
+
+export interface FxRefreshPayload {
+  reason: FxRefreshReason;
+}
+
+/** Which ECB file a refresh read, and what it changed in fx_rate. */
+export interface FxRefreshResult {
+  file: 'daily' | 'last90Days' | 'historyZip';
+  days: number;
+  inserted: number;
+  changed: number;
+  unchanged: number;
+  /** The newest ECB day stored after the refresh. */
+  latestDate: string | null;
+}
+
+/**
+ * Brings fx_rate up to date from the ECB: the whole history when the table is empty, the
+ * 90-day file when business days are missing since the last stored one, else the daily file.
+ * Idempotent (only new or changed values are written); retried slowly, the next run catches up.
+ */
+const refreshRates = jobSpec<FxRefreshPayload, FxRefreshResult>({
+  options: { attempts: 4, backoff: { type: 'exponential', delay: 30_000, jitter: 0.5 } },
+  operatorPayload: () => ({ reason: 'operator' }),
+});
+
 /** Re-enqueues active runs whose job is gone (a Redis restart, a failed enqueue). */
 const syncReconcile = jobSpec<Record<string, never>, { requeued: number; interrupted: number }>({ options: { attempts: 1 } });
 
@@ -139,10 +167,11 @@ export const QUEUE_CONTRACTS = {
     worker: { concurrency: 1, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 1 },
     jobDefaults: { ...RETRIES, ...RETENTION },
   },
-  // One ECB fetch a day; concurrency 1 keeps it single-flight per process.
+  // A few ECB fetches a day. Two at once so a ping is never stuck behind a slow download;
+  // refreshes are deduplicated and their upserts idempotent, so two never conflict.
   'fx-rate': {
-    jobs: { ping },
-    worker: { concurrency: 1, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 1 },
+    jobs: { ping, 'refresh-rates': refreshRates },
+    worker: { concurrency: 2, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 1 },
     jobDefaults: { ...RETRIES, ...RETENTION },
   },
   // Housekeeping run by job schedulers (see schedules.ts), consumed by the gateway process:

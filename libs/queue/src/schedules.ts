@@ -25,7 +25,10 @@ function schedule<Q extends QueueName, J extends JobName<Q>>(row: Schedule<Q, J>
  * row here (e.g. the nightly resync on `RESYNC_CRON`) and every process start and
  * `npm run schedulers` registers it; a row removed here is removed from Redis too.
  */
-export function schedulesFor(config: Pick<AppConfig, 'DEMO_CLEANUP_EVERY_SECONDS' | 'SYNC_EVERY_MINUTES' | 'RESYNC_CRON' | 'RESYNC_TZ'>): Schedule[] {
+/** The ECB's time zone: its rates appear around 16:00 there, summer and winter. */
+export const FX_RATES_TZ = 'Europe/Berlin';
+
+export function schedulesFor(config: Pick<AppConfig, 'DEMO_CLEANUP_EVERY_SECONDS' | 'SYNC_EVERY_MINUTES' | 'RESYNC_CRON' | 'RESYNC_TZ' | 'FX_RATES_CRON'>): Schedule[] {
   return [
     schedule({ id: 'demo-cleanup', queue: 'maintenance', job: 'demo-cleanup', timing: { every: config.DEMO_CLEANUP_EVERY_SECONDS * 1000 }, data: {} }),
     // The nightly resync: every connected shop, re-reading the look-back window of orders that may still change.
@@ -38,6 +41,10 @@ export function schedulesFor(config: Pick<AppConfig, 'DEMO_CLEANUP_EVERY_SECONDS
       : []),
     // Active runs whose job vanished (a Redis restart) get it back; runs failed past their stalls end as interrupted.
     schedule({ id: 'sync-reconcile', queue: 'maintenance', job: 'sync-reconcile', timing: { every: 60_000 }, data: {} }),
+    // The ECB's daily rates after publication (the fx-rate worker also catches up at its start).
+    ...(config.FX_RATES_CRON !== 'off'
+      ? [schedule({ id: 'fx-rates-daily', queue: 'fx-rate', job: 'refresh-rates', timing: { pattern: config.FX_RATES_CRON, tz: FX_RATES_TZ }, data: { reason: 'schedule' } })]
+      : []),
   ];
 }
 
@@ -65,7 +72,7 @@ export async function upsertSchedulers(schedules: Schedule[], queueOf: (name: Qu
 }
 
 /** Queues that may carry schedulers. */
-const SCHEDULED_QUEUES: readonly QueueName[] = ['maintenance'];
+const SCHEDULED_QUEUES: readonly QueueName[] = ['maintenance', 'fx-rate'];
 
 async function removeAllSchedulers(queue: Queue): Promise<void> {
   for (const existing of await queue.getJobSchedulers()) if (existing.key) await queue.removeJobScheduler(existing.key);

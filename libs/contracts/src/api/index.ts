@@ -6,3 +6,4 @@ export type * from './public-config';
 export type * from './demo';
 export type * from './sync';
 export type * from './orders';
+export type * from './exchange-rate';

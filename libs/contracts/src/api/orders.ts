@@ -128,14 +128,6 @@ export interface OrderChangeResponse {
   orders: OrderRowView[];
 }
 
-/** GET /api/exchange-rate/:date/:from/:to */
-export interface ExchangeRateResponse {
-  /** Decimal string: units of `to` per unit of `from`. */
-  rate: string;
-  /** YYYY-MM-DD: the ECB reference day used (the date asked for, or the business day before). */
-  date: string;
-}
-
 /** Where a figure comes from: the receipt, Etsy's payment or ledger, Printify, or the fee schedule. */
 export type FigureSource = 'receipt' | 'payment' | 'ledger' | 'printify' | 'estimate';
 

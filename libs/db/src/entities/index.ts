@@ -2,6 +2,7 @@ import { EtsyLedgerEntryEntity } from './etsy-ledger-entry.entity';
 import { EtsyPaymentEntity } from './etsy-payment.entity';
 import { EtsyReceiptLineEntity } from './etsy-receipt-line.entity';
 import { EtsyReceiptEntity } from './etsy-receipt.entity';
+import { FxRateEntity } from './fx-rate.entity';
 import { OAuthStateEntity } from './oauth-state.entity';
 import { PrintifyOrderLineEntity } from './printify-order-line.entity';
 import { PrintifyOrderEntity } from './printify-order.entity';
@@ -17,6 +18,7 @@ export {
   EtsyPaymentEntity,
   EtsyReceiptEntity,
   EtsyReceiptLineEntity,
+  FxRateEntity,
   OAuthStateEntity,
   PrintifyOrderEntity,
   PrintifyOrderLineEntity,
@@ -41,4 +43,5 @@ export const ALL_ENTITIES = [
   PrintifyOrderEntity,
   PrintifyOrderLineEntity,
   SyncQuarantineEntity,
+  FxRateEntity,
 ];

@@ -5,6 +5,7 @@ import { EtsyRefreshLease1764100000000 } from './1764100000000-etsy-refresh-leas
 import { SyncRuns1764200000000 } from './1764200000000-sync-runs';
 import { SyncedOrders1764300000000 } from './1764300000000-synced-orders';
 import { PrintifyWebhooks1764400000000 } from './1764400000000-printify-webhooks';
+import { FxRates1764500000000 } from './1764500000000-fx-rates';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const ALL_MIGRATIONS = [
   SyncRuns1764200000000,
   SyncedOrders1764300000000,
   PrintifyWebhooks1764400000000,
+  FxRates1764500000000,
 ];

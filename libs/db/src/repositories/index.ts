@@ -1,6 +1,7 @@
 import { DatabaseProbe } from './database-session';
 import { DemoAccountsRepository } from './demo-accounts.repository';
 import { EtsyTokensRepository } from './etsy-tokens.repository';
+import { FxRatesRepository } from './fx-rates.repository';
 import { OAuthStatesRepository } from './oauth-states.repository';
 import { SessionsRepository } from './sessions.repository';
 import { SyncCursorsRepository } from './sync-cursors.repository';
@@ -12,6 +13,7 @@ export * from './database-session';
 export * from './demo-accounts.repository';
 export * from './etsy-orders.repository';
 export * from './etsy-tokens.repository';
+export * from './fx-rates.repository';
 export * from './oauth-states.repository';
 export * from './printify-orders.repository';
 export * from './sessions.repository';
@@ -26,4 +28,4 @@ export * from './users.repository';
  * The repositories built from the process's DataSource alone, for dependency injection
  * (ConnectionsRepository also needs the TokenCipher and is wired where the cipher is).
  */
-export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository] as const;
+export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository, FxRatesRepository] as const;

@@ -68,17 +68,17 @@ export async function sendWithTimeout(fetchImpl: FetchLike, url: string, init: R
 }
 
 /**
- * Reads the whole body as UTF-8 text within `bodyMs`, refusing more than `maxBytes` (by the
- * declared Content-Length before reading, and by counting while reading).
+ * Reads the whole body within `bodyMs`, refusing more than `maxBytes` (by the declared
+ * Content-Length before reading, and by counting while reading).
  */
-export async function readBodyCapped(response: Response, controller: AbortController, bodyMs: number, maxBytes: number): Promise<string> {
+export async function readBodyCapped(response: Response, controller: AbortController, bodyMs: number, maxBytes: number): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     controller.abort();
     void response.body?.cancel().catch(() => undefined);
     throw new BodyTooLargeError(maxBytes);
   }
-  if (!response.body) return '';
+  if (!response.body) return Buffer.alloc(0);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -101,5 +101,5 @@ export async function readBodyCapped(response: Response, controller: AbortContro
   } finally {
     cancel();
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -9,7 +9,7 @@ import type { Provider } from '@pod/contracts';
  * Messages are safe to log and to show an operator: they name the provider, method, host and
  * path template, never a token, secret, code or query string.
  */
-export type ProviderName = Provider;
+export type ProviderName = Provider | 'ecb';
 
 export type ProviderErrorCode =
   | 'rate_limited'

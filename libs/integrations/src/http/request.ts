@@ -102,6 +102,11 @@ export interface HttpRequest {
    * never made. (A retried code exchange or refresh would fail with invalid_grant.)
    */
   idempotent?: boolean;
+  /**
+   * How a 2xx body is read: parsed JSON (default), UTF-8 text (XML files) or the raw bytes (a
+   * ZIP archive). Error bodies are always read loosely as text or JSON.
+   */
+  responseType?: 'json' | 'text' | 'bytes';
   /** Sees every response's status and headers before anything else (Etsy's rate headers). */
   onResponse?: (response: { status: number; headers: Headers }) => Promise<void> | void;
   /** Maps a 4xx (other than 429) to a provider error; undefined falls back to the default mapping. */
@@ -117,7 +122,10 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   headers: Headers;
-  /** The parsed JSON body (integers beyond 2^53 as strings); null for an empty body. */
+  /**
+   * The parsed JSON body (integers beyond 2^53 as strings; null for an empty body); a string
+   * with responseType 'text', a Buffer with 'bytes'.
+   */
   body: unknown;
 }
 
@@ -270,9 +278,9 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
       return { type: 'throw', error: new RedirectRefusedError(provider, status, `${ctx.what}: refused to follow a ${status} redirect`) };
     }
 
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readBodyCapped(response, controller, timeouts.bodyMs, maxBodyBytes);
+      bytes = await readBodyCapped(response, controller, timeouts.bodyMs, maxBodyBytes);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         return { type: 'throw', error: new MalformedResponseError(provider, `${ctx.what}: ${error.message}`, status) };
@@ -282,6 +290,9 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
       return ctx.idempotent ? { type: 'retry', delayMs: backoff(), error: transport } : { type: 'throw', error: transport };
     }
 
+    if (status >= 200 && status < 300 && request.responseType === 'bytes') return { type: 'return', response: { status, headers: response.headers, body: bytes } };
+    const text = bytes.toString('utf8');
+    if (status >= 200 && status < 300 && request.responseType === 'text') return { type: 'return', response: { status, headers: response.headers, body: text } };
     if (status >= 200 && status < 300) {
       let parsed: unknown = null;
       if (text.trim() !== '') {

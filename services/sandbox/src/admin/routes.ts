@@ -43,6 +43,8 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
       ordersPerMonth: optionalInt(body, 'ordersPerMonth', 0, 250_000),
       printifyShops: optionalInt(body, 'printifyShops', 1, 4),
       printifyEnvelope: optionalEnum(body, 'printifyEnvelope', ['full', 'minimal'] as const),
+      printifyLineCost: optionalEnum(body, 'printifyLineCost', ['per_unit', 'per_line'] as const),
+      salesLast365Usd: optionalInt(body, 'salesLast365Usd', 0, 1_000_000_000),
       private: optionalBoolean(body, 'private'),
       lifetimeSeconds: optionalInt(body, 'lifetimeSeconds', 1, 365 * 86_400),
     };
@@ -190,6 +192,8 @@ function describe(state: SandboxState, tenant: Tenant, printifyTokens: string[])
     orders: tenant.count,
     asOf: tenant.settings.asOf,
     printifyEnvelope: tenant.settings.printifyEnvelope,
+    printifyLineCost: tenant.settings.printifyLineCost,
+    salesLast365Usd: tenant.shop.salesLast365Usd,
     ...lifeJson(state, tenant.id),
   };
 }

@@ -96,4 +96,4 @@ export class Rng {
 }
 
 /** Topic numbers of the per-order random streams (see Rng.mix). */
-export const STREAM = { order: 1, buyer: 2, created: 3, printifyId: 4, reprintId: 5, sample: 6, variety: 7, account: 8 } as const;
+export const STREAM = { order: 1, buyer: 2, created: 3, printifyId: 4, reprintId: 5, sample: 6, variety: 7, account: 8, bulk: 9 } as const;

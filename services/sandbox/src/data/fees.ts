@@ -5,7 +5,8 @@ import type { OrderModel } from './order-generator';
  * Etsy's fees for one order, from the fee schedule in integrations.md a.8, in the shop's minor
  * units. The sandbox's modelling choices where the docs leave it open: the transaction fee is
  * taken on what the buyer pays for the line (after its coupon share); processing is on the
- * grand total; offsite ads and the regulatory fee are on items plus shipping.
+ * grand total; offsite ads and the regulatory fee are on items plus shipping (the Offsite Ads
+ * cap and rate are a.8's: see offsiteAdsFee).
  */
 export interface OrderFees {
   /** Per line: fee on the first unit ("transaction") and on the rest ("transaction_quantity"). */
@@ -28,9 +29,29 @@ const PROCESSING: Record<ShopCurrency, { rate: number; fixed: number }> = {
 /** Regulatory operating fee by seller country (GB shops and FR shops here). */
 const REGULATORY: Record<ShopCurrency, number> = { USD: 0, GBP: 0.0032, EUR: 0.0047 };
 const RENEW_SOLD: Record<ShopCurrency, number> = { USD: 20, EUR: 18, GBP: 16 };
-/** USD 100 cap on offsite ads, roughly converted. */
-const OFFSITE_CAP: Record<ShopCurrency, number> = { USD: 10_000, EUR: 9_000, GBP: 8_000 };
 const TRANSACTION_RATE = 0.065;
+
+/** Minor units of the shop currency for a USD amount, roughly (the sandbox's fixed EUR and GBP equivalents). */
+const FROM_USD: Record<ShopCurrency, number> = { USD: 1, EUR: 0.9, GBP: 0.8 };
+
+export function inShopCurrency(usdCents: number, currency: ShopCurrency): number {
+  return Math.round(usdCents * FROM_USD[currency]);
+}
+
+/**
+ * Offsite Ads (a.8): 15% for sellers under USD 10k of sales in the last 365 days, 12% for those
+ * at or above it. The standing is the shop's (ShopProfile.salesLast365Usd), one for all its
+ * orders: orders are rebuilt one at a time from (seed, index), and the 365 days reach back before
+ * the generated history anyway.
+ */
+export function offsiteAdsRate(salesLast365Usd: number): number {
+  return salesLast365Usd >= 10_000 ? 0.12 : 0.15;
+}
+
+/** The fee on `base` (minor units): capped at USD 100 (or the equivalent in the shop's currency) per order. */
+export function offsiteAdsFee(base: number, rate: number, currency: ShopCurrency): number {
+  return Math.min(inShopCurrency(10_000, currency), Math.round(base * rate));
+}
 
 /** USD 0.20 per listing (and per renewal), roughly converted for EUR and GBP shops. */
 export function listingFee(currency: ShopCurrency): number {
@@ -48,7 +69,7 @@ export function feesFor(order: OrderModel, currency: ShopCurrency): OrderFees {
     }),
     shipping: Math.round(order.shippingTotal * TRANSACTION_RATE),
     processing: Math.round(order.grandTotal * PROCESSING[currency].rate) + PROCESSING[currency].fixed,
-    offsiteAds: order.offsiteAds ? Math.min(OFFSITE_CAP[currency], Math.round(itemsAndShipping * 0.15)) : 0,
+    offsiteAds: order.offsiteAds ? offsiteAdsFee(itemsAndShipping, order.offsiteAdsRate, currency) : 0,
     regulatory: Math.round(itemsAndShipping * REGULATORY[currency]),
     renewSoldEach: RENEW_SOLD[currency],
     vatOnFees: currency === 'USD' ? 0 : 0.2,

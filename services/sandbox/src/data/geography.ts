@@ -8,7 +8,7 @@ export interface BuyerPlace {
   zip: string;
   /** Sales tax (US states, Australian GST) as a fraction, collected by Etsy. */
   salesTax: number;
-  /** VAT as a fraction (EU and UK), collected when the shop is a EUR or GBP shop. */
+  /** The VAT rate of the buyer's country (EU and UK) as a fraction; when Etsy collects it, see vatCollected. */
   vat: number;
 }
 
@@ -33,6 +33,14 @@ const ABROAD: Record<string, { cities: string[]; zip: (n: number) => string; sal
 };
 
 export const SHOP_COUNTRY: Record<ShopCurrency, string> = { USD: 'US', EUR: 'FR', GBP: 'GB' };
+
+const EU = new Set(['FR', 'DE', 'NL', 'IT', 'ES', 'IE', 'BE']);
+
+/** The VAT area a country belongs to: the EU, the UK, or none (VAT does not apply). */
+export function vatArea(country: string): 'EU' | 'GB' | null {
+  if (EU.has(country)) return 'EU';
+  return country === 'GB' ? 'GB' : null;
+}
 
 const BUYER_COUNTRIES: Record<ShopCurrency, ReadonlyArray<readonly [string, number]>> = {
   USD: [['US', 80], ['CA', 6], ['GB', 5], ['AU', 4], ['DE', 3], ['FR', 2]],

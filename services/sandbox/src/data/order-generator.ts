@@ -1,6 +1,8 @@
 import { PRODUCT_WEIGHTS, type ProductKind } from './catalog';
+import { offsiteAdsRate } from './fees';
 import { buyerCountries, CARRIERS, FIRST_NAMES, LAST_NAMES, placeIn, STREETS, type BuyerPlace } from './geography';
 import type { Listing, ShopProfile } from './shop-profile';
+import { etsyCollectedVat } from './vat';
 import { Rng, STREAM } from '../core/random';
 
 /**
@@ -83,6 +85,8 @@ export interface OrderModel {
   grandTotal: number;
   freeShippingCoupon: boolean;
   offsiteAds: boolean;
+  /** The Offsite Ads rate of the seller's standing when the order was placed (a.8: 0.15 or 0.12). */
+  offsiteAdsRate: number;
   /** Bought an Etsy shipping label for this order (ledger `shipping_labels`), with a later adjustment when set. */
   shippingLabel: { cost: number; adjustment: number } | null;
   /** Money on this receipt's transactions uses divisor 1000 (amount × 10) to keep clients honest. */
@@ -131,8 +135,13 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const address1 = `${br.int(1, 2400)} ${br.pick(STREETS)}`;
   const address2 = br.chance(0.2) ? `Apt ${br.int(1, 40)}` : null;
   const abroad = country !== shop.country;
+  // Now and then a bulk order (a team's or an event's hoodies) that came through an offsite ad:
+  // large enough that the Offsite Ads fee reaches its cap (a.8). Its own stream, so the draws of
+  // every other order stay as they were.
+  const bulkRng = Rng.mix(shop.seedHash, STREAM.bulk, index);
+  const bulk = bulkRng.chance(0.006) ? bulkRng : null;
 
-  const lines = buildLines(shop, rng, index, abroad);
+  const lines = buildLines(shop, rng, index, abroad, bulk);
   const totalPrice = lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
   const couponRoll = rng.next();
   let discount = 0;
@@ -147,7 +156,7 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const shippingTotal = lines.reduce((sum, l) => sum + l.shipping, 0);
   const taxBase = subtotal + shippingTotal;
   const taxTotal = Math.round(taxBase * place.salesTax);
-  const vatTotal = shop.currency !== 'USD' && place.vat > 0 ? Math.round(taxBase * place.vat) : 0;
+  const vatTotal = etsyCollectedVat(shop.country, place, lines);
   const grandTotal = subtotal + shippingTotal + taxTotal + vatTotal;
 
   // A separate stream for what later versions added, so the values above stay as they were.
@@ -244,7 +253,8 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
     vatTotal,
     grandTotal,
     freeShippingCoupon,
-    offsiteAds: rng.chance(0.05),
+    offsiteAds: rng.chance(0.05) || bulk !== null,
+    offsiteAdsRate: offsiteAdsRate(shop.salesLast365Usd),
     shippingLabel: null,
     divisor1000: rng.chance(0.02),
     carrier: rng.pick(carriers),
@@ -261,16 +271,31 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   return order;
 }
 
-function buildLines(shop: ShopProfile, rng: Rng, index: number, abroad: boolean): OrderLine[] {
+/** Bulk orders are of hoodies and sweatshirts: the dearest apparel. */
+const BULK_KINDS = ['hoodie', 'sweatshirt'];
+/**
+ * A bulk line's items come to at least this many minor units: at 12% that is more than the cap
+ * (USD 100, EUR 90, GBP 80). At most 26 + 6 units (GBP 32.99 sweatshirts), so with three more
+ * lines an order still has under 64 sale-fee entries (the ledger's slots per order).
+ */
+const BULK_ITEMS_MINOR = 85_000;
+
+/** `bulk`: the first line becomes a bulk line, drawn from that stream (the order's own draws still happen). */
+function buildLines(shop: ShopProfile, rng: Rng, index: number, abroad: boolean, bulk: Rng | null): OrderLine[] {
   const count = rng.weighted([[1, 920], [2, 60], [3, 15], [4, 5]] as const);
   const lines: OrderLine[] = [];
   let physicalUnits = 0;
   for (let n = 0; n < count; n++) {
     const kind = rng.weighted(KIND_ENTRIES);
-    const listing = rng.pick(shop.listingsByKind.get(kind) ?? shop.listings);
-    const variantIndex = rng.int(0, listing.variants.length - 1);
+    let listing = rng.pick(shop.listingsByKind.get(kind) ?? shop.listings);
+    let variantIndex = rng.int(0, listing.variants.length - 1);
+    let quantity: number = rng.weighted([[1, 90], [2, 8], [3, 2]] as const);
+    if (bulk && n === 0) {
+      listing = bulk.pick(shop.listings.filter((l) => BULK_KINDS.includes(l.spec.kind)));
+      variantIndex = bulk.int(0, listing.variants.length - 1);
+      quantity = Math.ceil(BULK_ITEMS_MINOR / listing.variants[variantIndex].spec.retail[shop.currency]) + bulk.int(0, 6);
+    }
     const variant = listing.variants[variantIndex];
-    const quantity = rng.weighted([[1, 90], [2, 8], [3, 2]] as const);
     const isDigital = listing.spec.kind === 'digital';
     const etsyShip = listing.spec.etsyShipping[shop.currency];
     const factor = abroad ? 2 : 1;

@@ -45,6 +45,11 @@ export interface ShopProfile {
   ledgerEntryBase: number;
   printifyAccountNo: number;
   listings: Listing[];
+  /**
+   * The seller's Etsy sales over the 365 days before now, whole USD: it sets the Offsite Ads rate
+   * (integrations.md a.8). Drawn per shop (about 45% at or above USD 10k) unless the tenant names it.
+   */
+  salesLast365Usd: number;
 }
 
 const NAME_A = ['Happy', 'Cozy', 'Little', 'Wild', 'Golden', 'Velvet', 'Sunny', 'Moss', 'Paper', 'Lucky', 'Maple', 'Indigo'];
@@ -54,7 +59,7 @@ const NAME_B = ['Threads', 'Print Co', 'Studio', 'Goods', 'Designs', 'Makery', '
  * The content comes from `seed`; the ids come from `ordinal` (the tenant's number in this
  * sandbox), in disjoint blocks, so two tenants never share a user, shop, receipt or payment id.
  */
-export function buildShopProfile(seed: string, currency: ShopCurrency, asOf: number, ordinal: number): ShopProfile {
+export function buildShopProfile(seed: string, currency: ShopCurrency, asOf: number, ordinal: number, salesLast365Usd?: number): ShopProfile {
   const rng = Rng.of(seed, 'shop');
   const ids = Rng.of(seed, 'ids', ordinal);
   const block = (base: number, size: number) => base + ordinal * size + ids.int(0, Math.floor(size / 50));
@@ -101,5 +106,12 @@ export function buildShopProfile(seed: string, currency: ShopCurrency, asOf: num
     ledgerEntryBase: block(20_000_000_000, 30_000_000),
     printifyAccountNo: block(100_000, 10),
     listings,
+    salesLast365Usd: salesLast365Usd ?? drawSalesLast365Usd(seed),
   };
+}
+
+/** A stream of its own, so the shop's other values stay as they were before the standing existed. */
+function drawSalesLast365Usd(seed: string): number {
+  const rng = Rng.of(seed, 'sales-last-365');
+  return rng.chance(0.45) ? rng.int(10_000, 90_000) : rng.int(500, 9_999);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ShopCurrency } from './catalog';
-import { Tenant, type PrintifyEnvelope } from './tenant';
+import { Tenant, type PrintifyEnvelope, type PrintifyLineCost } from './tenant';
 
 export interface CreateTenantInput {
   id?: string;
@@ -11,6 +11,10 @@ export interface CreateTenantInput {
   printifyShops?: number;
   /** 'minimal': Printify order pages carry only current_page and data (default 'full'). */
   printifyEnvelope?: PrintifyEnvelope;
+  /** Printify line `cost` of a multi-quantity line: 'per_unit' (default) or 'per_line'. */
+  printifyLineCost?: PrintifyLineCost;
+  /** The seller's sales over the last 365 days, whole USD (the Offsite Ads rate: 12% from 10000); drawn when absent. */
+  salesLast365Usd?: number;
   /** Never offered by the consent page's seller picker: granted only for the seller a proxy names. */
   private?: boolean;
   /** Removed this long after creation at the latest (capped by the sandbox's maximum age). */
@@ -68,6 +72,8 @@ export class TenantRegistry {
         printifyShops: input.printifyShops ?? 1,
         asOf,
         printifyEnvelope: input.printifyEnvelope ?? 'full',
+        printifyLineCost: input.printifyLineCost ?? 'per_unit',
+        salesLast365Usd: input.salesLast365Usd,
       },
       this.nextOrdinal++,
     );

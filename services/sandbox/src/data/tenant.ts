@@ -18,9 +18,17 @@ export interface TenantSettings {
    * (only `current_page` and `data`, as the docs' orders examples show, integrations.md b.4).
    */
   printifyEnvelope: PrintifyEnvelope;
+  /**
+   * How Printify's line `cost` reads for a multi-quantity line (integrations.md b.4/b.8 leave it
+   * open): 'per_unit' (the default) or 'per_line' (already multiplied by `quantity`).
+   */
+  printifyLineCost: PrintifyLineCost;
+  /** The seller's sales over the last 365 days (whole USD), which set the Offsite Ads rate; drawn from the seed when absent. */
+  salesLast365Usd?: number;
 }
 
 export type PrintifyEnvelope = 'full' | 'minimal';
+export type PrintifyLineCost = 'per_unit' | 'per_line';
 
 export interface PrintifyShop {
   id: number;
@@ -75,7 +83,7 @@ export class Tenant {
     readonly settings: TenantSettings,
     readonly ordinal: number,
   ) {
-    this.shop = buildShopProfile(settings.seed, settings.shopCurrency, settings.asOf, ordinal);
+    this.shop = buildShopProfile(settings.seed, settings.shopCurrency, settings.asOf, ordinal, settings.salesLast365Usd);
     this.baseCount = Math.max(0, Math.round(settings.months * settings.ordersPerMonth));
     this.timeline = new Timeline(settings.seed, settings.asOf, settings.months, Math.max(1, this.baseCount));
     this.samples = sampleCount(this.baseCount);

@@ -19,6 +19,11 @@ const ANCHOR_DAY = dayNumberOf('2026-01-02');
 const FIRST_DAY = dayNumberOf('1999-01-04');
 const BGN_LAST_DAY = dayNumberOf('2025-12-31');
 
+/** Whether the ECB quoted `code` on `day` (BGN left the list at the end of 2025). */
+export function isQuoted(code: string, day: number): boolean {
+  return code !== 'BGN' || day <= BGN_LAST_DAY;
+}
+
 export interface RateDay {
   day: number;
   rates: Array<[code: string, value: number, decimals: number]>;
@@ -43,7 +48,9 @@ export class RateHistory {
       if (day < firstDay) break;
       out.push({
         day,
-        rates: CURRENCIES.filter(([code]) => code !== 'BGN' || day <= BGN_LAST_DAY).map(([code, , decimals], c): [string, number, number] => [code, this.values[k][c], decimals]),
+        // Each value by the currency's own column: filtering BGN out first would shift every
+        // later currency onto its neighbour's rate (GBP at DKK's 7.46) from 2026.
+        rates: CURRENCIES.map(([code, , decimals], c): [string, number, number] => [code, this.values[k][c], decimals]).filter(([code]) => isQuoted(code, day)),
       });
     }
     return out;

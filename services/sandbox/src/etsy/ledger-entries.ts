@@ -1,4 +1,4 @@
-import { feesFor, listingFee, processingFeeReturned } from '../data/fees';
+import { feesFor, inShopCurrency, listingFee, processingFeeReturned } from '../data/fees';
 import type { OrderModel } from '../data/order-generator';
 import type { Tenant } from '../data/tenant';
 import { Rng, STREAM } from '../core/random';
@@ -142,14 +142,11 @@ function orderEntries(w: EntryWriter, tenant: Tenant, order: OrderModel): void {
   w.order({ ts: creditTs, type: 'regulatory_operating_fee_refund', refType: 'receipt', refId: receipt, amount: back(fees.regulatory), order: i }, 'fee');
 }
 
-/** Minor units of the shop currency for a USD amount, roughly (EUR and GBP shops). */
-const FROM_USD = { USD: 1, EUR: 0.9, GBP: 0.8 } as const;
-
 function accountEntries(w: EntryWriter, tenant: Tenant): void {
   const shop = tenant.shop;
   const start = tenant.timeline.start;
   const asOf = tenant.settings.asOf;
-  const inShop = (usdCents: number) => Math.round(usdCents * FROM_USD[shop.currency]);
+  const inShop = (usdCents: number) => inShopCurrency(usdCents, shop.currency);
   // Listing fees: every listing is (re)listed when the history starts and renews every 4 months.
   const fee = listingFee(shop.currency);
   for (let cycle = 0, at = start; at <= asOf; cycle++, at += 120 * DAY) {

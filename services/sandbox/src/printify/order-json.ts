@@ -18,9 +18,22 @@ export function tracking(carrier: string, number: string): string {
 }
 
 /**
- * One Printify Order (integrations.md b.4). Amounts are integer cents with no currency field;
- * costs are USD. Modelling choices where the docs are open: `cost` is per unit, `shipping_cost`
- * is for the whole line, `total_price` is the retail total (metadata.price × quantity).
+ * What an order is charged, in USD cents: `cost` per unit or for the whole line as the tenant's
+ * `printifyLineCost` reads it (b.4/b.8 leave it open), `shipping_cost` for the whole line. A
+ * canceled order is charged nothing: every cost is 0, as in the docs' cancel example (b.4).
+ */
+function charged(tenant: Tenant, status: string, unitCost: number, quantity: number, shipping: number): { cost: number; shipping: number } {
+  if (status === 'canceled') return { cost: 0, shipping: 0 };
+  return { cost: tenant.settings.printifyLineCost === 'per_line' ? unitCost * quantity : unitCost, shipping };
+}
+
+/**
+ * One Printify Order (integrations.md b.4). Every amount is integer cents of one currency, with
+ * no currency field: USD, the currency Printify labels its catalog data in and bills in (b.4:
+ * "assumed USD/billing currency"), so retail prices (`metadata.price`, `total_price`) are the
+ * Printify product's USD prices, whatever the Etsy shop's currency. Modelling choices where the
+ * docs are open: `cost` per the tenant's knob (see charged), `shipping_cost` for the whole line,
+ * `total_price` the retail total (metadata.price × quantity).
  */
 export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<string, unknown> {
   const account = tenant.shop.printifyAccountNo;
@@ -28,7 +41,8 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
     const s = ref.sample;
     const lines = s.lines.map((l) => {
       const variant = l.listing.variants[l.variantIndex];
-      return lineJson(l.listing.printifyProductId, variant.printifyVariantId, l.quantity, l.listing.spec.printProviderId ?? 0, l.cost, l.shipping, lineStatus(s.status), l.listing.spec.title, variant.spec.retail.USD, variant.spec.label, variant.sku, s.sentTs, s.fulfilledTs);
+      const pay = charged(tenant, s.status, l.cost, l.quantity, l.shipping);
+      return lineJson(l.listing.printifyProductId, variant.printifyVariantId, l.quantity, l.listing.spec.printProviderId ?? 0, pay.cost, pay.shipping, lineStatus(s.status), l.listing.spec.title, variant.spec.retail.USD, variant.spec.label, variant.sku, s.sentTs, s.fulfilledTs);
     });
     return {
       id: s.orderId,
@@ -37,7 +51,7 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
       line_items: lines,
       metadata: { order_type: 'sample', shop_fulfilled_at: null, is_reprint: false, reprinted_order_ids: [], child_reprinted_order_ids: [] },
       total_price: s.lines.reduce((sum, l) => sum + l.listing.variants[l.variantIndex].spec.retail.USD * l.quantity, 0),
-      total_shipping: s.lines.reduce((sum, l) => sum + l.shipping, 0),
+      total_shipping: lines.reduce((sum, l) => sum + l.shipping_cost, 0),
       total_tax: 0,
       status: s.status,
       shipping_method: 1,
@@ -60,6 +74,11 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
   const sentTs = reprint ? reprint.createdTs + 3600 : plan.sentTs;
   const fulfilledTs = reprint ? reprint.fulfilledTs : plan.fulfilledTs;
   const physical = order.lines.filter((l) => !l.isDigital);
+  const lines = physical.map((l) => {
+    const variant = l.listing.variants[l.variantIndex];
+    const pay = charged(tenant, status, l.printifyCost, l.quantity, l.printifyShipping);
+    return lineJson(l.listing.printifyProductId, variant.printifyVariantId, l.quantity, l.listing.spec.printProviderId ?? 0, pay.cost, pay.shipping, lineStatus(status), l.listing.spec.title, variant.spec.retail.USD, variant.spec.label, variant.sku, sentTs, fulfilledTs);
+  });
   const metadata: Record<string, unknown> = { order_type: reprint ? 'manual' : plan.kind === 'manual' ? 'manual' : 'external' };
   if (!reprint && plan.kind === 'linked') {
     // A share send the id as a string, as the docs' cancel example does (b.4).
@@ -74,14 +93,11 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
     id,
     app_order_id: `${account}.${reprint ? 500_000 + order.index : order.index + 1}`,
     address_to: buyerAddress(order),
-    line_items: physical.map((l) => {
-      const variant = l.listing.variants[l.variantIndex];
-      return lineJson(l.listing.printifyProductId, variant.printifyVariantId, l.quantity, l.listing.spec.printProviderId ?? 0, l.printifyCost, l.printifyShipping, lineStatus(status), l.listing.spec.title, l.unitPrice, variant.spec.label, variant.sku, sentTs, fulfilledTs);
-    }),
+    line_items: lines,
     metadata,
-    total_price: physical.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0),
-    total_shipping: physical.reduce((sum, l) => sum + l.printifyShipping, 0),
-    total_tax: plan.taxCents,
+    total_price: lines.reduce((sum, l) => sum + l.metadata.price * l.quantity, 0),
+    total_shipping: lines.reduce((sum, l) => sum + l.shipping_cost, 0),
+    total_tax: status === 'canceled' ? 0 : plan.taxCents,
     status,
     shipping_method: 1,
     is_printify_express: false,

@@ -134,7 +134,8 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     const original = all.find((o) => o.id === reprint?.metadata.reprinted_order_ids[0]);
     expect(original?.metadata.child_reprinted_order_ids).toEqual([reprint?.id]);
     expect(all.some((o) => o.status === 'canceled')).toBe(true);
-    expect(all.every((o) => o.line_items.every((l) => Number.isInteger(l.cost) && l.cost > 0 && Number.isInteger(l.shipping_cost)))).toBe(true);
+    // A canceled order is charged nothing (b.4's cancel example; see printify/costs.spec.ts).
+    expect(all.every((o) => o.line_items.every((l) => Number.isInteger(l.cost) && (o.status === 'canceled' ? l.cost === 0 : l.cost > 0) && Number.isInteger(l.shipping_cost)))).toBe(true);
 
     // Linked orders join the Etsy receipt by receipt_id, and their SKUs match the transactions'
     // (checked on the newest linked orders whose Etsy transactions all carry a SKU: 3% do not).

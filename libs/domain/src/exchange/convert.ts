@@ -1,0 +1,51 @@
+import { minorUnitExponent, type CurrencyCode } from '../currency';
+import { money, type Money } from '../money';
+import { divideHalfEven } from './decimal';
+import type { RateTable, RateUnavailable } from './rate-table';
+
+/** A converted amount with the exact rate and the ECB day it came from (engineering guideline 5). */
+export interface ConvertedMoney {
+  readonly unavailable: false;
+  readonly amount: Money;
+  /** Units of the target currency for one unit of the source, as a decimal string (see CrossRate.rate). */
+  readonly rate: string;
+  readonly rateDate: string;
+  readonly fromPerEur: string;
+  readonly toPerEur: string;
+}
+
+/** A conversion is the converted amount, or why there is none: never the unconverted number. */
+export type Conversion = ConvertedMoney | RateUnavailable;
+
+export interface ConversionRequest {
+  readonly amount: Money;
+  readonly to: CurrencyCode;
+  /** The order's calendar date (UTC), YYYY-MM-DD. */
+  readonly date: string;
+}
+
+/**
+ * `amount` in `to` at the ECB rates of `date` (the latest ECB day on or before it), crossed
+ * through EUR with exact integers and rounded once, half to even, to `to`'s minor unit.
+ */
+export function convertMoney(table: RateTable, amount: Money, to: CurrencyCode, date: string): Conversion {
+  const rate = table.crossRate(date, amount.currency, to);
+  if (rate.unavailable) return rate;
+  const fromScale = 10n ** BigInt(minorUnitExponent(amount.currency));
+  const toScale = 10n ** BigInt(minorUnitExponent(to));
+  // minor_to = minor_from / 10^e_from × (num / den) × 10^e_to
+  const converted = divideHalfEven(BigInt(amount.amountMinor) * rate.ratio.num * toScale, fromScale * rate.ratio.den);
+  return {
+    unavailable: false,
+    amount: money(Number(converted), to),
+    rate: rate.rate,
+    rateDate: rate.rateDate,
+    fromPerEur: rate.fromPerEur,
+    toPerEur: rate.toPerEur,
+  };
+}
+
+/** Many conversions against one table (the profit engine's batch): results in request order. */
+export function convertMany(table: RateTable, requests: readonly ConversionRequest[]): Conversion[] {
+  return requests.map((request) => convertMoney(table, request.amount, request.to, request.date));
+}

@@ -1,0 +1,145 @@
+import { DecimalError, ONE, parsePositiveDecimal, ratioToDecimal, type Ratio } from './decimal';
+import { addDays, isIsoDate, nextTargetDay } from './target-calendar';
+
+/** One stored ECB reference rate: `perEur` units of `currency` for 1 EUR on `date`, as the decimal text the ECB wrote. */
+export interface FxRateRow {
+  date: string;
+  currency: string;
+  perEur: string;
+}
+
+/** How far back a date may reach for the last ECB business day before it (the longest real gap is 4 days, at Easter). */
+export const EXCHANGE_LOOKBACK_DAYS = 10;
+
+export type RateUnavailableReason =
+  /** Not an ISO calendar date. */
+  | 'invalid_date'
+  /** The ECB publishes no rate for this currency (e.g. a shop currency outside its 29). */
+  | 'currency_not_published'
+  /** No ECB rate within the look-back before the date (before 1999, a gap in the table), or the currency was not quoted that day (N/A). */
+  | 'no_rate_for_date'
+  /** A business day after the last loaded one has come: its rates are not published yet, or not loaded yet. */
+  | 'rate_not_loaded';
+
+export interface RateUnavailable {
+  readonly unavailable: true;
+  readonly reason: RateUnavailableReason;
+  /** For people (and logs): which date and currency. */
+  readonly message: string;
+}
+
+export interface CrossRate {
+  readonly unavailable: false;
+  /** Units of `to` for one unit of `from`, exact. */
+  readonly ratio: Ratio;
+  /** `ratio` as a decimal string: exact when it terminates within 10 significant digits, else rounded half to even. */
+  readonly rate: string;
+  /** The ECB day whose rates were used. */
+  readonly rateDate: string;
+  /** The two ECB rates crossed (units per EUR; "1" for EUR), so the exact rate can always be re-derived. */
+  readonly fromPerEur: string;
+  readonly toPerEur: string;
+}
+
+export type RateLookup = CrossRate | RateUnavailable;
+
+interface StoredRate {
+  ratio: Ratio;
+  text: string;
+}
+
+const unavailable = (reason: RateUnavailableReason, message: string): RateUnavailable => ({ unavailable: true, reason, message });
+
+/**
+ * A preloaded, immutable table of ECB rates (foreign units per EUR, by date), answering cross
+ * rates between any two currencies for a date: the rate of the latest ECB day on or before it
+ * (at most EXCHANGE_LOOKBACK_DAYS back), crossed through EUR, exactly. Build it once from the
+ * rows a query returned and ask it as many times as needed; it does no I/O.
+ */
+export class RateTable {
+  private readonly byDate = new Map<string, Map<string, StoredRate>>();
+  private readonly dates: string[];
+  private readonly currencies = new Set<string>(['EUR']);
+
+  private constructor(rows: Iterable<FxRateRow>) {
+    for (const row of rows) {
+      if (!isIsoDate(row.date)) throw new DecimalError(`fx rate row has a bad date "${row.date}"`);
+      const ratio = parsePositiveDecimal(row.perEur);
+      let day = this.byDate.get(row.date);
+      if (!day) this.byDate.set(row.date, (day = new Map()));
+      day.set(row.currency, { ratio, text: row.perEur });
+      this.currencies.add(row.currency);
+    }
+    this.dates = [...this.byDate.keys()].sort();
+  }
+
+  static fromRows(rows: Iterable<FxRateRow>): RateTable {
+    return new RateTable(rows);
+  }
+
+  get latestDate(): string | null {
+    return this.dates.at(-1) ?? null;
+  }
+
+  get size(): number {
+    return this.dates.length;
+  }
+
+  /** The ECB day whose rates apply to `date`, or why there is none. */
+  rateDateFor(date: string): { unavailable: false; rateDate: string } | RateUnavailable {
+    if (!isIsoDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
+    const index = this.latestIndexOnOrBefore(date);
+    if (index < 0) return unavailable('no_rate_for_date', `no ECB rates on or before ${date}`);
+    const rateDate = this.dates[index];
+    if (rateDate < date && index === this.dates.length - 1 && nextTargetDay(rateDate) <= date) {
+      // A business day after the last loaded one is on or before the date: its rates apply, and we lack them.
+      const missing = nextTargetDay(rateDate);
+      return unavailable('rate_not_loaded', `the ECB rates of ${missing} are not published or not loaded yet (latest loaded: ${rateDate})`);
+    }
+    if (rateDate < addDays(date, -EXCHANGE_LOOKBACK_DAYS)) {
+      return unavailable('no_rate_for_date', `no ECB rates within ${EXCHANGE_LOOKBACK_DAYS} days before ${date}`);
+    }
+    return { unavailable: false, rateDate };
+  }
+
+  /** Units of `to` for one unit of `from` on `date` (see the class comment). Same currency: 1 at the date itself. */
+  crossRate(date: string, from: string, to: string): RateLookup {
+    if (from === to) {
+      if (!isIsoDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
+      return { unavailable: false, ratio: ONE, rate: '1', rateDate: date, fromPerEur: '1', toPerEur: '1' };
+    }
+    for (const currency of [from, to]) {
+      if (!this.currencies.has(currency)) return unavailable('currency_not_published', `the ECB publishes no ${currency} rate`);
+    }
+    const found = this.rateDateFor(date);
+    if (found.unavailable) return found;
+    const fromRate = this.perEur(found.rateDate, from);
+    if (!fromRate) return unavailable('no_rate_for_date', `the ECB published no ${from} rate on ${found.rateDate}`);
+    const toRate = this.perEur(found.rateDate, to);
+    if (!toRate) return unavailable('no_rate_for_date', `the ECB published no ${to} rate on ${found.rateDate}`);
+    // 1 from = (to per EUR) / (from per EUR) to.
+    const ratio = { num: toRate.ratio.num * fromRate.ratio.den, den: toRate.ratio.den * fromRate.ratio.num };
+    return { unavailable: false, ratio, rate: ratioToDecimal(ratio), rateDate: found.rateDate, fromPerEur: fromRate.text, toPerEur: toRate.text };
+  }
+
+  private perEur(date: string, currency: string): StoredRate | undefined {
+    if (currency === 'EUR') return { ratio: ONE, text: '1' };
+    return this.byDate.get(date)?.get(currency);
+  }
+
+  private latestIndexOnOrBefore(date: string): number {
+    let low = 0;
+    let high = this.dates.length - 1;
+    let found = -1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (this.dates[mid] <= date) {
+        found = mid;
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    return found;
+  }
+}
+
+

@@ -1,0 +1,5 @@
+export * from './estimate';
+export * from './fee-kinds';
+export * from './fee-schedule';
+export * from './ledger-types';
+export * from './rounding';

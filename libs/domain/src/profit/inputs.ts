@@ -1,0 +1,105 @@
+import type { CurrencyCode, DisplayCurrencyCode } from '../currency';
+import type { OffsiteAdsTier } from '../fees/fee-schedule';
+import type { ProfitConverter } from './converter';
+
+/**
+ * What the engine reads for one order. Each shape mirrors the mapped columns of the synced
+ * tables (libs/db/src/migrations/1764300000000-synced-orders.ts), named as their entities
+ * name them, so the persistence layer passes rows through without computing anything.
+ * Amounts are integer minor units (pg's bigint strings already turned into numbers by the
+ * column transformer); the engine refuses anything else.
+ */
+
+/** `etsy_receipt` (+ its `etsy_receipt_line` rows). Amounts are in `currency`, the shop's. */
+export interface EtsyReceiptInput {
+  readonly receiptId: string;
+  /** Lower-cased Etsy status (`paid`, `completed`, `canceled`, `fully refunded`, …). */
+  readonly status: string;
+  readonly currency: CurrencyCode;
+  readonly orderedAt: Date;
+  /** `total_price − coupon discounts`: the items the buyer paid for (the discount is read from it, not `discount_amt`). */
+  readonly subtotalMinor: number;
+  /** Σ(unit price × quantity), before discounts. */
+  readonly totalPriceMinor: number;
+  readonly totalShippingMinor: number;
+  /** Sales tax Etsy collected. */
+  readonly totalTaxMinor: number;
+  /** VAT Etsy collected. */
+  readonly totalVatMinor: number | null;
+  readonly giftWrapMinor: number | null;
+  /** Σ settled `refunds[].amount` (what the buyer got back, tax included). */
+  readonly refundedMinor: number;
+  readonly lines: readonly EtsyReceiptLineInput[];
+}
+
+/** `etsy_receipt_line`. */
+export interface EtsyReceiptLineInput {
+  readonly transactionId: string;
+  readonly listingId: string | null;
+  readonly quantity: number;
+}
+
+/** `etsy_payment`: the fees columns are the payment-processing fee (§a.6). */
+export interface EtsyPaymentInput {
+  readonly paymentId: string;
+  readonly currency: CurrencyCode;
+  readonly amountFeesMinor: number;
+  readonly postedFeesMinor: number | null;
+  readonly adjustedFeesMinor: number | null;
+}
+
+/** `etsy_ledger_entry` rows whose `receipt_id` is this receipt. `amountMinor` is signed: fees are negative. */
+export interface EtsyLedgerEntryInput {
+  readonly entryId: string;
+  readonly ledgerType: string;
+  readonly currency: CurrencyCode;
+  readonly amountMinor: number;
+}
+
+/** `printify_order` (+ its `printify_order_line` rows), in the account's Printify currency. */
+export interface PrintifyOrderInput {
+  readonly orderId: string;
+  readonly status: string;
+  readonly currency: CurrencyCode;
+  readonly orderedAt: Date;
+  readonly totalTaxMinor: number;
+  readonly lines: readonly PrintifyOrderLineInput[];
+}
+
+/** `printify_order_line`: `costMinor` is the line's `cost` as Printify sent it. */
+export interface PrintifyOrderLineInput {
+  readonly quantity: number;
+  readonly costMinor: number;
+  readonly shippingMinor: number;
+  readonly status: string | null;
+}
+
+/**
+ * One order as the matcher sees it: a receipt, its Printify order(s) (an original and its
+ * reprints), or both. The payments and ledger entries are the receipt's.
+ */
+export interface OrderProfitInput {
+  readonly receipt: EtsyReceiptInput | null;
+  readonly payments: readonly EtsyPaymentInput[];
+  readonly ledgerEntries: readonly EtsyLedgerEntryInput[];
+  readonly printifyOrders: readonly PrintifyOrderInput[];
+  /**
+   * Whether Etsy Offsite Ads brought this sale. Etsy's API says so only through the ledger's
+   * `offsite_ads_fee`; set it when known otherwise (the fee is then estimated before the
+   * ledger has it). Absent means not known to apply: no estimate.
+   */
+  readonly offsiteAdsAttributed?: boolean;
+}
+
+/** Per-account settings and the rate source: everything the engine needs beyond the order. */
+export interface ProfitSettings {
+  readonly displayCurrency: DisplayCurrencyCode;
+  /** Whether Printify's line `cost` is per unit or already for the whole line (§b.4, UNCONFIRMED). */
+  readonly printifyCostReading: 'per_unit' | 'per_line';
+  /** Country of the seller's bank account (sets the processing fee; the shop's country stands in for it). */
+  readonly bankCountry: string | null;
+  /** Currency of the Etsy payment account (for the 2.5% conversion fee); null when not known. */
+  readonly paymentAccountCurrency: CurrencyCode | null;
+  readonly offsiteAdsTier: OffsiteAdsTier;
+  readonly convert: ProfitConverter;
+}

@@ -1,0 +1,64 @@
+import { estimateFees } from '../fees/estimate';
+import type { FeeKind } from '../fees/fee-kinds';
+import { OFFSITE_ADS_CAP } from '../fees/fee-schedule';
+import { money } from '../money';
+import type { CostComponent } from './components';
+import { convertForDisplay, isRateUnavailable, type DisplayRateUnavailable } from './converter';
+import { paymentAccountCurrency, type RecordedFees } from './etsy-fees';
+import type { EtsyReceiptInput, OrderProfitInput, ProfitSettings } from './inputs';
+import type { RevenueBreakdown } from './revenue';
+
+/** Etsy charges these on every sale: missing from the payment and ledger means not recorded yet. */
+const ALWAYS_CHARGED: readonly FeeKind[] = ['transaction', 'processing', 'listing'];
+
+export interface OrderFeeEstimates {
+  readonly components: CostComponent[];
+  readonly notEstimated: FeeKind[];
+  /** The Offsite Ads cap could not be put in the shop's currency. */
+  readonly capUnavailable: DisplayRateUnavailable | null;
+}
+
+/**
+ * The schedule's estimates for the fee kinds one receipt's payment and ledger do not record
+ * (ADR 0010's table). A canceled or fully refunded receipt gets none.
+ */
+export function orderFeeEstimates(
+  receipt: EtsyReceiptInput,
+  revenue: RevenueBreakdown,
+  recorded: RecordedFees,
+  input: OrderProfitInput,
+  settings: ProfitSettings,
+  orderDate: string,
+): OrderFeeEstimates {
+  if (revenue.voided) return { components: [], notEstimated: [], capUnavailable: null };
+  const wanted = new Set<FeeKind>(ALWAYS_CHARGED.filter((kind) => !recorded.recorded.has(kind)));
+  if (!recorded.recorded.has('currency_conversion')) wanted.add('currency_conversion');
+
+  let offsiteAds = null;
+  let capUnavailable: DisplayRateUnavailable | null = null;
+  if (input.offsiteAdsAttributed && !recorded.recorded.has('offsite_ads')) {
+    const cap = convertForDisplay(settings.convert, OFFSITE_ADS_CAP, receipt.currency, orderDate);
+    if (isRateUnavailable(cap)) capUnavailable = cap;
+    else {
+      wanted.add('offsite_ads');
+      offsiteAds = { tier: settings.offsiteAdsTier, capInShopCurrency: cap.amount };
+    }
+  }
+
+  const { estimates, notEstimated } = estimateFees(wanted, {
+    revenue: revenue.revenue,
+    buyerPaid: money(Math.max(0, revenue.buyerPaid.amountMinor - revenue.refunded.amountMinor), receipt.currency),
+    wasPaid: revenue.buyerPaid.amountMinor > 0,
+    units: receipt.lines.reduce((sum, line) => sum + Math.max(0, line.quantity), 0),
+    bankCountry: settings.bankCountry,
+    accountCurrency: paymentAccountCurrency(settings.paymentAccountCurrency, input.ledgerEntries),
+    offsiteAds,
+  });
+  // Regulatory fees and VAT on fees have no usable rate in the schedule: only the ledger knows them.
+  if (input.ledgerEntries.length === 0) notEstimated.push('regulatory', 'vat_on_fees');
+  return {
+    components: estimates.map((fee) => ({ kind: fee.kind, source: 'estimate', estimated: true, original: fee.amount, note: fee.note })),
+    notEstimated,
+    capUnavailable,
+  };
+}

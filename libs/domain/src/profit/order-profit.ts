@@ -1,0 +1,134 @@
+import type { CurrencyCode, DisplayCurrencyCode } from '../currency';
+import type { FeeKind } from '../fees/fee-kinds';
+import { OFFSITE_ADS_CAP } from '../fees/fee-schedule';
+import { money, MoneyError, sumMoney, type Money } from '../money';
+import type { CostComponent } from './components';
+import { convertForDisplay, isRateUnavailable, orderDateUtc, type DisplayConversion } from './converter';
+import { recordedFees } from './etsy-fees';
+import type { OrderProfitInput, ProfitSettings } from './inputs';
+import { marginOf, type Margin } from './margin';
+import { orderFeeEstimates } from './order-fee-estimates';
+import { printifyCosts } from './printify-costs';
+import { receiptRevenue, type RevenueBreakdown } from './revenue';
+
+/** An order's figures in the currencies they arose in: what the Order Details dialog shows as "original". */
+export interface OrderBreakdown {
+  readonly displayCurrency: DisplayCurrencyCode;
+  /** The order's date (UTC), at whose rate every amount is converted. */
+  readonly orderDate: string;
+  /** Null for a Printify order without its receipt. */
+  readonly revenue: RevenueBreakdown | null;
+  readonly costs: readonly CostComponent[];
+  readonly revenueKnown: boolean;
+  /** False for a receipt without its Printify order: the fulfilment cost is missing, not zero. */
+  readonly fulfilmentCostKnown: boolean;
+  /** Some Etsy fee is an estimate from the schedule. */
+  readonly feesEstimated: boolean;
+  /** Fee kinds that may apply but could be neither read nor estimated (they count as zero). */
+  readonly feesNotEstimated: readonly FeeKind[];
+  readonly printifyCanceledOrders: readonly string[];
+}
+
+export interface DisplayCost extends CostComponent {
+  readonly display: Money;
+  readonly rate: string;
+  readonly rateDate: string;
+}
+
+export interface ComputedOrderProfit extends OrderBreakdown {
+  readonly state: 'computed';
+  readonly revenueConversion: DisplayConversion | null;
+  /** In the display currency: revenue, each cost converted on its own, and sums of those. */
+  readonly display: {
+    readonly revenue: Money;
+    readonly costs: readonly DisplayCost[];
+    readonly totalCosts: Money;
+    readonly netProfit: Money;
+    readonly margin: Margin | null;
+  };
+}
+
+/** Some amount has no rate for the order's date: no display figures at all, never unconverted ones. */
+export interface RateUnavailableOrderProfit extends OrderBreakdown {
+  readonly state: 'rate_unavailable';
+  readonly unavailable: readonly { readonly currency: CurrencyCode; readonly reason: string }[];
+}
+
+export type OrderProfit = ComputedOrderProfit | RateUnavailableOrderProfit;
+
+function printifyComponents(input: OrderProfitInput, settings: ProfitSettings): { costs: CostComponent[]; canceled: string[] } {
+  const costs: CostComponent[] = [];
+  const canceled: string[] = [];
+  const reading = settings.printifyCostReading === 'per_unit' ? 'Σ cost × quantity (cost read per unit)' : 'Σ cost (cost read per line)';
+  for (const group of printifyCosts(input.printifyOrders, settings.printifyCostReading)) {
+    canceled.push(...group.canceledOrders);
+    costs.push(
+      { kind: 'printify_production', source: 'printify', estimated: false, original: group.production, note: reading },
+      { kind: 'printify_shipping', source: 'printify', estimated: false, original: group.shipping, note: 'Σ line shipping_cost' },
+      { kind: 'printify_tax', source: 'printify', estimated: false, original: group.tax, note: 'total_tax' },
+    );
+  }
+  return { costs, canceled };
+}
+
+export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSettings): OrderProfit {
+  const { receipt } = input;
+  const printifyDates = input.printifyOrders.map((order) => order.orderedAt.getTime());
+  if (!receipt && printifyDates.length === 0) throw new MoneyError('an order needs a receipt or a Printify order');
+  const orderDate = orderDateUtc(receipt ? receipt.orderedAt : new Date(Math.min(...printifyDates)));
+  const convert = (amount: Money) => convertForDisplay(settings.convert, amount, settings.displayCurrency, orderDate);
+  const unavailable = new Map<CurrencyCode, string>();
+
+  const printify = printifyComponents(input, settings);
+  const revenue = receipt ? receiptRevenue(receipt) : null;
+  const recorded = recordedFees(input.payments, input.ledgerEntries);
+  const costs: CostComponent[] = [...printify.costs, ...recorded.components];
+  const feesNotEstimated: FeeKind[] = [];
+
+  if (receipt && revenue) {
+    const estimates = orderFeeEstimates(receipt, revenue, recorded, input, settings, orderDate);
+    costs.push(...estimates.components);
+    feesNotEstimated.push(...estimates.notEstimated);
+    if (estimates.capUnavailable) unavailable.set(OFFSITE_ADS_CAP.currency, estimates.capUnavailable.reason);
+  }
+
+  const breakdown: OrderBreakdown = {
+    displayCurrency: settings.displayCurrency,
+    orderDate,
+    revenue,
+    costs,
+    revenueKnown: revenue !== null,
+    fulfilmentCostKnown: input.printifyOrders.length > 0,
+    feesEstimated: costs.some((cost) => cost.estimated),
+    feesNotEstimated,
+    printifyCanceledOrders: printify.canceled,
+  };
+
+  let revenueConversion: DisplayConversion | null = null;
+  if (revenue) {
+    const answer = convert(revenue.revenue);
+    if (isRateUnavailable(answer)) unavailable.set(revenue.revenue.currency, answer.reason);
+    else revenueConversion = answer;
+  }
+  const displayCosts: DisplayCost[] = [];
+  for (const cost of costs) {
+    const answer = convert(cost.original);
+    if (isRateUnavailable(answer)) unavailable.set(cost.original.currency, answer.reason);
+    else displayCosts.push({ ...cost, display: answer.amount, rate: answer.rate, rateDate: answer.rateDate });
+  }
+  if (unavailable.size > 0) {
+    return { ...breakdown, state: 'rate_unavailable', unavailable: [...unavailable].map(([currency, reason]) => ({ currency, reason })) };
+  }
+
+  // Totals are sums of the converted components, so the breakdown adds up to the cent.
+  const display = settings.displayCurrency;
+  const revenueDisplay = revenueConversion ? revenueConversion.amount : money(0, display);
+  const totalCosts = sumMoney(displayCosts.map((cost) => cost.display), display);
+  const netProfit = money(revenueDisplay.amountMinor - totalCosts.amountMinor, display);
+  return {
+    ...breakdown,
+    state: 'computed',
+    revenueConversion,
+    display: { revenue: revenueDisplay, costs: displayCosts, totalCosts, netProfit, margin: marginOf(netProfit, revenueDisplay) },
+  };
+}

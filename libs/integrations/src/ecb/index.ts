@@ -1,0 +1,3 @@
+export * from './client';
+export { canonicalRate, parseEcbCsv, parseEcbXml, toFxRateRows, type EcbRateDay } from './parse';
+export { readZipEntry, ZipFormatError, type ZipEntry } from './zip';
