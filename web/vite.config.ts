@@ -9,10 +9,14 @@ import { precompress } from './build-plugins/precompress';
 // the origin its same-origin checks then expect.
 export default defineConfig({
   plugins: [react(), precompress()],
-  // The shared contracts are plain TypeScript: the web app bundles the values it imports
-  // (user-visible messages) straight from the source, as the server does.
+  // The shared contracts and the domain are plain TypeScript: the web app bundles the values
+  // it imports (user-visible messages, money formatting) straight from the source, as the server does.
   resolve: {
-    alias: { '@pod/contracts': fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url)) },
+    alias: {
+      '@pod/contracts': fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url)),
+      // Pure code (money formatting, currency codes): the same functions as the server's.
+      '@pod/domain': fileURLToPath(new URL('../libs/domain/src/index.ts', import.meta.url)),
+    },
   },
   server: {
     host: '127.0.0.1',

@@ -70,18 +70,13 @@ describe('Sync & Match Orders card', () => {
     expect(await card.progressbar('etsy').count()).toBe(0); // nothing is moving yet
     await expectText(card.syncAll(), 'Syncing...');
     expect(await card.syncAll().isDisabled()).toBe(true);
-    // Matching has not arrived: both buttons say so instead of pretending to work.
-    for (const button of [card.matchOrders(), card.viewAllOrders()]) {
-      expect(await button.isDisabled()).toBe(true);
-      const describedBy = (await button.getAttribute('aria-describedby')) ?? '';
-      await expectContains(page.locator(`[id="${describedBy}"]`), 'Coming soon: matching each Etsy order to its Printify order');
-    }
-    expect(await card.counterValues()).toEqual([
-      ['Matched', '0'],
-      ['Unmatched', '0'],
-      ['Pending', '0'],
-      ['Profit Margin', '0%'],
-    ]);
+    // Match Orders works beside a running sync; View All Orders leads to the Orders page.
+    expect(await card.matchOrders().isEnabled()).toBe(true);
+    expect(await card.viewAllOrders().getAttribute('href')).toBe('/orders');
+    // The counters come from GET /api/dashboard/metrics: a count each, the margin as a rounded percent ("-" until known).
+    const counters = await card.counterValues();
+    expect(counters.map(([label]) => label)).toEqual(['Matched', 'Unmatched', 'Pending', 'Profit Margin']);
+    for (const [label, value] of counters) expect(value).toMatch(label === 'Profit Margin' ? /^(-?\d+%|-)$/ : /^(\d[\d,]*|-)$/);
     expect(await card.row('etsy').getByRole('status').count()).toBe(1);
 
     // Running with a known total: a determinate bar; without one, an indeterminate bar. Both with the pages and orders so far.

@@ -25,6 +25,8 @@ const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage').then((module)
 const TermsPage = lazy(() => import('./pages/legal/TermsPage').then((module) => ({ default: module.TermsPage })));
 const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })));
 const ConnectionsPage = lazy(() => import('./pages/connections/ConnectionsPage').then((module) => ({ default: module.ConnectionsPage })));
+const OrdersPage = lazy(() => import('./pages/orders/OrdersPage').then((module) => ({ default: module.OrdersPage })));
+const MatchingPage = lazy(() => import('./pages/matching/MatchingPage').then((module) => ({ default: module.MatchingPage })));
 
 export interface NavItem {
   label: string;
@@ -48,13 +50,15 @@ export interface RouteEntry {
 
 export interface SidebarEntry extends NavItem {
   path: string;
+  /** False while the path has no signed-in page yet: the sidebar shows it as "Coming soon", not as a link to the not-found card. */
+  available: boolean;
 }
 
 export const routeTable: RouteEntry[] = [
   { path: '/', public: LandingPage, app: DashboardPage, nav: { label: 'Dashboard', icon: LuLayoutDashboard } },
   { path: '/connections', app: ConnectionsPage, nav: { label: 'Connections', icon: LuPlug } },
-  { path: '/orders', nav: { label: 'Orders', icon: LuReceipt } },
-  { path: '/matching', nav: { label: 'Order Matching', icon: LuGitCompareArrows } },
+  { path: '/orders', app: OrdersPage, nav: { label: 'Orders', icon: LuReceipt } },
+  { path: '/matching', app: MatchingPage, nav: { label: 'Order Matching', icon: LuGitCompareArrows } },
   { path: '/analytics', nav: { label: 'Analytics', icon: LuChartLine } },
   { path: '/settings', nav: { label: 'Settings', icon: LuSettings } },
   { path: '/login', public: LoginPage, signedInGoesHome: true },
@@ -65,7 +69,7 @@ export const routeTable: RouteEntry[] = [
 ];
 
 export const sidebarEntries: SidebarEntry[] = routeTable.flatMap((entry) =>
-  entry.nav ? [{ path: entry.path, ...entry.nav }] : [],
+  entry.nav ? [{ path: entry.path, ...entry.nav, available: entry.app !== undefined }] : [],
 );
 
 export function buildRouteObjects(): RouteObject[] {

@@ -1,5 +1,6 @@
 export * from './currency';
 export * from './money';
+export * from './money-format';
 export * from './fees';
 export * from './profit';
 export * from './matching';

@@ -23,7 +23,7 @@ export class SyncCard {
   card = () => this.page.getByRole('region', { name: 'Sync & Match Orders' });
   syncAll = () => this.card().getByRole('button', { name: /^(Sync All|Syncing\.\.\.)$/ });
   matchOrders = () => this.card().getByRole('button', { name: 'Match Orders' });
-  viewAllOrders = () => this.card().getByRole('button', { name: 'View All Orders' });
+  viewAllOrders = () => this.card().getByRole('link', { name: 'View All Orders' });
   /** The line that says the run's state ("Etsy: Syncing"): a polite live region. */
   headline = (provider: ProviderName) => this.card().getByTestId(`sync-headline-${provider}`);
   detail = (provider: ProviderName) => this.card().getByTestId(`sync-detail-${provider}`);

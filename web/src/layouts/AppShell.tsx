@@ -3,6 +3,7 @@ import { useCallback, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import type { PublicUser } from '@pod/contracts';
 import type { SidebarEntry } from '../routes';
+import { AppPagesContext } from './appPages';
 import { MobileNav } from './sidebar/MobileNav';
 import { Sidebar } from './sidebar/Sidebar';
 import { MAIN_CONTENT_ID, SkipLink } from './SkipLink';
@@ -38,7 +39,9 @@ export function AppShell({ user, entries }: { user: PublicUser; entries: Sidebar
       <Flex direction="column" flex="1" minW="0">
         <MobileNav entries={entries} user={user} />
         <Box as="main" id={MAIN_CONTENT_ID} tabIndex={-1} flex="1" display="flex" flexDirection="column" _focus={{ outline: 'none' }}>
-          <Outlet />
+          <AppPagesContext.Provider value={entries}>
+            <Outlet />
+          </AppPagesContext.Provider>
         </Box>
       </Flex>
     </Flex>

@@ -20,4 +20,7 @@ export const API = {
 /** Key prefixes for revalidating a resource's every key at once (`mutateByPrefix`). */
 export const API_PREFIX = {
   connections: '/api/connections/',
+  /** Every order list, details and candidates answer, and the dashboard's figures (ORDER_API in orderKeys.ts). */
+  orderData: ['/api/orders', '/api/matching/', '/api/dashboard/'],
 } as const;
+

@@ -20,8 +20,8 @@ function ended(before: SyncRunView | null, now: SyncRunView | null): boolean {
 /**
  * GET /api/sync/status: the latest run per provider. Polled only while a run is active
  * (`refreshInterval` answers 0 otherwise); asked again whenever a page using it opens, since a
- * scheduled sync may have started or ended meanwhile. When a run ends, every connections answer
- * is revalidated (its `lastSync` moved).
+ * scheduled sync may have started or ended meanwhile. When a run ends, every connections and
+ * order answer is revalidated.
  */
 export function useSyncStatus(enabled = true) {
   const key = enabled ? API.syncStatus : null;
@@ -38,7 +38,8 @@ export function useSyncStatus(enabled = true) {
     const before = previous.current;
     previous.current = data;
     if (before && data && PROVIDERS.some((provider) => ended(before[provider], data[provider]))) {
-      void mutateByPrefix(API_PREFIX.connections);
+      // Its `lastSync` moved, and its orders changed the order lists and the dashboard's figures.
+      void mutateByPrefix(API_PREFIX.connections, ...API_PREFIX.orderData);
     }
   }, [data]);
 

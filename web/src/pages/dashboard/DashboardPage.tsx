@@ -1,87 +1,48 @@
 import { Card, Center, Flex, Heading, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import type { IconType } from 'react-icons';
-import { LuChevronRight, LuLifeBuoy, LuPlug, LuReceipt, LuSettings } from 'react-icons/lu';
-import { Link as RouterLink } from 'react-router-dom';
+import { useState } from 'react';
+import { LuReceipt } from 'react-icons/lu';
+import type { ConnectionsStatus } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
-import { usePageTitle } from '../../hooks/usePageTitle';
+import { LoadError } from '../../components/orders/LoadError';
 import { ButtonLink } from '../../components/ui/button-link';
 import { useConnectionsStatus } from '../../hooks/api/useConnections';
+import { useDashboardMetrics, type DashboardDays } from '../../hooks/api/useOrders';
 import { useSyncStatus } from '../../hooks/api/useSyncStatus';
+import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
+import { usePageTitle } from '../../hooks/usePageTitle';
+import { DashboardSideCards } from './components/DashboardSideCards';
+import { DateRangeSelect, DEFAULT_DAYS } from './components/DateRangeSelect';
+import { MetricCards, MetricCardsSkeleton } from './components/MetricCards';
 import { SyncMatchCard } from './components/SyncMatchCard';
+import { UnmatchedOrdersCard } from './components/UnmatchedOrdersCard';
 
-interface QuickLink {
-  label: string;
-  description: string;
-  to: string;
-  icon: IconType;
-}
-
-const QUICK_LINKS: QuickLink[] = [
-  { label: 'All Orders', description: 'Every Etsy and Printify order with its profit', to: '/orders', icon: LuReceipt },
-  { label: 'Connections', description: 'Connect or manage Etsy and Printify', to: '/connections', icon: LuPlug },
-  { label: 'Settings', description: 'Display currency, account and data', to: '/settings', icon: LuSettings },
-];
-
-function QuickLinksCard() {
+/** No order synced yet: say what to do next instead of four zeros. */
+function NoOrdersYet({ connections }: { connections: ConnectionsStatus | undefined }) {
+  const connected = connections ? connections.etsy.connected || connections.printify.connected : false;
   return (
-    <Card.Root borderRadius="xl" boxShadow="xs">
-      <Card.Header>
-        <Heading as="h2" size="lg">
-          Quick Links
-        </Heading>
-      </Card.Header>
-      <Card.Body pt="3">
-        <Stack as="ul" listStyleType="none" gap="1">
-          {QUICK_LINKS.map((link) => (
-            <li key={link.to}>
-              <Flex
-                asChild
-                align="center"
-                gap="3"
-                p="3"
-                mx="-3"
-                borderRadius="lg"
-                _hover={{ bg: 'bg.muted' }}
-                focusRing="inside"
-              >
-                <RouterLink to={link.to}>
-                  <Center boxSize="10" borderRadius="lg" bg="brand.subtle" color="brand.fg" flexShrink={0}>
-                    <Icon as={link.icon} boxSize="5" aria-hidden="true" />
-                  </Center>
-                  <Stack gap="0" flex="1" minW="0">
-                    <Text fontWeight="semibold">{link.label}</Text>
-                    <Text fontSize="sm" color="fg.muted" truncate>
-                      {link.description}
-                    </Text>
-                  </Stack>
-                  <Icon as={LuChevronRight} color="fg.muted" aria-hidden="true" />
-                </RouterLink>
-              </Flex>
-            </li>
-          ))}
-        </Stack>
-      </Card.Body>
-    </Card.Root>
-  );
-}
-
-function NeedHelpCard() {
-  return (
-    <Card.Root borderRadius="xl" boxShadow="xs" bg="brand.subtle" borderColor="brand.border">
-      <Card.Body gap="4">
-        <Center boxSize="10" borderRadius="lg" bg="bg.panel" color="brand.fg">
-          <Icon as={LuLifeBuoy} boxSize="5" aria-hidden="true" />
-        </Center>
-        <Stack gap="1">
-          <Heading as="h2" size="lg">
-            Need Help?
-          </Heading>
-          <Text color="fg.muted" fontSize="sm">
-            Questions about syncing, matching or your numbers? Our support team usually answers within one business day.
-          </Text>
-        </Stack>
-        <ButtonLink to="/contact" colorPalette="brand" alignSelf="flex-start">Contact support</ButtonLink>
+    <Card.Root borderRadius="xl" boxShadow="xs" data-testid="no-orders-yet">
+      <Card.Body>
+        <Flex gap="4" align={{ base: 'flex-start', sm: 'center' }} direction={{ base: 'column', sm: 'row' }}>
+          <Center boxSize="10" borderRadius="lg" bg="brand.subtle" color="brand.fg" flexShrink={0}>
+            <Icon as={LuReceipt} boxSize="5" aria-hidden="true" />
+          </Center>
+          <Stack gap="1" flex="1">
+            <Heading as="h2" size="md">
+              No orders yet
+            </Heading>
+            <Text fontSize="sm" color="fg.muted">
+              {connected
+                ? 'Your shop is connected. Press Sync All below to bring in your orders; revenue, costs and profit show here once they arrive.'
+                : 'First connect your Etsy shop and your Printify account, then press Sync All: revenue, costs and profit show here once your orders arrive.'}
+            </Text>
+          </Stack>
+          {!connected && (
+            <ButtonLink to="/connections" colorPalette="brand" flexShrink={0}>
+              Go to Connections
+            </ButtonLink>
+          )}
+        </Flex>
       </Card.Body>
     </Card.Root>
   );
@@ -89,24 +50,44 @@ function NeedHelpCard() {
 
 export function DashboardPage() {
   usePageTitle('Dashboard');
+  const [days, setDays] = useState<DashboardDays>(DEFAULT_DAYS);
+  const currency = useDisplayCurrency();
   const { status: connections, error: connectionsError, reload: reloadConnections } = useConnectionsStatus();
   const { syncStatus, error: syncStatusError } = useSyncStatus();
+  const { metrics, error: metricsError, reload: reloadMetrics } = useDashboardMetrics(days, currency);
+  const hasOrders = metrics?.hasOrders !== false;
   return (
     <PageContainer>
-      <PageHeader title="Dashboard" subtitle="Track your Print-on-Demand business performance" />
-      <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6" alignItems="start">
-        <Stack gridColumn={{ lg: 'span 2' }} gap="6">
-          <SyncMatchCard
-            connections={connections}
-            connectionsError={connectionsError}
-            onRetryConnections={() => void reloadConnections()}
-            syncStatus={syncStatus}
-            syncStatusKnown={syncStatus !== undefined || syncStatusError !== undefined}
-          />
-          <QuickLinksCard />
-        </Stack>
-        <NeedHelpCard />
-      </SimpleGrid>
+      <PageHeader
+        title="Dashboard"
+        subtitle="Track your Print-on-Demand business performance"
+        actions={<DateRangeSelect days={days} onChange={setDays} />}
+      />
+      <Stack gap="6">
+        {metricsError && !metrics ? (
+          <LoadError title="Your figures could not be loaded" error={metricsError} onRetry={() => void reloadMetrics()} />
+        ) : !metrics ? (
+          <MetricCardsSkeleton />
+        ) : hasOrders ? (
+          <MetricCards metrics={metrics} />
+        ) : (
+          <NoOrdersYet connections={connections} />
+        )}
+        <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6" alignItems="start">
+          <Stack gridColumn={{ lg: 'span 2' }} gap="6" minW="0">
+            <SyncMatchCard
+              connections={connections}
+              connectionsError={connectionsError}
+              onRetryConnections={() => void reloadConnections()}
+              syncStatus={syncStatus}
+              syncStatusKnown={syncStatus !== undefined || syncStatusError !== undefined}
+              metrics={metrics}
+            />
+            {hasOrders && <UnmatchedOrdersCard />}
+          </Stack>
+          <DashboardSideCards />
+        </SimpleGrid>
+      </Stack>
     </PageContainer>
   );
 }

@@ -7,6 +7,4 @@ export const SYNC_MSG = {
   etsyFailed: 'Failed to sync Etsy orders',
   printifyFailed: 'Failed to sync Printify orders',
   selectShop: PROVIDER_MESSAGES.selectPrintifyShop,
-  matchingSoon:
-    'Coming soon: matching each Etsy order to its Printify order, and the full list of orders. Until then, Sync All brings your orders in and the counts below stay at 0.',
 } as const;

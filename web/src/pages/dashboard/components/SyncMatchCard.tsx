@@ -1,18 +1,20 @@
 import { Alert, Box, Button, Card, Center, Flex, Heading, Icon, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { LuCircleAlert, LuGitCompareArrows, LuPlug, LuReceipt, LuRefreshCw } from 'react-icons/lu';
-import type { ConnectionsStatus, Provider, SyncStatusResponse } from '@pod/contracts';
+import type { ConnectionsStatus, DashboardMetricsResponse, Provider, SyncStatusResponse } from '@pod/contracts';
 import { PROVIDERS } from '@pod/contracts';
+import { formatPercent } from '../../../components/money/format';
+import { ORDER_MSG } from '../../../components/orders/orderText';
 import { SyncRunProgress } from '../../../components/sync/SyncRunProgress';
 import { PROVIDER_LABEL } from '../../../components/sync/syncRunText';
 import { AppLink } from '../../../components/ui/link';
 import { ButtonLink } from '../../../components/ui/button-link';
-import { SYNC_MSG } from '../messages';
+import { toaster } from '../../../components/ui/toaster';
+import { matchAllOrders } from '../../../hooks/api/orderActions';
 import { useSyncAll, type StartProblem } from '../useSyncAll';
 import { SelectPrintifyShopDialog } from './SelectPrintifyShopDialog';
 
 const HEADING_ID = 'sync-match-heading';
-const SOON_ID = 'sync-match-soon';
 
 interface SyncMatchCardProps {
   connections: ConnectionsStatus | undefined;
@@ -21,18 +23,20 @@ interface SyncMatchCardProps {
   syncStatus: SyncStatusResponse | undefined;
   /** The status has answered (with runs or an error): until then Sync All waits. */
   syncStatusKnown: boolean;
+  /** GET /api/dashboard/metrics for the chosen range; undefined while it loads (or failed). */
+  metrics: DashboardMetricsResponse | undefined;
 }
 
-/**
- * The matcher has not arrived yet: nothing is matched, so every counter is 0. They move to
- * GET /api/dashboard/metrics when it exists (spec §3, "Dashboard metrics").
- */
-const COUNTERS = [
-  { label: 'Matched', value: '0' },
-  { label: 'Unmatched', value: '0' },
-  { label: 'Pending', value: '0' },
-  { label: 'Profit Margin', value: '0%' },
-] as const;
+/** Matched, Unmatched, Pending and the margin as a rounded percent (spec §2, §9); "-" until known. */
+function countersOf(metrics: DashboardMetricsResponse | undefined) {
+  const count = (value: number | undefined) => (value === undefined ? '-' : value.toLocaleString('en-US'));
+  return [
+    { label: 'Matched', value: count(metrics?.matchedOrders) },
+    { label: 'Unmatched', value: count(metrics?.unmatchedOrders) },
+    { label: 'Pending', value: count(metrics?.pendingOrders) },
+    { label: 'Profit Margin', value: metrics?.profitMargin == null ? '-' : formatPercent(metrics.profitMargin, 0) },
+  ];
+}
 
 function CardFrame({ children }: { children: ReactNode }) {
   return (
@@ -82,10 +86,10 @@ function ProblemLine({ provider, problem }: { provider: Provider; problem: Start
   );
 }
 
-function Counters() {
+function Counters({ metrics }: { metrics: DashboardMetricsResponse | undefined }) {
   return (
-    <SimpleGrid as="dl" columns={{ base: 2, sm: 4 }} gap="3" aria-describedby={SOON_ID} data-testid="sync-counters">
-      {COUNTERS.map((counter) => (
+    <SimpleGrid as="dl" columns={{ base: 2, sm: 4 }} gap="3" data-testid="sync-counters">
+      {countersOf(metrics).map((counter) => (
         <Box key={counter.label} borderWidth="1px" borderColor="border.muted" borderRadius="lg" px="3" py="2.5" bg="bg.subtle">
           <Text as="dt" fontSize="xs" fontWeight="medium" color="fg.muted">
             {counter.label}
@@ -123,10 +127,23 @@ function ConnectFirst() {
 
 /**
  * "Sync & Match Orders" (spec §2, §4, §8; Part 2 §7): Sync All with its progress per provider,
- * Match Orders and View All Orders (both waiting for the matcher), and the match counters.
+ * Match Orders (disabled while it runs), View All Orders, and the counters of the chosen range.
  */
-export function SyncMatchCard({ connections, connectionsError, onRetryConnections, syncStatus, syncStatusKnown }: SyncMatchCardProps) {
+export function SyncMatchCard({ connections, connectionsError, onRetryConnections, syncStatus, syncStatusKnown, metrics }: SyncMatchCardProps) {
   const sync = useSyncAll(connections);
+  const [matching, setMatching] = useState(false);
+
+  const matchOrders = async () => {
+    setMatching(true);
+    try {
+      await matchAllOrders();
+      toaster.success(ORDER_MSG.matchCompleted);
+    } catch {
+      toaster.error(ORDER_MSG.matchFailed);
+    } finally {
+      setMatching(false);
+    }
+  };
 
   if (!connections) {
     return (
@@ -179,16 +196,13 @@ export function SyncMatchCard({ connections, connectionsError, onRetryConnection
             >
               <LuRefreshCw aria-hidden="true" /> Sync All
             </Button>
-            <Button variant="outline" disabled aria-describedby={SOON_ID} flex={{ base: '1', sm: 'initial' }}>
+            <Button variant="outline" onClick={() => void matchOrders()} loading={matching} disabled={matching} flex={{ base: '1', sm: 'initial' }}>
               <Icon as={LuGitCompareArrows} hideBelow="sm" aria-hidden="true" /> Match Orders
             </Button>
-            <Button variant="outline" disabled aria-describedby={SOON_ID} flex={{ base: '1', sm: 'initial' }}>
+            <ButtonLink to="/orders" variant="outline" flex={{ base: '1', sm: 'initial' }}>
               <Icon as={LuReceipt} hideBelow="sm" aria-hidden="true" /> View All Orders
-            </Button>
+            </ButtonLink>
           </Flex>
-          <Text id={SOON_ID} fontSize="sm" color="fg.muted">
-            {SYNC_MSG.matchingSoon}
-          </Text>
         </Stack>
 
         <Stack gap="4" borderTopWidth="1px" borderColor="border.muted" pt="5">
@@ -217,7 +231,7 @@ export function SyncMatchCard({ connections, connectionsError, onRetryConnection
           })}
         </Stack>
 
-        <Counters />
+        <Counters metrics={metrics} />
       </Stack>
       <SelectPrintifyShopDialog
         shops={sync.shops}

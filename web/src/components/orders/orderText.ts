@@ -1,0 +1,37 @@
+// Texts of the order screens that the spec fixes (§2, §8) or that tests name.
+import { hasErrorCode } from '../../hooks/api/client';
+
+export const ORDER_MSG = {
+  unknownProduct: 'Unknown Product',
+  unknownCustomer: 'Unknown',
+  noDate: 'No date',
+  matchCompleted: 'Order matching completed',
+  matchCompletedSuccessfully: 'Order matching completed successfully',
+  matchFailed: 'Failed to match orders',
+  manualMatched: 'Orders matched',
+  manualMatchFailed: 'The orders could not be matched. Please try again.',
+  unmatched: 'Orders unmatched',
+  unmatchFailed: 'The order could not be unmatched. Please try again.',
+  archived: 'Order archived',
+  archiveFailed: 'The order could not be archived. Please try again.',
+  restored: 'Order restored',
+  restoreFailed: 'The order could not be restored. Please try again.',
+} as const;
+
+/**
+ * What a failed load says, by the error's `code` (never its wording). A 401 is not here: the
+ * app forgets the session and shows the sign-in side.
+ */
+export function loadErrorText(error: unknown): string {
+  if (hasErrorCode(error, 'not_found')) return 'This order is no longer there. It may have been deleted by a sync.';
+  if (hasErrorCode(error, 'validation_failed', 'bad_request')) return error.serverMessage ?? 'These filters could not be applied. Please reset them and try again.';
+  if (hasErrorCode(error, 'too_many_attempts')) return 'Too many requests in a short time. Please wait a moment and try again.';
+  if (hasErrorCode(error, 'service_unavailable')) return 'The service is busy right now. Please try again shortly.';
+  return 'Something went wrong while loading. Please try again.';
+}
+
+/** A change (match, archive…) refused: the server's reason when it is the seller's to fix, else the fallback. */
+export function changeErrorText(error: unknown, fallback: string): string {
+  if (hasErrorCode(error, 'conflict', 'validation_failed', 'not_found', 'bad_request')) return error.serverMessage ?? fallback;
+  return fallback;
+}

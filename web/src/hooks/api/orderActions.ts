@@ -1,0 +1,39 @@
+import type { ManualMatchRequest, OrderChangeResponse } from '@pod/contracts';
+import { apiRequest } from './client';
+import { API_PREFIX } from './keys';
+import { ORDER_API as API } from './orderKeys';
+import { mutateByPrefix } from './mutateByPrefix';
+
+// The order screens' changes. Each one moves orders between lists and changes the dashboard's
+// counts, so every order answer on screen is asked again afterwards.
+
+const refreshOrderData = () => mutateByPrefix(...API_PREFIX.orderData);
+
+async function changeOrders<T>(call: Promise<T>): Promise<T> {
+  const result = await call;
+  await refreshOrderData();
+  return result;
+}
+
+/** POST /api/orders/match: run automatic matching over the account's orders. */
+export function matchAllOrders() {
+  return changeOrders(apiRequest('POST', API.matchAll));
+}
+
+/** POST /api/orders/:id/match {withOrderId}: pair two orders by hand. */
+export function matchOrderManually(id: string, withOrderId: string) {
+  const body: ManualMatchRequest = { withOrderId };
+  return changeOrders(apiRequest<OrderChangeResponse>('POST', API.orderAction(id, 'match'), body));
+}
+
+export function unmatchOrder(id: string) {
+  return changeOrders(apiRequest<OrderChangeResponse>('POST', API.orderAction(id, 'unmatch')));
+}
+
+export function archiveOrder(id: string) {
+  return changeOrders(apiRequest<OrderChangeResponse>('POST', API.orderAction(id, 'archive')));
+}
+
+export function restoreOrder(id: string) {
+  return changeOrders(apiRequest<OrderChangeResponse>('POST', API.orderAction(id, 'restore')));
+}

@@ -1,0 +1,85 @@
+import useSWR from 'swr';
+import type {
+  DashboardMetricsResponse,
+  MatchCandidatesResponse,
+  MatchingPageResponse,
+  OrderDetailsResponse,
+  OrdersArchiveView,
+  OrdersPageResponse,
+  OrdersSourceTab,
+  OrdersStatusFilter,
+} from '@pod/contracts';
+import type { DisplayCurrencyCode } from '@pod/domain';
+import { ORDER_API as API, withQuery } from './orderKeys';
+
+// The order screens' queries (libs/contracts/src/api/orders.ts). Every key carries the display
+// currency, so changing it asks again; paged lists keep the previous page on screen while the
+// next one loads instead of flashing an empty table.
+
+export type DashboardDays = 7 | 30 | 90 | 365;
+
+export function useDashboardMetrics(days: DashboardDays, currency: DisplayCurrencyCode) {
+  const { data, error, isLoading, mutate } = useSWR<DashboardMetricsResponse>(withQuery(API.dashboardMetrics, { days, currency }));
+  return { metrics: data, error: error as Error | undefined, isLoading, reload: mutate };
+}
+
+export interface OrdersQuery {
+  search: string;
+  status: OrdersStatusFilter;
+  /** 7, 30 or 90; undefined is all time. */
+  days: 7 | 30 | 90 | undefined;
+  source: OrdersSourceTab;
+  view: OrdersArchiveView;
+  page: number;
+  pageSize?: number;
+  currency: DisplayCurrencyCode;
+}
+
+export function ordersKey(query: OrdersQuery): string {
+  return withQuery(API.orders, {
+    search: query.search.trim() || undefined,
+    status: query.status === 'all' ? undefined : query.status,
+    days: query.days,
+    source: query.source === 'all' ? undefined : query.source,
+    view: query.view === 'active' ? undefined : query.view,
+    page: query.page,
+    pageSize: query.pageSize,
+    currency: query.currency,
+  });
+}
+
+export function useOrdersPage(query: OrdersQuery) {
+  const { data, error, isLoading, isValidating, mutate } = useSWR<OrdersPageResponse>(ordersKey(query), { keepPreviousData: true });
+  return { page: data, error: error as Error | undefined, isLoading, isValidating, reload: mutate };
+}
+
+export interface MatchingQuery {
+  status: OrdersStatusFilter;
+  /** YYYY-MM */
+  month: string;
+  page: number;
+  currency: DisplayCurrencyCode;
+}
+
+export function useMatchingPage(query: MatchingQuery) {
+  const key = withQuery(API.matchingOrders, {
+    status: query.status === 'all' ? undefined : query.status,
+    month: query.month || undefined,
+    page: query.page,
+    currency: query.currency,
+  });
+  const { data, error, isLoading, isValidating, mutate } = useSWR<MatchingPageResponse>(key, { keepPreviousData: true });
+  return { page: data, error: error as Error | undefined, isLoading, isValidating, reload: mutate };
+}
+
+/** GET /api/orders/:id — only while the details dialog shows that order (null id asks nothing). */
+export function useOrderDetails(id: string | null, currency: DisplayCurrencyCode) {
+  const { data, error, isLoading, mutate } = useSWR<OrderDetailsResponse>(id ? withQuery(API.order(id), { currency }) : null);
+  return { details: data, error: error as Error | undefined, isLoading, reload: mutate };
+}
+
+/** GET /api/orders/:id/candidates — the Manual Order Matching dialog's list, best first. */
+export function useMatchCandidates(id: string | null, currency: DisplayCurrencyCode) {
+  const { data, error, isLoading, mutate } = useSWR<MatchCandidatesResponse>(id ? withQuery(API.orderCandidates(id), { currency }) : null);
+  return { candidates: data, error: error as Error | undefined, isLoading, reload: mutate };
+}

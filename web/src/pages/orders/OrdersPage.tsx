@@ -1,0 +1,129 @@
+import { Box, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import type { OrderRowView, OrdersArchiveView, OrdersSourceTab, OrdersStatusFilter } from '@pod/contracts';
+import { PageContainer } from '../../components/PageContainer';
+import { PageHeader } from '../../components/PageHeader';
+import { LoadError } from '../../components/orders/LoadError';
+import { changeErrorText, ORDER_MSG } from '../../components/orders/orderText';
+import { Pager } from '../../components/orders/Pager';
+import { toaster } from '../../components/ui/toaster';
+import { restoreOrder } from '../../hooks/api/orderActions';
+import { useOrdersPage } from '../../hooks/api/useOrders';
+import { useDebouncedValue } from '../../hooks/useDebouncedValue';
+import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
+import { usePageTitle } from '../../hooks/usePageTitle';
+import { OrderDetailsDialog } from './components/OrderDetailsDialog';
+import { OrdersFilters, STATUS_OPTIONS, type OrdersDays } from './components/OrdersFilters';
+import { OrdersCardList } from './components/OrdersCardList';
+import { OrdersTable } from './components/OrdersTable';
+import { SourceTabs } from './components/SourceTabs';
+
+const PAGE_SIZE = 50;
+const SEARCH_DEBOUNCE_MS = 300;
+
+/** `?status=unmatched` (the dashboard's "View All … Unmatched Orders") opens the list filtered. */
+function initialStatus(search: string): OrdersStatusFilter {
+  const asked = new URLSearchParams(search).get('status');
+  return STATUS_OPTIONS.find((option) => option.value === asked)?.value ?? 'all';
+}
+
+/** Orders (spec §2; Part 2 §3, §5, §10): every order, filtered, counted and paged by the server. */
+export function OrdersPage() {
+  usePageTitle('Orders');
+  const { search: query } = useLocation();
+  const currency = useDisplayCurrency();
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<OrdersStatusFilter>(() => initialStatus(query));
+  const [days, setDays] = useState<OrdersDays>(undefined);
+  const [source, setSource] = useState<OrdersSourceTab>('all');
+  const [view, setView] = useState<OrdersArchiveView>('active');
+  const [page, setPage] = useState(1);
+  const [detailsId, setDetailsId] = useState<string | null>(null);
+  const [restoringId, setRestoringId] = useState<string | null>(null);
+  const settledSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  // Every filter change starts again at page 1 (the search once it settles).
+  const [pagedSearch, setPagedSearch] = useState(settledSearch);
+  if (pagedSearch !== settledSearch) {
+    setPagedSearch(settledSearch);
+    setPage(1);
+  }
+  const filter = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    setPage(1);
+  };
+
+  const { page: result, error, isLoading, isValidating, reload } = useOrdersPage({ search: settledSearch, status, days, source, view, page, pageSize: PAGE_SIZE, currency });
+
+  const restore = async (order: OrderRowView) => {
+    setRestoringId(order.id);
+    try {
+      await restoreOrder(order.id);
+      toaster.success(ORDER_MSG.restored);
+    } catch (caught) {
+      toaster.error(changeErrorText(caught, ORDER_MSG.restoreFailed));
+    } finally {
+      setRestoringId(null);
+    }
+  };
+
+  const rowProps = {
+    orders: result?.orders ?? [],
+    onDetails: (order: OrderRowView) => setDetailsId(order.id),
+    onRestore: view === 'archived' ? (order: OrderRowView) => void restore(order) : undefined,
+    restoringId,
+  };
+  const pageCount = result ? Math.max(1, Math.ceil(result.filteredTotal / result.pageSize)) : 1;
+  const body =
+    error && !result ? (
+      <LoadError title="Orders could not be loaded" error={error} onRetry={() => void reload()} />
+    ) : isLoading || !result ? (
+      <Flex role="status" align="center" gap="3" color="fg.muted" py="10" justify="center">
+        <Spinner size="sm" color="brand.solid" aria-hidden="true" />
+        <Text>Loading orders...</Text>
+      </Flex>
+    ) : result.orders.length === 0 ? (
+      <Stack align="center" gap="1" py="12" textAlign="center" data-testid="orders-empty">
+        <Text fontWeight="semibold">No orders found</Text>
+        <Text color="fg.muted" fontSize="sm">
+          No orders match your current filters.
+        </Text>
+      </Stack>
+    ) : (
+      <>
+        {/* A table from md up; cards on a phone, where nine columns would hide the money off to the side. */}
+        <Box hideBelow="md">
+          <OrdersTable {...rowProps} />
+        </Box>
+        <Box hideFrom="md">
+          <OrdersCardList {...rowProps} />
+        </Box>
+        <Pager label="Orders pages" page={result.page} pageCount={pageCount} onPage={setPage} busy={isValidating} />
+      </>
+    );
+
+  return (
+    <PageContainer maxW="7xl">
+      <PageHeader title="Orders" subtitle={view === 'archived' ? 'Archived orders: restore one to count it again.' : 'Every Etsy and Printify order, with its real profit.'} />
+      <Stack gap="4">
+        <OrdersFilters
+          search={search}
+          onSearch={setSearch}
+          status={status}
+          onStatus={filter(setStatus)}
+          days={days}
+          onDays={filter(setDays)}
+          view={view}
+          onView={filter(setView)}
+        />
+        <Text fontSize="sm" color="fg.muted" aria-live="polite" data-testid="orders-count">
+          {result ? `Showing ${result.filteredTotal.toLocaleString('en-US')} of ${result.total.toLocaleString('en-US')} orders` : '\u00a0'}
+        </Text>
+        <SourceTabs value={source} onChange={filter(setSource)} counts={result?.tabCounts}>
+          {body}
+        </SourceTabs>
+      </Stack>
+      <OrderDetailsDialog orderId={detailsId} onClose={() => setDetailsId(null)} />
+    </PageContainer>
+  );
+}

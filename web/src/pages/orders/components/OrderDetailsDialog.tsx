@@ -1,0 +1,182 @@
+import { Box, Button, CloseButton, Dialog, Flex, Heading, Portal, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useState, type ReactNode } from 'react';
+import type { EtsySideView, MoneyView, PrintifySideView } from '@pod/contracts';
+import { formatMoney, formatOrderDate } from '../../../components/money/format';
+import { MoneyText } from '../../../components/money/MoneyText';
+import { LoadError } from '../../../components/orders/LoadError';
+import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
+import { changeErrorText, ORDER_MSG } from '../../../components/orders/orderText';
+import { toaster } from '../../../components/ui/toaster';
+import { unmatchOrder } from '../../../hooks/api/orderActions';
+import { useOrderDetails } from '../../../hooks/api/useOrders';
+import { useDisplayCurrency } from '../../../hooks/useDisplayCurrency';
+import { ProfitSummary } from './ProfitSummary';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Flex justify="space-between" gap="3" fontSize="sm">
+      <Text as="dt" color="fg.muted" flexShrink={0}>
+        {label}
+      </Text>
+      <Box as="dd" textAlign="end" minW="0" overflowWrap="anywhere">
+        {children}
+      </Box>
+    </Flex>
+  );
+}
+
+function Side({ title, missing, children }: { title: string; missing: string | null; children?: ReactNode }) {
+  return (
+    <Stack gap="3" borderWidth="1px" borderColor="border.muted" borderRadius="lg" p="4">
+      <Heading as="h3" size="sm">
+        {title}
+      </Heading>
+      {missing ? (
+        <Text fontSize="sm" color="fg.muted">
+          {missing}
+        </Text>
+      ) : (
+        <Stack as="dl" gap="2">
+          {children}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+const original = (value: MoneyView) => `${formatMoney(value)} ${value.currency}`;
+
+function EtsyColumn({ etsy }: { etsy: EtsySideView | null }) {
+  return (
+    <Side title="Etsy order" missing={etsy ? null : 'No matching Etsy order found'}>
+      {etsy && (
+        <>
+          <Field label="Receipt ID">{etsy.receiptId}</Field>
+          <Field label="Customer">{etsy.customerName ?? '-'}</Field>
+          <Field label="Order date">{formatOrderDate(etsy.orderDate) ?? '-'}</Field>
+          <Field label="Status">{etsy.status}</Field>
+          <Field label="Revenue">
+            <MoneyText value={etsy.revenue} figures={etsy.revenue ? 'ok' : 'rate_unavailable'} />
+          </Field>
+          <Field label="Buyer paid (original)">{original(etsy.originalTotal)}</Field>
+          {etsy.lines.map((line, index) => (
+            <Field key={index} label={`Product${etsy.lines.length > 1 ? ` ${index + 1}` : ''}`}>
+              <Text>{line.title ?? ORDER_MSG.unknownProduct}</Text>
+              {line.sku && <Text fontSize="xs" color="fg.muted">SKU: {line.sku}</Text>}
+              <Text fontSize="xs" color="fg.muted">
+                Quantity {line.quantity} · {formatMoney(line.price)} each
+              </Text>
+            </Field>
+          ))}
+        </>
+      )}
+    </Side>
+  );
+}
+
+function PrintifyColumn({ printify }: { printify: PrintifySideView | null }) {
+  return (
+    <Side title="Printify order" missing={printify ? null : 'No matching Printify order found'}>
+      {printify && (
+        <>
+          <Field label="Order ID">{printify.orderId}</Field>
+          {printify.externalId && <Field label="External ID">{printify.externalId}</Field>}
+          <Field label="Status">{printify.status}</Field>
+          <Field label="Production cost"><MoneyText value={printify.productionCost} /></Field>
+          <Field label="Shipping cost"><MoneyText value={printify.shippingCost} /></Field>
+          {printify.taxCost && printify.taxCost.minor !== 0 && <Field label="Tax"><MoneyText value={printify.taxCost} /></Field>}
+          <Field label="Total cost">
+            <MoneyText value={printify.totalCost} figures={printify.totalCost ? 'ok' : 'rate_unavailable'} fontWeight="medium" />
+          </Field>
+          <Field label="Total cost (original)">{original(printify.originalTotalCost)}</Field>
+          {printify.lines.map((line, index) => (
+            <Field key={index} label={`Product${printify.lines.length > 1 ? ` ${index + 1}` : ''}`}>
+              <Text>{line.title ?? ORDER_MSG.unknownProduct}</Text>
+              {line.sku && <Text fontSize="xs" color="fg.muted">SKU: {line.sku}</Text>}
+              <Text fontSize="xs" color="fg.muted">Quantity {line.quantity}</Text>
+            </Field>
+          ))}
+        </>
+      )}
+    </Side>
+  );
+}
+
+/** Order Details (spec §2; Part 2 §3–§5): both sides, the Profit Summary when matched, and Unmatch. */
+export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
+  const currency = useDisplayCurrency();
+  const { details, error, isLoading, reload } = useOrderDetails(orderId, currency);
+  const [unmatching, setUnmatching] = useState(false);
+  const order = details?.order;
+
+  const unmatch = async () => {
+    if (!order) return;
+    setUnmatching(true);
+    try {
+      await unmatchOrder(order.id);
+      toaster.success(ORDER_MSG.unmatched);
+      onClose();
+    } catch (caught) {
+      toaster.error(changeErrorText(caught, ORDER_MSG.unmatchFailed));
+    } finally {
+      setUnmatching(false);
+    }
+  };
+
+  return (
+    <Dialog.Root
+      open={orderId !== null}
+      onOpenChange={(change) => {
+        if (!change.open && !unmatching) onClose();
+      }}
+      placement="center"
+      scrollBehavior="inside"
+      size={{ base: 'full', md: 'xl' }}
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner px={{ md: '4' }}>
+          <Dialog.Content>
+            <Dialog.Header>
+              <Flex gap="3" align="center" wrap="wrap">
+                <Dialog.Title>Order Details</Dialog.Title>
+                {order && <MatchStatusBadge order={order} />}
+              </Flex>
+            </Dialog.Header>
+            <Dialog.Body tabIndex={0}>
+              {error && !details ? (
+                <LoadError title="The order could not be loaded" error={error} onRetry={() => void reload()} />
+              ) : isLoading || !details || !order ? (
+                <Flex role="status" align="center" gap="3" color="fg.muted" py="6">
+                  <Spinner size="sm" color="brand.solid" aria-hidden="true" />
+                  <Text>Loading order...</Text>
+                </Flex>
+              ) : (
+                <Stack gap="4">
+                  <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+                    <EtsyColumn etsy={details.etsy} />
+                    <PrintifyColumn printify={details.printify} />
+                  </SimpleGrid>
+                  {order.status === 'matched' && details.profit && <ProfitSummary profit={details.profit} order={order} />}
+                </Stack>
+              )}
+            </Dialog.Body>
+            <Dialog.Footer>
+              {order?.status === 'matched' && (
+                <Button variant="outline" colorPalette="red" onClick={() => void unmatch()} loading={unmatching} loadingText="Unmatching...">
+                  Unmatch
+                </Button>
+              )}
+              <Button variant="outline" onClick={onClose} disabled={unmatching}>
+                Close
+              </Button>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close" disabled={unmatching} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

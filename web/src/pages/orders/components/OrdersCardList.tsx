@@ -1,0 +1,90 @@
+import { Box, Button, Flex, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import type { OrderRowView } from '@pod/contracts';
+import { formatOrderDate } from '../../../components/money/format';
+import { MoneyText } from '../../../components/money/MoneyText';
+import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
+import { ORDER_MSG } from '../../../components/orders/orderText';
+
+interface OrdersCardListProps {
+  orders: OrderRowView[];
+  onDetails: (order: OrderRowView) => void;
+  onRestore?: (order: OrderRowView) => void;
+  restoringId: string | null;
+}
+
+function Figure({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap="0">
+      <Text as="dt" fontSize="xs" color="fg.muted">
+        {label}
+      </Text>
+      <Box as="dd" fontSize="sm">
+        {children}
+      </Box>
+    </Stack>
+  );
+}
+
+/** The Orders table on a phone: one card per order, the money in view without scrolling sideways. */
+export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: OrdersCardListProps) {
+  return (
+    <Stack as="ul" listStyleType="none" gap="3" data-testid="orders-cards">
+      {orders.map((order) => {
+        const product = order.productTitle ?? ORDER_MSG.unknownProduct;
+        return (
+          <Box as="li" key={order.id} borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel" p="4">
+            <Flex justify="space-between" gap="3" align="flex-start">
+              <Stack gap="0.5" minW="0">
+                <Text fontWeight="semibold" truncate>
+                  {product}
+                </Text>
+                {order.productSku && (
+                  <Text fontSize="xs" color="fg.muted" truncate>
+                    SKU: {order.productSku}
+                  </Text>
+                )}
+                <Text fontSize="xs" color="fg.muted">
+                  {formatOrderDate(order.orderDate) ?? '-'} · Etsy {order.etsyReceiptId ?? '-'}
+                </Text>
+                <Text fontSize="xs" color="fg.muted" truncate>
+                  Printify {order.printifyOrderId ?? '-'}
+                </Text>
+              </Stack>
+              <MatchStatusBadge order={order} />
+            </Flex>
+            {order.figures === 'ok' ? (
+              <SimpleGrid as="dl" columns={3} gap="2" mt="3">
+                <Figure label="Revenue">
+                  <MoneyText value={order.revenue} />
+                </Figure>
+                <Figure label={order.hasEstimatedFees ? 'Cost (est. fees)' : 'Cost'}>
+                  <MoneyText value={order.cost} />
+                </Figure>
+                <Figure label="Profit">
+                  <MoneyText value={order.profit} signed fontWeight="medium" />
+                </Figure>
+              </SimpleGrid>
+            ) : (
+              // One "Rate unavailable" (or "-") says it for all three figures.
+              <Flex mt="3" gap="2" fontSize="sm" align="center">
+                <Text color="fg.muted">Revenue, cost and profit:</Text>
+                <MoneyText value={null} figures={order.figures} />
+              </Flex>
+            )}
+            <Flex gap="2" mt="3">
+              <Button size="sm" variant="outline" flex="1" onClick={() => onDetails(order)} aria-label={`View Details of ${product}`}>
+                View Details
+              </Button>
+              {onRestore && (
+                <Button size="sm" variant="subtle" colorPalette="brand" flex="1" onClick={() => onRestore(order)} loading={restoringId === order.id} aria-label={`Restore ${product}`}>
+                  Restore
+                </Button>
+              )}
+            </Flex>
+          </Box>
+        );
+      })}
+    </Stack>
+  );
+}

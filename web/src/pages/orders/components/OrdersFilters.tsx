@@ -1,0 +1,83 @@
+import { Field, Flex, Input, InputGroup, NativeSelect } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import { LuSearch } from 'react-icons/lu';
+import type { OrdersArchiveView, OrdersStatusFilter } from '@pod/contracts';
+
+export type OrdersDays = 7 | 30 | 90 | undefined;
+
+/** Spec §2 and §9: the Orders screen's filters and their labels. */
+export const STATUS_OPTIONS: ReadonlyArray<{ value: OrdersStatusFilter; label: string }> = [
+  { value: 'all', label: 'All Status' },
+  { value: 'matched', label: 'Matched' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'unmatched', label: 'Unmatched' },
+];
+const DATE_OPTIONS: ReadonlyArray<{ value: string; label: string }> = [
+  { value: '', label: 'All Time' },
+  { value: '7', label: 'Last 7 days' },
+  { value: '30', label: 'Last 30 days' },
+  { value: '90', label: 'Last 90 days' },
+];
+const VIEW_OPTIONS: ReadonlyArray<{ value: OrdersArchiveView; label: string }> = [
+  { value: 'active', label: 'Active orders' },
+  { value: 'archived', label: 'Archived orders' },
+];
+
+function Select({ label, name, value, onChange, children }: { label: string; name: string; value: string; onChange: (value: string) => void; children: ReactNode }) {
+  return (
+    <Field.Root w={{ base: 'full', sm: 'auto' }} minW={{ sm: '10rem' }}>
+      <Field.Label srOnly>{label}</Field.Label>
+      <NativeSelect.Root>
+        <NativeSelect.Field name={name} value={value} onChange={(event) => onChange(event.target.value)} bg="bg.panel">
+          {children}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+    </Field.Root>
+  );
+}
+
+interface OrdersFiltersProps {
+  search: string;
+  onSearch: (search: string) => void;
+  status: OrdersStatusFilter;
+  onStatus: (status: OrdersStatusFilter) => void;
+  days: OrdersDays;
+  onDays: (days: OrdersDays) => void;
+  view: OrdersArchiveView;
+  onView: (view: OrdersArchiveView) => void;
+}
+
+export function OrdersFilters({ search, onSearch, status, onStatus, days, onDays, view, onView }: OrdersFiltersProps) {
+  return (
+    <Flex gap="3" direction={{ base: 'column', md: 'row' }} wrap="wrap">
+      <Field.Root flex="1" minW={{ md: '16rem' }}>
+        <Field.Label srOnly>Search orders</Field.Label>
+        <InputGroup startElement={<LuSearch aria-hidden="true" />}>
+          <Input type="search" name="order-search" placeholder="Search orders..." value={search} onChange={(event) => onSearch(event.target.value)} bg="bg.panel" />
+        </InputGroup>
+      </Field.Root>
+      <Select label="Status" name="order-status" value={status} onChange={(value) => onStatus(value as OrdersStatusFilter)}>
+        {STATUS_OPTIONS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </Select>
+      <Select label="Date" name="order-days" value={days === undefined ? '' : String(days)} onChange={(value) => onDays(value ? (Number(value) as OrdersDays) : undefined)}>
+        {DATE_OPTIONS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </Select>
+      <Select label="Active or archived orders" name="order-view" value={view} onChange={(value) => onView(value as OrdersArchiveView)}>
+        {VIEW_OPTIONS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </Select>
+    </Flex>
+  );
+}
