@@ -19,6 +19,7 @@ let sandbox: FastifyInstance;
 let sandboxUrl: string;
 let worker: WorkerProcess;
 let queue: Queue;
+let matcherQueue: Queue;
 let events: QueueEvents;
 const redisPrefix = uniqueRedisPrefix('fx');
 const sql = <T>(text: string, params: unknown[] = []) => queryDatabase<T>(database.url, text, params);
@@ -30,6 +31,7 @@ beforeAll(async () => {
   sandbox = createSandboxApp({ port: 0, seed: 'fx-worker', defaultTenant: false });
   sandboxUrl = await sandbox.listen({ host: '127.0.0.1', port: 0 });
   queue = new Queue('fx-rate', { connection, prefix: bullPrefix({ REDIS_PREFIX: redisPrefix }) });
+  matcherQueue = new Queue('matcher', { connection, prefix: bullPrefix({ REDIS_PREFIX: redisPrefix }) });
   events = new QueueEvents('fx-rate', { connection, prefix: bullPrefix({ REDIS_PREFIX: redisPrefix }) });
   await events.waitUntilReady();
   worker = await startWorker('fx-rate', { DATABASE_URL: database.url, REDIS_PREFIX: redisPrefix, SANDBOX_URL: sandboxUrl, SHUTDOWN_TIMEOUT_MS: '5000' });
@@ -39,7 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (process.env.FX_TEST_LOGS) console.log(worker?.logs());
   await worker?.stop('SIGTERM', 10_000);
-  await Promise.all([queue?.close(), events?.close()]);
+  await Promise.all([queue?.close(), matcherQueue?.close(), events?.close()]);
   await sandbox?.close();
   await database?.drop();
   await deleteRedisPrefix(redisPrefix);
@@ -48,6 +50,12 @@ afterAll(async () => {
 async function refresh(): Promise<FxRefreshResult> {
   const job = await queue.add('refresh-rates', { reason: 'operator' });
   return (await job.waitUntilFinished(events, 60_000)) as FxRefreshResult;
+}
+
+/** The refigure-profits jobs the worker queued for the matcher (no matcher runs here, so they wait). */
+async function refigureJobs(): Promise<Array<{ previousLatestRateDate: string | null }>> {
+  const jobs = await matcherQueue.getJobs(['waiting', 'delayed', 'prioritized'], 0, 100);
+  return jobs.filter((job) => job.name === 'refigure-profits').map((job) => job.data as { previousLatestRateDate: string | null });
 }
 
 const snapshot = () => sql<{ rows: string; latest: string; fetched: string }>(`SELECT count(*)::text AS rows, max(rate_date)::text AS latest, max(fetched_at)::text AS fetched FROM fx_rate`);
@@ -71,6 +79,8 @@ describe('the fx-rate worker', () => {
     for (const row of sample.filter((r) => r.currency === 'GBP')) expect(Number(row.per_eur)).toBeLessThan(1.2);
     expect(sample.find((r) => r.currency === 'BGN')?.per_eur).toBe('1.9558');
     expect(await sql(`SELECT 1 FROM fx_rate WHERE rate_date = '2025-05-01'`)).toEqual([]);
+    // The first rates ever stored: the matcher re-figures every order waiting for a rate.
+    expect(await refigureJobs()).toEqual([{ previousLatestRateDate: null }]);
   });
 
   it('changes nothing when it runs again', async () => {
@@ -79,14 +89,19 @@ describe('the fx-rate worker', () => {
     expect(result).toMatchObject({ inserted: 0, changed: 0 });
     expect(result.unchanged).toBeGreaterThan(0);
     expect(await snapshot()).toEqual(before);
+    expect(await refigureJobs()).toHaveLength(1);
   });
 
   it('fills business days missing at the end from the 90-day file', async () => {
     const [{ rows }] = await snapshot();
-    const cut = await sql<{ date: string }>(`SELECT DISTINCT rate_date::text AS date FROM fx_rate ORDER BY 1 DESC LIMIT 3`);
+    const cut = await sql<{ date: string }>(`SELECT DISTINCT rate_date::text AS date FROM fx_rate ORDER BY 1 DESC LIMIT 4`);
     const removed = await sql<{ n: string }>(`WITH gone AS (DELETE FROM fx_rate WHERE rate_date >= $1 RETURNING 1) SELECT count(*)::text AS n FROM gone`, [cut[2].date]);
     const result = await refresh();
     expect(result).toMatchObject({ file: 'last90Days', inserted: Number(removed[0].n), changed: 0 });
     expect((await snapshot())[0].rows).toBe(rows);
+    const queued = await refigureJobs();
+    expect(queued).toHaveLength(2);
+    // Orders dated after the day that was latest before this refresh get re-figured.
+    expect(queued).toContainEqual({ previousLatestRateDate: cut[3].date });
   });
 });

@@ -12,7 +12,8 @@ import { FxRateProcessor } from './fx-rate.processor';
 import { ECB_CLIENT, FxRatesService } from './fx-rates.service';
 
 @Module({
-  imports: [BullModule.registerQueue(queueRegistration('fx-rate'))],
+  // The matcher queue too: new rates queue its refigure-profits job.
+  imports: [BullModule.registerQueue(queueRegistration('fx-rate'), queueRegistration('matcher'))],
   providers: [
     {
       provide: ECB_CLIENT,
