@@ -24,6 +24,8 @@ const PLAIN_RECORDS_READ = `SELECT id, etsy_shop_id, etsy_receipt_id, printify_s
 
 export interface MatcherMeasurement {
   first: { matcher: Timings; plain: Timings; result: MatchUserResult };
+  /** The plain read plus a bare INSERT … SELECT of the very records the first run wrote: what any writer pays. */
+  bareReadAndWrite: Timings;
   again: { matcher: Timings; plain: Timings; result: MatchUserResult };
   inputRows: number;
   records: Array<{ status: string; method: string | null; n: number }>;
@@ -64,6 +66,11 @@ export async function measureMatcher(databaseUrl: string, userId: string, now: D
     const firstMatcher = await timeRuns({ ...runs, before: fresh }, keep);
     const firstResult = last as unknown as MatchUserResult;
     const firstPlain = await timeRuns(runs, () => plainRead(PLAIN_INPUT_READS));
+    await client.query(`CREATE TEMP TABLE bench_records AS SELECT * FROM order_record WHERE user_id = $1`, [userId]);
+    const bareReadAndWrite = await timeRuns({ ...runs, before: fresh }, async () => {
+      await plainRead(PLAIN_INPUT_READS);
+      await client.query(`INSERT INTO order_record SELECT * FROM bench_records`);
+    });
     const againMatcher = await timeRuns(runs, keep);
     const againResult = last as unknown as MatchUserResult;
     const againPlain = await timeRuns(runs, () => plainRead([...PLAIN_INPUT_READS, PLAIN_RECORDS_READ]));
@@ -73,6 +80,7 @@ export async function measureMatcher(databaseUrl: string, userId: string, now: D
     );
     return {
       first: { matcher: firstMatcher, plain: firstPlain, result: firstResult },
+      bareReadAndWrite,
       again: { matcher: againMatcher, plain: againPlain, result: againResult },
       inputRows: await plainRead(PLAIN_INPUT_READS),
       records: records.rows.map((row) => ({ status: row.status, method: row.method, n: Number(row.n) })),

@@ -47,6 +47,8 @@ function matcherTable(m: MatcherMeasurement): string {
     [
       ['Rows read (receipts, lines, Printify orders, lines)', count(m.inputRows)],
       ...row('First run (no records)', m.first),
+      ['First run: plain read + bare INSERT of the same records', seconds(m.bareReadAndWrite.medianMs)],
+      ['First run: matcher ÷ that', ratio(m.first.matcher.medianMs / m.bareReadAndWrite.medianMs)],
       ...row('Second run (no changes)', m.again),
       ...m.records.map((r) => [`Records: ${r.status}${r.method ? ` (${r.method})` : ''}`, count(r.n)]),
     ],
