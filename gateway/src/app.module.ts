@@ -14,6 +14,7 @@ import { pathForLog } from './http/provider-webhook-route';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MatchingModule } from './matching/matching.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OrdersModule } from './orders/orders.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
 import { SyncModule } from './sync/sync.module';
@@ -62,6 +63,7 @@ export class AppModule {
         MaintenanceModule,
         SyncModule,
         MatchingModule,
+        OrdersModule,
         WebhooksModule,
       ],
     };

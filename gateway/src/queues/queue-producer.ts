@@ -18,8 +18,16 @@ export class QueueProducer {
 
   constructor(private readonly registry: QueueRegistry) {}
 
-  /** `jobId`: BullMQ keeps one job per id, so adding the same id again returns the existing job. */
-  async enqueue<Q extends QueueName, J extends JobName<Q>>(queue: Q, name: J, payload: JobPayload<Q, J>, options: { jobId?: string } = {}): Promise<EnqueuedJob> {
+  /**
+   * `jobId`: BullMQ keeps one job per id, so adding the same id again returns the existing job.
+   * `deduplication`: one waiting job per id (see computeProfitsJobOptions).
+   */
+  async enqueue<Q extends QueueName, J extends JobName<Q>>(
+    queue: Q,
+    name: J,
+    payload: JobPayload<Q, J>,
+    options: { jobId?: string; deduplication?: { id: string; keepLastIfActive?: boolean } } = {},
+  ): Promise<EnqueuedJob> {
     const target = this.registry.get(queue);
     try {
       // While Redis is away at boot the client is still connecting: give up without issuing the

@@ -68,17 +68,22 @@ describe('the queue contract table', () => {
 
   it('names the jobs a worker has no handler for', () => {
     const run = async () => ({});
-    expect(missingHandlers('matcher', {})).toEqual(['ping', 'match-user']);
-    expect(missingHandlers('matcher', { ping: 'not a function', 'match-user': run })).toEqual(['ping']);
-    expect(missingHandlers('matcher', { ping: async () => ({}), 'match-user': run })).toEqual([]);
+    const profits = { 'compute-profits': run, 'refigure-profits': run };
+    expect(missingHandlers('matcher', {})).toEqual(['ping', 'match-user', 'compute-profits', 'refigure-profits']);
+    expect(missingHandlers('matcher', { ping: 'not a function', 'match-user': run, ...profits })).toEqual(['ping']);
+    expect(missingHandlers('matcher', { ping: async () => ({}), 'match-user': run, ...profits })).toEqual([]);
   });
 
   it('does not compile a handler table that leaves a job out, and names the gap at run time too', () => {
     const matchUser: JobHandlers<'matcher'>['match-user'] = async (job) => ({ runId: job.data.runId, status: 'skipped', added: 0, changed: 0, removed: 0 });
+    const profitHandlers: Pick<JobHandlers<'matcher'>, 'compute-profits' | 'refigure-profits'> = {
+      'compute-profits': async (job) => ({ userId: job.data.userId, records: 0, computed: 0, written: 0 }),
+      'refigure-profits': async () => ({ usersQueued: 0 }),
+    };
     // @ts-expect-error ping is missing: typecheck fails if JobHandlers stops requiring every job
-    const incomplete: JobHandlers<'matcher'> = { 'match-user': matchUser };
+    const incomplete: JobHandlers<'matcher'> = { 'match-user': matchUser, ...profitHandlers };
     expect(missingHandlers('matcher', incomplete)).toEqual(['ping']);
-    const complete: JobHandlers<'matcher'> = { ping: async () => ({ queue: 'matcher', worker: 'host:1', completedAt: '2026-01-01T00:00:00.000Z' }), 'match-user': matchUser };
+    const complete: JobHandlers<'matcher'> = { ping: async () => ({ queue: 'matcher', worker: 'host:1', completedAt: '2026-01-01T00:00:00.000Z' }), 'match-user': matchUser, ...profitHandlers };
     expect(missingHandlers('matcher', complete)).toEqual([]);
   });
 });

@@ -137,6 +137,41 @@ export interface MatchUserResult {
 const matchUser = jobSpec<MatchUserPayload, MatchUserResult>();
 
 /**
+ * Recomputes one user's stored profits (order_profit) from the synced rows and the stored
+ * rates, writing only what changed. Deduplicated per user (see computeProfitsJobOptions): one
+ * waiting job at most, and a trigger while one runs queues exactly one more.
+ */
+export interface ComputeProfitsPayload {
+  userId: string;
+  /** What asked: a match run, the user's change to a record, new ECB rates, the operator. */
+  reason: 'matched' | 'record_changed' | 'rates' | 'operator';
+  /** Recompute even records whose inputs did not change (new rates may change their figures). */
+  force?: boolean;
+}
+export interface ComputeProfitsResult {
+  userId: string;
+  records: number;
+  computed: number;
+  written: number;
+}
+const computeProfits = jobSpec<ComputeProfitsPayload, ComputeProfitsResult>();
+
+/** The BullMQ options that make compute-profits one waiting job per user (keepLastIfActive: a trigger during a run is not lost). */
+export function computeProfitsJobOptions(userId: string): { deduplication: { id: string; keepLastIfActive: true } } {
+  return { deduplication: { id: `compute-profits:${userId}`, keepLastIfActive: true } };
+}
+
+/**
+ * New ECB rates were stored: queue compute-profits (forced) for every user with a record
+ * waiting for a rate or dated after the latest rate stored before (`previousLatestRateDate`,
+ * null when the table was empty). The fx-rate worker enqueues it after an upsert that added rates.
+ */
+export interface RefigureProfitsPayload {
+  previousLatestRateDate: string | null;
+}
+const refigureProfits = jobSpec<RefigureProfitsPayload, { usersQueued: number }>();
+
+/**
  * The one table of queue contracts. `satisfies` makes a queue named in @pod/contracts
  * without its row here a compile error; a worker refuses to start when a job of its
  * queue has no handler (see missingHandlers).
@@ -155,7 +190,7 @@ export const QUEUE_CONTRACTS = {
   },
   // A match run commits one diff per user; runs are CPU-bound, so one at a time.
   matcher: {
-    jobs: { ping, 'match-user': matchUser },
+    jobs: { ping, 'match-user': matchUser, 'compute-profits': computeProfits, 'refigure-profits': refigureProfits },
     worker: { concurrency: 1, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 1 },
     jobDefaults: { ...RETRIES, ...RETENTION },
   },

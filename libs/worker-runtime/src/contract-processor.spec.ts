@@ -14,6 +14,8 @@ class TestProcessor extends ContractProcessor<'matcher'> {
   readonly handlers: JobHandlers<'matcher'> = {
     ping: pingHandler('matcher', () => new Date('2026-05-01T10:00:00Z')),
     'match-user': async (job) => ({ runId: job.data.runId, status: 'skipped', added: 0, changed: 0, removed: 0 }),
+    'compute-profits': async (job) => ({ userId: job.data.userId, records: 0, computed: 0, written: 0 }),
+    'refigure-profits': async () => ({ usersQueued: 0 }),
   };
 }
 

@@ -9,7 +9,7 @@ const FAILED_MESSAGE = 'Matching failed. Try again shortly.';
 
 /**
  * The `match-user` job: takes its run (queued → running), matches the user, records the counts
- * and announces `orders.matched` when records changed. A failure is retried by BullMQ; the run
+ * and announces `orders.matched` when records changed, then queues the user's compute-profits. A failure is retried by BullMQ; the run
  * fails (with a message for the user) only after the last attempt.
  */
 export class MatchRunsHandler {
@@ -19,6 +19,8 @@ export class MatchRunsHandler {
     private readonly events: Pick<DomainEventPublisher, 'publish'>,
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
+    /** Queues the user's profit recomputation: after every run, as a sync that changed only a refund or a ledger entry changes no record. */
+    private readonly afterRun: (userId: string) => Promise<void> = async () => {},
   ) {}
 
   async handle(job: Job<MatchUserPayload>): Promise<MatchUserResult> {
@@ -38,6 +40,12 @@ export class MatchRunsHandler {
           recordsRemoved: applied.removed,
           matchedAt: this.now().toISOString(),
         });
+      }
+      try {
+        await this.afterRun(run.userId);
+      } catch (error) {
+        // The records are matched; a lost profit trigger is made good by the next run or change.
+        this.logger.warn({ event: 'profits.queue_failed', userId: run.userId, reason: (error as Error)?.message }, 'could not queue profit computation');
       }
       return { runId, status: 'succeeded', ...applied };
     } catch (error) {

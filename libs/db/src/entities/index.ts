@@ -5,6 +5,7 @@ import { EtsyReceiptEntity } from './etsy-receipt.entity';
 import { MatchRunEntity } from './match-run.entity';
 import { FxRateEntity } from './fx-rate.entity';
 import { OAuthStateEntity } from './oauth-state.entity';
+import { OrderProfitEntity } from './order-profit.entity';
 import { OrderRecordEntity } from './order-record.entity';
 import { PrintifyOrderLineEntity } from './printify-order-line.entity';
 import { PrintifyOrderEntity } from './printify-order.entity';
@@ -23,6 +24,7 @@ export {
   MatchRunEntity,
   FxRateEntity,
   OAuthStateEntity,
+  OrderProfitEntity,
   OrderRecordEntity,
   PrintifyOrderEntity,
   PrintifyOrderLineEntity,
@@ -50,4 +52,5 @@ export const ALL_ENTITIES = [
   OrderRecordEntity,
   MatchRunEntity,
   FxRateEntity,
+  OrderProfitEntity,
 ];

@@ -14,6 +14,7 @@ export type WebhookStatus = 'pending' | 'registered' | 'failed';
 @Check('provider_connection_provider_check', `provider IN ('etsy', 'printify')`)
 @Check('provider_connection_status_check', `status IN ('connected', 'reauth_required', 'expired')`)
 @Check('provider_connection_webhook_status_check', `webhook_status IN ('pending', 'registered', 'failed')`)
+@Check('provider_connection_printify_cost_reading_check', `printify_cost_reading IN ('per_unit', 'per_line')`)
 @Index('provider_connection_webhook_key_idx', ['webhookKey'], { unique: true })
 @Index('provider_connection_shop_idx', ['provider', 'shopId'])
 export class ProviderConnectionEntity {
@@ -54,6 +55,10 @@ export class ProviderConnectionEntity {
   /** Printify only: the shop's sales channel (e.g. "etsy", "disconnected"). */
   @Column({ name: 'sales_channel', type: 'text', nullable: true })
   salesChannel: string | null;
+
+  /** Printify only: whether a line's `cost` is per unit or for the whole line (ADR 0010; the Settings page sets it). */
+  @Column({ name: 'printify_cost_reading', type: 'text', default: 'per_unit' })
+  printifyCostReading: 'per_unit' | 'per_line';
 
   /** Printify only: sync orders from this date (null: all orders). YYYY-MM-DD. */
   @Column({ name: 'sync_from', type: 'date', nullable: true })

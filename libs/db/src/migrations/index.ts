@@ -7,6 +7,7 @@ import { SyncedOrders1764300000000 } from './1764300000000-synced-orders';
 import { PrintifyWebhooks1764400000000 } from './1764400000000-printify-webhooks';
 import { FxRates1764500000000 } from './1764500000000-fx-rates';
 import { OrderRecords1764600000000 } from './1764600000000-order-records';
+import { OrderProfits1764700000000 } from './1764700000000-order-profits';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const ALL_MIGRATIONS = [
   PrintifyWebhooks1764400000000,
   FxRates1764500000000,
   OrderRecords1764600000000,
+  OrderProfits1764700000000,
 ];

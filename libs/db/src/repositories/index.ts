@@ -5,7 +5,10 @@ import { FxRatesRepository } from './fx-rates.repository';
 import { MatchRunsRepository } from './match-runs.repository';
 import { MatchingInputsRepository } from './matching-inputs.repository';
 import { OAuthStatesRepository } from './oauth-states.repository';
+import { OrderDetailsRepository } from './order-details.repository';
+import { OrderEditsRepository } from './order-edits.repository';
 import { OrderRecordsRepository } from './order-records.repository';
+import { OrderViewsRepository } from './order-views.repository';
 import { SessionsRepository } from './sessions.repository';
 import { SyncCursorsRepository } from './sync-cursors.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -20,8 +23,13 @@ export * from './fx-rates.repository';
 export * from './match-runs.repository';
 export * from './matching-inputs.repository';
 export * from './oauth-states.repository';
+export * from './order-views.repository';
+export * from './order-details.repository';
+export * from './order-edits.repository';
+export * from './order-profits.repository';
 export * from './order-records.repository';
 export * from './printify-orders.repository';
+export * from './profit-inputs.repository';
 export * from './sessions.repository';
 export * from './sync-cursors.repository';
 export * from './sync-quarantine.repository';
@@ -34,4 +42,4 @@ export * from './users.repository';
  * The repositories built from the process's DataSource alone, for dependency injection
  * (ConnectionsRepository also needs the TokenCipher and is wired where the cipher is).
  */
-export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository, FxRatesRepository, OrderRecordsRepository, MatchingInputsRepository, MatchRunsRepository] as const;
+export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository, FxRatesRepository, OrderRecordsRepository, MatchingInputsRepository, MatchRunsRepository, OrderViewsRepository, OrderDetailsRepository, OrderEditsRepository] as const;

@@ -5,3 +5,5 @@ export * from './margin';
 export * from './order-profit';
 export * from './revenue';
 export * from './totals';
+export * from './order-figures';
+export * from './rate-table-converter';

@@ -1,0 +1,79 @@
+import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { DISPLAY_CURRENCY_CODES, type DisplayCurrencyCode } from '@pod/domain';
+
+/**
+ * Query strings and route parameters of the order routes. Numbers arrive as text and are
+ * matched whole ("1e3", "12abc", " 1" and "01" are refused): the pipe does no implicit
+ * conversion, the service parses what passed. A repeated parameter arrives as an array and
+ * fails the string checks.
+ */
+const PAGE = /^[1-9]\d{0,5}$/;
+const PAGE_MESSAGE = 'page must be a whole number from 1 to 999999';
+const CURRENCY_MESSAGE = 'currency must be one of USD, EUR or GBP';
+
+export class CurrencyQueryDto {
+  @IsOptional()
+  @IsIn(DISPLAY_CURRENCY_CODES, { message: CURRENCY_MESSAGE })
+  currency?: DisplayCurrencyCode;
+}
+
+export class OrdersQueryDto extends CurrencyQueryDto {
+  @IsOptional()
+  @IsString({ message: 'search must be text' })
+  @MaxLength(100, { message: 'search must be at most 100 characters' })
+  search?: string;
+
+  @IsOptional()
+  @IsIn(['all', 'matched', 'pending', 'unmatched'], { message: 'status must be one of all, matched, pending or unmatched' })
+  status?: 'all' | 'matched' | 'pending' | 'unmatched';
+
+  @IsOptional()
+  @IsIn(['7', '30', '90'], { message: 'days must be 7, 30 or 90' })
+  days?: string;
+
+  @IsOptional()
+  @IsIn(['all', 'etsy', 'printify'], { message: 'source must be one of all, etsy or printify' })
+  source?: 'all' | 'etsy' | 'printify';
+
+  @IsOptional()
+  @IsIn(['active', 'archived'], { message: 'view must be active or archived' })
+  view?: 'active' | 'archived';
+
+  @IsOptional()
+  @Matches(PAGE, { message: PAGE_MESSAGE })
+  page?: string;
+
+  @IsOptional()
+  @Matches(/^(100|[1-9]\d?)$/, { message: 'pageSize must be a whole number from 1 to 100' })
+  pageSize?: string;
+}
+
+export class MatchingQueryDto extends CurrencyQueryDto {
+  @IsOptional()
+  @IsIn(['all', 'matched', 'pending', 'unmatched'], { message: 'status must be one of all, matched, pending or unmatched' })
+  status?: 'all' | 'matched' | 'pending' | 'unmatched';
+
+  @IsOptional()
+  @Matches(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'month must be a month as YYYY-MM' })
+  month?: string;
+
+  @IsOptional()
+  @Matches(PAGE, { message: PAGE_MESSAGE })
+  page?: string;
+}
+
+export class DashboardQueryDto extends CurrencyQueryDto {
+  @IsOptional()
+  @IsIn(['7', '30', '90', '365'], { message: 'days must be 7, 30, 90 or 365' })
+  days?: string;
+}
+
+export class OrderIdParams {
+  @IsUUID('all', { message: 'id must be an order id (a UUID)' })
+  id: string;
+}
+
+export class ManualMatchDto {
+  @IsUUID('all', { message: 'withOrderId must be an order id (a UUID)' })
+  withOrderId: string;
+}

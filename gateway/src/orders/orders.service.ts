@@ -1,0 +1,159 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import type {
+  DashboardMetricsResponse,
+  MatchCandidatesResponse,
+  MatchingPageResponse,
+  OrderChangeResponse,
+  OrderDetailsResponse,
+  OrdersPageResponse,
+} from '@pod/contracts';
+import { OrderDetailsRepository, OrderEditsRepository, OrderViewsRepository, type EditOutcome, type OrderListFilter } from '@pod/db';
+import { marginOf, money, rankManualCandidates, type DisplayCurrencyCode } from '@pod/domain';
+import { computeProfitsJobOptions, type ComputeProfitsPayload } from '@pod/queue';
+import { ApiException } from '../http/api-exception';
+import { QueueProducer } from '../queues/queue-producer';
+import type { DashboardQueryDto, MatchingQueryDto, OrdersQueryDto } from './dto/orders-query.dto';
+import { etsySideView, marginPercent, orderRowView, printifySideView, profitView } from './order-view-mapping';
+
+const DAY_MS = 86_400_000;
+const MATCHING_PAGE_SIZE = 15;
+const CANDIDATE_LIMIT = 50;
+const NOT_FOUND_MESSAGE = 'Order not found.';
+
+const notFound = () => new ApiException(HttpStatus.NOT_FOUND, 'not_found', NOT_FOUND_MESSAGE);
+const statusFilter = (status: string | undefined) => (status && status !== 'all' ? (status as OrderListFilter['status']) : null);
+
+/**
+ * The Orders, Order Matching and Dashboard reads and the user's changes to one order. Every
+ * figure is read as stored (order_profit); every count, sum and page comes from SQL. An id that
+ * is not the user's answers exactly like one that does not exist.
+ */
+@Injectable()
+export class OrdersService {
+  constructor(
+    private readonly views: OrderViewsRepository,
+    private readonly details: OrderDetailsRepository,
+    private readonly edits: OrderEditsRepository,
+    private readonly producer: QueueProducer,
+    private readonly logger: PinoLogger,
+  ) {
+    logger.setContext(OrdersService.name);
+  }
+
+  async list(userId: string, currency: DisplayCurrencyCode, query: OrdersQueryDto, now = new Date()): Promise<OrdersPageResponse> {
+    const page = Number(query.page ?? 1);
+    const pageSize = Number(query.pageSize ?? 50);
+    const search = query.search?.trim() ?? '';
+    const filter: OrderListFilter = {
+      search: search === '' ? null : search,
+      status: statusFilter(query.status),
+      since: query.days ? new Date(now.getTime() - Number(query.days) * DAY_MS) : null,
+      source: query.source ?? 'all',
+      archived: query.view === 'archived',
+    };
+    const counts = await this.views.listCounts(userId, filter);
+    const rows = await this.views.listPage(userId, currency, filter, pageSize, (page - 1) * pageSize);
+    return { orders: rows.map((row) => orderRowView(row, currency)), filteredTotal: counts.filteredTotal, total: counts.total, tabCounts: counts.tabCounts, page, pageSize, currency };
+  }
+
+  async matchingPage(userId: string, currency: DisplayCurrencyCode, query: MatchingQueryDto, now = new Date()): Promise<MatchingPageResponse> {
+    const month = query.month ?? now.toISOString().slice(0, 7);
+    const [year, monthIndex] = month.split('-').map(Number);
+    const from = new Date(Date.UTC(year, monthIndex - 1, 1));
+    const to = new Date(Date.UTC(year, monthIndex, 1));
+    const page = Number(query.page ?? 1);
+    const { rows, total } = await this.views.matchingPage(userId, currency, { from, to, status: statusFilter(query.status) }, MATCHING_PAGE_SIZE, (page - 1) * MATCHING_PAGE_SIZE);
+    return {
+      orders: rows.map((row) => orderRowView(row, currency)),
+      total,
+      page,
+      pageSize: MATCHING_PAGE_SIZE,
+      pageCount: Math.max(1, Math.ceil(total / MATCHING_PAGE_SIZE)),
+      month,
+      currency,
+    };
+  }
+
+  async dashboard(userId: string, currency: DisplayCurrencyCode, query: DashboardQueryDto, now = new Date()): Promise<DashboardMetricsResponse & { ordersNotComputed: number }> {
+    const days = Number(query.days ?? 30);
+    const sums = await this.views.dashboard(userId, currency, new Date(now.getTime() - days * DAY_MS));
+    const margin = marginOf(money(sums.netProfitMinor, currency), money(sums.revenueMinor, currency));
+    return {
+      currency,
+      days,
+      totalRevenue: { minor: sums.revenueMinor, currency },
+      totalCosts: { minor: sums.costsMinor, currency },
+      netProfit: { minor: sums.netProfitMinor, currency },
+      profitMargin: marginPercent(margin),
+      matchedOrders: sums.matched,
+      unmatchedOrders: sums.unmatched,
+      pendingOrders: sums.pending,
+      ordersWithoutRate: sums.withoutRate,
+      ordersNotComputed: sums.notComputed,
+      hasOrders: sums.hasOrders,
+    };
+  }
+
+  async orderDetails(userId: string, id: string, currency: DisplayCurrencyCode): Promise<OrderDetailsResponse> {
+    const [row] = await this.views.rowsByIds(userId, currency, [id]);
+    if (!row) throw notFound();
+    const order = orderRowView(row, currency);
+    const breakdown = await this.details.breakdown(userId, id, currency);
+    const sides = await this.views.sidesOf(userId, id);
+    const receipt = sides?.receipt ? await this.details.receipt(userId, sides.receipt.shopId, sides.receipt.id) : null;
+    const printify = sides?.order ? await this.details.printifyOrder(userId, sides.order.shopId, sides.order.id) : null;
+    return {
+      order,
+      etsy: receipt ? etsySideView(receipt, order) : null,
+      printify: printify ? printifySideView(printify, breakdown, order) : null,
+      profit: profitView(order, breakdown, currency),
+    };
+  }
+
+  async candidates(userId: string, id: string, currency: DisplayCurrencyCode): Promise<MatchCandidatesResponse> {
+    const pool = await this.details.candidatePool(userId, id);
+    if (!pool) throw notFound();
+    const ranked = rankManualCandidates(pool.selected, pool.others, CANDIDATE_LIMIT);
+    const rows = await this.views.rowsByIds(userId, currency, [id, ...ranked.map((candidate) => candidate.id)]);
+    const byId = new Map(rows.map((row) => [row.id, orderRowView(row, currency)]));
+    const order = byId.get(id);
+    if (!order) throw notFound();
+    return {
+      order,
+      candidates: ranked.flatMap((candidate) => {
+        const view = byId.get(candidate.id);
+        return view ? [{ order: view, score: Math.round(candidate.score * 10_000) / 10_000 }] : [];
+      }),
+    };
+  }
+
+  async matchByHand(userId: string, id: string, withId: string, currency: DisplayCurrencyCode): Promise<OrderChangeResponse> {
+    return this.afterEdit(userId, currency, await this.edits.matchByHand(userId, id, withId), 'These two orders cannot be matched: pick an Etsy order and a Printify order, neither already matched nor archived.');
+  }
+
+  async unmatch(userId: string, id: string, currency: DisplayCurrencyCode): Promise<OrderChangeResponse> {
+    return this.afterEdit(userId, currency, await this.edits.unmatch(userId, id), 'Only an Etsy order paired with a Printify order (and not archived) can be unmatched.');
+  }
+
+  async setArchived(userId: string, id: string, archived: boolean, currency: DisplayCurrencyCode): Promise<OrderChangeResponse> {
+    return this.afterEdit(userId, currency, await this.edits.setArchived(userId, id, archived), '');
+  }
+
+  private async afterEdit(userId: string, currency: DisplayCurrencyCode, outcome: EditOutcome, conflictMessage: string): Promise<OrderChangeResponse> {
+    if (outcome === 'not_found') throw notFound();
+    if (outcome === 'conflict') throw new ApiException(HttpStatus.CONFLICT, 'conflict', conflictMessage);
+    await this.queueProfits(userId, 'record_changed');
+    const rows = await this.views.rowsByIds(userId, currency, outcome.ids);
+    return { orders: rows.map((row) => orderRowView(row, currency)) };
+  }
+
+  /** The change is committed: a profit trigger Redis does not take is logged, and the next match run recomputes. */
+  private async queueProfits(userId: string, reason: ComputeProfitsPayload['reason']): Promise<void> {
+    try {
+      await this.producer.enqueue('matcher', 'compute-profits', { userId, reason }, computeProfitsJobOptions(userId));
+    } catch {
+      this.logger.warn({ event: 'profits.queue_failed', userId }, 'could not queue profit computation after an order change');
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { DisplayCurrencyCode, StoredOrderBreakdown } from '@pod/domain';
+import { currencyCodeTransformer, MinorUnitsColumn } from '../columns';
+import { OrderRecordEntity } from './order-record.entity';
+import { UserEntity } from './user.entity';
+
+/**
+ * One order record's profit in one display currency (see the migration
+ * 1764700000000-order-profits and docs/adr/0011-order-figures.md). Written by the matcher's
+ * compute-profits job only; the figures are null exactly when no rate converts the order.
+ */
+@Entity({ name: 'order_profit' })
+@Check('order_profit_currency_check', `currency IN ('USD', 'EUR', 'GBP')`)
+@Check('order_profit_figures_check', `figures IN ('ok', 'rate_unavailable')`)
+@Check(
+  'order_profit_amounts_check',
+  `(figures = 'ok') = (revenue_minor IS NOT NULL AND costs_minor IS NOT NULL AND net_profit_minor IS NOT NULL)
+          AND (figures = 'ok' OR (revenue_minor IS NULL AND costs_minor IS NULL AND net_profit_minor IS NULL))`,
+)
+@Index('order_profit_user_idx', ['userId', 'currency', 'orderRecordId'])
+@Index('order_profit_unavailable_idx', ['userId'], { where: `figures = 'rate_unavailable'` })
+export class OrderProfitEntity {
+  @PrimaryColumn({ name: 'order_record_id', type: 'uuid', primaryKeyConstraintName: 'order_profit_pkey' })
+  orderRecordId: string;
+
+  @ManyToOne(() => OrderRecordEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'order_record_id', foreignKeyConstraintName: 'order_profit_record_fkey' })
+  record?: OrderRecordEntity;
+
+  /** The display currency of the figures (ISO code, a PrimaryColumn with the currency columns' transformer). */
+  @PrimaryColumn({ type: 'char', length: 3, transformer: currencyCodeTransformer, primaryKeyConstraintName: 'order_profit_pkey' })
+  currency: DisplayCurrencyCode;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'order_profit_user_id_fkey' })
+  user?: UserEntity;
+
+  /** The record's sides when computed ("shop:receipt|shop:order"): a record whose sides moved since reads as not computed. */
+  @Column({ name: 'record_sides', type: 'text' })
+  recordSides: string;
+
+  @Column({ type: 'text' })
+  figures: 'ok' | 'rate_unavailable';
+
+  @MinorUnitsColumn({ name: 'revenue_minor', nullable: true })
+  revenueMinor: number | null;
+
+  @MinorUnitsColumn({ name: 'costs_minor', nullable: true })
+  costsMinor: number | null;
+
+  @MinorUnitsColumn({ name: 'net_profit_minor', nullable: true })
+  netProfitMinor: number | null;
+
+  @Column({ name: 'has_estimated_fees', type: 'boolean' })
+  hasEstimatedFees: boolean;
+
+  @Column({ type: 'jsonb' })
+  breakdown: StoredOrderBreakdown;
+
+  @Column({ name: 'inputs_hash', type: 'text' })
+  inputsHash: string;
+
+  @Column({ name: 'computed_at', type: 'timestamptz', default: () => 'now()' })
+  computedAt: Date;
+}

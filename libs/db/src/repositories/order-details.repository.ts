@@ -1,0 +1,175 @@
+import type { CurrencyCode, DisplayCurrencyCode, MatchLine, PrintifyOrderToMatch, ReceiptToMatch, StoredOrderBreakdown } from '@pod/domain';
+import { parseCurrencyCode } from '@pod/domain';
+import { minorUnitsTransformer } from '../columns';
+import type { Db } from './database-session';
+import { RECORD_SIDES_SQL } from './order-profits.repository';
+
+export interface ReceiptDetails {
+  receiptId: string;
+  customerName: string | null;
+  orderedAt: Date;
+  status: string;
+  currency: CurrencyCode;
+  grandtotalMinor: number;
+  lines: { title: string | null; sku: string | null; quantity: number; unitPriceMinor: number; currency: CurrencyCode }[];
+}
+
+export interface PrintifyOrderDetails {
+  orderId: string;
+  externalId: string | null;
+  status: string;
+  currency: CurrencyCode;
+  /** Σ line cost, Σ line shipping and the order's tax as stored (the originals, before any reading of `cost`). */
+  lineCostMinor: number;
+  lineShippingMinor: number;
+  taxMinor: number;
+  lines: { title: string | null; sku: string | null; quantity: number }[];
+}
+
+/** A record as the manual-match dialog ranks it (domain CandidateRecord). */
+export interface CandidateRow {
+  id: string;
+  status: 'matched' | 'pending' | 'unmatched';
+  archived: boolean;
+  receipt: ReceiptToMatch | null;
+  order: PrintifyOrderToMatch | null;
+}
+
+const minor = (value: unknown) => minorUnitsTransformer.from(value) as number;
+
+/** How many records the candidate query hands the ranking at most (nearest in date first). */
+const CANDIDATE_POOL = 2_000;
+
+/**
+ * The Order Details dialog's sides and breakdown, and the manual-match dialog's candidates:
+ * every read scoped by the user, by primary key or the owner's indexes.
+ */
+export class OrderDetailsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The stored breakdown for the record's current sides, or null (not computed). */
+  async breakdown(userId: string, recordId: string, currency: DisplayCurrencyCode): Promise<StoredOrderBreakdown | null> {
+    const rows: { breakdown: StoredOrderBreakdown }[] = await this.db.query(
+      `SELECT p.breakdown FROM order_record r JOIN order_profit p ON p.order_record_id = r.id AND p.currency = $3
+       WHERE r.user_id = $1 AND r.id = $2 AND p.record_sides = ${RECORD_SIDES_SQL('r')}`,
+      [userId, recordId, currency],
+    );
+    return rows[0]?.breakdown ?? null;
+  }
+
+  async receipt(userId: string, shopId: string, receiptId: string): Promise<ReceiptDetails | null> {
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT r.receipt_id, r.buyer_name, r.ordered_at, r.status, r.currency, r.grandtotal_minor,
+         coalesce((SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity, 'unitPriceMinor', l.unit_price_minor::text, 'currency', l.currency)
+                   ORDER BY l.transaction_id)
+                   FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.receipt_id = r.receipt_id AND l.shop_id = r.shop_id), '[]') AS lines
+       FROM etsy_receipt r WHERE r.user_id = $1 AND r.shop_id = $2 AND r.receipt_id = $3`,
+      [userId, shopId, receiptId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      receiptId: String(row.receipt_id),
+      customerName: (row.buyer_name as string | null) ?? null,
+      orderedAt: new Date(row.ordered_at as string),
+      status: String(row.status),
+      currency: parseCurrencyCode(String(row.currency)),
+      grandtotalMinor: minor(row.grandtotal_minor),
+      lines: (row.lines as { title: string | null; sku: string | null; quantity: number; unitPriceMinor: string; currency: string }[]).map((line) => ({
+        title: line.title,
+        sku: line.sku,
+        quantity: line.quantity,
+        unitPriceMinor: minor(line.unitPriceMinor),
+        currency: parseCurrencyCode(line.currency),
+      })),
+    };
+  }
+
+  async printifyOrder(userId: string, shopId: string, orderId: string): Promise<PrintifyOrderDetails | null> {
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT o.order_id, coalesce(o.shop_order_id, o.shop_order_label) AS external_id, o.status, o.currency, o.line_cost_minor, o.line_shipping_minor, o.total_tax_minor,
+         coalesce((SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.line_no)
+                   FROM printify_order_line l WHERE l.user_id = o.user_id AND l.shop_id = o.shop_id AND l.order_id = o.order_id), '[]') AS lines
+       FROM printify_order o WHERE o.user_id = $1 AND o.shop_id = $2 AND o.order_id = $3`,
+      [userId, shopId, orderId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      orderId: String(row.order_id),
+      externalId: (row.external_id as string | null) ?? null,
+      status: String(row.status),
+      currency: parseCurrencyCode(String(row.currency)),
+      lineCostMinor: minor(row.line_cost_minor),
+      lineShippingMinor: minor(row.line_shipping_minor),
+      taxMinor: minor(row.total_tax_minor),
+      lines: row.lines as PrintifyOrderDetails['lines'],
+    };
+  }
+
+  /**
+   * The record and the records that could pair with it by hand (spec §5: not matched, not
+   * archived, only the side it lacks), nearest in date first, at most CANDIDATE_POOL of them;
+   * the ranking is the domain's. Null when the record is not the user's.
+   */
+  async candidatePool(userId: string, recordId: string): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
+    const selected = await this.candidateRows(userId, `r.id = $2`, [recordId], 1);
+    if (!selected[0]) return null;
+    const self = selected[0];
+    if (self.status === 'matched' || (self.receipt && self.order)) return { selected: self, others: [] };
+    const wants = self.receipt ? `r.printify_order_id IS NOT NULL AND r.etsy_receipt_id IS NULL` : `r.etsy_receipt_id IS NOT NULL AND r.printify_order_id IS NULL`;
+    const anchor = (self.receipt ?? self.order)?.orderedAt ?? new Date(0);
+    const others = await this.candidateRows(
+      userId,
+      `${wants} AND r.status <> 'matched' AND r.archived_at IS NULL AND r.id <> $2 ORDER BY abs(extract(epoch FROM (coalesce(r.order_date, 'epoch') - $3::timestamptz))), r.id`,
+      [recordId, anchor],
+      CANDIDATE_POOL,
+    );
+    return { selected: self, others };
+  }
+
+  private async candidateRows(userId: string, condition: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT r.id, r.status, r.archived_at IS NOT NULL AS archived, r.etsy_shop_id, r.etsy_receipt_id, r.printify_shop_id, r.printify_order_id,
+         e.buyer_name AS e_buyer, e.ordered_at AS e_at,
+         (SELECT coalesce(json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.transaction_id), '[]')
+            FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.receipt_id = r.etsy_receipt_id AND l.shop_id = r.etsy_shop_id) AS e_lines,
+         o.buyer_name AS o_buyer, o.ordered_at AS o_at, o.shop_order_id, o.shop_order_label, o.is_reprint,
+         (SELECT coalesce(json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.line_no), '[]')
+            FROM printify_order_line l WHERE l.user_id = r.user_id AND l.shop_id = r.printify_shop_id AND l.order_id = r.printify_order_id) AS o_lines
+       FROM order_record r
+       LEFT JOIN etsy_receipt e ON e.user_id = r.user_id AND e.shop_id = r.etsy_shop_id AND e.receipt_id = r.etsy_receipt_id
+       LEFT JOIN printify_order o ON o.user_id = r.user_id AND o.shop_id = r.printify_shop_id AND o.order_id = r.printify_order_id
+       WHERE r.user_id = $1 AND ${condition} LIMIT ${Number(limit)}`,
+      [userId, ...params],
+    );
+    return rows.map((row) => ({
+      id: String(row.id),
+      status: row.status as CandidateRow['status'],
+      archived: row.archived === true,
+      receipt:
+        row.etsy_receipt_id !== null && row.e_at
+          ? {
+              shopId: String(row.etsy_shop_id),
+              receiptId: String(row.etsy_receipt_id),
+              buyerName: (row.e_buyer as string | null) ?? null,
+              orderedAt: new Date(row.e_at as string),
+              lines: row.e_lines as MatchLine[],
+            }
+          : null,
+      order:
+        row.printify_order_id !== null && row.o_at
+          ? {
+              shopId: String(row.printify_shop_id),
+              orderId: String(row.printify_order_id),
+              shopOrderId: (row.shop_order_id as string | null) ?? null,
+              shopOrderLabel: (row.shop_order_label as string | null) ?? null,
+              isReprint: row.is_reprint === true,
+              buyerName: (row.o_buyer as string | null) ?? null,
+              orderedAt: new Date(row.o_at as string),
+              lines: row.o_lines as MatchLine[],
+            }
+          : null,
+    }));
+  }
+}

@@ -1,0 +1,160 @@
+import type { EtsyLedgerEntryInput, EtsyPaymentInput, EtsyReceiptInput, PrintifyOrderInput } from '@pod/domain';
+import { parseCurrencyCode } from '@pod/domain';
+import { minorUnitsTransformer } from '../columns';
+import type { Db } from './database-session';
+
+/** One order record's sides, as the profit writer keys them ("shop:id"). */
+export interface ProfitRecordSides {
+  id: string;
+  receiptKey: string | null;
+  printifyKey: string | null;
+}
+
+/** Everything the profit engine reads for one user, keyed by "shop:id" of the receipt or Printify order. */
+export interface UserProfitInputs {
+  records: ProfitRecordSides[];
+  receipts: Map<string, EtsyReceiptInput>;
+  payments: Map<string, EtsyPaymentInput[]>;
+  ledgerEntries: Map<string, EtsyLedgerEntryInput[]>;
+  printifyOrders: Map<string, PrintifyOrderInput>;
+  settings: { bankCountry: string | null; printifyCostReading: 'per_unit' | 'per_line' };
+}
+
+export const sideKey = (shopId: string, id: string) => `${shopId}:${id}`;
+const minor = (value: unknown): number => minorUnitsTransformer.from(value) as number;
+const minorOrNull = (value: unknown): number | null => (value === null ? null : minor(value));
+
+function push<T>(map: Map<string, T[]>, key: string, value: T) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * The profit engine's inputs for one user, one set-based statement per table (lines aggregated
+ * per order in key order, so the inputs, and their hash, do not depend on the plan). The rows
+ * pass through as the engine's input shapes; nothing is computed here.
+ */
+export class ProfitInputsRepository {
+  constructor(private readonly db: Db) {}
+
+  async load(userId: string): Promise<UserProfitInputs> {
+    const records: { id: string; etsy_shop_id: string | null; etsy_receipt_id: string | null; printify_shop_id: string | null; printify_order_id: string | null }[] =
+      await this.db.query(
+        `SELECT id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 ORDER BY id`,
+        [userId],
+      );
+    return {
+      records: records.map((row) => ({
+        id: row.id,
+        receiptKey: row.etsy_shop_id !== null && row.etsy_receipt_id !== null ? sideKey(row.etsy_shop_id, row.etsy_receipt_id) : null,
+        printifyKey: row.printify_shop_id !== null && row.printify_order_id !== null ? sideKey(row.printify_shop_id, row.printify_order_id) : null,
+      })),
+      receipts: await this.receipts(userId),
+      ...(await this.paymentsAndLedger(userId)),
+      printifyOrders: await this.printifyOrders(userId),
+      settings: await this.settings(userId),
+    };
+  }
+
+  private async receipts(userId: string): Promise<Map<string, EtsyReceiptInput>> {
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT r.shop_id, r.receipt_id, r.status, r.currency, r.ordered_at, r.subtotal_minor, r.total_price_minor, r.total_shipping_minor,
+         r.total_tax_minor, r.total_vat_minor, r.gift_wrap_minor, r.refunded_minor,
+         coalesce((SELECT json_agg(json_build_object('transactionId', l.transaction_id, 'listingId', l.listing_id, 'quantity', l.quantity) ORDER BY l.transaction_id)
+                   FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.receipt_id = r.receipt_id AND l.shop_id = r.shop_id), '[]') AS lines
+       FROM etsy_receipt r WHERE r.user_id = $1`,
+      [userId],
+    );
+    const receipts = new Map<string, EtsyReceiptInput>();
+    for (const row of rows) {
+      receipts.set(sideKey(String(row.shop_id), String(row.receipt_id)), {
+        receiptId: String(row.receipt_id),
+        status: String(row.status).toLowerCase(),
+        currency: parseCurrencyCode(String(row.currency)),
+        orderedAt: new Date(row.ordered_at as string),
+        subtotalMinor: minor(row.subtotal_minor),
+        totalPriceMinor: minor(row.total_price_minor),
+        totalShippingMinor: minor(row.total_shipping_minor),
+        totalTaxMinor: minor(row.total_tax_minor),
+        totalVatMinor: minorOrNull(row.total_vat_minor),
+        giftWrapMinor: minorOrNull(row.gift_wrap_minor),
+        refundedMinor: minor(row.refunded_minor),
+        lines: row.lines as EtsyReceiptInput['lines'],
+      });
+    }
+    return receipts;
+  }
+
+  private async paymentsAndLedger(userId: string): Promise<Pick<UserProfitInputs, 'payments' | 'ledgerEntries'>> {
+    const payments = new Map<string, EtsyPaymentInput[]>();
+    const paymentRows: Record<string, unknown>[] = await this.db.query(
+      `SELECT shop_id, receipt_id, payment_id, currency, amount_fees_minor, posted_fees_minor, adjusted_fees_minor
+       FROM etsy_payment WHERE user_id = $1 ORDER BY shop_id, payment_id`,
+      [userId],
+    );
+    for (const row of paymentRows) {
+      push(payments, sideKey(String(row.shop_id), String(row.receipt_id)), {
+        paymentId: String(row.payment_id),
+        currency: parseCurrencyCode(String(row.currency)),
+        amountFeesMinor: minor(row.amount_fees_minor),
+        postedFeesMinor: minorOrNull(row.posted_fees_minor),
+        adjustedFeesMinor: minorOrNull(row.adjusted_fees_minor),
+      });
+    }
+    const ledgerEntries = new Map<string, EtsyLedgerEntryInput[]>();
+    const ledgerRows: Record<string, unknown>[] = await this.db.query(
+      `SELECT shop_id, receipt_id, entry_id, ledger_type, currency, amount_minor
+       FROM etsy_ledger_entry WHERE user_id = $1 AND receipt_id IS NOT NULL ORDER BY shop_id, entry_id`,
+      [userId],
+    );
+    for (const row of ledgerRows) {
+      push(ledgerEntries, sideKey(String(row.shop_id), String(row.receipt_id)), {
+        entryId: String(row.entry_id),
+        ledgerType: String(row.ledger_type),
+        currency: parseCurrencyCode(String(row.currency)),
+        amountMinor: minor(row.amount_minor),
+      });
+    }
+    return { payments, ledgerEntries };
+  }
+
+  private async printifyOrders(userId: string): Promise<Map<string, PrintifyOrderInput>> {
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT o.shop_id, o.order_id, o.status, o.currency, o.ordered_at, o.total_tax_minor,
+         coalesce((SELECT json_agg(json_build_object('quantity', l.quantity, 'costMinor', l.cost_minor, 'shippingMinor', l.shipping_minor, 'status', l.status) ORDER BY l.line_no)
+                   FROM printify_order_line l WHERE l.user_id = o.user_id AND l.shop_id = o.shop_id AND l.order_id = o.order_id), '[]') AS lines
+       FROM printify_order o WHERE o.user_id = $1`,
+      [userId],
+    );
+    const orders = new Map<string, PrintifyOrderInput>();
+    for (const row of rows) {
+      const lines = (row.lines as { quantity: number; costMinor: unknown; shippingMinor: unknown; status: string | null }[]).map((line) => ({
+        quantity: line.quantity,
+        costMinor: minor(line.costMinor),
+        shippingMinor: minor(line.shippingMinor),
+        status: line.status,
+      }));
+      orders.set(sideKey(String(row.shop_id), String(row.order_id)), {
+        orderId: String(row.order_id),
+        status: String(row.status).toLowerCase(),
+        currency: parseCurrencyCode(String(row.currency)),
+        orderedAt: new Date(row.ordered_at as string),
+        totalTaxMinor: minor(row.total_tax_minor),
+        lines,
+      });
+    }
+    return orders;
+  }
+
+  /** The Etsy shop's country stands in for the bank's (ADR 0010); the Printify connection's cost reading. */
+  private async settings(userId: string): Promise<UserProfitInputs['settings']> {
+    const rows: { provider: string; shop_country: string | null; printify_cost_reading: 'per_unit' | 'per_line' }[] = await this.db.query(
+      `SELECT provider, shop_country, printify_cost_reading FROM provider_connection WHERE user_id = $1`,
+      [userId],
+    );
+    const etsy = rows.find((row) => row.provider === 'etsy');
+    const printify = rows.find((row) => row.provider === 'printify');
+    return { bankCountry: etsy?.shop_country?.toUpperCase() ?? null, printifyCostReading: printify?.printify_cost_reading ?? 'per_unit' };
+  }
+}

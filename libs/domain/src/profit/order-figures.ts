@@ -1,0 +1,149 @@
+import type { CurrencyCode, DisplayCurrencyCode } from '../currency';
+import type { FeeKind } from '../fees/fee-kinds';
+import { money, type Money } from '../money';
+import type { CostKind } from './components';
+import { convertForDisplay, isRateUnavailable, type ProfitConverter } from './converter';
+import type { OrderProfit } from './order-profit';
+
+/**
+ * What is stored for one order and display currency (order_profit): the three sums the lists
+ * and the dashboard read, and the engine's breakdown for the Order Details dialog, in a plain
+ * JSON shape (amounts as integer minor units with their currency). Nothing sums the breakdown:
+ * the totals are the engine's, so the stored sums equal `sumOrderProfits` over the results.
+ */
+export interface StoredAmount {
+  readonly minor: number;
+  readonly currency: CurrencyCode;
+}
+
+export interface StoredFigureLine {
+  /** `items`, `discount`, `shipping`, `gift_wrap`, `refunds` for revenue; a cost kind for costs. */
+  readonly kind: string;
+  readonly source: 'receipt' | 'payment' | 'ledger' | 'printify' | 'estimate';
+  readonly estimated: boolean;
+  readonly original: StoredAmount;
+  /** Null when no rate converts it. Revenue lines are converted one by one for display; the total is converted once. */
+  readonly display: StoredAmount | null;
+  readonly rate: string | null;
+  readonly rateDate: string | null;
+  readonly note: string | null;
+}
+
+export interface StoredOrderBreakdown {
+  readonly orderDate: string;
+  readonly revenueLines: readonly StoredFigureLine[];
+  readonly costLines: readonly StoredFigureLine[];
+  /** Sales tax + VAT Etsy collected (never revenue), in the shop currency and the display currency. */
+  readonly taxExcluded: { readonly original: StoredAmount; readonly display: StoredAmount | null } | null;
+  /** Revenue after refunds in the shop currency, and as converted (null without a receipt or a rate). */
+  readonly revenueOriginal: StoredAmount | null;
+  readonly margin: { readonly numerator: number; readonly denominator: number; readonly basisPoints: number } | null;
+  readonly revenueKnown: boolean;
+  readonly fulfilmentCostKnown: boolean;
+  readonly feesNotEstimated: readonly FeeKind[];
+  readonly printifyCanceledOrders: readonly string[];
+  readonly unavailable: readonly { readonly currency: string; readonly reason: string }[];
+}
+
+export interface StoredOrderFigures {
+  readonly currency: DisplayCurrencyCode;
+  readonly figures: 'ok' | 'rate_unavailable';
+  readonly revenueMinor: number | null;
+  readonly costsMinor: number | null;
+  readonly netProfitMinor: number | null;
+  readonly hasEstimatedFees: boolean;
+  readonly breakdown: StoredOrderBreakdown;
+}
+
+const stored = (amount: Money): StoredAmount => ({ minor: amount.amountMinor, currency: amount.currency });
+
+function displayed(convert: ProfitConverter, amount: Money, to: DisplayCurrencyCode, onDate: string) {
+  const answer = convertForDisplay(convert, amount, to, onDate);
+  if (isRateUnavailable(answer)) return { display: null, rate: null, rateDate: null };
+  return { display: stored(answer.amount), rate: answer.rate, rateDate: answer.rateDate };
+}
+
+/**
+ * The stored figures of one engine result. `convert` is the converter the result was computed
+ * with: revenue lines (items, discount, …) and the excluded tax are converted here for display
+ * only, each on its own, so they may differ from the converted total by rounding.
+ */
+export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter): StoredOrderFigures {
+  const to = result.displayCurrency;
+  const date = result.orderDate;
+  const revenueLines: StoredFigureLine[] = [];
+  const revenue = result.revenue;
+  if (revenue) {
+    const parts: [string, Money][] = [
+      ['items', revenue.items],
+      ['discount', revenue.discount],
+      ['shipping', revenue.shipping],
+      ['gift_wrap', revenue.giftWrap],
+      ['refunds', revenue.refundedRevenue],
+    ];
+    for (const [kind, amount] of parts) {
+      if (amount.amountMinor === 0 && kind !== 'items') continue;
+      revenueLines.push({ kind, source: 'receipt', estimated: false, original: stored(amount), ...displayed(convert, amount, to, date), note: null });
+    }
+  }
+  const computed = result.state === 'computed' ? result : null;
+  const costLines: StoredFigureLine[] = computed
+    ? computed.display.costs.map((cost) => ({
+        kind: cost.kind,
+        source: cost.source,
+        estimated: cost.estimated,
+        original: stored(cost.original),
+        display: stored(cost.display),
+        rate: cost.rate,
+        rateDate: cost.rateDate,
+        note: cost.note,
+      }))
+    : result.costs.map((cost) => ({ kind: cost.kind, source: cost.source, estimated: cost.estimated, original: stored(cost.original), ...displayed(convert, cost.original, to, date), note: cost.note }));
+  let taxExcluded: StoredOrderBreakdown['taxExcluded'] = null;
+  if (revenue && revenue.salesTax.amountMinor + revenue.vat.amountMinor !== 0) {
+    const tax = money(revenue.salesTax.amountMinor + revenue.vat.amountMinor, revenue.salesTax.currency);
+    taxExcluded = { original: stored(tax), display: displayed(convert, tax, to, date).display };
+  }
+  const breakdown: StoredOrderBreakdown = {
+    orderDate: date,
+    revenueLines,
+    costLines,
+    taxExcluded,
+    revenueOriginal: revenue ? stored(revenue.revenue) : null,
+    margin: computed?.display.margin ?? null,
+    revenueKnown: result.revenueKnown,
+    fulfilmentCostKnown: result.fulfilmentCostKnown,
+    feesNotEstimated: result.feesNotEstimated,
+    printifyCanceledOrders: result.printifyCanceledOrders,
+    unavailable: result.state === 'rate_unavailable' ? result.unavailable : [],
+  };
+  return {
+    currency: to,
+    figures: computed ? 'ok' : 'rate_unavailable',
+    revenueMinor: computed ? computed.display.revenue.amountMinor : null,
+    costsMinor: computed ? computed.display.totalCosts.amountMinor : null,
+    netProfitMinor: computed ? computed.display.netProfit.amountMinor : null,
+    hasEstimatedFees: result.feesEstimated,
+    breakdown,
+  };
+}
+
+/** Labels of the Profit Summary's lines, by kind. */
+export const FIGURE_LINE_LABELS: Readonly<Record<string, string>> = {
+  items: 'Items',
+  discount: 'Discount',
+  shipping: 'Shipping',
+  gift_wrap: 'Gift wrap',
+  refunds: 'Refunds',
+  printify_production: 'Printify production',
+  printify_shipping: 'Printify shipping',
+  printify_tax: 'Printify tax',
+  transaction: 'Transaction fee',
+  processing: 'Payment processing fee',
+  listing: 'Listing fee',
+  offsite_ads: 'Offsite Ads fee',
+  regulatory: 'Regulatory operating fee',
+  currency_conversion: 'Currency conversion fee',
+  vat_on_fees: 'VAT on fees',
+  other: 'Other Etsy charges',
+} satisfies Record<CostKind | 'items' | 'discount' | 'shipping' | 'gift_wrap' | 'refunds', string>;

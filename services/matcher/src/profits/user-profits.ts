@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import {
+  computeOrderProfit,
+  DISPLAY_CURRENCY_CODES,
+  orderDateUtc,
+  RateTable,
+  rateTableConverter,
+  storedOrderFigures,
+  EXCHANGE_LOOKBACK_DAYS,
+  type CurrencyCode,
+  type DisplayCurrencyCode,
+  type ProfitConverter,
+  type OrderProfitInput,
+  type ProfitSettings,
+} from '@pod/domain';
+import {
+  FxRatesRepository,
+  jsonForPostgres,
+  OrderProfitsRepository,
+  OrderRecordsRepository,
+  ProfitInputsRepository,
+  recordSides,
+  withTransaction,
+  type Db,
+  type OrderProfitWrite,
+  type UserProfitInputs,
+} from '@pod/db';
+
+export interface ProfitRunCounts {
+  records: number;
+  computed: number;
+  written: number;
+}
+
+/** Engine settings not yet set by the seller (ADR 0010): Offsite Ads tier of a shop under USD 10k a year. */
+const OFFSITE_ADS_TIER = 'under_10k' as const;
+
+/**
+ * One user's stored profits: load every record's inputs (set-based), build the converter from
+ * the fx_rate rows of the dates needed, run the engine per record and display currency, and
+ * write the rows that changed, in one transaction under the user's matching lock (so the
+ * records cannot change sides meanwhile). A record whose inputs hash is unchanged and whose
+ * figures are `ok` is not recomputed unless `force` (new ECB rates may change it).
+ */
+export class UserProfits {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  computeUser(userId: string, options: { force?: boolean } = {}): Promise<ProfitRunCounts> {
+    return withTransaction(this.dataSource, async (manager) => {
+      await new OrderRecordsRepository(manager).lockUserForMatching(userId);
+      const inputs = await new ProfitInputsRepository(manager).load(userId);
+      const profits = new OrderProfitsRepository(manager);
+      const stored = await profits.storedKeys(userId);
+      const orders = inputs.records.map((record) => ({ record, input: orderInput(inputs, record.receiptKey, record.printifyKey) }));
+      const pending = orders.filter((order) => order.input !== null) as { record: UserProfitInputs['records'][number]; input: OrderProfitInput }[];
+
+      const accountCurrency = mostCommonPaymentCurrency(inputs);
+      const rows: OrderProfitWrite[] = [];
+      const hashes = new Map<string, string>();
+      const toCompute = pending.filter(({ record, input }) => {
+        const hash = inputsHash(record.receiptKey, record.printifyKey, input, inputs.settings, accountCurrency);
+        hashes.set(record.id, hash);
+        if (options.force) return true;
+        return DISPLAY_CURRENCY_CODES.some((currency) => {
+          const current = stored.get(`${record.id}:${currency}`);
+          return !current || current.inputsHash !== hash || current.figures !== 'ok';
+        });
+      });
+      const convert = rateTableConverter(await this.rateTableFor(manager, toCompute.map((order) => order.input)));
+      for (const { record, input } of toCompute) {
+        for (const displayCurrency of DISPLAY_CURRENCY_CODES) {
+          const settings = profitSettingsFor(inputs, input, displayCurrency, convert, accountCurrency);
+          const figures = storedOrderFigures(computeOrderProfit(input, settings), convert);
+          rows.push({ ...figures, orderRecordId: record.id, recordSides: recordSides(record.receiptKey, record.printifyKey), inputsHash: hashes.get(record.id) ?? '' });
+        }
+      }
+      const written = await profits.upsert(userId, rows, this.now());
+      return { records: inputs.records.length, computed: toCompute.length, written };
+    });
+  }
+
+  /** Rates from the look-back before the earliest order date to the latest, for the orders' currencies and the display ones. */
+  private async rateTableFor(manager: Db, orders: readonly OrderProfitInput[]): Promise<RateTable> {
+    if (orders.length === 0) return RateTable.fromRows([]);
+    const dates = orders.map(orderDateOf).sort();
+    const from = new Date(`${dates[0]}T00:00:00Z`);
+    from.setUTCDate(from.getUTCDate() - EXCHANGE_LOOKBACK_DAYS);
+    const rows = await new FxRatesRepository(manager).ratesBetween(from.toISOString().slice(0, 10), dates[dates.length - 1]);
+    return RateTable.fromRows(rows);
+  }
+}
+
+/**
+ * The engine's settings for one order: the user's cost reading and bank country, the Offsite Ads
+ * tier default, and the payment account's currency: the order's own payment's, else the one most
+ * of the user's payments are in (`accountCurrency`, see mostCommonPaymentCurrency), else unknown.
+ */
+export function profitSettingsFor(
+  inputs: UserProfitInputs,
+  input: OrderProfitInput,
+  displayCurrency: DisplayCurrencyCode,
+  convert: ProfitConverter,
+  accountCurrency: CurrencyCode | null = mostCommonPaymentCurrency(inputs),
+): ProfitSettings {
+  return {
+    displayCurrency,
+    printifyCostReading: inputs.settings.printifyCostReading,
+    bankCountry: inputs.settings.bankCountry,
+    paymentAccountCurrency: input.payments[0]?.currency ?? accountCurrency,
+    offsiteAdsTier: OFFSITE_ADS_TIER,
+    convert,
+  };
+}
+
+/** One record's engine input from the loaded rows; null when neither side is stored. */
+export function orderInput(inputs: UserProfitInputs, receiptKey: string | null, printifyKey: string | null): OrderProfitInput | null {
+  const receipt = receiptKey ? (inputs.receipts.get(receiptKey) ?? null) : null;
+  const printify = printifyKey ? inputs.printifyOrders.get(printifyKey) : undefined;
+  if (!receipt && !printify) return null;
+  return {
+    receipt,
+    payments: receiptKey ? (inputs.payments.get(receiptKey) ?? []) : [],
+    ledgerEntries: receiptKey ? (inputs.ledgerEntries.get(receiptKey) ?? []) : [],
+    printifyOrders: printify ? [printify] : [],
+  };
+}
+
+function orderDateOf(input: OrderProfitInput): string {
+  if (input.receipt) return orderDateUtc(input.receipt.orderedAt);
+  return orderDateUtc(new Date(Math.min(...input.printifyOrders.map((order) => order.orderedAt.getTime()))));
+}
+
+/** The payment account's currency: the currency most of the user's payments are in (ties: alphabetical), else unknown. */
+export function mostCommonPaymentCurrency(inputs: UserProfitInputs): CurrencyCode | null {
+  const counts = new Map<CurrencyCode, number>();
+  for (const list of inputs.payments.values()) for (const payment of list) counts.set(payment.currency, (counts.get(payment.currency) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return ranked[0]?.[0] ?? null;
+}
+
+/** A fingerprint of everything but the rates a record's figures depend on. */
+function inputsHash(receiptKey: string | null, printifyKey: string | null, input: OrderProfitInput, settings: UserProfitInputs['settings'], account: CurrencyCode | null): string {
+  const text = jsonForPostgres({ v: 1, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
+  return createHash('sha256').update(text).digest('base64url');
+}
