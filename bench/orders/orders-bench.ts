@@ -19,6 +19,8 @@ import { cpus, loadavg } from 'node:os';
 import { formatTable } from '../support/table';
 import { BENCH_NOW, SIZES } from './config';
 import { measureMatcher, type MatcherMeasurement } from './matcher-ratio';
+import { computeBigSellerProfits } from './profits-step';
+import { measureReads, type ReadMeasurement } from './read-ratios';
 import { seedOrdersDatabase, type SeededDatabase } from './seed';
 import { millis, ratio, seconds } from './timing';
 
@@ -55,6 +57,13 @@ function matcherTable(m: MatcherMeasurement): string {
   );
 }
 
+function readsTable(reads: readonly ReadMeasurement[]): string {
+  return formatTable(
+    ['Read route (gateway over HTTP) vs bare SQL', 'Route', 'Bare SQL', 'Ratio (goal ≤ 1.5)', 'Same answer', 'Answer'],
+    reads.map((read) => [read.label, millis(read.route.medianMs), millis(read.sql.medianMs), ratio(read.route.medianMs / read.sql.medianMs), read.agree ? 'yes' : 'NO', read.detail]),
+  );
+}
+
 async function main(): Promise<void> {
   console.log(`Orders bench: scale ${SIZES.scale}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`Seeding: a big seller with ${count(SIZES.bigUserOrders)} receipts and as many Printify orders, ${count(SIZES.otherOrders)} orders over ${count(SIZES.otherUsers)} other sellers…`);
@@ -65,6 +74,14 @@ async function main(): Promise<void> {
     console.log(`Matcher: ${runs.warmUps} warm-up and ${runs.repeats} timed runs each…`);
     const matcher = await measureMatcher(seeded.database.url, seeded.bigUserId, BENCH_NOW, runs);
     console.log(`\n${matcherTable(matcher)}\n`);
+    const profits = await computeBigSellerProfits(seeded.database.url, seeded.bigUserId, BENCH_NOW);
+    console.log(
+      `compute-profits for the big seller: ${count(profits.counts.computed)} of ${count(profits.counts.records)} records computed, ` +
+        `${count(profits.counts.written)} figure rows written in ${seconds(profits.ms)} (part of no ratio)\n`,
+    );
+    const readRuns = { warmUps: SIZES.warmUps, repeats: SIZES.repeats };
+    console.log(`Read routes: ${readRuns.warmUps} warm-ups and ${readRuns.repeats} timed runs each…`);
+    console.log(`\n${readsTable(await measureReads(seeded.database.url, seeded.bigUserId, readRuns))}\n`);
   } finally {
     if (process.env.BENCH_KEEP_DB) console.log(`Database kept: ${seeded.database.url}`);
     else await seeded.database.drop();

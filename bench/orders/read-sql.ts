@@ -41,7 +41,7 @@ export async function ordersPageSql(client: Client, userId: string, currency: st
   const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const page = await client.query<{ id: string }>(
     `SELECT r.id, r.status, r.match_method, r.match_confidence, r.etsy_receipt_id, r.printify_order_id, r.product_title, r.product_sku,
-       r.customer_name, r.order_date, p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor, p.has_estimated_fees
+       r.customer_name, r.order_date, p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor, p.has_estimated_fees, p.breakdown -> 'margin' AS margin
      FROM order_record r LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = $2
      WHERE r.user_id = $1 AND r.archived_at IS NULL AND ${SEARCH_TEXT} ILIKE $3 AND r.status = $4
      ORDER BY r.order_date DESC NULLS LAST, r.id DESC LIMIT $5`,

@@ -152,5 +152,26 @@ export function seedTableStatements(now: Date): Array<[label: string, sql: strin
        FROM seed_order o JOIN seed_line l ON l.g = o.g AND l.line_no = 1
        WHERE o.user_no > 0`,
     ],
+    [
+      "other sellers' order_profit",
+      // Their stored figures in the three display currencies, at fixed rates: what the tables hold
+      // around the big seller (whose own figures the compute-profits job writes).
+      `INSERT INTO order_profit (order_record_id, currency, user_id, record_sides, figures, revenue_minor, costs_minor, net_profit_minor,
+         has_estimated_fees, breakdown, inputs_hash, computed_at)
+       SELECT r.id, d.currency, r.user_id,
+         coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|' || coalesce(r.printify_shop_id || ':' || r.printify_order_id, ''),
+         'ok', v.revenue, v.costs, v.revenue - v.costs, s.ordered_at > ${nowSql} - interval '3 days',
+         jsonb_build_object('orderDate', to_char(s.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), 'margin',
+           CASE WHEN v.revenue > 0 THEN jsonb_build_object('numerator', v.revenue - v.costs, 'denominator', v.revenue,
+             'basisPoints', round((v.revenue - v.costs) * 10000.0 / v.revenue)) END),
+         md5(r.id::text || d.currency), ${nowSql}
+       FROM order_record r
+       JOIN seed_receipt s ON s.user_id = r.user_id AND s.receipt_id = r.etsy_receipt_id AND s.user_no > 0
+       CROSS JOIN (VALUES ('USD', 1.0, 1.09, 1.27, 0.74), ('EUR', 0.92, 1.0, 1.16, 0.68), ('GBP', 0.79, 0.86, 1.0, 0.58)) AS d(currency, from_usd, from_eur, from_gbp, from_cad)
+       CROSS JOIN LATERAL (SELECT CASE s.currency WHEN 'USD' THEN d.from_usd WHEN 'EUR' THEN d.from_eur WHEN 'GBP' THEN d.from_gbp ELSE d.from_cad END AS shop_rate) f
+       CROSS JOIN LATERAL (SELECT round((s.subtotal + s.shipping - s.refunded) * f.shop_rate)::bigint AS revenue,
+         (round((round(s.grandtotal * s.fee_rate) + s.fee_fixed + round((s.subtotal + s.shipping) * 0.065)) * f.shop_rate)
+           + CASE WHEN r.printify_order_id IS NULL OR s.refund = 'full' THEN 0 ELSE round((s.cost + s.printify_shipping) * d.from_usd) END)::bigint AS costs) v`,
+    ],
   ];
 }
