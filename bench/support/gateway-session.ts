@@ -7,16 +7,30 @@ export class GatewaySession {
 
   constructor(readonly baseUrl: string) {}
 
+  /** The password of every account a bench registers. */
+  static readonly PASSWORD = 'Correct-Horse-7-Battery';
+
   static async register(baseUrl: string, label: string): Promise<GatewaySession> {
     const session = new GatewaySession(baseUrl);
-    const password = 'Correct-Horse-7-Battery';
+    const password = GatewaySession.PASSWORD;
     const email = `${label}.${Date.now().toString(36)}@example.com`;
     const response = await session.call('POST', '/api/auth/register', { email, password, confirmPassword: password, firstName: 'Bench', lastName: 'Seller' });
-    const setCookie = response.headers.getSetCookie()[0];
-    if (response.status !== 201 && response.status !== 200) throw new Error(`register: ${response.status} ${await response.text()}`);
-    if (!setCookie) throw new Error('register: no session cookie');
-    session.cookie = setCookie.split(';')[0];
+    await session.keepCookie(response, 'register');
     return session;
+  }
+
+  /** Signs in to an existing account (POST /api/auth/login). */
+  static async signIn(baseUrl: string, email: string, password: string): Promise<GatewaySession> {
+    const session = new GatewaySession(baseUrl);
+    await session.keepCookie(await session.call('POST', '/api/auth/login', { email, password }), 'login');
+    return session;
+  }
+
+  private async keepCookie(response: Response, what: string): Promise<void> {
+    const setCookie = response.headers.getSetCookie()[0];
+    if (response.status !== 201 && response.status !== 200) throw new Error(`${what}: ${response.status} ${await response.text()}`);
+    if (!setCookie) throw new Error(`${what}: no session cookie`);
+    this.cookie = setCookie.split(';')[0];
   }
 
   async call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<Response> {

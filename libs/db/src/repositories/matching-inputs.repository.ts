@@ -1,40 +1,53 @@
 import type { MatchLine, PrintifyOrderToMatch, ReceiptToMatch } from '@pod/domain';
 import type { Db } from './database-session';
 
-interface SideRow {
+export interface LineRow {
   shop_id: string;
   id: string;
-  buyer_name: string | null;
-  ordered_at: Date;
-  lines: MatchLine[];
+  /** The line's order within its receipt or order: Etsy's transaction id, Printify's line number. */
+  position: string | number;
+  title: string | null;
+  sku: string | null;
+  quantity: number;
 }
 
 /**
  * What the matching engine reads for one user: every synced receipt and Printify order with
- * the line fields it scores, one set-based statement each (lines aggregated per order in a
- * stable order, so the records' "first line" fields do not depend on the plan).
+ * the line fields it scores. One plain SELECT per table, the lines grouped here in a stable
+ * order (transaction id, line number), so the records' "first line" fields do not depend on
+ * the plan. A correlated json_agg per order made the read about 3× a plain one at 100k orders.
  */
 export class MatchingInputsRepository {
   constructor(private readonly db: Db) {}
 
   async receiptsOf(userId: string): Promise<ReceiptToMatch[]> {
-    const rows: SideRow[] = await this.db.query(
-      `SELECT r.shop_id, r.receipt_id AS id, r.buyer_name, r.ordered_at,
-         coalesce((SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.transaction_id)
-                   FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.receipt_id = r.receipt_id AND l.shop_id = r.shop_id), '[]') AS lines
-       FROM etsy_receipt r WHERE r.user_id = $1`,
+    const rows: { shop_id: string; id: string; buyer_name: string | null; ordered_at: Date }[] = await this.db.query(
+      `SELECT shop_id, receipt_id AS id, buyer_name, ordered_at FROM etsy_receipt WHERE user_id = $1`,
       [userId],
     );
-    return rows.map((row) => ({ shopId: row.shop_id, receiptId: row.id, buyerName: row.buyer_name, orderedAt: new Date(row.ordered_at), lines: row.lines }));
+    const lines = groupLines(
+      await this.db.query(
+        `SELECT shop_id, receipt_id AS id, transaction_id AS position, title, sku, quantity FROM etsy_receipt_line WHERE user_id = $1`,
+        [userId],
+      ),
+    );
+    return rows.map((row) => ({
+      shopId: row.shop_id,
+      receiptId: row.id,
+      buyerName: row.buyer_name,
+      orderedAt: new Date(row.ordered_at),
+      lines: lines.get(sideKey(row.shop_id, row.id)) ?? [],
+    }));
   }
 
   async printifyOrdersOf(userId: string): Promise<PrintifyOrderToMatch[]> {
-    const rows: (SideRow & { shop_order_id: string | null; shop_order_label: string | null; is_reprint: boolean })[] = await this.db.query(
-      `SELECT o.shop_id, o.order_id AS id, o.shop_order_id, o.shop_order_label, o.is_reprint, o.buyer_name, o.ordered_at,
-         coalesce((SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.line_no)
-                   FROM printify_order_line l WHERE l.user_id = o.user_id AND l.shop_id = o.shop_id AND l.order_id = o.order_id), '[]') AS lines
-       FROM printify_order o WHERE o.user_id = $1`,
-      [userId],
+    const rows: { shop_id: string; id: string; shop_order_id: string | null; shop_order_label: string | null; is_reprint: boolean; buyer_name: string | null; ordered_at: Date }[] =
+      await this.db.query(
+        `SELECT shop_id, order_id AS id, shop_order_id, shop_order_label, is_reprint, buyer_name, ordered_at FROM printify_order WHERE user_id = $1`,
+        [userId],
+      );
+    const lines = groupLines(
+      await this.db.query(`SELECT shop_id, order_id AS id, line_no AS position, title, sku, quantity FROM printify_order_line WHERE user_id = $1`, [userId]),
     );
     return rows.map((row) => ({
       shopId: row.shop_id,
@@ -44,7 +57,32 @@ export class MatchingInputsRepository {
       isReprint: row.is_reprint,
       buyerName: row.buyer_name,
       orderedAt: new Date(row.ordered_at),
-      lines: row.lines,
+      lines: lines.get(sideKey(row.shop_id, row.id)) ?? [],
     }));
   }
+}
+
+const sideKey = (shopId: string, id: string) => `${shopId}\u001f${id}`;
+
+/** Lines per (shop, id), each list in position order (numbers numerically, ids as strings). */
+export function groupLines(rows: readonly LineRow[]): Map<string, MatchLine[]> {
+  const groups = new Map<string, LineRow[]>();
+  for (const row of rows) {
+    const key = sideKey(row.shop_id, row.id);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  const lines = new Map<string, MatchLine[]>();
+  for (const [key, group] of groups) {
+    if (group.length > 1) group.sort((a, b) => comparePositions(a.position, b.position));
+    lines.set(key, group.map((row) => ({ title: row.title, sku: row.sku, quantity: row.quantity })));
+  }
+  return lines;
+}
+
+function comparePositions(a: string | number, b: string | number): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const [sa, sb] = [String(a), String(b)];
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
 }

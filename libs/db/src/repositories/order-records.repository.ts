@@ -28,9 +28,31 @@ export class OrderRecordsRepository {
     await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended('order_record:' || $1, 0))`, [userId]);
   }
 
+  /**
+   * Every record of the user, archived ones included, with the fields the engine reads. Plain
+   * SQL rather than the entity API: hydrating 100k entities cost several times the read itself.
+   */
   async listForMatching(userId: string): Promise<ExistingOrderRecord[]> {
-    const rows = await this.db.getRepository(OrderRecordEntity).find({ where: { userId } });
-    return rows.map(toExisting);
+    const rows: MatchingRecordRow[] = await this.db.query(
+      `SELECT id, archived_at IS NOT NULL AS archived, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status, match_method,
+         match_confidence, order_date, customer_name, product_title, product_sku
+       FROM order_record WHERE user_id = $1`,
+      [userId],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      archived: row.archived,
+      receipt: row.etsy_shop_id !== null && row.etsy_receipt_id !== null ? { shopId: row.etsy_shop_id, id: row.etsy_receipt_id } : null,
+      order: row.printify_shop_id !== null && row.printify_order_id !== null ? { shopId: row.printify_shop_id, id: row.printify_order_id } : null,
+      status: row.status,
+      method: row.match_method,
+      // numeric(5,4) arrives as a string, as in the entity's transformer.
+      confidence: row.match_confidence === null ? null : Number(row.match_confidence),
+      orderDate: row.order_date,
+      customerName: row.customer_name,
+      productTitle: row.product_title,
+      productSku: row.product_sku,
+    }));
   }
 
   async findById(userId: string, id: string): Promise<OrderRecordEntity | null> {
@@ -117,6 +139,22 @@ export class OrderRecordsRepository {
     for (const row of rows) counts[row.status] = Number(row.n);
     return counts;
   }
+}
+
+interface MatchingRecordRow {
+  id: string;
+  archived: boolean;
+  etsy_shop_id: string | null;
+  etsy_receipt_id: string | null;
+  printify_shop_id: string | null;
+  printify_order_id: string | null;
+  status: OrderRecordShape['status'];
+  match_method: OrderRecordShape['method'];
+  match_confidence: string | null;
+  order_date: Date | null;
+  customer_name: string | null;
+  product_title: string | null;
+  product_sku: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

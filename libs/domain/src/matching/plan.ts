@@ -1,4 +1,4 @@
-import { compareRecords } from './engine';
+import { sortRecords } from './engine';
 import { round4 } from './score';
 import { sideKey } from './types';
 import type { ExistingOrderRecord, OrderRecordShape } from './types';
@@ -36,7 +36,7 @@ export function planRecordChanges(existing: readonly ExistingOrderRecord[], desi
   const claimed = new Set<string>();
   const inserts: OrderRecordShape[] = [];
   const updates: RecordUpdate[] = [];
-  for (const record of [...desired].sort(compareRecords)) {
+  for (const record of sortRecords(desired)) {
     const current =
       (record.receipt ? byReceipt.get(sideKey(record.receipt)) : undefined) ??
       (record.order ? loneByOrder.get(sideKey(record.order)) : undefined);
