@@ -13,6 +13,11 @@ export interface UpsertCounts {
  * every string (a provider payload carrying one would otherwise fail its whole page forever).
  */
 export function jsonForPostgres(value: unknown): string {
+  // A replacer costs a call per value (seconds over 100k orders' figures). JSON.stringify writes
+  // U+0000 as the escape \u0000, so text without that escape had none to drop: the plain answer
+  // is then the very same text; only text that has it pays for the replacer.
+  const plain: string | undefined = JSON.stringify(value);
+  if (plain !== undefined && !plain.includes('\\u0000')) return plain;
   return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'string' && inner.includes('\u0000') ? inner.replaceAll('\u0000', '') : inner));
 }
 

@@ -44,6 +44,21 @@ describe('RateTable', () => {
     expect(table.crossRate('2026-03-15', 'MAD', 'MAD')).toEqual({ unavailable: false, ratio: { num: 1n, den: 1n }, rate: '1', rateDate: '2026-03-15', fromPerEur: '1', toPerEur: '1' });
   });
 
+  it('answers a question asked again as it did the first time (answers are kept), whatever else was asked between', () => {
+    const questions: [string, string, string][] = [];
+    for (const date of ['2026-03-11', '2026-03-12', '2026-03-13', '2026-03-15', '2026-03-16', 'not a date']) {
+      for (const [from, to] of [['USD', 'GBP'], ['GBP', 'USD'], ['EUR', 'JPY'], ['USD', 'MAD'], ['USD', 'USD'], ['2026-03-13', 'USD']]) questions.push([date, from, to]);
+    }
+    const asked = RateTable.fromRows(rows);
+    const first = questions.map(([date, from, to]) => asked.crossRate(date, from, to));
+    const again = [...questions].reverse().map(([date, from, to]) => asked.crossRate(date, from, to)).reverse();
+    const fresh = questions.map(([date, from, to]) => RateTable.fromRows(rows).crossRate(date, from, to));
+    expect(again).toEqual(first);
+    expect(first).toEqual(fresh);
+    expect(asked.crossRate('2026-03-13', 'USD', 'GBP')).toMatchObject({ rate: '0.7537730917' });
+    expect(asked.crossRate('2026-03-13', 'GBP', 'USD')).toMatchObject({ rate: '1.326659191' });
+  });
+
   it('refuses rows that are not dates and decimals', () => {
     expect(() => RateTable.fromRows([{ date: '2026-03-13', currency: 'USD', perEur: 'N/A' }])).toThrow();
     expect(() => RateTable.fromRows([{ date: '13 March 2026', currency: 'USD', perEur: '1.1' }])).toThrow();

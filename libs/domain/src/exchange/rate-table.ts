@@ -60,6 +60,8 @@ export class RateTable {
   private readonly byDate = new Map<string, Map<string, StoredRate>>();
   private readonly dates: string[];
   private readonly currencies = new Set<string>(['EUR']);
+  /** Answers already given, by date and currencies: the table never changes, and a profit run asks the same few thousand again and again. */
+  private readonly answers = new Map<string, RateLookup>();
 
   private constructor(rows: Iterable<FxRateRow>) {
     for (const row of rows) {
@@ -104,6 +106,14 @@ export class RateTable {
 
   /** Units of `to` for one unit of `from` on `date` (see the class comment). Same currency: 1 at the date itself. */
   crossRate(date: string, from: string, to: string): RateLookup {
+    // Lengths first, so no two questions share a key, whatever text they carry.
+    const key = `${date.length}:${date}${from.length}:${from}${to}`;
+    let answer = this.answers.get(key);
+    if (!answer) this.answers.set(key, (answer = this.lookUpCrossRate(date, from, to)));
+    return answer;
+  }
+
+  private lookUpCrossRate(date: string, from: string, to: string): RateLookup {
     if (from === to) {
       if (!isIsoDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
       return { unavailable: false, ratio: ONE, rate: '1', rateDate: date, fromPerEur: '1', toPerEur: '1' };

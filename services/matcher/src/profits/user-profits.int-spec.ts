@@ -121,6 +121,24 @@ describe('compute-profits', () => {
     expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({ figures: 'ok', revenue_minor: '3910', net_profit_minor: '1757' });
   });
 
+  it('batches of any size store the same figures: each record written once, across batch boundaries', async () => {
+    const whole = await seller('pw');
+    const batched = await seller('pz');
+    await storeProfitOrder(dataSource, batched, goldenUsdOrder('pz3'));
+    await storeProfitOrder(dataSource, whole, goldenUsdOrder('pw3'));
+    await new UserMatcher(dataSource).matchUser(batched, NOW);
+    await new UserMatcher(dataSource).matchUser(whole, NOW);
+    expect(await profits().computeUser(whole)).toEqual({ records: 3, computed: 3, written: 9 });
+    // Two records per write: batches of 2 and 1 records (6 and 3 rows).
+    expect(await new UserProfits(dataSource, () => NOW, 2).computeUser(batched)).toEqual({ records: 3, computed: 3, written: 9 });
+    for (const currency of ['USD', 'EUR', 'GBP']) {
+      const figures = async (userId: string, prefix: string) =>
+        (await profitsOf(userId, currency)).map((row) => ({ ...row, etsy_receipt_id: row.etsy_receipt_id.slice(prefix.length) }));
+      expect(await figures(batched, 'pz')).toEqual(await figures(whole, 'pw'));
+    }
+    expect(await new UserProfits(dataSource, () => NOW, 1).computeUser(batched, { force: true })).toEqual({ records: 3, computed: 3, written: 0 });
+  });
+
   it('a record that goes takes its figures along (cascade)', async () => {
     const [{ n }] = await queryDatabase<{ n: string }>(database.url, `SELECT count(*) AS n FROM order_profit WHERE user_id = $1`, [a]);
     await queryDatabase(database.url, `DELETE FROM order_record WHERE user_id = $1 AND etsy_receipt_id = 'pa9002'`, [a]);

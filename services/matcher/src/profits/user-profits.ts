@@ -36,6 +36,9 @@ export interface ProfitRunCounts {
 /** Engine settings not yet set by the seller (ADR 0010): Offsite Ads tier of a shop under USD 10k a year. */
 const OFFSITE_ADS_TIER = 'under_10k' as const;
 
+/** Records per write: their rows (one per display currency) fill about one of the repository's statements. */
+const RECORDS_PER_WRITE = 600;
+
 /**
  * One user's stored profits: load every record's inputs (set-based), build the converter from
  * the fx_rate rows of the dates needed, run the engine per record and display currency, and
@@ -47,6 +50,8 @@ export class UserProfits {
   constructor(
     private readonly dataSource: DataSource,
     private readonly now: () => Date = () => new Date(),
+    /** Records computed per write (tests make it small to cross batch boundaries). */
+    private readonly recordsPerWrite = RECORDS_PER_WRITE,
   ) {}
 
   computeUser(userId: string, options: { force?: boolean } = {}): Promise<ProfitRunCounts> {
@@ -59,7 +64,6 @@ export class UserProfits {
       const pending = orders.filter((order) => order.input !== null) as { record: UserProfitInputs['records'][number]; input: OrderProfitInput }[];
 
       const accountCurrency = mostCommonPaymentCurrency(inputs);
-      const rows: OrderProfitWrite[] = [];
       const hashes = new Map<string, string>();
       const toCompute = pending.filter(({ record, input }) => {
         const hash = inputsHash(record.receiptKey, record.printifyKey, input, inputs.settings, accountCurrency);
@@ -71,14 +75,28 @@ export class UserProfits {
         });
       });
       const convert = rateTableConverter(await this.rateTableFor(manager, toCompute.map((order) => order.input)));
-      for (const { record, input } of toCompute) {
-        for (const displayCurrency of DISPLAY_CURRENCY_CODES) {
-          const settings = profitSettingsFor(inputs, input, displayCurrency, convert, accountCurrency);
-          const figures = storedOrderFigures(computeOrderProfit(input, settings), convert);
-          rows.push({ ...figures, orderRecordId: record.id, recordSides: recordSides(record.receiptKey, record.printifyKey), inputsHash: hashes.get(record.id) ?? '' });
+      const computedAt = this.now();
+      // Batch by batch, each batch's write in flight while the next one is computed: PostgreSQL
+      // stores one while the engine runs on the other (the engine and the writes cost about the same).
+      let written = 0;
+      let writing: Promise<number> | null = null;
+      for (let start = 0; start < toCompute.length; start += this.recordsPerWrite) {
+        const rows: OrderProfitWrite[] = [];
+        for (const { record, input } of toCompute.slice(start, start + this.recordsPerWrite)) {
+          for (const displayCurrency of DISPLAY_CURRENCY_CODES) {
+            const settings = profitSettingsFor(inputs, input, displayCurrency, convert, accountCurrency);
+            const figures = storedOrderFigures(computeOrderProfit(input, settings), convert);
+            rows.push({ ...figures, orderRecordId: record.id, recordSides: recordSides(record.receiptKey, record.printifyKey), inputsHash: hashes.get(record.id) ?? '' });
+          }
         }
+        if (writing) written += await writing;
+        writing = profits.upsert(userId, rows, computedAt);
+        // Awaited at the next batch or below; a failure meanwhile is not "unhandled".
+        writing.catch(() => undefined);
+        // A turn of the event loop, so the driver sends the batch before the engine takes the CPU again.
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      const written = await profits.upsert(userId, rows, this.now());
+      if (writing) written += await writing;
       return { records: inputs.records.length, computed: toCompute.length, written };
     });
   }
