@@ -31,7 +31,8 @@ function Row({ order, archiving, onMatch, onArchive }: { order: OrderRowView; ar
   return (
     <Table.Row>
       <Table.Cell whiteSpace="nowrap">{formatOrderDate(order.orderDate) ?? '-'}</Table.Cell>
-      <Table.Cell maxW="18rem">
+      {/* Width 100% with max-width 0: the product takes the room the other columns leave and truncates. */}
+      <Table.Cell w="full" maxW="0">
         <Text truncate title={product}>
           {product}
         </Text>
