@@ -164,7 +164,8 @@ export function UnmatchedOrdersCard() {
               ))}
             </Stack>
             {page.filteredTotal > UNMATCHED_PREVIEW_ROWS && (
-              <AppLink to="/orders" display="inline-block" mt="4" color="brand.fg" fontWeight="medium">
+              // Opens the Orders list filtered to what this card counts, not every order.
+              <AppLink to="/orders?status=unmatched" display="inline-block" mt="4" color="brand.fg" fontWeight="medium">
                 {UNMATCHED_MSG.viewAll(page.filteredTotal)}
               </AppLink>
             )}
