@@ -124,9 +124,20 @@ export class OrdersScreen {
     return this.rows().evaluateAll((rows, i) => rows.map((row) => (row.children[i] as HTMLElement | undefined)?.innerText.trim() ?? ''), index);
   }
 
-  /** Waits until "Showing X of Y orders" reads the API's answer for these filters. */
-  async expectCount(answer: OrdersPageResponse) {
-    await this.page.getByText(`Showing ${answer.filteredTotal.toLocaleString('en-US')} of ${answer.total.toLocaleString('en-US')} orders`, { exact: true }).waitFor();
+  /**
+   * Waits until "Showing X of Y orders" reads the API's answer to `query`, asking again while
+   * they differ (an order the workers bring in meanwhile moves both); returns that answer.
+   */
+  async expectCountOf(query: string, timeoutMs = 10_000): Promise<OrdersPageResponse> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const answer = await ordersPage(this.page, query);
+      const wanted = `Showing ${answer.filteredTotal.toLocaleString('en-US')} of ${answer.total.toLocaleString('en-US')} orders`;
+      const shown = await this.count().innerText().catch(() => '');
+      if (shown === wanted) return answer;
+      if (Date.now() > deadline) throw new Error(`Expected "${wanted}", found "${shown}" at ${this.page.url()}`);
+      await this.page.waitForTimeout(250);
+    }
   }
 }
 
