@@ -2,12 +2,12 @@ import type { ManualMatchRequest, OrderChangeResponse } from '@pod/contracts';
 import { apiRequest } from './client';
 import { API_PREFIX } from './keys';
 import { ORDER_API as API } from './orderKeys';
-import { mutateByPrefix } from './mutateByPrefix';
+import { resetByPrefix } from './mutateByPrefix';
 
 // The order screens' changes. Each one moves orders between lists and changes the dashboard's
 // counts, so every order answer on screen is asked again afterwards.
 
-const refreshOrderData = () => mutateByPrefix(...API_PREFIX.orderData);
+const refreshOrderData = () => resetByPrefix(...API_PREFIX.orderData);
 
 async function changeOrders<T>(call: Promise<T>): Promise<T> {
   const result = await call;

@@ -19,7 +19,10 @@ import { ORDER_API as API, withQuery } from './orderKeys';
 export type DashboardDays = 7 | 30 | 90 | 365;
 
 export function useDashboardMetrics(days: DashboardDays, currency: DisplayCurrencyCode) {
-  const { data, error, isLoading, mutate } = useSWR<DashboardMetricsResponse>(withQuery(API.dashboardMetrics, { days, currency }));
+  const { data, error, isLoading, mutate } = useSWR<DashboardMetricsResponse>(withQuery(API.dashboardMetrics, { days, currency }), {
+    // After a change empties the cache (mutateByPrefix), the figures stay on screen until the new ones arrive.
+    keepPreviousData: true,
+  });
   return { metrics: data, error: error as Error | undefined, isLoading, reload: mutate };
 }
 

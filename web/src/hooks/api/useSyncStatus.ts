@@ -4,7 +4,7 @@ import { isActiveSyncRunStatus, PROVIDERS } from '@pod/contracts';
 import type { PrintifyShopView, SyncRunView, SyncStartResponse, SyncStatusResponse } from '@pod/contracts';
 import { apiRequest, fetcher } from './client';
 import { API, API_PREFIX } from './keys';
-import { mutateByPrefix } from './mutateByPrefix';
+import { mutateByPrefix, resetByPrefix } from './mutateByPrefix';
 
 /** How often the page asks for progress while a run is active (the answer is read from PostgreSQL only). */
 export const SYNC_POLL_MS = 2_000;
@@ -39,7 +39,8 @@ export function useSyncStatus(enabled = true) {
     previous.current = data;
     if (before && data && PROVIDERS.some((provider) => ended(before[provider], data[provider]))) {
       // Its `lastSync` moved, and its orders changed the order lists and the dashboard's figures.
-      void mutateByPrefix(API_PREFIX.connections, ...API_PREFIX.orderData);
+      void mutateByPrefix(API_PREFIX.connections);
+      void resetByPrefix(...API_PREFIX.orderData);
     }
   }, [data]);
 

@@ -83,10 +83,11 @@ export function DashboardPage() {
               syncStatusKnown={syncStatus !== undefined || syncStatusError !== undefined}
               metrics={metrics}
             />
-            {hasOrders && <UnmatchedOrdersCard />}
           </Stack>
           <DashboardSideCards />
         </SimpleGrid>
+        {/* Full width: in the two-thirds column its six columns pushed Match and Archive off to the side at 1280 px. */}
+        {hasOrders && <UnmatchedOrdersCard />}
       </Stack>
     </PageContainer>
   );

@@ -31,7 +31,8 @@ function Row({ order, archiving, onMatch, onArchive }: { order: OrderRowView; ar
   return (
     <Table.Row>
       <Table.Cell whiteSpace="nowrap">{formatOrderDate(order.orderDate) ?? '-'}</Table.Cell>
-      <Table.Cell maxW="18rem">
+      {/* Width 100% with max-width 0: the product takes the room the other columns leave and truncates. */}
+      <Table.Cell w="full" maxW="0">
         <Text truncate title={product}>
           {product}
         </Text>
@@ -163,7 +164,8 @@ export function UnmatchedOrdersCard() {
               ))}
             </Stack>
             {page.filteredTotal > UNMATCHED_PREVIEW_ROWS && (
-              <AppLink to="/orders" display="inline-block" mt="4" color="brand.fg" fontWeight="medium">
+              // Opens the Orders list filtered to what this card counts, not every order.
+              <AppLink to="/orders?status=unmatched" display="inline-block" mt="4" color="brand.fg" fontWeight="medium">
                 {UNMATCHED_MSG.viewAll(page.filteredTotal)}
               </AppLink>
             )}

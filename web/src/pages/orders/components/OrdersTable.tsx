@@ -42,12 +42,13 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                 <Table.Cell fontFamily="mono" fontSize="xs">
                   {order.printifyOrderId ? <Text truncate maxW="7rem" title={order.printifyOrderId}>{order.printifyOrderId}</Text> : dash}
                 </Table.Cell>
-                <Table.Cell>
-                  <Text truncate maxW="13rem" title={product}>
+                {/* Width 100% with max-width 0: the product takes what the other columns leave and truncates, so Actions stays in view. */}
+                <Table.Cell w="full" maxW="0">
+                  <Text truncate title={product}>
                     {product}
                   </Text>
                   {order.productSku && (
-                    <Text fontSize="xs" color="fg.muted" truncate maxW="13rem">
+                    <Text fontSize="xs" color="fg.muted" truncate>
                       SKU: {order.productSku}
                     </Text>
                   )}

@@ -1,11 +1,20 @@
 import { Badge, Box, Flex, Heading, Separator, Stack, Text } from '@chakra-ui/react';
-import type { MoneyView, OrderDetailsResponse, OrderRowView, ProfitLineView } from '@pod/contracts';
+import type { FigureSource, MoneyView, OrderDetailsResponse, OrderRowView, ProfitLineView } from '@pod/contracts';
 import { formatMoney, formatPercent } from '../../../components/money/format';
 import { FIGURES_TEXT, MoneyText } from '../../../components/money/MoneyText';
 
 type Profit = NonNullable<OrderDetailsResponse['profit']>;
 
 const METHOD_LABEL = { exact: 'Automatic (exact)', fuzzy: 'Automatic (fuzzy)', manual: 'Manual' } as const;
+
+/** Where each figure comes from (Part 2 §4: every figure says where it came from). */
+export const SOURCE_LABEL: Record<FigureSource, string> = {
+  receipt: 'From the Etsy receipt',
+  payment: 'From the Etsy payment',
+  ledger: 'From the Etsy ledger',
+  printify: 'From Printify',
+  estimate: 'Estimated from the fee schedule',
+};
 
 /** The amount as received, when it is not already the shown one ("€10.00 → $10.84" reads as a conversion). */
 function originalNote(amount: MoneyView | null, original: MoneyView): string | null {
@@ -26,11 +35,10 @@ function Line({ line }: { line: ProfitLineView }) {
             </Badge>
           )}
         </Flex>
-        {original && (
-          <Text fontSize="xs" color="fg.muted">
-            Original: {original}
-          </Text>
-        )}
+        <Text fontSize="xs" color="fg.muted" data-testid="profit-line-source">
+          {SOURCE_LABEL[line.source]}
+          {original && ` · Original: ${original}`}
+        </Text>
       </Stack>
       <MoneyText value={line.amount} figures={line.amount ? 'ok' : 'rate_unavailable'} />
     </Flex>

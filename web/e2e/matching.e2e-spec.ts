@@ -1,0 +1,166 @@
+import { expectText } from './support/expect';
+import { pageFetch, setupE2E } from './support/harness';
+import { candidatesOf, demoAccount, expectToast, matchingPage, MatchingScreen, money, openSignedIn, ordersPage, untilComputed } from './support/orders';
+import { screenshot } from './support/screenshots';
+
+// The Order Matching screen and its Manual Order Matching dialog against the real stack: a demo
+// account synced, matched and figured by the workers (see orders.e2e-spec.ts). One account
+// serves the file; each test opens it in fresh contexts.
+const e2e = setupE2E({ sandbox: true, workers: ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'] });
+
+let account: Awaited<ReturnType<typeof demoAccount>>;
+beforeAll(async () => {
+  account = await demoAccount(await e2e.open());
+}, 180_000);
+
+const open = (path: string, viewport: 'desktop' | 'mobile' = 'desktop') => openSignedIn(() => e2e.open(viewport), account, path);
+const showing = (page: number, shown: number, total: number) => `Showing ${(page - 1) * 15 + 1}-${(page - 1) * 15 + shown} of ${total} orders`;
+const receiptsOf = (orders: Array<{ etsyReceiptId: string | null; printifyOrderId: string | null }>) =>
+  orders.map((order) => (order.etsyReceiptId ? `Receipt ${order.etsyReceiptId}` : `Printify ${order.printifyOrderId}`));
+
+describe('Order Matching', () => {
+  it('opens on this month, pages by 15 ("Page X of Y", "Showing a-b of n orders"), and every filter change goes back to page 1', async () => {
+    const page = await open('/matching');
+    const screen = new MatchingScreen(page);
+    const month = await page.evaluate(() => `${new Date().getFullYear()}-${String(new Date().getMonth() + 1).padStart(2, '0')}`);
+    expect(await screen.month().inputValue()).toBe(month);
+    // Early in a month the demo may have fewer than two pages: the previous month then.
+    let answer = await matchingPage(page, `month=${month}&currency=USD`);
+    let shownMonth = month;
+    if (answer.pageCount < 2) {
+      const [year, m] = month.split('-').map(Number);
+      shownMonth = m === 1 ? `${year - 1}-12` : `${year}-${String(m - 1).padStart(2, '0')}`;
+      await screen.month().fill(shownMonth);
+      answer = await matchingPage(page, `month=${shownMonth}&currency=USD`);
+    }
+    expect(answer.pageCount).toBeGreaterThan(1);
+    await expectText(screen.found(), `${answer.total} orders found`);
+    await expectText(screen.pager().getByText(/^Page /), `Page 1 of ${answer.pageCount}`);
+    await expectText(screen.pager().getByText(/^Showing /), showing(1, 15, answer.total));
+    expect(await screen.rows().count()).toBe(15);
+    expect(await screen.rows().locator('td:first-child p:last-child').allInnerTexts()).toEqual(receiptsOf(answer.orders));
+    // A Match button on every row that is not matched, none on the matched ones.
+    const matchButtons = await screen.rows().evaluateAll((rows) => rows.map((row) => row.querySelector('button') !== null));
+    expect(matchButtons).toEqual(answer.orders.map((order) => order.status !== 'matched'));
+    await screenshot(page, 'matching');
+
+    await screen.next().click();
+    const second = await matchingPage(page, `month=${shownMonth}&page=2&currency=USD`);
+    await expectText(screen.pager().getByText(/^Page /), `Page 2 of ${answer.pageCount}`);
+    await expectText(screen.pager().getByText(/^Showing /), showing(2, second.orders.length, answer.total));
+    expect(await screen.rows().locator('td:first-child p:last-child').allInnerTexts()).toEqual(receiptsOf(second.orders));
+
+    // Status: page 1 of the matched orders.
+    await screen.status().selectOption({ label: 'Matched' });
+    const matched = await matchingPage(page, `month=${shownMonth}&status=matched&currency=USD`);
+    await expectText(screen.found(), `${matched.total} orders found`);
+    await expectText(screen.pager().getByText(/^Showing /), showing(1, matched.orders.length, matched.total));
+    expect(new Set(await screen.rows().locator('td:nth-child(4)').allInnerTexts())).toEqual(new Set(['Matched']));
+    expect(new Set(await screen.rows().locator('td:nth-child(5)').allInnerTexts())).toEqual(new Set(['Etsy + Printify']));
+
+    // Month, from page 2: page 1 of the month before.
+    await screen.next().click();
+    await expectText(screen.pager().getByText(/^Page /), `Page 2 of ${matched.pageCount}`);
+    const [year, m] = shownMonth.split('-').map(Number);
+    const earlier = m === 1 ? `${year - 1}-12` : `${year}-${String(m - 1).padStart(2, '0')}`;
+    await screen.month().fill(earlier);
+    const before = await matchingPage(page, `month=${earlier}&status=matched&currency=USD`);
+    await expectText(screen.found(), `${before.total} orders found`);
+    await expectText(screen.pager().getByText(/^Showing /), showing(1, before.orders.length, before.total));
+    expect(await screen.previous().isDisabled()).toBe(true);
+
+    // Unmatched and Pending: the lone orders, each with Match.
+    await screen.status().selectOption({ label: 'Unmatched' });
+    const unmatched = await matchingPage(page, `month=${earlier}&status=unmatched&currency=USD`);
+    await expectText(screen.found(), `${unmatched.total} orders found`);
+    if (unmatched.total > 0) expect(await screen.rows().getByRole('button', { name: /^Match / }).count()).toBe(unmatched.orders.length);
+  });
+
+  it('Manual Order Matching lists the candidates best first, and Match pairs the two by hand', async () => {
+    const page = await open('/matching');
+    const screen = new MatchingScreen(page);
+    // An automatic pair over a week old (a younger lone receipt is "pending"), this month or the
+    // one before, unmatched as the seller would in Order Details.
+    const thisMonth = await screen.month().inputValue();
+    const [year, m] = thisMonth.split('-').map(Number);
+    const monthBefore = m === 1 ? `${year - 1}-12` : `${year}-${String(m - 1).padStart(2, '0')}`;
+    const weekAgo = Date.now() - 8 * 86_400_000;
+    let month = thisMonth;
+    let pair = (await matchingPage(page, `month=${month}&status=matched&currency=USD`)).orders.find(
+      (order) => order.matchMethod === 'exact' && order.figures === 'ok' && Date.parse(order.orderDate ?? '') < weekAgo,
+    );
+    if (!pair) {
+      month = monthBefore;
+      await screen.month().fill(month);
+      pair = (await matchingPage(page, `month=${month}&status=matched&currency=USD`)).orders.find((order) => order.matchMethod === 'exact' && order.figures === 'ok');
+    }
+    if (!pair?.etsyReceiptId || !pair.printifyOrderId) throw new Error(`no exact pair in ${thisMonth} or ${monthBefore}`);
+    const split = await pageFetch(page, 'POST', `/api/orders/${pair.id}/unmatch`);
+    expect(split.status).toBe(200);
+    await untilComputed(page);
+
+    await screen.status().selectOption({ label: 'Unmatched' });
+    const unmatched = await matchingPage(page, `month=${month}&status=unmatched&currency=USD`);
+    const receiptRow = screen.rows().filter({ hasText: `Receipt ${pair.etsyReceiptId}` });
+    const pageOf = Math.floor(unmatched.orders.findIndex((order) => order.etsyReceiptId === pair.etsyReceiptId) / 15) + 1;
+    expect(pageOf).toBe(1); // the newest orders come first
+    await receiptRow.getByRole('button', { name: /^Match / }).click();
+
+    const dialog = screen.dialog();
+    await dialog.waitFor();
+    const selected = (await ordersPage(page, `search=${pair.etsyReceiptId}&currency=USD`)).orders[0];
+    const ranked = await candidatesOf(page, selected.id);
+    await dialog.getByText(`Receipt ${pair.etsyReceiptId}`).waitFor();
+    await dialog.getByText('Etsy Only', { exact: true }).waitFor();
+    await expectText(dialog.getByRole('heading', { name: /^Potential Matches/ }), `Potential Matches (${ranked.candidates.length})`);
+    await screen.candidates().first().waitFor();
+    // Best first: the fits shown are the API's, in order, never rising; the Printify order it was paired with leads.
+    const fits = await screen.candidates().getByText(/% fit$/).allInnerTexts();
+    expect(fits).toEqual(ranked.candidates.map((candidate) => `${Math.round(candidate.score * 100)}% fit`));
+    const scores = ranked.candidates.map((candidate) => candidate.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(ranked.candidates[0].order.printifyOrderId).toBe(pair.printifyOrderId);
+    await expectText(screen.candidates().first().getByText(`Printify ${pair.printifyOrderId}`), `Printify ${pair.printifyOrderId}`);
+    await expectText(screen.candidates().first().getByText(/^[$€£]/).first(), money(ranked.candidates[0].order.cost));
+    // Only Printify orders can complete an Etsy-only order.
+    expect(new Set(ranked.candidates.map((candidate) => candidate.order.source))).toEqual(new Set(['printify']));
+    await screenshot(page, 'matching-dialog');
+
+    await screen.candidates().first().getByRole('button', { name: /^Match with / }).click();
+    await expectToast(page, 'Success', 'Orders matched');
+    await dialog.waitFor({ state: 'hidden' });
+    await untilComputed(page);
+    const now = (await ordersPage(page, `search=${pair.etsyReceiptId}&currency=USD`)).orders;
+    expect(now.map((order) => [order.status, order.matchMethod, order.printifyOrderId])).toEqual([['matched', 'manual', pair.printifyOrderId]]);
+    // Both sides left the unmatched list (the lone Printify order too, when it is dated in this month).
+    const left = await matchingPage(page, `month=${month}&status=unmatched&currency=USD`);
+    expect(left.orders.filter((order) => order.etsyReceiptId === pair.etsyReceiptId || order.printifyOrderId === pair.printifyOrderId)).toEqual([]);
+    expect(left.total).toBeLessThan(unmatched.total);
+    await expectText(screen.found(), `${left.total} orders found`);
+
+    // Auto Match Orders: the toast, and the pair made by hand stays manual.
+    await screen.autoMatch().click();
+    await expectToast(page, 'Success', 'Order matching completed successfully');
+    await untilComputed(page);
+    const after = (await ordersPage(page, `search=${pair.etsyReceiptId}&currency=USD`)).orders;
+    expect(after.map((order) => order.matchMethod)).toEqual(['manual']);
+  });
+
+  it('shows cards with their Match button on a phone, and the dialog full screen', async () => {
+    const page = await open('/matching', 'mobile');
+    const cards = page.getByTestId('matching-cards').locator('li');
+    await cards.first().waitFor();
+    await screenshot(page, 'matching');
+    const month = await new MatchingScreen(page).month().inputValue();
+    const lone = (await matchingPage(page, `month=${month}&status=pending&currency=USD`)).orders[0] ?? (await matchingPage(page, `month=${month}&status=unmatched&currency=USD`)).orders[0];
+    if (!lone) throw new Error(`nothing to match in ${month}`);
+    await new MatchingScreen(page).status().selectOption({ value: lone.status });
+    const card = cards.filter({ hasText: lone.etsyReceiptId ? `Receipt ${lone.etsyReceiptId}` : `Printify ${lone.printifyOrderId}` });
+    await card.getByRole('button', { name: /^Match / }).click();
+    const dialog = new MatchingScreen(page).dialog();
+    await dialog.getByRole('heading', { name: /^Potential Matches \(\d+\)$/ }).waitFor();
+    await screenshot(page, 'matching-dialog');
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await dialog.waitFor({ state: 'hidden' });
+  });
+});
