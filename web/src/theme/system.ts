@@ -76,6 +76,12 @@ const config = defineConfig({
       colors: semanticColors,
       radii: { l1: { value: '{radii.sm}' }, l2: { value: '{radii.md}' }, l3: { value: '{radii.lg}' } },
     },
+    // Chakra's solid button lightens on hover (the solid colour at 90% over the page), which
+    // drops white text under 4.5:1 on the brand colour; darken instead (colorPalette.fg is the
+    // 700 shade).
+    recipes: {
+      button: { variants: { variant: { solid: { _hover: { bg: 'colorPalette.fg' }, _expanded: { bg: 'colorPalette.fg' } } } } },
+    },
     slotRecipes: { toast: toastRecipe },
   },
 });
