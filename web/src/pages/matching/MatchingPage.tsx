@@ -1,10 +1,10 @@
-import { Button, Field, Flex, Input, NativeSelect, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Button, Field, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuGitCompareArrows } from 'react-icons/lu';
 import type { OrderRowView, OrdersStatusFilter } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
-import { LoadError } from '../../components/orders/LoadError';
+import { OrderListStatus } from '../../components/orders/OrderListStatus';
 import { ManualMatchDialog } from '../../components/orders/ManualMatchDialog';
 import { ORDER_MSG } from '../../components/orders/orderText';
 import { Pager } from '../../components/orders/Pager';
@@ -109,33 +109,21 @@ export function MatchingPage() {
             {result ? `${result.total.toLocaleString('en-US')} orders found` : '\u00a0'}
           </Text>
         </Flex>
-        {error && !result ? (
-          <LoadError title="Orders could not be loaded" error={error} onRetry={() => void reload()} />
-        ) : isLoading || !result ? (
-          <Flex role="status" align="center" gap="3" color="fg.muted" py="10" justify="center">
-            <Spinner size="sm" color="brand.solid" aria-hidden="true" />
-            <Text>Loading orders...</Text>
-          </Flex>
-        ) : result.orders.length === 0 ? (
-          <Stack align="center" gap="1" py="12" textAlign="center" data-testid="matching-empty">
-            <Text fontWeight="semibold">No orders found</Text>
-            <Text color="fg.muted" fontSize="sm">
-              No orders match your current filters.
-            </Text>
-          </Stack>
-        ) : (
-          <>
-            <MatchingTable orders={result.orders} onMatch={setMatching} />
-            <Pager
-              label="Order Matching pages"
-              page={result.page}
-              pageCount={result.pageCount}
-              summary={shownRange(result.page, result.pageSize, result.orders.length, result.total)}
-              onPage={setPage}
-              busy={isValidating}
-            />
-          </>
-        )}
+        <OrderListStatus result={result} error={error} isLoading={isLoading} onRetry={() => void reload()} emptyTestId="matching-empty">
+          {(page) => (
+            <>
+              <MatchingTable orders={page.orders} onMatch={setMatching} />
+              <Pager
+                label="Order Matching pages"
+                page={page.page}
+                pageCount={page.pageCount}
+                summary={shownRange(page.page, page.pageSize, page.orders.length, page.total)}
+                onPage={setPage}
+                busy={isValidating}
+              />
+            </>
+          )}
+        </OrderListStatus>
       </Stack>
       <ManualMatchDialog order={matching} onClose={() => setMatching(null)} />
     </PageContainer>

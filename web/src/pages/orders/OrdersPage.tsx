@@ -1,10 +1,10 @@
-import { Box, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Box, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { OrderRowView, OrdersArchiveView, OrdersSourceTab, OrdersStatusFilter } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
-import { LoadError } from '../../components/orders/LoadError';
+import { OrderListStatus } from '../../components/orders/OrderListStatus';
 import { changeErrorText, ORDER_MSG } from '../../components/orders/orderText';
 import { Pager } from '../../components/orders/Pager';
 import { toaster } from '../../components/ui/toaster';
@@ -74,33 +74,22 @@ export function OrdersPage() {
     restoringId,
   };
   const pageCount = result ? Math.max(1, Math.ceil(result.filteredTotal / result.pageSize)) : 1;
-  const body =
-    error && !result ? (
-      <LoadError title="Orders could not be loaded" error={error} onRetry={() => void reload()} />
-    ) : isLoading || !result ? (
-      <Flex role="status" align="center" gap="3" color="fg.muted" py="10" justify="center">
-        <Spinner size="sm" color="brand.solid" aria-hidden="true" />
-        <Text>Loading orders...</Text>
-      </Flex>
-    ) : result.orders.length === 0 ? (
-      <Stack align="center" gap="1" py="12" textAlign="center" data-testid="orders-empty">
-        <Text fontWeight="semibold">No orders found</Text>
-        <Text color="fg.muted" fontSize="sm">
-          No orders match your current filters.
-        </Text>
-      </Stack>
-    ) : (
-      <>
-        {/* A table from md up; cards on a phone, where nine columns would hide the money off to the side. */}
-        <Box hideBelow="md">
-          <OrdersTable {...rowProps} />
-        </Box>
-        <Box hideFrom="md">
-          <OrdersCardList {...rowProps} />
-        </Box>
-        <Pager label="Orders pages" page={result.page} pageCount={pageCount} onPage={setPage} busy={isValidating} />
-      </>
-    );
+  const body = (
+    <OrderListStatus result={result} error={error} isLoading={isLoading} onRetry={() => void reload()} emptyTestId="orders-empty">
+      {(page) => (
+        <>
+          {/* A table from md up; cards on a phone, where nine columns would hide the money off to the side. */}
+          <Box hideBelow="md">
+            <OrdersTable {...rowProps} />
+          </Box>
+          <Box hideFrom="md">
+            <OrdersCardList {...rowProps} />
+          </Box>
+          <Pager label="Orders pages" page={page.page} pageCount={pageCount} onPage={setPage} busy={isValidating} />
+        </>
+      )}
+    </OrderListStatus>
+  );
 
   return (
     <PageContainer maxW="7xl">
