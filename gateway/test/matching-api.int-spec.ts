@@ -59,6 +59,17 @@ describe('POST /api/orders/match', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it('a queued run whose job was lost (Redis lost it) gets its job back at the next trigger, instead of staying queued forever', async () => {
+    const { cookie } = await newSeller('lostjob');
+    const first = (await post('/api/orders/match', cookie)).json();
+    await (await matcherQueue.getJob(first.run.id))?.remove();
+    expect(await matcherQueue.getJob(first.run.id)).toBeUndefined();
+    const again = await post('/api/orders/match', cookie);
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toMatchObject({ alreadyQueued: true, run: { id: first.run.id } });
+    expect(await matcherQueue.getJob(first.run.id)).toMatchObject({ name: 'match-user', data: { runId: first.run.id } });
+  });
+
   it("an orders.synced event joins the user's queued run, or queues one; a malformed one is ignored", async () => {
     const { cookie, userId } = await newSeller('synced');
     const listener = gw.app.get(OrdersSyncedListener);

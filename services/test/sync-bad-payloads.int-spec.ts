@@ -119,7 +119,7 @@ async function sync(userId: string, provider: 'etsy' | 'printify', shopId: strin
   const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({ userId, provider, shopId, trigger: 'user', mode: 'incremental' });
   const job = await bed.queue.add('sync', { runId: run.id }, { jobId: run.id });
   await job.waitUntilFinished(bed.events, 60_000);
-  const [row] = await dataSource.query(`SELECT status FROM sync_run WHERE id = $1`, [run.id]);
+  const [row] = await bed.sql<{ status: string }>(`SELECT status FROM sync_run WHERE id = $1`, [run.id]);
   return row.status;
 }
 
@@ -179,7 +179,7 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
   await fc.assert(
     fc.asyncProperty(damage(RECEIPT_DRIFT, 100), damage(ORDER_DRIFT, 10), async (receiptHits, orderHits) => {
       users += 1;
-      const [{ id: userId }] = await dataSource.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'B', 'P') RETURNING id`, [`bad-${seed}-${users}@test.invalid`]);
+      const [{ id: userId }] = await bed.sql<{ id: string }>(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'B', 'P') RETURNING id`, [`bad-${seed}-${users}@test.invalid`]);
       await admin('POST', '/faults', {
         target: 'etsy',
         kind: 'patch-records',
@@ -196,7 +196,7 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
       expect(await sync(userId, 'etsy', String(tenant.etsy.shopId))).toBe('succeeded');
       expect(await sync(userId, 'printify', String(tenant.printify.shops[0].id))).toBe('succeeded');
 
-      const quarantined: { provider: string; record_key: string; field: string; reason: string }[] = await dataSource.query(
+      const quarantined: { provider: string; record_key: string; field: string; reason: string }[] = await bed.sql(
         `SELECT provider, record_key, field, reason FROM sync_quarantine WHERE user_id = $1`,
         [userId],
       );
@@ -207,7 +207,7 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
       const check = async (provider: 'etsy' | 'printify', hits: typeof receiptHits, source: Record<string, unknown>[], idKey: string, table: string, column: string, total: number) => {
         const bad = hits.filter((hit) => hit.drift.verdict === 'quarantine');
         const badIds = new Set(bad.map((hit) => String(source[hit.index][idKey])));
-        const stored: { id: string }[] = await dataSource.query(`SELECT ${column} AS id FROM ${table} WHERE user_id = $1`, [userId]);
+        const stored: { id: string }[] = await bed.sql(`SELECT ${column} AS id FROM ${table} WHERE user_id = $1`, [userId]);
         const storedIds = new Set(stored.map((row) => row.id));
         const mine = quarantined.filter((row) => row.provider === provider);
         for (const hit of bad) {
@@ -230,7 +230,7 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
       await check('printify', orderHits, sourceOrders, 'id', 'printify_order', 'order_id', printifyTotal);
 
       // Money columns hold the payload's amounts converted to integer minor units, as received.
-      const receipts: { payload: Record<string, { amount: unknown; divisor: unknown }>; grandtotal_minor: string; subtotal_minor: string; total_price_minor: string }[] = await dataSource.query(
+      const receipts: { payload: Record<string, { amount: unknown; divisor: unknown }>; grandtotal_minor: string; subtotal_minor: string; total_price_minor: string }[] = await bed.sql(
         `SELECT payload, grandtotal_minor, subtotal_minor, total_price_minor FROM etsy_receipt WHERE user_id = $1`,
         [userId],
       );
@@ -240,7 +240,7 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
           expect(Math.abs(Number(row[column]) - minorOf(row.payload[field]))).toBeLessThanOrEqual(0.5);
         }
       }
-      const lines: { unit_price_minor: string; price: { amount: unknown; divisor: unknown } }[] = await dataSource.query(
+      const lines: { unit_price_minor: string; price: { amount: unknown; divisor: unknown } }[] = await bed.sql(
         `SELECT l.unit_price_minor, t -> 'price' AS price FROM etsy_receipt_line l
          JOIN etsy_receipt r ON r.user_id = l.user_id AND r.shop_id = l.shop_id AND r.receipt_id = l.receipt_id
          CROSS JOIN LATERAL jsonb_array_elements(r.payload -> 'transactions') t
@@ -249,7 +249,7 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
       );
       expect(lines.length).toBeGreaterThanOrEqual(receipts.length);
       for (const line of lines) expect(Math.abs(Number(line.unit_price_minor) - minorOf(line.price))).toBeLessThanOrEqual(0.5);
-      const printifyRows: { payload: { total_price: unknown; total_tax: unknown }; total_price_minor: string; total_tax_minor: string }[] = await dataSource.query(
+      const printifyRows: { payload: { total_price: unknown; total_tax: unknown }; total_price_minor: string; total_tax_minor: string }[] = await bed.sql(
         `SELECT payload, total_price_minor, total_tax_minor FROM printify_order WHERE user_id = $1`,
         [userId],
       );

@@ -79,7 +79,7 @@ async function firstSync(targets: Partial<Record<FaultOperationKind, number>>): 
   } finally {
     faults.disarm();
     // The worker keeps its tables' planner statistics fresh during a sync; this bed's runner does not.
-    await dataSource.query(`ANALYZE etsy_receipt, etsy_receipt_line, etsy_payment, etsy_ledger_entry, printify_order, printify_order_line`);
+    await bed.sql(`ANALYZE etsy_receipt, etsy_receipt_line, etsy_payment, etsy_ledger_entry, printify_order, printify_order_line`);
   }
 }
 
@@ -172,7 +172,7 @@ describe('item 3: failure-point sweep, throwing at the k-th operation', () => {
     clean = baseline.counts;
     const oracle = await new SourceOracle(bed.sandboxUrl, (m, p, b) => bed.admin(m, p, b), bed.seller, REDIRECT).connect();
     const receipts = await oracle.receipts();
-    const [{ oldest }] = await dataSource.query(`SELECT min(ordered_at) AS oldest FROM etsy_receipt WHERE user_id = $1`, [baseline.userId]);
+    const [{ oldest }] = await bed.sql<{ oldest: Date }>(`SELECT min(ordered_at) AS oldest FROM etsy_receipt WHERE user_id = $1`, [baseline.userId]);
     const ledger = await oracle.ledger(Math.floor(oldest.getTime() / 1000) - 86_400, Math.floor(Date.now() / 1000));
     source = { receipts, ledger, printify: await oracle.printifyOrders() };
     console.log(`item 3 baseline: ${receipts.size} receipts, ${ledger.size} ledger entries, ${source.printify.size} Printify orders; operations of a clean sync ${JSON.stringify(clean)} in ${Date.now() - started} ms`);

@@ -41,12 +41,12 @@ async function sync(provider: Provider): Promise<{ status: string; orders_added:
   const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({ userId, provider, shopId, trigger: 'user', mode: 'incremental' });
   const job = await bed.queue.add('sync', { runId: run.id }, { jobId: run.id });
   await job.waitUntilFinished(bed.events, 120_000);
-  const [row] = await dataSource.query(`SELECT status, orders_added, orders_changed, requests_made FROM sync_run WHERE id = $1`, [run.id]);
+  const [row] = await bed.sql<{ status: string; orders_added: number; orders_changed: number; requests_made: number }>(`SELECT status, orders_added, orders_changed, requests_made FROM sync_run WHERE id = $1`, [run.id]);
   return row;
 }
 
 async function count(table: string): Promise<number> {
-  const [row] = await dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1`, [userId]);
+  const [row] = await bed.sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1`, [userId]);
   return row.n;
 }
 
@@ -63,7 +63,7 @@ async function sourceReceipts(): Promise<Map<string, { updated: number; status: 
 }
 
 async function storedReceipts(): Promise<Map<string, { updated: number; status: string }>> {
-  const rows: { receipt_id: string; updated: Date; status: string }[] = await dataSource.query(
+  const rows: { receipt_id: string; updated: Date; status: string }[] = await bed.sql(
     `SELECT receipt_id, source_updated_at AS updated, status FROM etsy_receipt WHERE user_id = $1`,
     [userId],
   );
@@ -75,7 +75,7 @@ beforeAll(async () => {
   ({ dataSource, etsy, printify, etsyAuth, printifyAuth, seller: tenant } = bed);
   etsyShop = String(tenant.etsy.shopId);
   printifyShop = String(tenant.printify.shops[0].id);
-  [{ id: userId }] = await dataSource.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('streams@test.invalid', 'x', 'S', 'T') RETURNING id`);
+  [{ id: userId }] = await bed.sql(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('streams@test.invalid', 'x', 'S', 'T') RETURNING id`);
   bed.runStreams(streamsFor);
 }, 60_000);
 
@@ -91,15 +91,15 @@ describe('provider streams against the sandbox', () => {
     const source = await sourceReceipts();
     expect(source.size).toBeGreaterThan(150);
     expect(await storedReceipts()).toEqual(source);
-    const [lines] = await dataSource.query(
+    const [lines] = await bed.sql(
       `SELECT count(*)::int AS stored, sum(r.item_count)::int AS counted FROM etsy_receipt r WHERE r.user_id = $1`,
       [userId],
     );
-    const [stored] = await dataSource.query(`SELECT sum(quantity)::int AS units FROM etsy_receipt_line WHERE user_id = $1`, [userId]);
+    const [stored] = await bed.sql(`SELECT sum(quantity)::int AS units FROM etsy_receipt_line WHERE user_id = $1`, [userId]);
     expect(stored.units).toBe(lines.counted);
 
     // Every PAYMENT_GROSS entry's payment is stored and linked back to its receipt.
-    const [payments] = await dataSource.query(
+    const [payments] = await bed.sql(
       `SELECT count(*)::int AS sales,
               count(p.payment_id)::int AS with_payment,
               count(*) FILTER (WHERE e.receipt_id IS NOT NULL AND e.receipt_id = p.receipt_id)::int AS linked
@@ -110,7 +110,7 @@ describe('provider streams against the sandbox', () => {
     expect(payments.sales).toBeGreaterThan(100);
     expect(payments).toEqual({ sales: payments.sales, with_payment: payments.sales, linked: payments.sales });
     // Fees on transactions and receipts find their receipt; account-level entries stay unlinked and are not pending.
-    const linkage: { reference_type: string; linked: number; total: number; pending: number }[] = await dataSource.query(
+    const linkage: { reference_type: string; linked: number; total: number; pending: number }[] = await bed.sql(
       `SELECT reference_type, count(receipt_id)::int AS linked, count(*)::int AS total, count(*) FILTER (WHERE link_pending)::int AS pending
        FROM etsy_ledger_entry WHERE user_id = $1 GROUP BY reference_type ORDER BY reference_type`,
       [userId],
@@ -131,14 +131,14 @@ describe('provider streams against the sandbox', () => {
       result.orders.forEach((order) => printifySource.add(order.id));
       if (!result.hasNextPage) break;
     }
-    const printifyStored: { order_id: string }[] = await dataSource.query(`SELECT order_id FROM printify_order WHERE user_id = $1`, [userId]);
+    const printifyStored: { order_id: string }[] = await bed.sql(`SELECT order_id FROM printify_order WHERE user_id = $1`, [userId]);
     expect(new Set(printifyStored.map((row) => row.order_id))).toEqual(printifySource);
     expect(await count('printify_order_line')).toBeGreaterThanOrEqual(printifySource.size);
     expect(await new SyncQuarantineRepository(dataSource).listForUser(userId)).toEqual([]);
   });
 
   it('an immediate re-sync changes no row and makes at most two requests a stream', async () => {
-    const before = await dataSource.query(
+    const before = await bed.sql(
       `SELECT (SELECT max(updated_at) FROM etsy_receipt) AS receipts, (SELECT max(updated_at) FROM etsy_payment) AS payments,
               (SELECT max(updated_at) FROM printify_order) AS orders, (SELECT count(*) FROM etsy_ledger_entry) AS entries`,
     );
@@ -149,7 +149,7 @@ describe('provider streams against the sandbox', () => {
     expect(etsyCalls.filter((call) => call.path.includes('/receipts')).length).toBeLessThanOrEqual(2);
     expect(etsyCalls.filter((call) => call.path.includes('/ledger-entries') || call.path.includes('/payments')).length).toBeLessThanOrEqual(2);
     expect((await requestsSince(since, 'printify')).length).toBeLessThanOrEqual(2);
-    const after = await dataSource.query(
+    const after = await bed.sql(
       `SELECT (SELECT max(updated_at) FROM etsy_receipt) AS receipts, (SELECT max(updated_at) FROM etsy_payment) AS payments,
               (SELECT max(updated_at) FROM printify_order) AS orders, (SELECT count(*) FROM etsy_ledger_entry) AS entries`,
     );
@@ -157,7 +157,7 @@ describe('provider streams against the sandbox', () => {
   });
 
   it('new, paid, shipped, refunded and canceled receipts arrive with the next incremental sync', async () => {
-    const older: { receipt_id: string }[] = await dataSource.query(
+    const older: { receipt_id: string }[] = await bed.sql(
       `SELECT receipt_id FROM etsy_receipt WHERE user_id = $1 AND is_paid AND refunded_minor = 0 AND status NOT IN ('canceled', 'fully refunded')
        ORDER BY ordered_at LIMIT 20`,
       [userId],
@@ -173,14 +173,14 @@ describe('provider streams against the sandbox', () => {
     expect(result.orders_added).toBe(25);
     expect(result.orders_changed).toBeGreaterThanOrEqual(10);
     expect(await storedReceipts()).toEqual(await sourceReceipts());
-    const refundedRows: { refunded_minor: string }[] = await dataSource.query(
+    const refundedRows: { refunded_minor: string }[] = await bed.sql(
       `SELECT refunded_minor FROM etsy_receipt WHERE user_id = $1 AND receipt_id = ANY($2::text[])`,
       [userId, refunded.updated.map(String)],
     );
     expect(refundedRows.length).toBe(refunded.updated.length);
     for (const row of refundedRows) expect(Number(row.refunded_minor)).toBeGreaterThan(0);
     await sync('printify');
-    const [{ missing }] = await dataSource.query(
+    const [{ missing }] = await bed.sql(
       `SELECT count(*)::int AS missing FROM etsy_receipt r WHERE r.user_id = $1 AND r.receipt_id = ANY($2::text[])
          AND NOT EXISTS (SELECT 1 FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.receipt_id = r.receipt_id)`,
       [userId, inserted.inserted.map(String)],

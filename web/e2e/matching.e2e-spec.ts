@@ -1,3 +1,4 @@
+import type { ViewportName } from './support/browser';
 import { expectText } from './support/expect';
 import { pageFetch, setupE2E } from './support/harness';
 import { candidatesOf, demoAccount, expectToast, matchingPage, MatchingScreen, money, openSignedIn, ordersPage, untilComputed } from './support/orders';
@@ -13,7 +14,7 @@ beforeAll(async () => {
   account = await demoAccount(await e2e.open());
 }, 180_000);
 
-const open = (path: string, viewport: 'desktop' | 'mobile' = 'desktop') => openSignedIn(() => e2e.open(viewport), account, path);
+const open = (path: string, viewport: ViewportName = 'desktop') => openSignedIn(() => e2e.open(viewport), account, path);
 const showing = (page: number, shown: number, total: number) => `Showing ${(page - 1) * 15 + 1}-${(page - 1) * 15 + shown} of ${total} orders`;
 const receiptsOf = (orders: Array<{ etsyReceiptId: string | null; printifyOrderId: string | null }>) =>
   orders.map((order) => (order.etsyReceiptId ? `Receipt ${order.etsyReceiptId}` : `Printify ${order.printifyOrderId}`));
@@ -74,6 +75,35 @@ describe('Order Matching', () => {
     const unmatched = await matchingPage(page, `month=${earlier}&status=unmatched&currency=USD`);
     await expectText(screen.found(), `${unmatched.total} orders found`);
     if (unmatched.total > 0) expect(await screen.rows().getByRole('button', { name: /^Match / }).count()).toBe(unmatched.orders.length);
+  });
+
+  it('when the rows of the last page go (archived in another tab), the next refresh steps back to the new last page instead of an empty one', async () => {
+    const page = await open('/matching');
+    const screen = new MatchingScreen(page);
+    const month = await screen.month().inputValue();
+    let shownMonth = month;
+    let answer = await matchingPage(page, `month=${month}&currency=USD`);
+    if (answer.pageCount < 2) {
+      const [year, m] = month.split('-').map(Number);
+      shownMonth = m === 1 ? `${year - 1}-12` : `${year}-${String(m - 1).padStart(2, '0')}`;
+      await screen.month().fill(shownMonth);
+      answer = await matchingPage(page, `month=${shownMonth}&currency=USD`);
+    }
+    const last = answer.pageCount;
+    expect(last).toBeGreaterThan(1);
+    for (let shown = 1; shown < last; shown += 1) await screen.next().click();
+    await expectText(screen.pager().getByText(/^Page /), `Page ${last} of ${last}`);
+    const onLast = await matchingPage(page, `month=${shownMonth}&page=${last}&currency=USD`);
+    try {
+      for (const order of onLast.orders) expect((await pageFetch(page, 'POST', `/api/orders/${order.id}/archive`)).status).toBe(200);
+      // The list learns of it at its next refresh: here the one after an Auto Match run.
+      await screen.autoMatch().click();
+      await expectToast(page, 'Success', 'Order matching completed successfully');
+      await expectText(screen.pager().getByText(/^Page /), `Page ${last - 1} of ${last - 1}`);
+      expect(await screen.rows().count()).toBe(15);
+    } finally {
+      for (const order of onLast.orders) await pageFetch(page, 'POST', `/api/orders/${order.id}/restore`);
+    }
   });
 
   it('Manual Order Matching lists the candidates best first, and Match pairs the two by hand', async () => {
@@ -146,7 +176,90 @@ describe('Order Matching', () => {
     expect(after.map((order) => order.matchMethod)).toEqual(['manual']);
   });
 
-  it('shows cards with their Match button on a phone, and the dialog full screen', async () => {
+  it.each<ViewportName>(['desktop', 'mobile'])('Manual Order Matching at %s width: as tall as its content with few candidates, the list scrolling inside with many; Tab stays in it, Escape closes it', async (viewport) => {
+    const page = await open('/matching', viewport);
+    const screen = new MatchingScreen(page);
+    const month = await screen.month().inputValue();
+    const lone = (await matchingPage(page, `month=${month}&status=unmatched&currency=USD`)).orders[0] ?? (await matchingPage(page, `month=${month}&status=pending&currency=USD`)).orders[0];
+    if (!lone) throw new Error(`nothing to match in ${month}`);
+    const many = (await candidatesOf(page, lone.id)).candidates.length;
+    expect(many).toBeGreaterThan(5); // the demo's lone orders have more candidates than the screen holds
+    await screen.status().selectOption({ value: lone.status });
+    const matchButton = page.getByRole('button', { name: `Match ${lone.productTitle ?? 'Unknown Product'}` }).filter({ visible: true }).first();
+    const dialog = screen.dialog();
+    const list = dialog.getByTestId('match-candidates');
+
+    /** The dialog's box, the list's, and the Close button's (the footer) in the viewport. */
+    const layout = () =>
+      page.evaluate(() => {
+        const box = (element: Element | null | undefined) => element?.getBoundingClientRect() ?? null;
+        const dialogElement = document.querySelector('[role="dialog"]');
+        const listElement = dialogElement?.querySelector('[data-testid="match-candidates"]');
+        const close = Array.from(dialogElement?.querySelectorAll('button') ?? []).find((button) => button.textContent?.trim() === 'Close');
+        return {
+          viewportHeight: window.innerHeight,
+          dialog: box(dialogElement),
+          list: box(listElement),
+          listScrolls: listElement ? listElement.scrollHeight > listElement.clientHeight + 1 : false,
+          footerTop: box(close)?.top ?? 0,
+        };
+      });
+    const openDialog = async () => {
+      await matchButton.click();
+      await list.locator('li').first().waitFor();
+      await page.waitForTimeout(300); // the opening animation
+    };
+    const closeWithEscape = async () => {
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    };
+
+    // Many candidates: the dialog fills the screen less a margin, only the list scrolls, nothing empty below it.
+    await openDialog();
+    const tall = await layout();
+    if (!tall.dialog || !tall.list) throw new Error('no dialog or list');
+    expect(tall.dialog.top).toBeGreaterThanOrEqual(0);
+    expect(tall.dialog.bottom).toBeLessThanOrEqual(tall.viewportHeight);
+    expect(tall.listScrolls).toBe(true);
+    expect(tall.footerTop - tall.list.bottom).toBeLessThan(48);
+    await screenshot(page, 'matching-dialog-many');
+    // Keyboard: Shift+Tab from the start wraps to Close and Tab from the end back to the top (the
+    // focus never leaves), the list takes the focus to scroll, Escape closes.
+    for (const key of ['Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab']) {
+      await page.keyboard.press(key);
+      expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    }
+    await list.focus();
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => {
+      const element = document.querySelector('[data-testid="match-candidates"]');
+      return element !== null && element.scrollTop > 0;
+    });
+    await closeWithEscape();
+
+    // Few candidates (two, as a seller with few lone orders has): the dialog is as tall as its content.
+    // The page is loaded again, so the candidates are asked again (the app keeps answers it has).
+    await page.route(/\/api\/orders\/[^/]+\/candidates/, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as Awaited<ReturnType<typeof candidatesOf>>;
+      await route.fulfill({ response, json: { ...body, candidates: body.candidates.slice(0, 2) } });
+    });
+    await page.reload();
+    await screen.status().selectOption({ value: lone.status });
+    await openDialog();
+    await expectText(dialog.getByRole('heading', { name: /^Potential Matches/ }), 'Potential Matches (2)');
+    const short = await layout();
+    if (!short.dialog || !short.list) throw new Error('no dialog or list');
+    expect(short.listScrolls).toBe(false);
+    expect(short.footerTop - short.list.bottom).toBeLessThan(48);
+    expect(short.dialog.height).toBeLessThan(tall.dialog.height);
+    expect(short.dialog.height).toBeLessThan(short.viewportHeight - 150); // it was the screen's full height
+    await screenshot(page, 'matching-dialog-few');
+    await closeWithEscape();
+    await page.unroute(/\/api\/orders\/[^/]+\/candidates/);
+  });
+
+  it('shows cards with their Match button on a phone, and the dialog', async () => {
     const page = await open('/matching', 'mobile');
     const cards = page.getByTestId('matching-cards').locator('li');
     await cards.first().waitFor();

@@ -3,7 +3,7 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { AppConfig } from '@pod/config';
 import type { DataSource } from 'typeorm';
-import { createDataSource, DATA_SOURCE_REPOSITORIES } from '@pod/db';
+import { assertRuntimeRole, createDataSource, DATA_SOURCE_REPOSITORIES } from '@pod/db';
 
 export const REDIS = Symbol('REDIS');
 
@@ -33,7 +33,15 @@ export class CoreModule implements OnApplicationShutdown {
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({}),
-          dataSourceFactory: async () => createDataSource(config, 'podprofit-gateway').initialize(),
+          dataSourceFactory: async () => {
+            const dataSource = await createDataSource(config, 'podprofit-gateway').initialize();
+            // Refuses to start when queries would skip row-level security (ADR 0015).
+            await assertRuntimeRole(dataSource).catch(async (error: unknown) => {
+              await dataSource.destroy();
+              throw error;
+            });
+            return dataSource;
+          },
         }),
       ],
       providers: [

@@ -21,16 +21,16 @@ export class MatchRunsService {
 
   async queue(userId: string, trigger: MatchRunTrigger): Promise<MatchStartResponse> {
     const { run, created } = await this.runs.queueOrGetQueued(userId, trigger);
-    if (created) {
-      try {
-        await this.producer.enqueue('matcher', 'match-user', { runId: run.id }, { jobId: run.id });
-      } catch (error) {
-        // Redis did not take the job: the run must not swallow the next trigger as "queued".
-        await this.runs.fail(run.id, 'Matching could not be queued. Try again shortly.');
-        throw error;
-      }
-      this.logger.info({ event: 'match.queued', userId, runId: run.id, trigger }, 'match run queued');
+    try {
+      // Also for a run already queued: its job id is the run's, so BullMQ ignores the add while the
+      // job exists, and a job lost with Redis is put back instead of leaving the run queued forever.
+      await this.producer.enqueue('matcher', 'match-user', { runId: run.id }, { jobId: run.id });
+    } catch (error) {
+      // Redis did not take the job: a new run must not swallow the next trigger as "queued".
+      if (created) await this.runs.fail(userId, run.id, 'Matching could not be queued. Try again shortly.');
+      throw error;
     }
+    if (created) this.logger.info({ event: 'match.queued', userId, runId: run.id, trigger }, 'match run queued');
     return { run: toMatchRunView(run), alreadyQueued: !created };
   }
 

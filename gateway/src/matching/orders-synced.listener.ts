@@ -2,10 +2,9 @@ import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { PinoLogger } from 'nestjs-pino';
 import { EVENT_NAMES, type OrdersSyncedEvent } from '@pod/contracts';
+import { isUuid } from '@pod/db';
 import { Public } from '../auth/public.decorator';
 import { MatchRunsService } from './match-runs.service';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Hears `orders.synced` (a sync run or a webhook refresh added or changed orders) and queues a
@@ -26,7 +25,7 @@ export class OrdersSyncedListener {
   @EventPattern(EVENT_NAMES.ordersSynced)
   async onOrdersSynced(@Payload() payload: unknown): Promise<void> {
     const userId = (payload as Partial<OrdersSyncedEvent> | null)?.userId;
-    if (typeof userId !== 'string' || !UUID.test(userId)) {
+    if (typeof userId !== 'string' || !isUuid(userId)) {
       this.logger.warn({ event: 'match.bad_event' }, 'ignored a malformed orders.synced event');
       return;
     }

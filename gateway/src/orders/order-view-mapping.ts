@@ -1,20 +1,23 @@
 import type { FigureSource, MoneyView, OrderDetailsResponse, OrderRowView, ProfitLineView, RateUsedView } from '@pod/contracts';
 import type { OrderViewRow, PrintifyOrderDetails, ReceiptDetails } from '@pod/db';
-import { FIGURE_LINE_LABELS, formatMarginPercent, type DisplayCurrencyCode, type StoredAmount, type StoredFigureLine, type StoredOrderBreakdown } from '@pod/domain';
+import { figureLineLabels, formatMarginPercent, type DisplayCurrencyCode, type StoredAmount, type StoredFigureLine, type StoredOrderBreakdown } from '@pod/domain';
 
 /**
  * Stored rows to the API's shapes. No figure is computed here: amounts are the stored integers,
- * the margin is formatted from its stored exact fraction.
+ * the margin is formatted from its stored exact fraction. Provisional figures are shown like
+ * final ones, and say so.
  */
 const moneyView = (minor: number | null, currency: string): MoneyView | null => (minor === null ? null : { minor, currency });
 const amountView = (amount: StoredAmount | null): MoneyView | null => (amount ? { minor: amount.minor, currency: amount.currency } : null);
+/** Figures with sums to show: final, or provisional at a stand-in ECB day's rates. */
+const hasSums = (figures: OrderViewRow['figures'] | OrderRowView['figures']) => figures === 'ok' || figures === 'provisional';
 
 export function marginPercent(margin: StoredOrderBreakdown['margin']): number | null {
   return margin ? Number(formatMarginPercent({ ...margin }, 1)) : null;
 }
 
 export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): OrderRowView {
-  const ok = row.figures === 'ok';
+  const ok = hasSums(row.figures);
   return {
     id: row.id,
     status: row.status,
@@ -38,15 +41,17 @@ export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): 
   };
 }
 
-function lineView(line: StoredFigureLine): ProfitLineView {
-  return {
+/** The lines of one list, each with a label no other line of it has (figureLineLabels). */
+function lineViews(lines: readonly StoredFigureLine[]): ProfitLineView[] {
+  const labels = figureLineLabels(lines);
+  return lines.map((line, index) => ({
     kind: line.kind,
-    label: FIGURE_LINE_LABELS[line.kind] ?? line.kind,
+    label: labels[index],
     amount: amountView(line.display),
     original: { minor: line.original.minor, currency: line.original.currency },
     source: line.source as FigureSource,
     estimated: line.estimated,
-  };
+  }));
 }
 
 function ratesUsed(breakdown: StoredOrderBreakdown, currency: DisplayCurrencyCode): RateUsedView[] {
@@ -61,17 +66,18 @@ function ratesUsed(breakdown: StoredOrderBreakdown, currency: DisplayCurrencyCod
 
 export function profitView(row: OrderRowView, breakdown: StoredOrderBreakdown | null, currency: DisplayCurrencyCode): OrderDetailsResponse['profit'] {
   if (!breakdown || row.figures === 'not_computed') return null;
-  const ok = row.figures === 'ok';
+  const ok = hasSums(row.figures);
   return {
     figures: row.figures,
-    revenueLines: breakdown.revenueLines.map(lineView),
-    costLines: breakdown.costLines.map(lineView),
+    revenueLines: lineViews(breakdown.revenueLines),
+    costLines: lineViews(breakdown.costLines),
     taxExcluded: breakdown.taxExcluded ? amountView(breakdown.taxExcluded.display) : null,
     totalRevenue: ok && breakdown.revenueKnown ? row.revenue : null,
     totalCosts: row.cost,
     netProfit: row.profit,
     marginPercent: ok ? marginPercent(breakdown.margin) : null,
     ratesUsed: ratesUsed(breakdown, currency),
+    provisional: row.figures === 'provisional' && breakdown.provisional ? { ...breakdown.provisional } : null,
   };
 }
 
@@ -89,7 +95,7 @@ export function etsySideView(receipt: ReceiptDetails, row: OrderRowView): NonNul
 
 /** Printify's three cost lines in the display currency come from the breakdown; the original total from the stored order. */
 export function printifySideView(order: PrintifyOrderDetails, breakdown: StoredOrderBreakdown | null, row: OrderRowView): NonNullable<OrderDetailsResponse['printify']> {
-  const ok = row.figures === 'ok' && breakdown !== null;
+  const ok = hasSums(row.figures) && breakdown !== null;
   const displayOf = (kind: string): MoneyView | null => {
     if (!ok) return null;
     const lines = breakdown.costLines.filter((line) => line.kind === kind);

@@ -90,6 +90,7 @@ export class OrdersService {
       unmatchedOrders: sums.unmatched,
       pendingOrders: sums.pending,
       ordersWithoutRate: sums.withoutRate,
+      ordersProvisional: sums.provisional,
       ordersNotComputed: sums.notComputed,
       hasOrders: sums.hasOrders,
     };

@@ -23,6 +23,20 @@ describe('SHUTDOWN_TIMEOUT_MS', () => {
   });
 });
 
+describe('DATABASE_APP_ROLE', () => {
+  it('is podprofit_app unless set; none keeps the login', () => {
+    expect(loadConfig(BASE).DATABASE_APP_ROLE).toBe('podprofit_app');
+    expect(loadConfig({ ...BASE, DATABASE_APP_ROLE: 'none' }).DATABASE_APP_ROLE).toBe('none');
+    expect(loadConfig({ ...BASE, DATABASE_APP_ROLE: 'shop_app_2' }).DATABASE_APP_ROLE).toBe('shop_app_2');
+  });
+
+  it('refuses anything but a plain role name (it goes into the connection options), naming the variable', () => {
+    for (const bad of ['Podprofit', 'app role', 'app -c role=postgres', '1app', 'a'.repeat(64), 'app;']) {
+      expect(() => loadConfig({ ...BASE, DATABASE_APP_ROLE: bad })).toThrow(/DATABASE_APP_ROLE/);
+    }
+  });
+});
+
 describe('HEALTH_HOST', () => {
   it('binds worker health endpoints to loopback unless told otherwise', () => {
     expect(loadConfig(BASE).HEALTH_HOST).toBe('127.0.0.1');

@@ -24,6 +24,14 @@ export class AppConfig {
   @Max(50)
   DATABASE_POOL_SIZE = 5;
 
+  /**
+   * The role every runtime connection (gateway, workers) takes at its start, so queries run as a
+   * role without SUPERUSER or BYPASSRLS and row-level security applies (ADR 0015); `none`: the
+   * DATABASE_URL login's own role. Migrations always run as the login.
+   */
+  @Matches(/^[a-z_][a-z0-9_]{0,62}$/, { message: 'DATABASE_APP_ROLE must be a role name (lower-case letters, digits, _) or none' })
+  DATABASE_APP_ROLE = 'podprofit_app';
+
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 

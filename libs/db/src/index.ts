@@ -3,3 +3,4 @@ export * from './prepare-database';
 export * from './entities';
 export * from './repositories';
 export * from './columns';
+export * from './runtime-role';

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './data-source';
+import { assertRuntimeRole } from './runtime-role';
 
 /** An arbitrary constant: every process that migrates takes this PostgreSQL advisory lock first. */
 const MIGRATION_LOCK_ID = 7_310_425_001;
@@ -46,7 +47,11 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   }
 }
 
-/** For processes that never migrate (workers): resolves once no migration is pending. */
+/**
+ * For processes that never migrate (workers): resolves once no migration is pending, and only if
+ * the pool's role is one row-level security applies to (else RuntimeRoleError, not retried: it
+ * is a configuration mistake).
+ */
 export async function waitForSchema(
   dataSource: DataSource,
   options: { signal?: AbortSignal; pollMs?: number; onWait?: (error: unknown) => void } = {},
@@ -56,13 +61,14 @@ export async function waitForSchema(
     options.signal?.throwIfAborted();
     try {
       if (!dataSource.isInitialized) await dataSource.initialize();
-      if (!(await dataSource.showMigrations())) return;
+      if (!(await dataSource.showMigrations())) break;
       options.onWait?.(new Error('migrations pending'));
     } catch (error) {
       options.onWait?.(error);
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+  await assertRuntimeRole(dataSource);
 }
 
 /** Creates the database if needed and applies pending migrations (safe when processes race). */
@@ -70,7 +76,8 @@ export async function prepareDatabase(
   config: { DATABASE_URL: string },
 ): Promise<{ created: boolean; applied: string[] }> {
   const created = await createDatabaseIfMissing(config.DATABASE_URL);
-  const dataSource = await createDataSource({ DATABASE_URL: config.DATABASE_URL, DATABASE_POOL_SIZE: 2 }, 'podprofit-migrate').initialize();
+  // Migrations run as the login (the tables' owner), never as the runtime role.
+  const dataSource = await createDataSource({ DATABASE_URL: config.DATABASE_URL, DATABASE_POOL_SIZE: 2 }, 'podprofit-migrate', { connectAs: 'login' }).initialize();
   try {
     return { created, applied: await runMigrations(dataSource) };
   } finally {

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { CONNECTION_STATUSES, PROVIDERS } from '@pod/contracts';
-import { DISPLAY_CURRENCY_CODES } from '@pod/domain';
+import { DISPLAY_CURRENCY_CODES, STORED_FIGURES_STATES } from '@pod/domain';
 import { createTestDatabase, type TestDatabase } from '@pod/testing';
 import { prepareDatabase } from './prepare-database';
 
@@ -26,13 +26,16 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** The values a CHECK constraint of the migrated schema allows for `table.column`, e.g. `provider IN ('etsy', 'printify')`. */
-async function allowedValues(table: string, column: string): Promise<string[]> {
+/**
+ * The values a CHECK constraint of the migrated schema allows for `table.column`, e.g.
+ * `provider IN ('etsy', 'printify')`; `constraint` names it when other checks use the column too.
+ */
+async function allowedValues(table: string, column: string, constraint?: string): Promise<string[]> {
   const { rows } = await client.query<{ definition: string }>(
     `SELECT pg_get_constraintdef(c.oid) AS definition
        FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
-      WHERE c.contype = 'c' AND c.conrelid = $1::regclass AND a.attname = $2`,
-    [table, column],
+      WHERE c.contype = 'c' AND c.conrelid = $1::regclass AND a.attname = $2 AND ($3::text IS NULL OR c.conname = $3)`,
+    [table, column, constraint ?? null],
   );
   expect(rows).toHaveLength(1);
   // PostgreSQL normalises `IN (…)` to `(column = ANY (ARRAY['a'::text, 'b'::text]))`.
@@ -52,5 +55,9 @@ describe('the migrated schema', () => {
 
   it('allows exactly the display currencies of @pod/domain', async () => {
     expect(await allowedValues('app_user', 'display_currency')).toEqual([...DISPLAY_CURRENCY_CODES]);
+  });
+
+  it('allows exactly the stored figures states of @pod/domain', async () => {
+    expect(await allowedValues('order_profit', 'figures', 'order_profit_figures_check')).toEqual([...STORED_FIGURES_STATES]);
   });
 });

@@ -184,13 +184,17 @@ export interface ComputeProfitsResult {
 }
 const computeProfits = jobSpec<ComputeProfitsPayload, ComputeProfitsResult>();
 
-/** The BullMQ options that make compute-profits one waiting job per user (keepLastIfActive: a trigger during a run is not lost). */
-export function computeProfitsJobOptions(userId: string): { deduplication: { id: string; keepLastIfActive: true } } {
-  return { deduplication: { id: `compute-profits:${userId}`, keepLastIfActive: true } };
+/**
+ * The BullMQ options that make compute-profits one waiting job per user and kind
+ * (keepLastIfActive: a trigger during a run is not lost). Forced and plain runs deduplicate
+ * apart: one id would let a waiting plain run swallow a forced one (the operator's).
+ */
+export function computeProfitsJobOptions(userId: string, force = false): { deduplication: { id: string; keepLastIfActive: true } } {
+  return { deduplication: { id: `compute-profits:${userId}${force ? ':forced' : ''}`, keepLastIfActive: true } };
 }
 
 /**
- * New ECB rates were stored: queue compute-profits (forced) for every user with a record
+ * New ECB rates were stored: queue compute-profits for every user with a record
  * waiting for a rate or dated after the latest rate stored before (`previousLatestRateDate`,
  * null when the table was empty). The fx-rate worker enqueues it after an upsert that added rates.
  */

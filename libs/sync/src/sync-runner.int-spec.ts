@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { createDataSource, prepareDatabase } from '@pod/db';
 import { AuthError, RateLimitedError, UpstreamError } from '@pod/integrations';
 import type { SyncRunPayload } from '@pod/queue';
-import { createTestDatabase, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
+import { createTestDatabase, queryDatabase, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
 import type { SyncStream } from './sync-stream';
 import { SyncRunner, type SyncRunnerDeps } from './sync-runner';
 
@@ -107,7 +107,8 @@ beforeAll(async () => {
   database = await createTestDatabase('sync_runner');
   await prepareDatabase({ DATABASE_URL: database.url });
   dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 6 }, 'sync-runner-test').initialize();
-  await dataSource.query(`CREATE TABLE runner_test_row (user_id uuid NOT NULL, id text NOT NULL, PRIMARY KEY (user_id, id))`);
+  // DDL as the login (the runtime role may not create tables); the migration's default privileges give the runtime role DML on it.
+  await queryDatabase(database.url, `CREATE TABLE runner_test_row (user_id uuid NOT NULL, id text NOT NULL, PRIMARY KEY (user_id, id))`);
   [{ id: userId }] = await dataSource.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('runner@test.invalid', 'x', 'R', 'T') RETURNING id`);
   queue = new Queue<SyncRunPayload>('sync-test', { connection, prefix, defaultJobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 50 } } });
   events = new QueueEvents('sync-test', { connection, prefix });

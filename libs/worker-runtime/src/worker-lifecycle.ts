@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@pod/config';
 import type { QueueName } from '@pod/contracts';
-import { waitForSchema } from '@pod/db';
+import { RuntimeRoleError, waitForSchema } from '@pod/db';
 import { contractOf, missingHandlers } from '@pod/queue';
 import { ContractProcessor } from './contract-processor';
 import { probePostgres, probeRedis } from './dependency-probes';
@@ -114,6 +114,11 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
       });
     } catch (error) {
       if (signal.aborted) return;
+      if (error instanceof RuntimeRoleError) {
+        // Queries would skip row-level security: never take a job; exit so the orchestrator shows it.
+        this.logger.fatal({ event: 'worker.unsafe_database_role', role: error.role.currentUser }, error.message);
+        process.exit(1);
+      }
       this.logger.error({ err: error, event: 'worker.start_failed' }, 'could not wait for dependencies');
       return;
     }

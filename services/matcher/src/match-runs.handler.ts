@@ -25,11 +25,12 @@ export class MatchRunsHandler {
 
   async handle(job: Job<MatchUserPayload>): Promise<MatchUserResult> {
     const { runId } = job.data;
-    const run = await this.runs.start(runId);
+    const owner = await this.runs.ownerOf(runId);
+    const run = owner === null ? null : await this.runs.start(owner, runId);
     if (!run) return { runId, status: 'skipped', added: 0, changed: 0, removed: 0 };
     try {
       const applied = await this.matcher.matchUser(run.userId, this.now());
-      await this.runs.succeed(run.id, applied);
+      await this.runs.succeed(run.userId, run.id, applied);
       this.logger.info({ event: 'match.done', runId, userId: run.userId, ...applied }, 'match run done');
       if (applied.added + applied.changed + applied.removed > 0) {
         await this.events.publish(EVENT_NAMES.ordersMatched, {
@@ -50,7 +51,7 @@ export class MatchRunsHandler {
       return { runId, status: 'succeeded', ...applied };
     } catch (error) {
       const lastAttempt = error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      if (lastAttempt) await this.runs.fail(run.id, FAILED_MESSAGE);
+      if (lastAttempt) await this.runs.fail(run.userId, run.id, FAILED_MESSAGE);
       throw error;
     }
   }

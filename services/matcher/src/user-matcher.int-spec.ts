@@ -221,7 +221,7 @@ describe('the match-user job', () => {
     await expect(handler.handle(job)).resolves.toEqual({ runId: run.id, status: 'succeeded', added: 5, changed: 0, removed: 0 });
     // Profits are queued after every run (a refund changes no record but changes the figures).
     expect(afterRun).toHaveBeenCalledWith(a);
-    expect(await runs.findById(run.id)).toMatchObject({ status: 'succeeded', recordsAdded: 5 });
+    expect(await runs.findForUser(a, run.id)).toMatchObject({ status: 'succeeded', recordsAdded: 5 });
     expect(publish).toHaveBeenCalledWith('orders.matched', expect.objectContaining({ userId: a, matchRunId: run.id, recordsAdded: 5 }));
     await expect(handler.handle(job)).resolves.toMatchObject({ status: 'skipped' });
     // Finished: the next trigger queues a new run.

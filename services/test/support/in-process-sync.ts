@@ -5,7 +5,7 @@ import { createDataSource, prepareDatabase, type SyncRun } from '@pod/db';
 import { createPkcePair, EtsyClient, InMemoryRateLimiter, PrintifyClient, type EtsyAuth, type FetchLike, type PrintifyAuth, type RateLimiter } from '@pod/integrations';
 import type { SyncRunPayload } from '@pod/queue';
 import { SyncRunner, type SyncStream } from '@pod/sync';
-import { createTestDatabase, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
+import { createTestDatabase, queryDatabase, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
 import { createSandboxApp } from '../../sandbox/src/app';
 import type { SandboxOptions } from '../../sandbox/src/config';
 
@@ -112,6 +112,14 @@ export class InProcessSyncBed {
       prefix: this.prefix,
       concurrency: 2,
     });
+  }
+
+  /**
+   * One statement as the database's login, to inspect or prepare what the code under test (on
+   * `dataSource`, the runtime role, under row-level security) stores.
+   */
+  sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+    return queryDatabase<T>(this.database.url, text, params);
   }
 
   async admin<T>(method: string, path: string, body?: unknown): Promise<T> {

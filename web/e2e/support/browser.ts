@@ -7,6 +7,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
+  /** A small laptop: the lg breakpoint, where the tables must fit beside the sidebar. */
+  laptop: { width: 1024, height: 768 },
   mobile: { width: 390, height: 844 },
 } as const;
 export type ViewportName = keyof typeof VIEWPORTS;

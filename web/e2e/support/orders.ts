@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { queryDatabase } from '@pod/testing';
 import type {
   DashboardMetricsResponse,
   MatchCandidatesResponse,
@@ -101,6 +102,25 @@ export async function expectToast(page: Page, title: 'Success' | 'Error', text: 
 /** True when the element scrolls sideways (content wider than its box). */
 export const scrollsSideways = (locator: Locator) => locator.evaluate((element) => element.scrollWidth > element.clientWidth + 1);
 
+/** The element's scrollWidth and clientWidth, for "no horizontal scrollbar" (scrollWidth ≤ clientWidth). */
+export const widthsOf = (locator: Locator) => locator.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
+
+/**
+ * Puts the user's latest match run into a state, as the matcher's repository leaves it (for a
+ * stack without the matcher, where a run stays queued). `set` is the SQL SET list; its values are
+ * $2, $3, … from `params`.
+ */
+export async function setLatestMatchRun(databaseUrl: string, email: string, set: string, params: unknown[] = []) {
+  const rows = await queryDatabase<{ id: string }>(
+    databaseUrl,
+    `UPDATE match_run SET ${set}
+     WHERE id = (SELECT r.id FROM match_run r JOIN app_user u ON u.id = r.user_id WHERE u.email = $1 ORDER BY r.created_at DESC, r.id DESC LIMIT 1)
+     RETURNING id`,
+    [email, ...params],
+  );
+  if (rows.length !== 1) throw new Error(`no match run for ${email}`);
+}
+
 /** The Orders screen (/orders). */
 export class OrdersScreen {
   constructor(private readonly page: Page) {}
@@ -152,7 +172,8 @@ export class MatchingScreen {
   pager = () => this.page.getByRole('navigation', { name: 'Order Matching pages' });
   next = () => this.pager().getByRole('button', { name: 'Next' });
   previous = () => this.pager().getByRole('button', { name: 'Previous' });
-  autoMatch = () => this.page.getByRole('button', { name: /^(Auto Match Orders|Matching\.\.\.)$/ });
+  /** "Auto Match Orders", or "Auto Match Orders: Matching..." while a run is under way. */
+  autoMatch = () => this.page.getByRole('button', { name: /^Auto Match Orders(: Matching\.\.\.)?$/ });
   dialog = () => this.page.getByRole('dialog', { name: 'Manual Order Matching' });
   candidates = () => this.dialog().getByTestId('match-candidates').locator('li');
 }

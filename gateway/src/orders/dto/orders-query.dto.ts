@@ -27,8 +27,9 @@ export class OrdersQueryDto extends CurrencyQueryDto {
   @IsIn(['all', 'matched', 'pending', 'unmatched'], { message: 'status must be one of all, matched, pending or unmatched' })
   status?: 'all' | 'matched' | 'pending' | 'unmatched';
 
+  // The Orders filter's windows, and the Dashboard's 365: its unmatched preview counts what its counters count.
   @IsOptional()
-  @IsIn(['7', '30', '90'], { message: 'days must be 7, 30 or 90' })
+  @IsIn(['7', '30', '90', '365'], { message: 'days must be 7, 30, 90 or 365' })
   days?: string;
 
   @IsOptional()

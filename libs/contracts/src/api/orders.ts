@@ -18,11 +18,13 @@ export type MatchMethod = 'exact' | 'fuzzy' | 'manual';
 export type OrderSource = 'etsy_printify' | 'etsy' | 'printify';
 
 /**
- * Whether the row's figures can be shown: `ok`; `rate_unavailable` (a currency the ECB does
- * not publish, or no rate for the order's date — never shown unconverted); `not_computed`
- * (profit not yet computed after a change; the next matcher pass fills it).
+ * Whether the row's figures can be shown: `ok`; `provisional` (shown and summed, converted at
+ * the latest loaded ECB day's rates because the order date's ECB day is not loaded yet, e.g. an
+ * order of today before about 16:00 CET; final once it is); `rate_unavailable` (a currency the
+ * ECB does not publish, or no rate for the order's date — never shown unconverted);
+ * `not_computed` (profit not yet computed after a change; the next matcher pass fills it).
  */
-export type FiguresState = 'ok' | 'rate_unavailable' | 'not_computed';
+export type FiguresState = 'ok' | 'provisional' | 'rate_unavailable' | 'not_computed';
 
 /** One row of the Orders table, the Order Matching table and the Dashboard's unmatched preview. */
 export interface OrderRowView {
@@ -61,7 +63,9 @@ export type OrdersArchiveView = 'active' | 'archived';
 /**
  * GET /api/orders?search&status&days&source&view&page&pageSize&currency
  * - search: case-insensitive substring of receipt id, Printify order id, customer, product.
- * - days: 7, 30 or 90 (absent: all time; undated orders are excluded when a range is given).
+ * - days: 7, 30 or 90 (the Orders page's date filter), or 365 (the Dashboard's "Last year", whose
+ *   unmatched preview and "View All" link ask for the dashboard's range); absent: all time.
+ *   Undated orders are excluded when a range is given.
  * - pageSize: 1–100, default 50; page from 1.
  */
 export interface OrdersPageResponse {
@@ -114,6 +118,8 @@ export interface DashboardMetricsResponse {
   pendingOrders: number;
   /** Orders in the window left out of the totals because no rate converts them. */
   ordersWithoutRate: number;
+  /** Orders in the window in the totals at provisional exchange rates (their ECB day is not loaded yet). */
+  ordersProvisional: number;
   /** Orders in the window left out because their figures are not computed yet (a change the matcher has not figured). */
   ordersNotComputed: number;
   /** True when the user has any synced order at all (the empty state otherwise). */
@@ -135,9 +141,13 @@ export type FigureSource = 'receipt' | 'payment' | 'ledger' | 'printify' | 'esti
 
 /** One line of the Profit Summary: in the display currency, with the amount as received. */
 export interface ProfitLineView {
-  /** Machine key, e.g. `items`, `shipping`, `discount`, `refunds`, `transaction_fee`, `printify_production`. */
+  /** Machine key, e.g. `items`, `shipping`, `discount`, `refunds`, `transaction`, `printify_production`; several lines may share one. */
   kind: string;
-  /** What the seller reads, e.g. "Transaction fee". */
+  /**
+   * What the seller reads, never the same for two lines of one summary: "Transaction fee";
+   * "Payment processing fee (3% of order total)" and "Payment processing fee (fixed $0.25)" for
+   * an estimate's two parts; "Transaction fee (charged in EUR)" for a kind charged in two currencies.
+   */
   label: string;
   /** Display currency; null when no rate converts it (the order is then `rate_unavailable`). */
   amount: MoneyView | null;
@@ -195,5 +205,10 @@ export interface OrderDetailsResponse {
     netProfit: MoneyView | null;
     marginPercent: number | null;
     ratesUsed: RateUsedView[];
+    /**
+     * Set when `figures` is `provisional`: `rateDate` the ECB day whose rates were used (the
+     * latest loaded), `awaitingRateDate` the ECB day the order converts at once it is loaded.
+     */
+    provisional: { rateDate: string; awaitingRateDate: string } | null;
   } | null;
 }

@@ -1,25 +1,26 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { DisplayCurrencyCode, StoredOrderBreakdown } from '@pod/domain';
+import type { DisplayCurrencyCode, StoredFiguresState, StoredOrderBreakdown } from '@pod/domain';
 import { currencyCodeTransformer, MinorUnitsColumn } from '../columns';
 import { OrderRecordEntity } from './order-record.entity';
 import { UserEntity } from './user.entity';
 
 /**
- * One order record's profit in one display currency (see the migration
- * 1764700000000-order-profits and docs/adr/0011-order-figures.md). Written by the matcher's
- * compute-profits job only; the figures are null exactly when no rate converts the order.
+ * One order record's profit in one display currency (see the migrations
+ * 1764700000000-order-profits and 1764800000000-provisional-figures, docs/adr/0011-order-figures.md
+ * and 0014-provisional-rates.md). Written by the matcher's compute-profits job only; the figures
+ * are null exactly when no rate converts the order (`provisional` ones have their sums).
  */
 @Entity({ name: 'order_profit' })
 @Check('order_profit_currency_check', `currency IN ('USD', 'EUR', 'GBP')`)
-@Check('order_profit_figures_check', `figures IN ('ok', 'rate_unavailable')`)
+@Check('order_profit_figures_check', `figures IN ('ok', 'provisional', 'rate_unavailable')`)
 @Check(
   'order_profit_amounts_check',
-  `(figures = 'ok') = (revenue_minor IS NOT NULL AND costs_minor IS NOT NULL AND net_profit_minor IS NOT NULL)
-          AND (figures = 'ok' OR (revenue_minor IS NULL AND costs_minor IS NULL AND net_profit_minor IS NULL))`,
+  `(figures <> 'rate_unavailable') = (revenue_minor IS NOT NULL AND costs_minor IS NOT NULL AND net_profit_minor IS NOT NULL)
+          AND (figures <> 'rate_unavailable' OR (revenue_minor IS NULL AND costs_minor IS NULL AND net_profit_minor IS NULL))`,
 )
 // A covering index (INCLUDE the sums) TypeORM cannot declare: see the migration.
 @Index('order_profit_user_idx', { synchronize: false })
-@Index('order_profit_unavailable_idx', ['userId'], { where: `figures = 'rate_unavailable'` })
+@Index('order_profit_not_final_idx', ['userId'], { where: `figures <> 'ok'` })
 export class OrderProfitEntity {
   @PrimaryColumn({ name: 'order_record_id', type: 'uuid', primaryKeyConstraintName: 'order_profit_pkey' })
   orderRecordId: string;
@@ -44,7 +45,7 @@ export class OrderProfitEntity {
   recordSides: string;
 
   @Column({ type: 'text' })
-  figures: 'ok' | 'rate_unavailable';
+  figures: StoredFiguresState;
 
   @MinorUnitsColumn({ name: 'revenue_minor', nullable: true })
   revenueMinor: number | null;

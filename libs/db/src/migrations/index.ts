@@ -8,6 +8,8 @@ import { PrintifyWebhooks1764400000000 } from './1764400000000-printify-webhooks
 import { FxRates1764500000000 } from './1764500000000-fx-rates';
 import { OrderRecords1764600000000 } from './1764600000000-order-records';
 import { OrderProfits1764700000000 } from './1764700000000-order-profits';
+import { ProvisionalFigures1764800000000 } from './1764800000000-provisional-figures';
+import { TenantScope1764900000000 } from './1764900000000-tenant-scope';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -21,4 +23,6 @@ export const ALL_MIGRATIONS = [
   FxRates1764500000000,
   OrderRecords1764600000000,
   OrderProfits1764700000000,
+  ProvisionalFigures1764800000000,
+  TenantScope1764900000000,
 ];

@@ -42,3 +42,8 @@ export class DatabaseProbe {
     await this.db.query('SELECT 1');
   }
 }
+
+/** A PostgreSQL uuid's text form: an id that is not one names no row, and must not reach a uuid cast (a 500). */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

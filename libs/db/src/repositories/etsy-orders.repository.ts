@@ -1,5 +1,6 @@
 import type { CurrencyCode } from '@pod/domain';
 import { affectedRows, type Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 import { countUpserts, jsonForPostgres, lastPerKey, payloadHash, type UpsertCounts } from './synced-rows';
 
 /** A receipt's mapped columns; amounts are minor units in `currency` (the shop currency). */
@@ -120,7 +121,20 @@ export class EtsyOrdersRepository {
   constructor(private readonly db: Db) {}
 
   /** Upserts receipts and replaces the lines of those that were inserted or changed. */
-  async upsertReceipts(userId: string, shopId: string, receipts: readonly EtsyReceiptRow[], fetchedAt: Date): Promise<UpsertCounts> {
+  upsertReceipts(userId: string, shopId: string, receipts: readonly EtsyReceiptRow[], fetchedAt: Date): Promise<UpsertCounts> {
+    return inTenantScope(this.db, userId, (db) => this.writeReceipts(db, userId, shopId, receipts, fetchedAt));
+  }
+
+  upsertPayments(userId: string, shopId: string, payments: readonly EtsyPaymentRow[], fetchedAt: Date): Promise<UpsertCounts> {
+    return inTenantScope(this.db, userId, (db) => this.writePayments(db, userId, shopId, payments, fetchedAt));
+  }
+
+  /** Ledger entries are immutable at Etsy (stable ids): an entry is written once, again only if its payload differs. */
+  upsertLedgerEntries(userId: string, shopId: string, entries: readonly EtsyLedgerEntryRow[]): Promise<UpsertCounts> {
+    return inTenantScope(this.db, userId, (db) => this.writeLedgerEntries(db, userId, shopId, entries));
+  }
+
+  private async writeReceipts(db: Db, userId: string, shopId: string, receipts: readonly EtsyReceiptRow[], fetchedAt: Date): Promise<UpsertCounts> {
     const rows = lastPerKey(receipts, (row) => row.receiptId);
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({
@@ -148,7 +162,7 @@ export class EtsyOrdersRepository {
       payload: row.payload,
       payload_hash: payloadHash(row.payload),
     }));
-    const written: { key: string; inserted: boolean }[] = await this.db.query(
+    const written: { key: string; inserted: boolean }[] = await db.query(
       `INSERT INTO etsy_receipt (user_id, shop_id, receipt_id, status, is_paid, is_shipped, buyer_name, buyer_user_id, zip, country_iso,
          currency, grandtotal_minor, subtotal_minor, total_price_minor, total_shipping_minor, total_tax_minor, total_vat_minor,
          discount_minor, gift_wrap_minor, refunded_minor, item_count, ordered_at, source_updated_at, payload, payload_hash, fetched_at)
@@ -176,13 +190,13 @@ export class EtsyOrdersRepository {
       [userId, shopId, jsonForPostgres(input), fetchedAt.toISOString()],
     );
     const counts = countUpserts(written);
-    await this.replaceLines(userId, shopId, rows.filter((row) => counts.writtenKeys.includes(row.receiptId)));
+    await this.replaceLines(db, userId, shopId, rows.filter((row) => counts.writtenKeys.includes(row.receiptId)));
     return counts;
   }
 
-  private async replaceLines(userId: string, shopId: string, receipts: readonly EtsyReceiptRow[]): Promise<void> {
+  private async replaceLines(db: Db, userId: string, shopId: string, receipts: readonly EtsyReceiptRow[]): Promise<void> {
     if (receipts.length === 0) return;
-    await this.db.query(`DELETE FROM etsy_receipt_line WHERE user_id = $1 AND shop_id = $2 AND receipt_id = ANY($3::text[])`, [
+    await db.query(`DELETE FROM etsy_receipt_line WHERE user_id = $1 AND shop_id = $2 AND receipt_id = ANY($3::text[])`, [
       userId,
       shopId,
       receipts.map((row) => row.receiptId),
@@ -205,7 +219,7 @@ export class EtsyOrdersRepository {
     }));
     if (lines.length === 0) return;
     // A transaction re-listed under another receipt (never seen, but ids are Etsy's) moves with it.
-    await this.db.query(
+    await db.query(
       `INSERT INTO etsy_receipt_line (user_id, shop_id, transaction_id, receipt_id, listing_id, product_id, title, sku, quantity,
          currency, unit_price_minor, shipping_minor, is_digital)
        SELECT $1, $2, l.transaction_id, l.receipt_id, l.listing_id, l.product_id, l.title, l.sku, l.quantity, l.currency,
@@ -220,7 +234,7 @@ export class EtsyOrdersRepository {
     );
   }
 
-  async upsertPayments(userId: string, shopId: string, payments: readonly EtsyPaymentRow[], fetchedAt: Date): Promise<UpsertCounts> {
+  private async writePayments(db: Db, userId: string, shopId: string, payments: readonly EtsyPaymentRow[], fetchedAt: Date): Promise<UpsertCounts> {
     const rows = lastPerKey(payments, (row) => row.paymentId);
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({
@@ -241,7 +255,7 @@ export class EtsyOrdersRepository {
       payload: row.payload,
       payload_hash: payloadHash(row.payload),
     }));
-    const written: { key: string; inserted: boolean }[] = await this.db.query(
+    const written: { key: string; inserted: boolean }[] = await db.query(
       `INSERT INTO etsy_payment (user_id, shop_id, payment_id, receipt_id, currency, amount_gross_minor, amount_fees_minor, amount_net_minor,
          posted_gross_minor, posted_fees_minor, posted_net_minor, adjusted_gross_minor, adjusted_fees_minor, adjusted_net_minor,
          status, source_updated_at, payload, payload_hash, fetched_at)
@@ -269,8 +283,7 @@ export class EtsyOrdersRepository {
     return countUpserts(written);
   }
 
-  /** Ledger entries are immutable at Etsy (stable ids): an entry is written once, again only if its payload differs. */
-  async upsertLedgerEntries(userId: string, shopId: string, entries: readonly EtsyLedgerEntryRow[]): Promise<UpsertCounts> {
+  private async writeLedgerEntries(db: Db, userId: string, shopId: string, entries: readonly EtsyLedgerEntryRow[]): Promise<UpsertCounts> {
     const rows = lastPerKey(entries, (row) => row.entryId);
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({
@@ -286,7 +299,7 @@ export class EtsyOrdersRepository {
       payload: row.payload,
       payload_hash: payloadHash(row.payload),
     }));
-    const written: { key: string; inserted: boolean }[] = await this.db.query(
+    const written: { key: string; inserted: boolean }[] = await db.query(
       `INSERT INTO etsy_ledger_entry (user_id, shop_id, entry_id, ledger_type, reference_type, reference_id, parent_entry_id, currency,
          amount_minor, entry_created_at, link_pending, payload, payload_hash)
        SELECT $1, $2, e.entry_id, e.ledger_type, e.reference_type, e.reference_id, e.parent_entry_id, e.currency, e.amount_minor,
@@ -311,10 +324,14 @@ export class EtsyOrdersRepository {
    * (its receipt line), a receipt, a payment, a payment adjustment (its payment), or a parent
    * entry (VAT on a fee). Entries whose referenced row has not arrived stay pending.
    */
-  async linkPendingLedgerEntries(userId: string, shopId: string): Promise<number> {
+  linkPendingLedgerEntries(userId: string, shopId: string): Promise<number> {
+    return inTenantScope(this.db, userId, (db) => this.linkLedgerEntries(db, userId, shopId));
+  }
+
+  private async linkLedgerEntries(db: Db, userId: string, shopId: string): Promise<number> {
     let linked = 0;
     for (const lookup of LINK_LOOKUPS) {
-      const result: unknown = await this.db.query(
+      const result: unknown = await db.query(
         `UPDATE etsy_ledger_entry e SET receipt_id = ${lookup.receipt}, link_pending = false
          WHERE e.user_id = $1 AND e.shop_id = $2 AND e.link_pending AND ${lookup.kind} AND ${lookup.receipt} IS NOT NULL`,
         [userId, shopId],
@@ -322,7 +339,7 @@ export class EtsyOrdersRepository {
       linked += affectedRows(result);
     }
     // VAT on an account-level fee (a listing, Etsy Ads) has no receipt to wait for: stop looking.
-    await this.db.query(
+    await db.query(
       `UPDATE etsy_ledger_entry e SET link_pending = false
        WHERE e.user_id = $1 AND e.shop_id = $2 AND e.link_pending AND e.parent_entry_id IS NOT NULL
          AND (e.reference_type IS NULL OR e.reference_type <> ALL($3::text[]))
@@ -336,18 +353,16 @@ export class EtsyOrdersRepository {
   /** Payment ids already stored among `paymentIds` (the ledger stream fetches only the others). */
   async knownPaymentIds(userId: string, shopId: string, paymentIds: readonly string[]): Promise<Set<string>> {
     if (paymentIds.length === 0) return new Set();
-    const rows: { payment_id: string }[] = await this.db.query(
-      `SELECT payment_id FROM etsy_payment WHERE user_id = $1 AND shop_id = $2 AND payment_id = ANY($3::text[])`,
-      [userId, shopId, [...paymentIds]],
+    const rows: { payment_id: string }[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(`SELECT payment_id FROM etsy_payment WHERE user_id = $1 AND shop_id = $2 AND payment_id = ANY($3::text[])`, [userId, shopId, [...paymentIds]]),
     );
     return new Set(rows.map((row) => row.payment_id));
   }
 
   /** When the shop's oldest stored receipt was placed (where the ledger's first pass starts), or null. */
   async oldestReceiptAt(userId: string, shopId: string): Promise<Date | null> {
-    const rows: { oldest: Date | null }[] = await this.db.query(
-      `SELECT min(ordered_at) AS oldest FROM etsy_receipt WHERE user_id = $1 AND shop_id = $2`,
-      [userId, shopId],
+    const rows: { oldest: Date | null }[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(`SELECT min(ordered_at) AS oldest FROM etsy_receipt WHERE user_id = $1 AND shop_id = $2`, [userId, shopId]),
     );
     return rows[0]?.oldest ?? null;
   }

@@ -36,6 +36,7 @@ export * from './sync-quarantine.repository';
 export * from './sync-runs.repository';
 export { jsonForPostgres, payloadHash, type UpsertCounts } from './synced-rows';
 export * from './table-statistics.repository';
+export * from './tenant-scope';
 export * from './users.repository';
 
 /**

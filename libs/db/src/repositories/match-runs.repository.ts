@@ -1,7 +1,7 @@
-import type { Repository } from 'typeorm';
 import type { MatchRunTrigger } from '@pod/contracts';
 import { MatchRunEntity } from '../entities/match-run.entity';
-import { isUniqueViolation, returnedRows, type Db } from './database-session';
+import { isUniqueViolation, isUuid, returnedRows, type Db } from './database-session';
+import { inTenantScope, withAllTenants } from './tenant-scope';
 import type { AppliedChanges } from './order-records.repository';
 
 export type MatchRun = MatchRunEntity;
@@ -11,20 +11,20 @@ export type MatchRun = MatchRunEntity;
  * finished by the matcher worker holding its job (job id = run id).
  */
 export class MatchRunsRepository {
-  private readonly runs: Repository<MatchRunEntity>;
-
-  constructor(private readonly db: Db) {
-    this.runs = db.getRepository(MatchRunEntity);
-  }
+  constructor(private readonly db: Db) {}
 
   /** Queues a run unless one is queued for the user; either way returns the queued run. */
   async queueOrGetQueued(userId: string, trigger: MatchRunTrigger): Promise<{ run: MatchRun; created: boolean }> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const queued = await this.runs.findOne({ where: { userId, status: 'queued' } });
+      const queued = await inTenantScope(this.db, userId, (db) => db.getRepository(MatchRunEntity).findOne({ where: { userId, status: 'queued' } }));
       if (queued) return { run: queued, created: false };
       try {
-        const rows: { id: string }[] = await this.db.query(`INSERT INTO match_run (user_id, trigger) VALUES ($1, $2) RETURNING id`, [userId, trigger]);
-        return { run: await this.runs.findOneByOrFail({ id: rows[0].id }), created: true };
+        // Its own transaction: a unique violation (another trigger won) must not abort a caller's.
+        const run = await inTenantScope(this.db, userId, async (db) => {
+          const rows: { id: string }[] = await db.query(`INSERT INTO match_run (user_id, trigger) VALUES ($1, $2) RETURNING id`, [userId, trigger]);
+          return db.getRepository(MatchRunEntity).findOneByOrFail({ id: rows[0].id, userId });
+        });
+        return { run, created: true };
       } catch (error) {
         if (!isUniqueViolation(error, 'match_run_one_queued_idx')) throw error;
         // Another trigger queued one first: loop and join it.
@@ -33,41 +33,60 @@ export class MatchRunsRepository {
     throw new Error('match_run: could not queue or find the queued run');
   }
 
-  findById(id: string): Promise<MatchRun | null> {
-    return this.runs.findOne({ where: { id } });
+  /**
+   * Whose run a `match-user` job names (the job carries only the run id): the one read across
+   * users, answering nothing but the owner; everything after it is scoped to that user.
+   */
+  async ownerOf(runId: string): Promise<string | null> {
+    if (!isUuid(runId)) return null;
+    const rows: { user_id: string }[] = await withAllTenants(this.db, (db) => db.query(`SELECT user_id FROM match_run WHERE id = $1`, [runId]));
+    return rows[0]?.user_id ?? null;
+  }
+
+  findForUser(userId: string, id: string): Promise<MatchRun | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return inTenantScope(this.db, userId, (db) => db.getRepository(MatchRunEntity).findOne({ where: { id, userId } }));
   }
 
   /** The user's newest run (what the status endpoint shows), or null. */
   latestForUser(userId: string): Promise<MatchRun | null> {
-    return this.runs.findOne({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return inTenantScope(this.db, userId, (db) => db.getRepository(MatchRunEntity).findOne({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } }));
   }
 
   /**
    * queued → running, once: the worker that gets the row runs it. A run already running
    * (a retried or stalled job) is taken again; a finished one is not.
    */
-  async start(id: string): Promise<MatchRun | null> {
-    const rows = returnedRows<{ id: string }>(
-      await this.db.query(
-        `UPDATE match_run SET status = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
-        [id],
+  start(userId: string, id: string): Promise<MatchRun | null> {
+    return inTenantScope(this.db, userId, async (db) => {
+      const rows = returnedRows<{ id: string }>(
+        await db.query(
+          `UPDATE match_run SET status = 'running', started_at = coalesce(started_at, now())
+           WHERE id = $1 AND user_id = $2 AND status IN ('queued', 'running') RETURNING id`,
+          [id, userId],
+        ),
+      );
+      return rows.length === 0 ? null : db.getRepository(MatchRunEntity).findOne({ where: { id, userId } });
+    });
+  }
+
+  async succeed(userId: string, id: string, applied: AppliedChanges): Promise<void> {
+    await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `UPDATE match_run SET status = 'succeeded', records_added = $3, records_changed = $4, records_removed = $5, finished_at = now()
+         WHERE id = $1 AND user_id = $2 AND status = 'running'`,
+        [id, userId, applied.added, applied.changed, applied.removed],
       ),
     );
-    return rows.length === 0 ? null : this.findById(id);
   }
 
-  async succeed(id: string, applied: AppliedChanges): Promise<void> {
-    await this.db.query(
-      `UPDATE match_run SET status = 'succeeded', records_added = $2, records_changed = $3, records_removed = $4, finished_at = now()
-       WHERE id = $1 AND status = 'running'`,
-      [id, applied.added, applied.changed, applied.removed],
+  async fail(userId: string, id: string, message: string): Promise<void> {
+    await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `UPDATE match_run SET status = 'failed', error_message = $3, finished_at = now() WHERE id = $1 AND user_id = $2 AND status IN ('queued', 'running')`,
+        [id, userId, message],
+      ),
     );
   }
-
-  async fail(id: string, message: string): Promise<void> {
-    await this.db.query(`UPDATE match_run SET status = 'failed', error_message = $2, finished_at = now() WHERE id = $1 AND status IN ('queued', 'running')`, [
-      id,
-      message,
-    ]);
-  }
 }
+

@@ -1,5 +1,6 @@
-import type { MatchLine, PrintifyOrderToMatch, ReceiptToMatch } from '@pod/domain';
+import { SideMap, type MatchLine, type PrintifyOrderToMatch, type ReceiptToMatch } from '@pod/domain';
 import type { Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 
 export interface LineRow {
   shop_id: string;
@@ -20,13 +21,21 @@ export interface LineRow {
 export class MatchingInputsRepository {
   constructor(private readonly db: Db) {}
 
-  async receiptsOf(userId: string): Promise<ReceiptToMatch[]> {
-    const rows: { shop_id: string; id: string; buyer_name: string | null; ordered_at: Date }[] = await this.db.query(
+  receiptsOf(userId: string): Promise<ReceiptToMatch[]> {
+    return inTenantScope(this.db, userId, (db) => this.readReceipts(db, userId));
+  }
+
+  printifyOrdersOf(userId: string): Promise<PrintifyOrderToMatch[]> {
+    return inTenantScope(this.db, userId, (db) => this.readPrintifyOrders(db, userId));
+  }
+
+  private async readReceipts(db: Db, userId: string): Promise<ReceiptToMatch[]> {
+    const rows: { shop_id: string; id: string; buyer_name: string | null; ordered_at: Date }[] = await db.query(
       `SELECT shop_id, receipt_id AS id, buyer_name, ordered_at FROM etsy_receipt WHERE user_id = $1`,
       [userId],
     );
     const lines = groupLines(
-      await this.db.query(
+      await db.query(
         `SELECT shop_id, receipt_id AS id, transaction_id AS position, title, sku, quantity FROM etsy_receipt_line WHERE user_id = $1`,
         [userId],
       ),
@@ -35,19 +44,19 @@ export class MatchingInputsRepository {
       shopId: row.shop_id,
       receiptId: row.id,
       buyerName: row.buyer_name,
-      orderedAt: new Date(row.ordered_at),
-      lines: lines.get(sideKey(row.shop_id, row.id)) ?? [],
+      orderedAt: row.ordered_at,
+      lines: lines.get(row.shop_id, row.id) ?? [],
     }));
   }
 
-  async printifyOrdersOf(userId: string): Promise<PrintifyOrderToMatch[]> {
+  private async readPrintifyOrders(db: Db, userId: string): Promise<PrintifyOrderToMatch[]> {
     const rows: { shop_id: string; id: string; shop_order_id: string | null; shop_order_label: string | null; is_reprint: boolean; buyer_name: string | null; ordered_at: Date }[] =
-      await this.db.query(
+      await db.query(
         `SELECT shop_id, order_id AS id, shop_order_id, shop_order_label, is_reprint, buyer_name, ordered_at FROM printify_order WHERE user_id = $1`,
         [userId],
       );
     const lines = groupLines(
-      await this.db.query(`SELECT shop_id, order_id AS id, line_no AS position, title, sku, quantity FROM printify_order_line WHERE user_id = $1`, [userId]),
+      await db.query(`SELECT shop_id, order_id AS id, line_no AS position, title, sku, quantity FROM printify_order_line WHERE user_id = $1`, [userId]),
     );
     return rows.map((row) => ({
       shopId: row.shop_id,
@@ -56,27 +65,29 @@ export class MatchingInputsRepository {
       shopOrderLabel: row.shop_order_label,
       isReprint: row.is_reprint,
       buyerName: row.buyer_name,
-      orderedAt: new Date(row.ordered_at),
-      lines: lines.get(sideKey(row.shop_id, row.id)) ?? [],
+      orderedAt: row.ordered_at,
+      lines: lines.get(row.shop_id, row.id) ?? [],
     }));
   }
 }
 
-const sideKey = (shopId: string, id: string) => `${shopId}\u001f${id}`;
-
 /** Lines per (shop, id), each list in position order (numbers numerically, ids as strings). */
-export function groupLines(rows: readonly LineRow[]): Map<string, MatchLine[]> {
-  const groups = new Map<string, LineRow[]>();
+export function groupLines(rows: readonly LineRow[]): SideMap<MatchLine[]> {
+  const groups = new SideMap<LineRow[]>();
+  const all: LineRow[][] = [];
   for (const row of rows) {
-    const key = sideKey(row.shop_id, row.id);
-    const group = groups.get(key);
+    const group = groups.get(row.shop_id, row.id);
     if (group) group.push(row);
-    else groups.set(key, [row]);
+    else {
+      const started = [row];
+      groups.set(row.shop_id, row.id, started);
+      all.push(started);
+    }
   }
-  const lines = new Map<string, MatchLine[]>();
-  for (const [key, group] of groups) {
+  const lines = new SideMap<MatchLine[]>();
+  for (const group of all) {
     if (group.length > 1) group.sort((a, b) => comparePositions(a.position, b.position));
-    lines.set(key, group.map((row) => ({ title: row.title, sku: row.sku, quantity: row.quantity })));
+    lines.set(group[0].shop_id, group[0].id, group.map((row) => ({ title: row.title, sku: row.sku, quantity: row.quantity })));
   }
   return lines;
 }

@@ -2,6 +2,7 @@ import type { CurrencyCode, DisplayCurrencyCode, MatchLine, PrintifyOrderToMatch
 import { parseCurrencyCode } from '@pod/domain';
 import { minorUnitsTransformer } from '../columns';
 import type { Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 import { RECORD_SIDES_SQL } from './order-profits.repository';
 
 export interface ReceiptDetails {
@@ -49,22 +50,26 @@ export class OrderDetailsRepository {
 
   /** The stored breakdown for the record's current sides, or null (not computed). */
   async breakdown(userId: string, recordId: string, currency: DisplayCurrencyCode): Promise<StoredOrderBreakdown | null> {
-    const rows: { breakdown: StoredOrderBreakdown }[] = await this.db.query(
-      `SELECT p.breakdown FROM order_record r JOIN order_profit p ON p.order_record_id = r.id AND p.currency = $3
-       WHERE r.user_id = $1 AND r.id = $2 AND p.record_sides = ${RECORD_SIDES_SQL('r')}`,
-      [userId, recordId, currency],
+    const rows: { breakdown: StoredOrderBreakdown }[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT p.breakdown FROM order_record r JOIN order_profit p ON p.order_record_id = r.id AND p.user_id = r.user_id AND p.currency = $3
+         WHERE r.user_id = $1 AND r.id = $2 AND p.record_sides = ${RECORD_SIDES_SQL('r')}`,
+        [userId, recordId, currency],
+      ),
     );
     return rows[0]?.breakdown ?? null;
   }
 
   async receipt(userId: string, shopId: string, receiptId: string): Promise<ReceiptDetails | null> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT r.receipt_id, r.buyer_name, r.ordered_at, r.status, r.currency, r.grandtotal_minor,
-         coalesce((SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity, 'unitPriceMinor', l.unit_price_minor::text, 'currency', l.currency)
-                   ORDER BY l.transaction_id)
-                   FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.receipt_id = r.receipt_id AND l.shop_id = r.shop_id), '[]') AS lines
-       FROM etsy_receipt r WHERE r.user_id = $1 AND r.shop_id = $2 AND r.receipt_id = $3`,
-      [userId, shopId, receiptId],
+    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT r.receipt_id, r.buyer_name, r.ordered_at, r.status, r.currency, r.grandtotal_minor,
+           coalesce((SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity, 'unitPriceMinor', l.unit_price_minor::text, 'currency', l.currency)
+                     ORDER BY l.transaction_id)
+                     FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.receipt_id = r.receipt_id AND l.shop_id = r.shop_id), '[]') AS lines
+         FROM etsy_receipt r WHERE r.user_id = $1 AND r.shop_id = $2 AND r.receipt_id = $3`,
+        [userId, shopId, receiptId],
+      ),
     );
     const row = rows[0];
     if (!row) return null;
@@ -86,12 +91,14 @@ export class OrderDetailsRepository {
   }
 
   async printifyOrder(userId: string, shopId: string, orderId: string): Promise<PrintifyOrderDetails | null> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT o.order_id, coalesce(o.shop_order_id, o.shop_order_label) AS external_id, o.status, o.currency, o.line_cost_minor, o.line_shipping_minor, o.total_tax_minor,
-         coalesce((SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.line_no)
-                   FROM printify_order_line l WHERE l.user_id = o.user_id AND l.shop_id = o.shop_id AND l.order_id = o.order_id), '[]') AS lines
-       FROM printify_order o WHERE o.user_id = $1 AND o.shop_id = $2 AND o.order_id = $3`,
-      [userId, shopId, orderId],
+    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT o.order_id, coalesce(o.shop_order_id, o.shop_order_label) AS external_id, o.status, o.currency, o.line_cost_minor, o.line_shipping_minor, o.total_tax_minor,
+           coalesce((SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.line_no)
+                     FROM printify_order_line l WHERE l.user_id = o.user_id AND l.shop_id = o.shop_id AND l.order_id = o.order_id), '[]') AS lines
+         FROM printify_order o WHERE o.user_id = $1 AND o.shop_id = $2 AND o.order_id = $3`,
+        [userId, shopId, orderId],
+      ),
     );
     const row = rows[0];
     if (!row) return null;
@@ -112,14 +119,19 @@ export class OrderDetailsRepository {
    * archived, only the side it lacks), nearest in date first, at most CANDIDATE_POOL of them;
    * the ranking is the domain's. Null when the record is not the user's.
    */
-  async candidatePool(userId: string, recordId: string): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
-    const selected = await this.candidateRows(userId, `r.id = $2`, 'r.id', [recordId], 1);
+  candidatePool(userId: string, recordId: string): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
+    return inTenantScope(this.db, userId, (db) => this.candidates(db, userId, recordId));
+  }
+
+  private async candidates(db: Db, userId: string, recordId: string): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
+    const selected = await this.candidateRows(db, userId, `r.id = $2`, 'r.id', [recordId], 1);
     if (!selected[0]) return null;
     const self = selected[0];
     if (self.status === 'matched' || (self.receipt && self.order)) return { selected: self, others: [] };
     const wants = self.receipt ? `r.printify_order_id IS NOT NULL AND r.etsy_receipt_id IS NULL` : `r.etsy_receipt_id IS NOT NULL AND r.printify_order_id IS NULL`;
     const anchor = (self.receipt ?? self.order)?.orderedAt ?? new Date(0);
     const others = await this.candidateRows(
+      db,
       userId,
       `${wants} AND r.status <> 'matched' AND r.archived_at IS NULL AND r.id <> $2`,
       `abs(extract(epoch FROM (coalesce(r.order_date, 'epoch') - $3::timestamptz))), r.id`,
@@ -129,8 +141,8 @@ export class OrderDetailsRepository {
     return { selected: self, others };
   }
 
-  private async candidateRows(userId: string, condition: string, orderBy: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
-    const rows: Record<string, unknown>[] = await this.db.query(
+  private async candidateRows(db: Db, userId: string, condition: string, orderBy: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
+    const rows: Record<string, unknown>[] = await db.query(
       `SELECT r.id, r.status, r.archived_at IS NOT NULL AS archived, r.etsy_shop_id, r.etsy_receipt_id, r.printify_shop_id, r.printify_order_id,
          e.buyer_name AS e_buyer, e.ordered_at AS e_at,
          (SELECT coalesce(json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.transaction_id), '[]')

@@ -2,21 +2,23 @@ import type { DataSource } from 'typeorm';
 import { OrderRecordEntity } from '../entities/order-record.entity';
 import { returnedRows } from './database-session';
 import { OrderRecordsRepository } from './order-records.repository';
+import { withTenant } from './tenant-scope';
 
 export type EditOutcome = { ids: string[] } | 'not_found' | 'conflict';
 
 /**
  * The user's own changes to their order records (spec Part 2 point 5): a manual match, an
- * unmatch, archive and restore. Each runs in its own transaction under the user's matching lock,
- * so it takes turns with matcher runs and the profit writer. A manual match and an unmatch are
- * remembered with method `manual`, which every later matcher run keeps as it is.
+ * unmatch, archive and restore. Each runs in its own transaction scoped to the user (ADR 0015),
+ * under the user's matching lock, so it takes turns with matcher runs and the profit writer. A
+ * manual match and an unmatch are remembered with method `manual`, which every later matcher run
+ * keeps as it is.
  */
 export class OrderEditsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The pair's id, or why not: 'not_found' (either id is not the user's), 'conflict' (not a lone receipt and a lone Printify order). */
   matchByHand(userId: string, recordId: string, otherId: string): Promise<EditOutcome> {
-    return this.dataSource.transaction(async (manager) => {
+    return withTenant(this.dataSource, userId, async (manager) => {
       const records = new OrderRecordsRepository(manager);
       await records.lockUserForMatching(userId);
       const outcome = await records.matchByHand(userId, recordId, otherId);
@@ -31,7 +33,7 @@ export class OrderEditsRepository {
    * Printify record, both `manual` so no matcher run pairs them again. Archived orders are frozen.
    */
   unmatch(userId: string, recordId: string): Promise<EditOutcome> {
-    return this.dataSource.transaction(async (manager) => {
+    return withTenant(this.dataSource, userId, async (manager) => {
       const records = new OrderRecordsRepository(manager);
       await records.lockUserForMatching(userId);
       const record = await records.findById(userId, recordId);
@@ -58,7 +60,7 @@ export class OrderEditsRepository {
 
   /** Archives or restores one record; doing it twice changes nothing. */
   setArchived(userId: string, recordId: string, archived: boolean): Promise<EditOutcome> {
-    return this.dataSource.transaction(async (manager) => {
+    return withTenant(this.dataSource, userId, async (manager) => {
       const records = new OrderRecordsRepository(manager);
       await records.lockUserForMatching(userId);
       if (!(await records.findById(userId, recordId))) return 'not_found';

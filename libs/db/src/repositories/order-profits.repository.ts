@@ -1,5 +1,6 @@
-import type { DisplayCurrencyCode, StoredOrderFigures } from '@pod/domain';
+import type { StoredFiguresState, StoredOrderFigures } from '@pod/domain';
 import type { Db } from './database-session';
+import { inTenantScope, withAllTenants } from './tenant-scope';
 import { jsonForPostgres } from './synced-rows';
 
 /** One row to store: a record's figures in one display currency, with what they were computed from. */
@@ -12,7 +13,7 @@ export interface OrderProfitWrite extends StoredOrderFigures {
 /** What is stored for a record and currency, enough to skip recomputing it. */
 export interface StoredProfitKey {
   inputsHash: string;
-  figures: 'ok' | 'rate_unavailable';
+  figures: StoredFiguresState;
 }
 
 /** The SQL of a record's sides as order_profit.record_sides keeps them (a stale row reads as not computed). */
@@ -33,15 +34,18 @@ export class OrderProfitsRepository {
 
   /** "recordId:currency" → what is stored, for every row of the user. */
   async storedKeys(userId: string): Promise<Map<string, StoredProfitKey>> {
-    const rows: { order_record_id: string; currency: string; inputs_hash: string; figures: 'ok' | 'rate_unavailable' }[] = await this.db.query(
-      `SELECT order_record_id, currency, inputs_hash, figures FROM order_profit WHERE user_id = $1`,
-      [userId],
+    const rows: { order_record_id: string; currency: string; inputs_hash: string; figures: StoredFiguresState }[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(`SELECT order_record_id, currency, inputs_hash, figures FROM order_profit WHERE user_id = $1`, [userId]),
     );
     return new Map(rows.map((row) => [`${row.order_record_id}:${row.currency}`, { inputsHash: row.inputs_hash, figures: row.figures }]));
   }
 
   /** Writes the rows that are new or differ; answers how many were written. */
-  async upsert(userId: string, rows: readonly OrderProfitWrite[], computedAt: Date): Promise<number> {
+  upsert(userId: string, rows: readonly OrderProfitWrite[], computedAt: Date): Promise<number> {
+    return inTenantScope(this.db, userId, (db) => this.write(db, userId, rows, computedAt));
+  }
+
+  private async write(db: Db, userId: string, rows: readonly OrderProfitWrite[], computedAt: Date): Promise<number> {
     let written = 0;
     for (let start = 0; start < rows.length; start += WRITE_CHUNK) {
       const chunk = rows.slice(start, start + WRITE_CHUNK).map((row) => ({
@@ -57,7 +61,7 @@ export class OrderProfitsRepository {
         inputs_hash: row.inputsHash,
       }));
       // Only the user's own records: a record id of another user matches nothing in the join.
-      const result: unknown = await this.db.query(
+      const result: unknown = await db.query(
         `INSERT INTO order_profit (order_record_id, currency, user_id, record_sides, figures, revenue_minor, costs_minor, net_profit_minor,
            has_estimated_fees, breakdown, inputs_hash, computed_at)
          SELECT s.order_record_id, s.currency, $1, s.record_sides, s.figures, s.revenue_minor, s.costs_minor, s.net_profit_minor,
@@ -82,24 +86,23 @@ export class OrderProfitsRepository {
   }
 
   /**
-   * Users whose figures new ECB rates may change: a record waiting for a rate, or an order dated
-   * after the latest rate that was stored before (its rate was then "not loaded yet"); all users
-   * with orders when there was no rate at all.
+   * Users whose figures new ECB rates may change: a record whose figures are not final (waiting
+   * for a rate, or provisional at a stand-in day's rates), or an order dated after the latest rate
+   * that was stored before (its rate was then "not loaded yet"); all users with orders when there
+   * was no rate at all.
    */
   async usersToRefigure(previousLatestRateDate: string | null): Promise<string[]> {
-    const rows: { user_id: string }[] = await this.db.query(
-      `SELECT user_id FROM order_profit WHERE figures = 'rate_unavailable'
-       UNION
-       SELECT DISTINCT user_id FROM order_record WHERE $1::date IS NULL OR order_date >= ($1::date + 1)
-       ORDER BY user_id`,
-      [previousLatestRateDate],
+    // Across users by design (the static check's allowlist): the one read-only escape of the policies.
+    const rows: { user_id: string }[] = await withAllTenants(this.db, (db) =>
+      db.query(
+        `SELECT user_id FROM order_profit WHERE figures <> 'ok'
+         UNION
+         SELECT DISTINCT user_id FROM order_record WHERE $1::date IS NULL OR order_date >= ($1::date + 1)
+         ORDER BY user_id`,
+        [previousLatestRateDate],
+      ),
     );
     return rows.map((row) => row.user_id);
   }
 
-  /** Rows of one currency of the user (tests and the dashboard's cross-check). */
-  async countFor(userId: string, currency: DisplayCurrencyCode): Promise<number> {
-    const rows: { n: string }[] = await this.db.query(`SELECT count(*) AS n FROM order_profit WHERE user_id = $1 AND currency = $2`, [userId, currency]);
-    return Number(rows[0]?.n ?? 0);
-  }
 }

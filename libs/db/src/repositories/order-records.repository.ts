@@ -1,6 +1,7 @@
 import type { ExistingOrderRecord, OrderRecordShape, RecordChanges } from '@pod/domain';
 import { OrderRecordEntity } from '../entities/order-record.entity';
-import { returnedRows, type Db } from './database-session';
+import { isUuid, type Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 import { jsonForPostgres } from './synced-rows';
 
 /** The text the Orders search matches (case-insensitive substring), as the trigram index has it. */
@@ -25,7 +26,7 @@ export class OrderRecordsRepository {
    * matches) until the transaction ends. Must run inside withTransaction.
    */
   async lockUserForMatching(userId: string): Promise<void> {
-    await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended('order_record:' || $1, 0))`, [userId]);
+    await inTenantScope(this.db, userId, (db) => db.query(`SELECT pg_advisory_xact_lock(hashtextextended('order_record:' || $1, 0))`, [userId]));
   }
 
   /**
@@ -33,11 +34,13 @@ export class OrderRecordsRepository {
    * SQL rather than the entity API: hydrating 100k entities cost several times the read itself.
    */
   async listForMatching(userId: string): Promise<ExistingOrderRecord[]> {
-    const rows: MatchingRecordRow[] = await this.db.query(
+    const rows: MatchingRecordRow[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
       `SELECT id, archived_at IS NOT NULL AS archived, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status, match_method,
          match_confidence, order_date, customer_name, product_title, product_sku
        FROM order_record WHERE user_id = $1`,
-      [userId],
+        [userId],
+      ),
     );
     return rows.map((row) => ({
       id: row.id,
@@ -56,8 +59,8 @@ export class OrderRecordsRepository {
   }
 
   async findById(userId: string, id: string): Promise<OrderRecordEntity | null> {
-    if (!UUID.test(id)) return null;
-    return this.db.getRepository(OrderRecordEntity).findOne({ where: { userId, id } });
+    if (!isUuid(id)) return null;
+    return inTenantScope(this.db, userId, (db) => db.getRepository(OrderRecordEntity).findOne({ where: { userId, id } }));
   }
 
   /**
@@ -65,21 +68,25 @@ export class OrderRecordsRepository {
    * freeing the Printify side of every record whose side changes (two records may swap orders),
    * then the updates, then the new records.
    */
-  async applyChanges(userId: string, changes: RecordChanges): Promise<AppliedChanges> {
+  applyChanges(userId: string, changes: RecordChanges): Promise<AppliedChanges> {
+    return inTenantScope(this.db, userId, (db) => this.writeChanges(db, userId, changes));
+  }
+
+  private async writeChanges(db: Db, userId: string, changes: RecordChanges): Promise<AppliedChanges> {
     if (changes.deletes.length > 0) {
-      await this.db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, changes.deletes]);
+      await db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, changes.deletes]);
     }
     const freed = changes.updates.filter((update) => update.orderSideChanges).map((update) => update.id);
     if (freed.length > 0) {
       // Only records that keep a receipt move their Printify side (planRecordChanges), so the sides CHECK holds.
-      await this.db.query(
+      await db.query(
         `UPDATE order_record SET printify_shop_id = NULL, printify_order_id = NULL, status = 'unmatched', match_method = NULL, match_confidence = NULL
          WHERE user_id = $1 AND id = ANY($2::uuid[])`,
         [userId, freed],
       );
     }
     if (changes.updates.length > 0) {
-      await this.db.query(
+      await db.query(
         `UPDATE order_record t SET etsy_shop_id = s.etsy_shop_id, etsy_receipt_id = s.etsy_receipt_id, printify_shop_id = s.printify_shop_id,
            printify_order_id = s.printify_order_id, status = s.status, match_method = s.match_method, match_confidence = s.match_confidence,
            order_date = s.order_date, customer_name = s.customer_name, product_title = s.product_title, product_sku = s.product_sku, updated_at = now()
@@ -89,7 +96,7 @@ export class OrderRecordsRepository {
       );
     }
     if (changes.inserts.length > 0) {
-      await this.db.query(
+      await db.query(
         `INSERT INTO order_record (user_id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status, match_method,
            match_confidence, order_date, customer_name, product_title, product_sku)
          SELECT $1, s.etsy_shop_id, s.etsy_receipt_id, s.printify_shop_id, s.printify_order_id, s.status, s.match_method,
@@ -109,8 +116,12 @@ export class OrderRecordsRepository {
    * is not one of the user's records, 'not_pairable' when the two cannot make a pair.
    */
   async matchByHand(userId: string, recordId: string, candidateId: string): Promise<{ id: string } | 'not_found' | 'not_pairable'> {
-    if (!UUID.test(recordId) || !UUID.test(candidateId) || recordId === candidateId) return 'not_found';
-    const rows: OrderRecordEntity[] = await this.db
+    if (!isUuid(recordId) || !isUuid(candidateId) || recordId === candidateId) return 'not_found';
+    return inTenantScope(this.db, userId, (db) => this.pairByHand(db, userId, recordId, candidateId));
+  }
+
+  private async pairByHand(db: Db, userId: string, recordId: string, candidateId: string): Promise<{ id: string } | 'not_pairable' | 'not_found'> {
+    const rows: OrderRecordEntity[] = await db
       .getRepository(OrderRecordEntity)
       .createQueryBuilder('r')
       .setLock('pessimistic_write')
@@ -120,8 +131,8 @@ export class OrderRecordsRepository {
     const receiptSide = rows.find((row) => row.etsyReceiptId !== null && row.printifyOrderId === null);
     const orderSide = rows.find((row) => row.printifyOrderId !== null && row.etsyReceiptId === null);
     if (!receiptSide || !orderSide || rows.some((row) => row.status === 'matched' || row.archivedAt !== null)) return 'not_pairable';
-    await this.db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = $2`, [userId, orderSide.id]);
-    await this.db.query(
+    await db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = $2`, [userId, orderSide.id]);
+    await db.query(
       `UPDATE order_record SET printify_shop_id = $3, printify_order_id = $4, status = 'matched', match_method = 'manual', match_confidence = 1,
          customer_name = coalesce(customer_name, $5), product_title = coalesce(product_title, $6), product_sku = coalesce(product_sku, $7), updated_at = now()
        WHERE user_id = $1 AND id = $2`,
@@ -130,15 +141,6 @@ export class OrderRecordsRepository {
     return { id: receiptSide.id };
   }
 
-  /** How many records of each status the user has (archived ones aside). */
-  async countByStatus(userId: string): Promise<Record<OrderRecordShape['status'], number>> {
-    const rows: { status: OrderRecordShape['status']; n: string }[] = returnedRows(
-      await this.db.query(`SELECT status, count(*) AS n FROM order_record WHERE user_id = $1 AND archived_at IS NULL GROUP BY status`, [userId]),
-    );
-    const counts = { matched: 0, pending: 0, unmatched: 0 };
-    for (const row of rows) counts[row.status] = Number(row.n);
-    return counts;
-  }
 }
 
 interface MatchingRecordRow {
@@ -157,7 +159,6 @@ interface MatchingRecordRow {
   product_sku: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const RECORD_COLUMNS = `etsy_shop_id text, etsy_receipt_id text, printify_shop_id text, printify_order_id text, status text, match_method text,
   match_confidence numeric, order_date timestamptz, customer_name text, product_title text, product_sku text`;

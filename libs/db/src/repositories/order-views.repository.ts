@@ -1,5 +1,6 @@
-import type { DisplayCurrencyCode, StoredOrderBreakdown } from '@pod/domain';
+import type { DisplayCurrencyCode, StoredFiguresState, StoredOrderBreakdown } from '@pod/domain';
 import type { Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 import { RECORD_SIDES_SQL } from './order-profits.repository';
 import { ORDER_SEARCH_TEXT_SQL } from './order-records.repository';
 
@@ -17,7 +18,7 @@ export interface OrderViewRow {
   customerName: string | null;
   orderDate: Date | null;
   /** Null when no figures are stored for the record's current sides (not computed yet). */
-  figures: 'ok' | 'rate_unavailable' | null;
+  figures: StoredFiguresState | null;
   revenueMinor: number | null;
   costsMinor: number | null;
   netProfitMinor: number | null;
@@ -45,6 +46,8 @@ export interface DashboardSums {
   pending: number;
   unmatched: number;
   summed: number;
+  /** Of the summed: figures at provisional rates. */
+  provisional: number;
   withoutRate: number;
   notComputed: number;
   revenueMinor: number;
@@ -142,9 +145,8 @@ export class OrderViewsRepository {
     const params: unknown[] = [userId, currency];
     const where = `r.user_id = $1 AND ${viewSql(filter)} AND ${this.filterSql(filter, params, true)}`;
     params.push(limit, offset);
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `${ROW_SELECT('$2')} WHERE ${where} ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
-      params,
+    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(`${ROW_SELECT('$2')} WHERE ${where} ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`, params),
     );
     return rows.map(toRow);
   }
@@ -153,13 +155,15 @@ export class OrderViewsRepository {
   async listCounts(userId: string, filter: OrderListFilter): Promise<OrderListCounts> {
     const params: unknown[] = [userId];
     const filtered = this.filterSql(filter, params, false);
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT count(*) AS total,
-         count(*) FILTER (WHERE ${filtered}) AS all_tab,
-         count(*) FILTER (WHERE ${filtered} AND r.etsy_receipt_id IS NOT NULL) AS etsy_tab,
-         count(*) FILTER (WHERE ${filtered} AND r.printify_order_id IS NOT NULL) AS printify_tab
-       FROM order_record r WHERE r.user_id = $1 AND ${viewSql(filter)}`,
-      params,
+    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT count(*) AS total,
+           count(*) FILTER (WHERE ${filtered}) AS all_tab,
+           count(*) FILTER (WHERE ${filtered} AND r.etsy_receipt_id IS NOT NULL) AS etsy_tab,
+           count(*) FILTER (WHERE ${filtered} AND r.printify_order_id IS NOT NULL) AS printify_tab
+         FROM order_record r WHERE r.user_id = $1 AND ${viewSql(filter)}`,
+        params,
+      ),
     );
     const row = rows[0] ?? {};
     const tabCounts = { all: safeInteger(row.all_tab), etsy: safeInteger(row.etsy_tab), printify: safeInteger(row.printify_tab) };
@@ -176,33 +180,35 @@ export class OrderViewsRepository {
   ): Promise<{ rows: OrderViewRow[]; total: number }> {
     const where = (from: string, to: string, status: string) =>
       `r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= ${from} AND r.order_date < ${to} AND (${status}::text IS NULL OR r.status = ${status})`;
-    const counted: { n: string }[] = await this.db.query(`SELECT count(*) AS n FROM order_record r WHERE ${where('$2', '$3', '$4')}`, [
-      userId,
-      range.from,
-      range.to,
-      range.status,
-    ]);
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `${ROW_SELECT('$2')} WHERE ${where('$3', '$4', '$5')} ORDER BY r.order_date DESC, r.id DESC LIMIT $6 OFFSET $7`,
-      [userId, currency, range.from, range.to, range.status, limit, offset],
-    );
-    return { rows: rows.map(toRow), total: safeInteger(counted[0]?.n) };
+    return inTenantScope(this.db, userId, async (db) => {
+      const counted: { n: string }[] = await db.query(`SELECT count(*) AS n FROM order_record r WHERE ${where('$2', '$3', '$4')}`, [
+        userId,
+        range.from,
+        range.to,
+        range.status,
+      ]);
+      const rows: Record<string, unknown>[] = await db.query(
+        `${ROW_SELECT('$2')} WHERE ${where('$3', '$4', '$5')} ORDER BY r.order_date DESC, r.id DESC LIMIT $6 OFFSET $7`,
+        [userId, currency, range.from, range.to, range.status, limit, offset],
+      );
+      return { rows: rows.map(toRow), total: safeInteger(counted[0]?.n) };
+    });
   }
 
   /** Some records of the user by id, with their figures (the details, the change routes). Another user's ids find nothing. */
   async rowsByIds(userId: string, currency: DisplayCurrencyCode, ids: readonly string[]): Promise<OrderViewRow[]> {
-    const rows: Record<string, unknown>[] = await this.db.query(`${ROW_SELECT('$2')} WHERE r.user_id = $1 AND r.id = ANY($3::uuid[]) ORDER BY r.id`, [
-      userId,
-      currency,
-      ids,
-    ]);
+    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(`${ROW_SELECT('$2')} WHERE r.user_id = $1 AND r.id = ANY($3::uuid[]) ORDER BY r.id`, [userId, currency, ids]),
+    );
     return rows.map(toRow);
   }
 
   /** The record's sides (shop and provider id), for the details' reads; null when not the user's. */
   async sidesOf(userId: string, id: string): Promise<{ receipt: { shopId: string; id: string } | null; order: { shopId: string; id: string } | null } | null> {
     const rows: { etsy_shop_id: string | null; etsy_receipt_id: string | null; printify_shop_id: string | null; printify_order_id: string | null }[] =
-      await this.db.query(`SELECT etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 AND id = $2`, [userId, id]);
+      await inTenantScope(this.db, userId, (db) =>
+        db.query(`SELECT etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 AND id = $2`, [userId, id]),
+      );
     const row = rows[0];
     if (!row) return null;
     return {
@@ -213,24 +219,27 @@ export class OrderViewsRepository {
 
   /**
    * The Dashboard's totals over active orders dated on or after `since`: SQL sums of the stored
-   * figures (so they equal the rows' sum exactly), orders without a rate counted apart, orders
-   * whose figures are not computed yet counted apart too.
+   * figures (so they equal the rows' sum exactly), provisional ones included and counted, orders
+   * without a rate counted apart, orders whose figures are not computed yet counted apart too.
    */
   async dashboard(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<DashboardSums> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT count(*) FILTER (WHERE r.status = 'matched') AS matched,
-         count(*) FILTER (WHERE r.status = 'pending') AS pending,
-         count(*) FILTER (WHERE r.status = 'unmatched') AS unmatched,
-         count(*) FILTER (WHERE f.fresh AND p.figures = 'ok') AS summed,
-         count(*) FILTER (WHERE f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
-         count(*) FILTER (WHERE NOT f.fresh) AS not_computed,
-         coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh), 0)::text AS revenue,
-         coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0)::text AS costs,
-         coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0)::text AS profit,
-         (EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1)) AS has_orders
-       ${WITH_FIGURES('$2')}
-       WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3`,
-      [userId, currency, since],
+    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT count(*) FILTER (WHERE r.status = 'matched') AS matched,
+           count(*) FILTER (WHERE r.status = 'pending') AS pending,
+           count(*) FILTER (WHERE r.status = 'unmatched') AS unmatched,
+           count(*) FILTER (WHERE f.fresh AND p.figures <> 'rate_unavailable') AS summed,
+           count(*) FILTER (WHERE f.fresh AND p.figures = 'provisional') AS provisional,
+           count(*) FILTER (WHERE f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
+           count(*) FILTER (WHERE NOT f.fresh) AS not_computed,
+           coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh), 0)::text AS revenue,
+           coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0)::text AS costs,
+           coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0)::text AS profit,
+           (EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1)) AS has_orders
+         ${WITH_FIGURES('$2')}
+         WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3`,
+        [userId, currency, since],
+      ),
     );
     const row = rows[0] ?? {};
     return {
@@ -238,6 +247,7 @@ export class OrderViewsRepository {
       pending: safeInteger(row.pending),
       unmatched: safeInteger(row.unmatched),
       summed: safeInteger(row.summed),
+      provisional: safeInteger(row.provisional),
       withoutRate: safeInteger(row.without_rate),
       notComputed: safeInteger(row.not_computed),
       revenueMinor: safeInteger(row.revenue),

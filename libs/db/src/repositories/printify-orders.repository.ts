@@ -1,5 +1,6 @@
 import type { CurrencyCode } from '@pod/domain';
 import type { Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 import { countUpserts, jsonForPostgres, lastPerKey, payloadHash, type UpsertCounts } from './synced-rows';
 
 export interface PrintifyOrderRow {
@@ -46,7 +47,11 @@ export interface PrintifyOrderLineRow {
 export class PrintifyOrdersRepository {
   constructor(private readonly db: Db) {}
 
-  async upsertOrders(userId: string, shopId: string, orders: readonly PrintifyOrderRow[], fetchedAt: Date): Promise<UpsertCounts> {
+  upsertOrders(userId: string, shopId: string, orders: readonly PrintifyOrderRow[], fetchedAt: Date): Promise<UpsertCounts> {
+    return inTenantScope(this.db, userId, (db) => this.writeOrders(db, userId, shopId, orders, fetchedAt));
+  }
+
+  private async writeOrders(db: Db, userId: string, shopId: string, orders: readonly PrintifyOrderRow[], fetchedAt: Date): Promise<UpsertCounts> {
     const rows = lastPerKey(orders, (row) => row.orderId);
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({
@@ -73,7 +78,7 @@ export class PrintifyOrdersRepository {
       payload: row.payload,
       payload_hash: payloadHash(row.payload),
     }));
-    const written: { key: string; inserted: boolean }[] = await this.db.query(
+    const written: { key: string; inserted: boolean }[] = await db.query(
       `INSERT INTO printify_order (user_id, shop_id, order_id, app_order_id, status, order_type, shop_order_id, shop_order_label, buyer_name,
          zip, country, currency, total_price_minor, total_shipping_minor, total_tax_minor, line_cost_minor, line_shipping_minor,
          item_count, is_reprint, ordered_at, sent_to_production_at, fulfilled_at, payload, payload_hash, fetched_at)
@@ -99,13 +104,13 @@ export class PrintifyOrdersRepository {
       [userId, shopId, jsonForPostgres(input), fetchedAt.toISOString()],
     );
     const counts = countUpserts(written);
-    await this.replaceLines(userId, shopId, rows.filter((row) => counts.writtenKeys.includes(row.orderId)));
+    await this.replaceLines(db, userId, shopId, rows.filter((row) => counts.writtenKeys.includes(row.orderId)));
     return counts;
   }
 
-  private async replaceLines(userId: string, shopId: string, orders: readonly PrintifyOrderRow[]): Promise<void> {
+  private async replaceLines(db: Db, userId: string, shopId: string, orders: readonly PrintifyOrderRow[]): Promise<void> {
     if (orders.length === 0) return;
-    await this.db.query(`DELETE FROM printify_order_line WHERE user_id = $1 AND shop_id = $2 AND order_id = ANY($3::text[])`, [
+    await db.query(`DELETE FROM printify_order_line WHERE user_id = $1 AND shop_id = $2 AND order_id = ANY($3::text[])`, [
       userId,
       shopId,
       orders.map((order) => order.orderId),
@@ -128,7 +133,7 @@ export class PrintifyOrdersRepository {
       })),
     );
     if (lines.length === 0) return;
-    await this.db.query(
+    await db.query(
       `INSERT INTO printify_order_line (user_id, shop_id, order_id, line_no, product_id, variant_id, sku, title, variant_label, quantity,
          currency, cost_minor, shipping_minor, retail_price_minor, status)
        SELECT $1, $2, l.order_id, l.line_no, l.product_id, l.variant_id, l.sku, l.title, l.variant_label, l.quantity, l.currency,

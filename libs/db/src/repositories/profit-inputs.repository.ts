@@ -2,6 +2,7 @@ import type { EtsyLedgerEntryInput, EtsyPaymentInput, EtsyReceiptInput, Printify
 import { parseCurrencyCode } from '@pod/domain';
 import { minorUnitsTransformer } from '../columns';
 import type { Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 
 /** One order record's sides, as the profit writer keys them ("shop:id"). */
 export interface ProfitRecordSides {
@@ -38,9 +39,13 @@ function push<T>(map: Map<string, T[]>, key: string, value: T) {
 export class ProfitInputsRepository {
   constructor(private readonly db: Db) {}
 
-  async load(userId: string): Promise<UserProfitInputs> {
+  load(userId: string): Promise<UserProfitInputs> {
+    return inTenantScope(this.db, userId, (db) => this.read(db, userId));
+  }
+
+  private async read(db: Db, userId: string): Promise<UserProfitInputs> {
     const records: { id: string; etsy_shop_id: string | null; etsy_receipt_id: string | null; printify_shop_id: string | null; printify_order_id: string | null }[] =
-      await this.db.query(
+      await db.query(
         `SELECT id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 ORDER BY id`,
         [userId],
       );
@@ -50,15 +55,15 @@ export class ProfitInputsRepository {
         receiptKey: row.etsy_shop_id !== null && row.etsy_receipt_id !== null ? sideKey(row.etsy_shop_id, row.etsy_receipt_id) : null,
         printifyKey: row.printify_shop_id !== null && row.printify_order_id !== null ? sideKey(row.printify_shop_id, row.printify_order_id) : null,
       })),
-      receipts: await this.receipts(userId),
-      ...(await this.paymentsAndLedger(userId)),
-      printifyOrders: await this.printifyOrders(userId),
-      settings: await this.settings(userId),
+      receipts: await this.receipts(db, userId),
+      ...(await this.paymentsAndLedger(db, userId)),
+      printifyOrders: await this.printifyOrders(db, userId),
+      settings: await this.settings(db, userId),
     };
   }
 
-  private async receipts(userId: string): Promise<Map<string, EtsyReceiptInput>> {
-    const rows: Record<string, unknown>[] = await this.db.query(
+  private async receipts(db: Db, userId: string): Promise<Map<string, EtsyReceiptInput>> {
+    const rows: Record<string, unknown>[] = await db.query(
       `SELECT r.shop_id, r.receipt_id, r.status, r.currency, r.ordered_at, r.subtotal_minor, r.total_price_minor, r.total_shipping_minor,
          r.total_tax_minor, r.total_vat_minor, r.gift_wrap_minor, r.refunded_minor,
          coalesce((SELECT json_agg(json_build_object('transactionId', l.transaction_id, 'listingId', l.listing_id, 'quantity', l.quantity) ORDER BY l.transaction_id)
@@ -86,9 +91,9 @@ export class ProfitInputsRepository {
     return receipts;
   }
 
-  private async paymentsAndLedger(userId: string): Promise<Pick<UserProfitInputs, 'payments' | 'ledgerEntries'>> {
+  private async paymentsAndLedger(db: Db, userId: string): Promise<Pick<UserProfitInputs, 'payments' | 'ledgerEntries'>> {
     const payments = new Map<string, EtsyPaymentInput[]>();
-    const paymentRows: Record<string, unknown>[] = await this.db.query(
+    const paymentRows: Record<string, unknown>[] = await db.query(
       `SELECT shop_id, receipt_id, payment_id, currency, amount_fees_minor, posted_fees_minor, adjusted_fees_minor
        FROM etsy_payment WHERE user_id = $1 ORDER BY shop_id, payment_id`,
       [userId],
@@ -103,7 +108,7 @@ export class ProfitInputsRepository {
       });
     }
     const ledgerEntries = new Map<string, EtsyLedgerEntryInput[]>();
-    const ledgerRows: Record<string, unknown>[] = await this.db.query(
+    const ledgerRows: Record<string, unknown>[] = await db.query(
       `SELECT shop_id, receipt_id, entry_id, ledger_type, currency, amount_minor
        FROM etsy_ledger_entry WHERE user_id = $1 AND receipt_id IS NOT NULL ORDER BY shop_id, entry_id`,
       [userId],
@@ -119,8 +124,8 @@ export class ProfitInputsRepository {
     return { payments, ledgerEntries };
   }
 
-  private async printifyOrders(userId: string): Promise<Map<string, PrintifyOrderInput>> {
-    const rows: Record<string, unknown>[] = await this.db.query(
+  private async printifyOrders(db: Db, userId: string): Promise<Map<string, PrintifyOrderInput>> {
+    const rows: Record<string, unknown>[] = await db.query(
       `SELECT o.shop_id, o.order_id, o.status, o.currency, o.ordered_at, o.total_tax_minor,
          coalesce((SELECT json_agg(json_build_object('quantity', l.quantity, 'costMinor', l.cost_minor, 'shippingMinor', l.shipping_minor, 'status', l.status) ORDER BY l.line_no)
                    FROM printify_order_line l WHERE l.user_id = o.user_id AND l.shop_id = o.shop_id AND l.order_id = o.order_id), '[]') AS lines
@@ -148,8 +153,8 @@ export class ProfitInputsRepository {
   }
 
   /** The Etsy shop's country stands in for the bank's (ADR 0010); the Printify connection's cost reading. */
-  private async settings(userId: string): Promise<UserProfitInputs['settings']> {
-    const rows: { provider: string; shop_country: string | null; printify_cost_reading: 'per_unit' | 'per_line' }[] = await this.db.query(
+  private async settings(db: Db, userId: string): Promise<UserProfitInputs['settings']> {
+    const rows: { provider: string; shop_country: string | null; printify_cost_reading: 'per_unit' | 'per_line' }[] = await db.query(
       `SELECT provider, shop_country, printify_cost_reading FROM provider_connection WHERE user_id = $1`,
       [userId],
     );

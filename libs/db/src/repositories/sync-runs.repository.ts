@@ -58,7 +58,7 @@ export class SyncRunsRepository {
           `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
           [input.userId, input.provider, input.shopId, input.trigger, input.mode],
         );
-        return { run: await this.runs.findOneByOrFail({ id: rows[0].id }), created: true };
+        return { run: await this.runs.findOneByOrFail({ id: rows[0].id, userId: input.userId }), created: true };
       } catch (error) {
         if (!isUniqueViolation(error, 'sync_run_one_active_idx')) throw error;
         // Another trigger won the race: loop and return its run.

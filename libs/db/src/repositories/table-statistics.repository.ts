@@ -22,20 +22,20 @@ export class TableStatisticsRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * ANALYZEs those of `tables` whose statistics are stale and that this role may analyze (it
-   * owns them), skipping any another session is analyzing; returns their names.
+   * ANALYZEs those of `tables` whose statistics are stale, skipping any another session is
+   * analyzing; returns their names. ANALYZE needs the tables' owner, which the runtime role is
+   * not: `analyze_synced_tables` (SECURITY DEFINER, migration 1764900000000) runs it as the owner,
+   * for these tables only.
    */
   async analyzeStale(tables: readonly SyncedTable[] = SYNCED_TABLES): Promise<SyncedTable[]> {
     const rows: { relname: string }[] = await this.db.query(
       `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
        WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[])
-         AND pg_has_role(current_user, c.relowner, 'USAGE')
          AND s.n_mod_since_analyze > $2 + $3 * greatest(c.reltuples, 0)`,
       [[...tables], MIN_CHANGES, SCALE],
     );
-    // Only names from our own list reach the statement (they are plain identifiers).
     const stale = tables.filter((table) => rows.some((row) => row.relname === table));
-    if (stale.length > 0) await this.db.query(`ANALYZE (SKIP_LOCKED) ${stale.join(', ')}`);
+    if (stale.length > 0) await this.db.query(`SELECT analyze_synced_tables($1::text[])`, [stale]);
     return stale;
   }
 }

@@ -1,5 +1,5 @@
 import { DecimalError, ONE, parsePositiveDecimal, ratioToDecimal, type Ratio } from './decimal';
-import { addDays, isIsoDate, nextTargetDay } from './target-calendar';
+import { addDays, isIsoDate, latestTargetDayOnOrBefore, nextTargetDay } from './target-calendar';
 
 /** One stored ECB reference rate: `perEur` units of `currency` for 1 EUR on `date`, as the decimal text the ECB wrote. */
 export interface FxRateRow {
@@ -28,6 +28,20 @@ export interface RateUnavailable {
   readonly message: string;
 }
 
+/**
+ * A rate given before the ECB day that applies has been loaded: the latest loaded day's rate,
+ * standing in until `awaitingRateDate` (the ECB day the date will convert at) is published and
+ * loaded. Only for `rate_not_loaded` within the look-back; never for any other missing rate.
+ */
+export interface ProvisionalRate {
+  readonly awaitingRateDate: string;
+}
+
+export interface RateLookupOptions {
+  /** Answer a provisional rate where the answer would otherwise be `rate_not_loaded` (see ProvisionalRate). */
+  readonly allowProvisional?: boolean;
+}
+
 export interface CrossRate {
   readonly unavailable: false;
   /** Units of `to` for one unit of `from`, exact. */
@@ -39,6 +53,8 @@ export interface CrossRate {
   /** The two ECB rates crossed (units per EUR; "1" for EUR), so the exact rate can always be re-derived. */
   readonly fromPerEur: string;
   readonly toPerEur: string;
+  /** Present only when the rate is provisional (asked with `allowProvisional`); `rateDate` is then the latest loaded day. */
+  readonly provisional?: ProvisionalRate;
 }
 
 export type RateLookup = CrossRate | RateUnavailable;
@@ -87,33 +103,44 @@ export class RateTable {
     return this.dates.length;
   }
 
-  /** The ECB day whose rates apply to `date`, or why there is none. */
-  rateDateFor(date: string): { unavailable: false; rateDate: string } | RateUnavailable {
+  /**
+   * The ECB day whose rates apply to `date`, or why there is none. With `allowProvisional`, a
+   * date whose ECB day is not loaded yet gets the latest loaded day instead, marked provisional,
+   * when that day lies within the look-back before the date.
+   */
+  rateDateFor(date: string, options: RateLookupOptions = {}): { unavailable: false; rateDate: string; provisional?: ProvisionalRate } | RateUnavailable {
     if (!isIsoDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
     const index = this.latestIndexOnOrBefore(date);
     if (index < 0) return unavailable('no_rate_for_date', `no ECB rates on or before ${date}`);
     const rateDate = this.dates[index];
+    const withinLookback = rateDate >= addDays(date, -EXCHANGE_LOOKBACK_DAYS);
     if (rateDate < date && index === this.dates.length - 1 && nextTargetDay(rateDate) <= date) {
       // A business day after the last loaded one is on or before the date: its rates apply, and we lack them.
+      if (options.allowProvisional && withinLookback) return { unavailable: false, rateDate, provisional: { awaitingRateDate: latestTargetDayOnOrBefore(date) } };
       const missing = nextTargetDay(rateDate);
       return unavailable('rate_not_loaded', `the ECB rates of ${missing} are not published or not loaded yet (latest loaded: ${rateDate})`);
     }
-    if (rateDate < addDays(date, -EXCHANGE_LOOKBACK_DAYS)) {
+    if (!withinLookback) {
       return unavailable('no_rate_for_date', `no ECB rates within ${EXCHANGE_LOOKBACK_DAYS} days before ${date}`);
     }
     return { unavailable: false, rateDate };
   }
 
-  /** Units of `to` for one unit of `from` on `date` (see the class comment). Same currency: 1 at the date itself. */
-  crossRate(date: string, from: string, to: string): RateLookup {
+  /**
+   * Units of `to` for one unit of `from` on `date` (see the class comment). Same currency: 1 at
+   * the date itself. With `allowProvisional`, a date whose ECB day is not loaded yet answers the
+   * latest loaded day's rate marked `provisional` (see rateDateFor).
+   */
+  crossRate(date: string, from: string, to: string, options: RateLookupOptions = {}): RateLookup {
+    const provisional = options.allowProvisional === true;
     // Lengths first, so no two questions share a key, whatever text they carry.
-    const key = `${date.length}:${date}${from.length}:${from}${to}`;
+    const key = `${provisional ? 'p' : 'f'}${date.length}:${date}${from.length}:${from}${to}`;
     let answer = this.answers.get(key);
-    if (!answer) this.answers.set(key, (answer = this.lookUpCrossRate(date, from, to)));
+    if (!answer) this.answers.set(key, (answer = this.lookUpCrossRate(date, from, to, provisional)));
     return answer;
   }
 
-  private lookUpCrossRate(date: string, from: string, to: string): RateLookup {
+  private lookUpCrossRate(date: string, from: string, to: string, allowProvisional: boolean): RateLookup {
     if (from === to) {
       if (!isIsoDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
       return { unavailable: false, ratio: ONE, rate: '1', rateDate: date, fromPerEur: '1', toPerEur: '1' };
@@ -121,15 +148,18 @@ export class RateTable {
     for (const currency of [from, to]) {
       if (!this.currencies.has(currency)) return unavailable('currency_not_published', `the ECB publishes no ${currency} rate`);
     }
-    const found = this.rateDateFor(date);
+    const found = this.rateDateFor(date, { allowProvisional });
     if (found.unavailable) return found;
     const fromRate = this.perEur(found.rateDate, from);
-    if (!fromRate) return unavailable('no_rate_for_date', `the ECB published no ${from} rate on ${found.rateDate}`);
     const toRate = this.perEur(found.rateDate, to);
+    // A stand-in day that did not quote a currency stands in for nothing: the answer is the one without stand-ins.
+    if ((!fromRate || !toRate) && found.provisional) return this.lookUpCrossRate(date, from, to, false);
+    if (!fromRate) return unavailable('no_rate_for_date', `the ECB published no ${from} rate on ${found.rateDate}`);
     if (!toRate) return unavailable('no_rate_for_date', `the ECB published no ${to} rate on ${found.rateDate}`);
     // 1 from = (to per EUR) / (from per EUR) to.
     const ratio = { num: toRate.ratio.num * fromRate.ratio.den, den: toRate.ratio.den * fromRate.ratio.num };
-    return { unavailable: false, ratio, rate: ratioToDecimal(ratio), rateDate: found.rateDate, fromPerEur: fromRate.text, toPerEur: toRate.text };
+    const rate: CrossRate = { unavailable: false, ratio, rate: ratioToDecimal(ratio), rateDate: found.rateDate, fromPerEur: fromRate.text, toPerEur: toRate.text };
+    return found.provisional ? { ...rate, provisional: found.provisional } : rate;
   }
 
   private perEur(date: string, currency: string): StoredRate | undefined {

@@ -1,4 +1,4 @@
-import { isIsoDate, isTargetDay, nextTargetDay } from './target-calendar';
+import { isIsoDate, isTargetDay, latestTargetDayOnOrBefore, nextTargetDay } from './target-calendar';
 
 describe('TARGET calendar', () => {
   it('has no ECB day on weekends and TARGET holidays (2025: Good Friday 18 Apr, Easter Monday 21 Apr, 1 May)', () => {
@@ -6,6 +6,9 @@ describe('TARGET calendar', () => {
     for (const day of ['2025-04-17', '2025-04-22', '2026-01-02', '2026-03-13', '2026-04-07']) expect(isTargetDay(day)).toBe(true);
     expect(nextTargetDay('2025-04-17')).toBe('2025-04-22');
     expect(nextTargetDay('2026-03-13')).toBe('2026-03-16');
+    expect(latestTargetDayOnOrBefore('2026-03-16')).toBe('2026-03-16');
+    expect(latestTargetDayOnOrBefore('2026-03-15')).toBe('2026-03-13');
+    expect(latestTargetDayOnOrBefore('2025-04-21')).toBe('2025-04-17'); // Easter Monday, Good Friday, the weekend
   });
 
   it('accepts only real calendar dates', () => {

@@ -53,3 +53,10 @@ export function nextTargetDay(isoDate: string): string {
   while (!isTargetDay(day)) day = addDays(day, 1);
   return day;
 }
+
+/** The last TARGET day on or before `isoDate`: the ECB day whose rates apply to it once published. */
+export function latestTargetDayOnOrBefore(isoDate: string): string {
+  let day = isoDate;
+  while (!isTargetDay(day)) day = addDays(day, -1);
+  return day;
+}

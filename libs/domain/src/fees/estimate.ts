@@ -33,10 +33,18 @@ export interface FeeEstimateBases {
   readonly offsiteAds: { readonly tier: OffsiteAdsTier; readonly capInShopCurrency: Money } | null;
 }
 
+/**
+ * Which part of a fee charged as a percentage plus a fixed amount an estimate is (payment
+ * processing: the bank country's percentage of what the buyer paid, and its fixed fee per
+ * order), so the two lines read apart.
+ */
+export type FeePart = { readonly part: 'percentage'; readonly basisPoints: number } | { readonly part: 'fixed' };
+
 export interface FeeEstimate {
   readonly kind: FeeKind;
   readonly amount: Money;
   readonly note: string;
+  readonly part?: FeePart;
 }
 
 export interface FeeEstimates {
@@ -59,8 +67,13 @@ export function estimateFees(wanted: ReadonlySet<FeeKind>, bases: FeeEstimateBas
     if (!rule) notEstimated.push('processing');
     else {
       const flag = rule.unconfirmed ? ' (rate UNCONFIRMED)' : '';
-      estimates.push({ kind: 'processing', amount: applyBasisPoints(buyerPaid, rule.rate), note: `${rule.rate / 100}% of what the buyer paid${flag}` });
-      if (bases.wasPaid) estimates.push({ kind: 'processing', amount: rule.fixed, note: `fixed fee per order${flag}` });
+      estimates.push({
+        kind: 'processing',
+        amount: applyBasisPoints(buyerPaid, rule.rate),
+        note: `${rule.rate / 100}% of what the buyer paid${flag}`,
+        part: { part: 'percentage', basisPoints: rule.rate },
+      });
+      if (bases.wasPaid) estimates.push({ kind: 'processing', amount: rule.fixed, note: `fixed fee per order${flag}`, part: { part: 'fixed' } });
     }
   }
   if (wanted.has('listing') && bases.units > 0) {

@@ -1,7 +1,8 @@
 import { describeRecord } from './describe-record';
 import { fuzzyPairs } from './fuzzy-pass';
-import { DEFAULT_MATCHING_OPTIONS, sideKey, orderRef, receiptRef } from './types';
-import type { MatchingOptions, OrderRecordShape, PrintifyOrderToMatch, ReceiptToMatch } from './types';
+import { compareSides, indexOfSide, sortedUniqueSides } from './side-order';
+import { DEFAULT_MATCHING_OPTIONS } from './types';
+import type { MatchingOptions, OrderRecordShape, PrintifyOrderToMatch, ReceiptToMatch, SideRef } from './types';
 
 export interface MatchInput {
   readonly receipts: readonly ReceiptToMatch[];
@@ -35,62 +36,95 @@ const DAY_MS = 86_400_000;
  * 4. the rest alone: receipts younger than `pendingReceiptDays` pending, others unmatched.
  */
 export function matchOrders(input: MatchInput, options: MatchingOptions = DEFAULT_MATCHING_OPTIONS): OrderRecordShape[] {
-  const receipts = sortedUnique(input.receipts, (receipt) => sideKey(receiptRef(receipt)));
-  const orders = sortedUnique(input.orders, (order) => sideKey(orderRef(order)));
-  const receiptByKey = new Map(receipts.map((receipt) => [sideKey(receiptRef(receipt)), receipt]));
-  const orderByKey = new Map(orders.map((order) => [sideKey(orderRef(order)), order]));
-  const usedReceipts = new Set<ReceiptToMatch>();
-  const usedOrders = new Set<PrintifyOrderToMatch>();
-  const records: OrderRecordShape[] = [];
-  const take = (receipt: ReceiptToMatch | null, order: PrintifyOrderToMatch | null, pairing: Pick<OrderRecordShape, 'status' | 'method' | 'confidence'>) => {
-    if (receipt) usedReceipts.add(receipt);
-    if (order) usedOrders.add(order);
-    records.push(describeRecord(receipt, order, pairing));
+  // Sides are addressed by their position in side order from here on: flags in typed arrays and
+  // records in slots by position, not sets of objects and maps of key strings, because at 100k
+  // orders the bookkeeping, not the scoring, was most of a run.
+  const receipts = sortedUniqueSides(input.receipts, receiptShop, receiptId);
+  const orders = sortedUniqueSides(input.orders, orderShop, orderId);
+  const usedReceipts = new Uint8Array(receipts.length);
+  const usedOrders = new Uint8Array(orders.length);
+  // A record sits in its receipt's slot, or (a lone Printify order) in its order's.
+  const recordOfReceipt: (OrderRecordShape | undefined)[] = new Array(receipts.length);
+  const recordOfLoneOrder: (OrderRecordShape | undefined)[] = new Array(orders.length);
+  const take = (r: number, o: number, pairing: Pick<OrderRecordShape, 'status' | 'method' | 'confidence'>) => {
+    const record = describeRecord(r < 0 ? null : receipts[r], o < 0 ? null : orders[o], pairing);
+    if (r >= 0) usedReceipts[r] = 1;
+    if (o >= 0) usedOrders[o] = 1;
+    if (r >= 0) recordOfReceipt[r] = record;
+    else recordOfLoneOrder[o] = record;
   };
 
   for (const kept of sortRecords(input.kept)) {
-    const receipt = kept.receipt ? receiptByKey.get(sideKey(kept.receipt)) : null;
-    const order = kept.order ? orderByKey.get(sideKey(kept.order)) : null;
-    if (receipt === undefined || order === undefined || (!receipt && !order)) continue;
-    if ((receipt && usedReceipts.has(receipt)) || (order && usedOrders.has(order))) continue;
-    take(receipt, order, kept);
+    const r = kept.receipt ? indexOfSide(receipts, receiptShop, receiptId, kept.receipt) : -1;
+    const o = kept.order ? indexOfSide(orders, orderShop, orderId, kept.order) : -1;
+    // A kept record whose side is gone is dropped; its other side is matched afresh.
+    if ((kept.receipt && r < 0) || (kept.order && o < 0) || (r < 0 && o < 0)) continue;
+    if ((r >= 0 && usedReceipts[r]) || (o >= 0 && usedOrders[o])) continue;
+    take(r, o, kept);
   }
 
   const receiptsById = groupBy(receipts, (receipt) => receipt.receiptId.trim());
-  const namedReceipts = new Set<ReceiptToMatch>();
-  const namingOrders = new Set<PrintifyOrderToMatch>();
-  const claims = new Map<ReceiptToMatch, PrintifyOrderToMatch[]>();
-  for (const order of orders) {
+  const namedReceipts = new Uint8Array(receipts.length);
+  const namingOrders = new Uint8Array(orders.length);
+  // The orders naming each receipt, by receipt position: the first in a flat array (most
+  // receipts have one), any more in a map (reprints, duplicates).
+  const firstClaimant = new Int32Array(receipts.length).fill(-1);
+  const moreClaimants = new Map<number, number[]>();
+  orders.forEach((order, o) => {
     const named = receiptsById.get(namedReceiptId(order) ?? '');
-    if (!named) continue;
-    namingOrders.add(order);
-    for (const receipt of named) namedReceipts.add(receipt);
+    if (!named) return;
+    namingOrders[o] = 1;
+    for (const r of named) namedReceipts[r] = 1;
     // One receipt id in two of the user's Etsy shops: the name is ambiguous, nothing is exact.
-    if (named.length !== 1 || usedOrders.has(order) || usedReceipts.has(named[0])) continue;
-    claims.set(named[0], [...(claims.get(named[0]) ?? []), order]);
-  }
-  for (const [receipt, claimants] of claims) {
-    const winner = [...claimants].sort((a, b) => Number(a.isReprint) - Number(b.isReprint) || a.orderedAt.getTime() - b.orderedAt.getTime())[0];
-    take(receipt, winner, { status: 'matched', method: 'exact', confidence: 1 });
+    if (named.length !== 1 || usedOrders[o] || usedReceipts[named[0]]) return;
+    const r = named[0];
+    if (firstClaimant[r] < 0) firstClaimant[r] = o;
+    else moreClaimants.set(r, [...(moreClaimants.get(r) ?? []), o]);
+  });
+  const byRank = (a: number, b: number) =>
+    Number(orders[a].isReprint) - Number(orders[b].isReprint) || orders[a].orderedAt.getTime() - orders[b].orderedAt.getTime();
+  for (let r = 0; r < receipts.length; r += 1) {
+    if (firstClaimant[r] < 0) continue;
+    const others = moreClaimants.get(r);
+    // Stable sort over the claimants in order position: among equals the first order wins.
+    const winner = others ? [firstClaimant[r], ...others].sort(byRank)[0] : firstClaimant[r];
+    take(r, winner, { status: 'matched', method: 'exact', confidence: 1 });
   }
 
-  const freeReceipts = receipts.filter((receipt) => !usedReceipts.has(receipt) && !namedReceipts.has(receipt));
-  const freeOrders = orders.filter((order) => !usedOrders.has(order) && !namingOrders.has(order));
-  for (const pair of fuzzyPairs(freeReceipts, freeOrders, options)) {
+  const freeReceipts: number[] = [];
+  receipts.forEach((_, r) => !usedReceipts[r] && !namedReceipts[r] && freeReceipts.push(r));
+  const freeOrders: number[] = [];
+  orders.forEach((_, o) => !usedOrders[o] && !namingOrders[o] && freeOrders.push(o));
+  const fuzzy = fuzzyPairs(
+    freeReceipts.map((r) => receipts[r]),
+    freeOrders.map((o) => orders[o]),
+    options,
+  );
+  for (const pair of fuzzy) {
     const status = pair.score >= options.acceptThreshold ? 'matched' : 'pending';
-    take(pair.receipt, pair.order, { status, method: 'fuzzy', confidence: pair.score });
+    take(freeReceipts[pair.receiptIndex], freeOrders[pair.orderIndex], { status, method: 'fuzzy', confidence: pair.score });
   }
 
-  for (const receipt of receipts) {
-    if (usedReceipts.has(receipt)) continue;
+  receipts.forEach((receipt, r) => {
+    if (usedReceipts[r]) return;
     const recent = input.now.getTime() - receipt.orderedAt.getTime() < options.pendingReceiptDays * DAY_MS;
-    take(receipt, null, { status: recent ? 'pending' : 'unmatched', method: null, confidence: null });
+    take(r, -1, { status: recent ? 'pending' : 'unmatched', method: null, confidence: null });
+  });
+  for (let o = 0; o < orders.length; o += 1) {
+    if (!usedOrders[o]) take(-1, o, { status: 'unmatched', method: null, confidence: null });
   }
-  for (const order of orders) {
-    if (!usedOrders.has(order)) take(null, order, { status: 'unmatched', method: null, confidence: null });
-  }
+  // Slots in side order are compareRecords' order (receipts in side order, then lone orders);
+  // sortRecords only checks it.
+  const records: OrderRecordShape[] = [];
+  for (const record of recordOfReceipt) if (record) records.push(record);
+  for (const record of recordOfLoneOrder) if (record) records.push(record);
   return sortRecords(records);
 }
+
+const receiptShop = (receipt: ReceiptToMatch) => receipt.shopId;
+const receiptId = (receipt: ReceiptToMatch) => receipt.receiptId;
+const orderShop = (order: PrintifyOrderToMatch) => order.shopId;
+const orderId = (order: PrintifyOrderToMatch) => order.orderId;
 
 /** The receipt id a Printify order names, if any (integrations.md b.4: shop_order_id, its label as the string form). */
 export function namedReceiptId(order: Pick<PrintifyOrderToMatch, 'shopOrderId' | 'shopOrderLabel'>): string | null {
@@ -100,39 +134,34 @@ export function namedReceiptId(order: Pick<PrintifyOrderToMatch, 'shopOrderId' |
 
 type Sided = Pick<OrderRecordShape, 'receipt' | 'order'>;
 
-const recordKey = (record: Sided) => `${record.receipt ? `0${sideKey(record.receipt)}` : '1'}\u001e${record.order ? sideKey(record.order) : ''}`;
+function compareOptionalSides(a: SideRef | null, b: SideRef | null): number {
+  if (!a || !b) return a ? 1 : b ? -1 : 0;
+  return compareSides(a.shopId, a.id, b.shopId, b.id);
+}
 
-/** Records by receipt key, then order key (lone orders last). */
+/** Records by receipt (side order), then Printify order (none first); lone Printify orders last. */
 export function compareRecords(a: Sided, b: Sided): number {
-  const [ka, kb] = [recordKey(a), recordKey(b)];
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+  if (a.receipt && b.receipt) return compareOptionalSides(a.receipt, b.receipt) || compareOptionalSides(a.order, b.order);
+  if (a.receipt || b.receipt) return a.receipt ? -1 : 1;
+  return compareOptionalSides(a.order, b.order);
 }
 
-/**
- * The records in compareRecords' order, each key built once: comparing builds two key strings
- * per comparison, which at 100k records made sorting the engine's largest cost.
- */
+/** The records in compareRecords' order; records already in order (the engine's output) are only checked. */
 export function sortRecords<T extends Sided>(records: readonly T[]): T[] {
-  const keyed = records.map((record) => ({ record, key: recordKey(record) }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.map((entry) => entry.record);
+  let ordered = true;
+  for (let i = 1; i < records.length && ordered; i += 1) ordered = compareRecords(records[i - 1], records[i]) < 0;
+  return ordered ? [...records] : [...records].sort(compareRecords);
 }
 
-function sortedUnique<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
-  const byKey = new Map<string, T>();
-  for (const item of items) {
+/** Positions of the items by key (empty keys left out), in item order. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  items.forEach((item, index) => {
     const key = keyOf(item);
-    if (!byKey.has(key)) byKey.set(key, item);
-  }
-  return [...byKey.keys()].sort().map((key) => byKey.get(key)!);
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    if (key === '') continue;
-    groups.set(key, [...(groups.get(key) ?? []), item]);
-  }
+    if (key === '') return;
+    const group = groups.get(key);
+    if (group) group.push(index);
+    else groups.set(key, [index]);
+  });
   return groups;
 }

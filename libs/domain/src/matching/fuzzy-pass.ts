@@ -5,6 +5,9 @@ import type { MatchingOptions, MatchLine, PrintifyOrderToMatch, ReceiptToMatch }
 export interface FuzzyPair {
   readonly receipt: ReceiptToMatch;
   readonly order: PrintifyOrderToMatch;
+  /** Positions of the pair's sides in the arrays given. */
+  readonly receiptIndex: number;
+  readonly orderIndex: number;
   readonly score: number;
 }
 
@@ -49,7 +52,7 @@ export function fuzzyPairs(receipts: readonly ReceiptToMatch[], orders: readonly
     for (const edge of clear) {
       takenR.add(edge.r);
       takenO.add(edge.o);
-      pairs.push({ receipt: receipts[edge.r], order: orders[edge.o], score: edge.score });
+      pairs.push({ receipt: receipts[edge.r], order: orders[edge.o], receiptIndex: edge.r, orderIndex: edge.o, score: edge.score });
     }
   }
   return pairs;

@@ -5,3 +5,4 @@ export * from './describe-record';
 export * from './engine';
 export * from './plan';
 export * from './candidates';
+export * from './side-order';

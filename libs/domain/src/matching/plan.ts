@@ -1,6 +1,6 @@
 import { sortRecords } from './engine';
 import { round4 } from './score';
-import { sideKey } from './types';
+import { SideMap } from './side-order';
 import type { ExistingOrderRecord, OrderRecordShape } from './types';
 
 export interface RecordUpdate {
@@ -27,19 +27,18 @@ export interface RecordChanges {
  * Nothing changes when the stored records already are the engine's.
  */
 export function planRecordChanges(existing: readonly ExistingOrderRecord[], desired: readonly OrderRecordShape[]): RecordChanges {
-  const byReceipt = new Map<string, ExistingOrderRecord>();
-  const loneByOrder = new Map<string, ExistingOrderRecord>();
+  const byReceipt = new SideMap<ExistingOrderRecord>();
+  const loneByOrder = new SideMap<ExistingOrderRecord>();
   for (const record of existing) {
-    if (record.receipt) byReceipt.set(sideKey(record.receipt), record);
-    else if (record.order) loneByOrder.set(sideKey(record.order), record);
+    if (record.receipt) byReceipt.set(record.receipt.shopId, record.receipt.id, record);
+    else if (record.order) loneByOrder.set(record.order.shopId, record.order.id, record);
   }
   const claimed = new Set<string>();
   const inserts: OrderRecordShape[] = [];
   const updates: RecordUpdate[] = [];
   for (const record of sortRecords(desired)) {
     const current =
-      (record.receipt ? byReceipt.get(sideKey(record.receipt)) : undefined) ??
-      (record.order ? loneByOrder.get(sideKey(record.order)) : undefined);
+      (record.receipt ? byReceipt.getRef(record.receipt) : undefined) ?? (record.order ? loneByOrder.getRef(record.order) : undefined);
     if (!current || claimed.has(current.id)) {
       inserts.push(record);
       continue;
@@ -72,5 +71,6 @@ export function sameShape(a: OrderRecordShape, b: OrderRecordShape): boolean {
 }
 
 function sameSide(a: OrderRecordShape['receipt'], b: OrderRecordShape['receipt']): boolean {
-  return a === null || b === null ? a === b : sideKey(a) === sideKey(b);
+  // Field by field, not by sideKey: no key strings built for every record of a 100k-order run.
+  return a === null || b === null ? a === b : a.shopId === b.shopId && a.id === b.id;
 }

@@ -1,3 +1,4 @@
+import type { FeePart } from '../fees/estimate';
 import type { FeeKind, FeeSource } from '../fees/fee-kinds';
 import type { Money } from '../money';
 
@@ -18,4 +19,6 @@ export interface CostComponent {
   readonly original: Money;
   /** Why this figure: the ledger types summed, the estimate's rule, a cap that applied. */
   readonly note: string;
+  /** For an estimate of one part of a percentage-plus-fixed fee: which part (the lines' labels tell them apart). */
+  readonly part?: FeePart;
 }

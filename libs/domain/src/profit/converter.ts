@@ -4,7 +4,8 @@ import { money, MoneyError, type Money } from '../money';
 /**
  * The rate source the engine is given (the fx-rate worker's ECB rates in production, a
  * fixed-rate double in tests): `amount` in `to` at the rate for `onDate` (YYYY-MM-DD), with
- * the exact decimal rate and the date of the rate actually used, or why there is none.
+ * the exact decimal rate and the date of the rate actually used (marked provisional when it
+ * stands in for a day not loaded yet), or why there is none.
  */
 export type ProfitConverter = (amount: Money, to: CurrencyCode, onDate: string) => ProfitConverterAnswer;
 
@@ -14,6 +15,11 @@ export interface DisplayConversion {
   readonly amount: Money;
   readonly rate: string;
   readonly rateDate: string;
+  /**
+   * Present when the ECB day of the order's date is not loaded yet and `rateDate` (the latest
+   * loaded day) stands in for it: the figure is provisional until `awaitingRateDate`'s rates come.
+   */
+  readonly provisional?: { readonly awaitingRateDate: string };
 }
 
 export interface DisplayRateUnavailable {

@@ -3,7 +3,7 @@ import type { FeeKind } from '../fees/fee-kinds';
 import { OFFSITE_ADS_CAP } from '../fees/fee-schedule';
 import { money } from '../money';
 import type { CostComponent } from './components';
-import { convertForDisplay, isRateUnavailable, type DisplayRateUnavailable } from './converter';
+import { convertForDisplay, isRateUnavailable, type DisplayConversion, type DisplayRateUnavailable } from './converter';
 import { paymentAccountCurrency, type RecordedFees } from './etsy-fees';
 import type { EtsyReceiptInput, OrderProfitInput, ProfitSettings } from './inputs';
 import type { RevenueBreakdown } from './revenue';
@@ -16,6 +16,8 @@ export interface OrderFeeEstimates {
   readonly notEstimated: FeeKind[];
   /** The Offsite Ads cap could not be put in the shop's currency. */
   readonly capUnavailable: DisplayRateUnavailable | null;
+  /** The cap in the shop's currency, when it was converted (its rate may be provisional). */
+  readonly capConversion: DisplayConversion | null;
 }
 
 /**
@@ -30,16 +32,18 @@ export function orderFeeEstimates(
   settings: ProfitSettings,
   orderDate: string,
 ): OrderFeeEstimates {
-  if (revenue.voided) return { components: [], notEstimated: [], capUnavailable: null };
+  if (revenue.voided) return { components: [], notEstimated: [], capUnavailable: null, capConversion: null };
   const wanted = new Set<FeeKind>(ALWAYS_CHARGED.filter((kind) => !recorded.recorded.has(kind)));
   if (!recorded.recorded.has('currency_conversion')) wanted.add('currency_conversion');
 
   let offsiteAds = null;
   let capUnavailable: DisplayRateUnavailable | null = null;
+  let capConversion: DisplayConversion | null = null;
   if (input.offsiteAdsAttributed && !recorded.recorded.has('offsite_ads')) {
     const cap = convertForDisplay(settings.convert, OFFSITE_ADS_CAP, receipt.currency, orderDate);
     if (isRateUnavailable(cap)) capUnavailable = cap;
     else {
+      capConversion = cap;
       wanted.add('offsite_ads');
       offsiteAds = { tier: settings.offsiteAdsTier, capInShopCurrency: cap.amount };
     }
@@ -57,8 +61,9 @@ export function orderFeeEstimates(
   // Regulatory fees and VAT on fees have no usable rate in the schedule: only the ledger knows them.
   if (input.ledgerEntries.length === 0) notEstimated.push('regulatory', 'vat_on_fees');
   return {
-    components: estimates.map((fee) => ({ kind: fee.kind, source: 'estimate', estimated: true, original: fee.amount, note: fee.note })),
+    components: estimates.map((fee) => ({ kind: fee.kind, source: 'estimate', estimated: true, original: fee.amount, note: fee.note, ...(fee.part ? { part: fee.part } : {}) })),
     notEstimated,
     capUnavailable,
+    capConversion,
   };
 }

@@ -1,9 +1,9 @@
 import type { CurrencyCode, DisplayCurrencyCode } from '../currency';
+import type { FeePart } from '../fees/estimate';
 import type { FeeKind } from '../fees/fee-kinds';
 import { money, type Money } from '../money';
-import type { CostKind } from './components';
 import { convertForDisplay, isRateUnavailable, type ProfitConverter } from './converter';
-import type { OrderProfit } from './order-profit';
+import type { OrderProfit, ProvisionalFigures } from './order-profit';
 
 /**
  * What is stored for one order and display currency (order_profit): the three sums the lists
@@ -27,6 +27,8 @@ export interface StoredFigureLine {
   readonly rate: string | null;
   readonly rateDate: string | null;
   readonly note: string | null;
+  /** Which part of a percentage-plus-fixed fee an estimate is (absent in rows stored before it was kept). */
+  readonly part?: FeePart | null;
 }
 
 export interface StoredOrderBreakdown {
@@ -43,11 +45,17 @@ export interface StoredOrderBreakdown {
   readonly feesNotEstimated: readonly FeeKind[];
   readonly printifyCanceledOrders: readonly string[];
   readonly unavailable: readonly { readonly currency: string; readonly reason: string }[];
+  /** Set when the figures are provisional: the ECB day used and the one awaited (absent in rows stored before it was kept). */
+  readonly provisional?: ProvisionalFigures | null;
 }
+
+/** `ok`: final figures; `provisional`: summed like `ok`, at the latest loaded rates until the order date's ECB day is loaded; `rate_unavailable`: no sums. */
+export const STORED_FIGURES_STATES = ['ok', 'provisional', 'rate_unavailable'] as const;
+export type StoredFiguresState = (typeof STORED_FIGURES_STATES)[number];
 
 export interface StoredOrderFigures {
   readonly currency: DisplayCurrencyCode;
-  readonly figures: 'ok' | 'rate_unavailable';
+  readonly figures: StoredFiguresState;
   readonly revenueMinor: number | null;
   readonly costsMinor: number | null;
   readonly netProfitMinor: number | null;
@@ -97,8 +105,17 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
         rate: cost.rate,
         rateDate: cost.rateDate,
         note: cost.note,
+        part: cost.part ?? null,
       }))
-    : result.costs.map((cost) => ({ kind: cost.kind, source: cost.source, estimated: cost.estimated, original: stored(cost.original), ...displayed(convert, cost.original, to, date), note: cost.note }));
+    : result.costs.map((cost) => ({
+        kind: cost.kind,
+        source: cost.source,
+        estimated: cost.estimated,
+        original: stored(cost.original),
+        ...displayed(convert, cost.original, to, date),
+        note: cost.note,
+        part: cost.part ?? null,
+      }));
   let taxExcluded: StoredOrderBreakdown['taxExcluded'] = null;
   if (revenue && revenue.salesTax.amountMinor + revenue.vat.amountMinor !== 0) {
     const tax = money(revenue.salesTax.amountMinor + revenue.vat.amountMinor, revenue.salesTax.currency);
@@ -116,10 +133,11 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
     feesNotEstimated: result.feesNotEstimated,
     printifyCanceledOrders: result.printifyCanceledOrders,
     unavailable: result.state === 'rate_unavailable' ? result.unavailable : [],
+    provisional: computed?.provisional ?? null,
   };
   return {
     currency: to,
-    figures: computed ? 'ok' : 'rate_unavailable',
+    figures: computed ? (computed.provisional ? 'provisional' : 'ok') : 'rate_unavailable',
     revenueMinor: computed ? computed.display.revenue.amountMinor : null,
     costsMinor: computed ? computed.display.totalCosts.amountMinor : null,
     netProfitMinor: computed ? computed.display.netProfit.amountMinor : null,
@@ -127,23 +145,3 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
     breakdown,
   };
 }
-
-/** Labels of the Profit Summary's lines, by kind. */
-export const FIGURE_LINE_LABELS: Readonly<Record<string, string>> = {
-  items: 'Items',
-  discount: 'Discount',
-  shipping: 'Shipping',
-  gift_wrap: 'Gift wrap',
-  refunds: 'Refunds',
-  printify_production: 'Printify production',
-  printify_shipping: 'Printify shipping',
-  printify_tax: 'Printify tax',
-  transaction: 'Transaction fee',
-  processing: 'Payment processing fee',
-  listing: 'Listing fee',
-  offsite_ads: 'Offsite Ads fee',
-  regulatory: 'Regulatory operating fee',
-  currency_conversion: 'Currency conversion fee',
-  vat_on_fees: 'VAT on fees',
-  other: 'Other Etsy charges',
-} satisfies Record<CostKind | 'items' | 'discount' | 'shipping' | 'gift_wrap' | 'refunds', string>;

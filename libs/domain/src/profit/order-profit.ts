@@ -35,8 +35,22 @@ export interface DisplayCost extends CostComponent {
   readonly rateDate: string;
 }
 
+/**
+ * Figures converted at the latest loaded ECB day's rates because the ECB day of the order's
+ * date is not loaded yet (before about 16:00 CET, or while rate loading is late): counted in
+ * totals, shown as provisional, recomputed to final figures once that day's rates arrive.
+ */
+export interface ProvisionalFigures {
+  /** The ECB day whose rates were used (the latest loaded one). */
+  readonly rateDate: string;
+  /** The ECB day the order converts at once its rates are loaded. */
+  readonly awaitingRateDate: string;
+}
+
 export interface ComputedOrderProfit extends OrderBreakdown {
   readonly state: 'computed';
+  /** Null when every conversion used the rate of the order date's own ECB day (or none was needed). */
+  readonly provisional: ProvisionalFigures | null;
   readonly revenueConversion: DisplayConversion | null;
   /** In the display currency: revenue, each cost converted on its own, and sums of those. */
   readonly display: {
@@ -76,8 +90,17 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
   const printifyDates = input.printifyOrders.map((order) => order.orderedAt.getTime());
   if (!receipt && printifyDates.length === 0) throw new MoneyError('an order needs a receipt or a Printify order');
   const orderDate = orderDateUtc(receipt ? receipt.orderedAt : new Date(Math.min(...printifyDates)));
-  const convert = (amount: Money) => convertForDisplay(settings.convert, amount, settings.displayCurrency, orderDate);
   const unavailable = new Map<CurrencyCode, string>();
+  // Every conversion of an order is at one date, so any provisional one stands for them all.
+  let provisional: ProvisionalFigures | null = null;
+  const noteProvisional = (answer: DisplayConversion) => {
+    if (answer.provisional && !provisional) provisional = { rateDate: answer.rateDate, awaitingRateDate: answer.provisional.awaitingRateDate };
+  };
+  const convert = (amount: Money) => {
+    const answer = convertForDisplay(settings.convert, amount, settings.displayCurrency, orderDate);
+    if (!isRateUnavailable(answer)) noteProvisional(answer);
+    return answer;
+  };
 
   const printify = printifyComponents(input, settings);
   const revenue = receipt ? receiptRevenue(receipt) : null;
@@ -90,6 +113,7 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
     costs.push(...estimates.components);
     feesNotEstimated.push(...estimates.notEstimated);
     if (estimates.capUnavailable) unavailable.set(OFFSITE_ADS_CAP.currency, estimates.capUnavailable.reason);
+    if (estimates.capConversion) noteProvisional(estimates.capConversion);
   }
 
   const breakdown: OrderBreakdown = {
@@ -128,6 +152,7 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
   return {
     ...breakdown,
     state: 'computed',
+    provisional,
     revenueConversion,
     display: { revenue: revenueDisplay, costs: displayCosts, totalCosts, netProfit, margin: marginOf(netProfit, revenueDisplay) },
   };

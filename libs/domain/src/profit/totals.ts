@@ -8,7 +8,8 @@ import type { OrderProfit } from './order-profit';
  * Dashboard totals over per-order results in one display currency: integer sums of each
  * order's converted revenue, costs and profit, so the total profit is exactly the sum of the
  * orders' profits. A result in another display currency is an error (never a silent sum);
- * orders without a rate are counted apart and not summed.
+ * orders without a rate are counted apart and not summed; orders at provisional rates are
+ * summed and counted.
  */
 export interface ProfitTotals {
   readonly currency: DisplayCurrencyCode;
@@ -22,6 +23,8 @@ export interface ProfitTotals {
   readonly costsByKind: Readonly<Partial<Record<CostKind, Money>>>;
   /** Orders left out because a rate was unavailable. */
   readonly rateUnavailableOrders: number;
+  /** Orders summed at provisional rates (their ECB day is not loaded yet). */
+  readonly provisionalOrders: number;
   readonly ordersWithEstimatedFees: number;
   readonly ordersWithoutFulfilmentCost: number;
 }
@@ -32,6 +35,7 @@ export function sumOrderProfits(results: readonly OrderProfit[], currency: Displ
   let totalCosts = 0;
   let netProfit = 0;
   let rateUnavailableOrders = 0;
+  let provisionalOrders = 0;
   let ordersWithEstimatedFees = 0;
   let ordersWithoutFulfilmentCost = 0;
   const byKind = new Map<CostKind, number>();
@@ -45,6 +49,7 @@ export function sumOrderProfits(results: readonly OrderProfit[], currency: Displ
     revenue += result.display.revenue.amountMinor;
     totalCosts += result.display.totalCosts.amountMinor;
     netProfit += result.display.netProfit.amountMinor;
+    if (result.provisional) provisionalOrders += 1;
     if (result.feesEstimated) ordersWithEstimatedFees += 1;
     if (!result.fulfilmentCostKnown) ordersWithoutFulfilmentCost += 1;
     for (const cost of result.display.costs) byKind.set(cost.kind, (byKind.get(cost.kind) ?? 0) + cost.display.amountMinor);
@@ -60,6 +65,7 @@ export function sumOrderProfits(results: readonly OrderProfit[], currency: Displ
     margin: marginOf(netProfitMoney, revenueMoney),
     costsByKind: Object.fromEntries([...byKind].map(([kind, minor]) => [kind, money(minor, currency)])),
     rateUnavailableOrders,
+    provisionalOrders,
     ordersWithEstimatedFees,
     ordersWithoutFulfilmentCost,
   };

@@ -20,7 +20,7 @@ export class ProfitJobs {
 
   async queueFor(userId: string, reason: ComputeProfitsPayload['reason'], force = false): Promise<void> {
     const payload: ComputeProfitsPayload = force ? { userId, reason, force } : { userId, reason };
-    await this.queue.add('compute-profits', payload, { ...jobOptionsFor('matcher', 'compute-profits'), ...computeProfitsJobOptions(userId) });
+    await this.queue.add('compute-profits', payload, { ...jobOptionsFor('matcher', 'compute-profits'), ...computeProfitsJobOptions(userId, force) });
   }
 
   async compute(job: Job<ComputeProfitsPayload>): Promise<ComputeProfitsResult> {
@@ -32,7 +32,9 @@ export class ProfitJobs {
 
   async refigure(job: Job<RefigureProfitsPayload>): Promise<{ usersQueued: number }> {
     const users = await this.stored.usersToRefigure(job.data.previousLatestRateDate);
-    for (const userId of users) await this.queueFor(userId, 'rates', true);
+    // Not forced: a plain run recomputes every record whose figures are not final ('provisional',
+    // 'rate_unavailable') or not stored, the only ones new rate days change; final figures stay.
+    for (const userId of users) await this.queueFor(userId, 'rates');
     this.logger.info({ event: 'profits.refigure', users: users.length, previousLatestRateDate: job.data.previousLatestRateDate }, 'profits re-figured after new rates');
     return { usersQueued: users.length };
   }

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import pino from 'pino';
-import { createDataSource, OrderProfitsRepository, prepareDatabase } from '@pod/db';
+import { createDataSource, FxRatesRepository, OrderProfitsRepository, prepareDatabase } from '@pod/db';
 import {
   createFixtureUser,
   createTestDatabase,
@@ -18,7 +18,8 @@ import { UserProfits } from './user-profits';
 /**
  * Stored profits against real PostgreSQL: the golden orders' figures as the engine computes
  * them (hand-worked), a rerun writes nothing, a refund and a late ledger entry change the stored profit,
- * new rates turn rate_unavailable into ok (through refigure-profits), another user untouched.
+ * an order whose ECB day is not loaded yet is provisional and new rates make it final, new rates turn
+ * rate_unavailable into ok (both through refigure-profits), another user untouched.
  */
 let database: TestDatabase;
 let dataSource: DataSource;
@@ -100,24 +101,76 @@ describe('compute-profits', () => {
     expect((await profitsOf(a, 'USD'))[0]).toMatchObject({ costs_minor: '2634', net_profit_minor: '-77' });
   });
 
-  it('an order without a rate is rate_unavailable until the rates come; refigure-profits queues its user', async () => {
+  const refigureJobs = () => {
+    const added: { name: string; data: { userId: string; force?: boolean } }[] = [];
+    const queue = { add: async (name: string, data: { userId: string; force?: boolean }) => (added.push({ name, data }), {}) };
+    return { added, jobs: new ProfitJobs(queue as never, profits(), new OrderProfitsRepository(dataSource), pino({ level: 'silent' })) };
+  };
+
+  it("an order whose ECB day is not loaded yet is provisional at the latest day's rates; refigure-profits makes it final at its own", async () => {
+    const userId = await createFixtureUser(dataSource, 'prov');
+    await storeProfitOrder(dataSource, userId, goldenEurOrder('pv', { orderedAt: new Date('2026-03-18T09:00:00Z') }));
+    await new UserMatcher(dataSource).matchUser(userId, NOW);
+    await profits().computeUser(userId);
+    // Wednesday 18 at Friday 13's rates: the golden figures (EUR→GBP 0.85, USD→GBP 0.8), summed, marked provisional.
+    expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({ figures: 'provisional', revenue_minor: '3910', costs_minor: '2153', net_profit_minor: '1757' });
+    expect((await profitsOf(userId, 'EUR'))[0]).toMatchObject({ figures: 'provisional' });
+    const [{ provisional, rate_date }] = await queryDatabase<{ provisional: unknown; rate_date: string }>(
+      database.url,
+      `SELECT breakdown -> 'provisional' AS provisional, breakdown -> 'costLines' -> 0 ->> 'rateDate' AS rate_date FROM order_profit WHERE user_id = $1 AND currency = 'GBP'`,
+      [userId],
+    );
+    expect(provisional).toEqual({ rateDate: '2026-03-13', awaitingRateDate: '2026-03-18' });
+    expect(rate_date).toBe('2026-03-13');
+    // Not final, so every run figures it again; nothing new, nothing written.
+    expect(await profits().computeUser(userId)).toEqual({ records: 1, computed: 1, written: 0 });
+    // Provisional figures are refigured after any new rates, even a correction of an older day.
+    expect(await new OrderProfitsRepository(dataSource).usersToRefigure('2026-03-25')).toContain(userId);
+
+    // Tuesday 17 and Wednesday 18 arrive, the 18th at GBP 0.80 and USD 1.00 per EUR (EUR→GBP 0.8, USD→GBP 0.8).
+    const { added, jobs } = refigureJobs();
+    await new FxRatesRepository(dataSource).upsertRates(
+      [
+        { date: '2026-03-17', currency: 'GBP', perEur: '0.85' },
+        { date: '2026-03-17', currency: 'USD', perEur: '1.0625' },
+        { date: '2026-03-18', currency: 'GBP', perEur: '0.8' },
+        { date: '2026-03-18', currency: 'USD', perEur: '1' },
+      ],
+      'test',
+      new Date(),
+    );
+    await jobs.refigure({ data: { previousLatestRateDate: '2026-03-13' } } as never);
+    expect(added.filter((job) => job.data.userId === userId)).toEqual([{ name: 'compute-profits', data: { userId, reason: 'rates' } }]);
+    await jobs.compute({ data: { userId, reason: 'rates' } } as never);
+    // Revenue 46.00 × 0.8 = 36.80. Costs: Printify 15.00 + 5.00 USD × 0.8 = 16.00; processing 2.51 → 2.008 → 2.01; transaction 2.99 → 2.392 → 2.39;
+    // VAT on fees 0.60 → 0.48; regulatory 0.22 → 0.176 → 0.18; listing USD 0.20 → 0.16. Total 21.22; profit 15.58.
+    expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({ figures: 'ok', revenue_minor: '3680', costs_minor: '2122', net_profit_minor: '1558' });
+    for (const currency of ['USD', 'EUR']) expect((await profitsOf(userId, currency))[0]).toMatchObject({ figures: 'ok' });
+    const [after] = await queryDatabase<{ provisional: unknown; rate_date: string }>(
+      database.url,
+      `SELECT breakdown -> 'provisional' AS provisional, breakdown -> 'costLines' -> 0 ->> 'rateDate' AS rate_date FROM order_profit WHERE user_id = $1 AND currency = 'GBP'`,
+      [userId],
+    );
+    expect(after).toEqual({ provisional: null, rate_date: '2026-03-18' });
+  });
+
+  it('an order past the look-back is rate_unavailable until the rates come; refigure-profits queues its user', async () => {
     const userId = await createFixtureUser(dataSource, 'late');
-    await storeProfitOrder(dataSource, userId, goldenEurOrder('pl', { orderedAt: new Date('2026-03-18T09:00:00Z') }));
+    // 8 April: more than 10 days after every stored rate day, so no day stands in.
+    await storeProfitOrder(dataSource, userId, goldenEurOrder('pl', { orderedAt: new Date('2026-04-08T09:00:00Z') }));
     await new UserMatcher(dataSource).matchUser(userId, NOW);
     await profits().computeUser(userId);
     const [waiting] = await profitsOf(userId, 'GBP');
     expect(waiting).toMatchObject({ figures: 'rate_unavailable', revenue_minor: null, net_profit_minor: null });
-    // EUR shown in EUR needs only the USD rate (Printify, listing): still missing for the 18th.
+    // EUR shown in EUR needs only the USD rate (Printify, listing): still missing for the 8th.
     expect((await profitsOf(userId, 'EUR'))[0]).toMatchObject({ figures: 'rate_unavailable' });
 
-    const added: { name: string; data: { userId: string; force?: boolean } }[] = [];
-    const queue = { add: async (name: string, data: { userId: string; force?: boolean }) => (added.push({ name, data }), {}) };
-    const jobs = new ProfitJobs(queue as never, profits(), new OrderProfitsRepository(dataSource), pino({ level: 'silent' }));
-    await storeGoldenRates(dataSource, ['2026-03-17', '2026-03-18']);
-    await jobs.refigure({ data: { previousLatestRateDate: '2026-03-13' } } as never);
+    const { added, jobs } = refigureJobs();
+    await storeGoldenRates(dataSource, ['2026-04-07', '2026-04-08']);
+    await jobs.refigure({ data: { previousLatestRateDate: '2026-03-18' } } as never);
     expect(added.map((job) => job.data.userId)).toContain(userId);
-    expect(added.every((job) => job.name === 'compute-profits' && job.data.force === true)).toBe(true);
-    await jobs.compute({ data: { userId, reason: 'rates', force: true } } as never);
+    expect(added.every((job) => job.name === 'compute-profits' && job.data.force === undefined)).toBe(true);
+    await jobs.compute({ data: { userId, reason: 'rates' } } as never);
     expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({ figures: 'ok', revenue_minor: '3910', net_profit_minor: '1757' });
   });
 

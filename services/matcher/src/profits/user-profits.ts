@@ -44,7 +44,8 @@ const RECORDS_PER_WRITE = 600;
  * the fx_rate rows of the dates needed, run the engine per record and display currency, and
  * write the rows that changed, in one transaction under the user's matching lock (so the
  * records cannot change sides meanwhile). A record whose inputs hash is unchanged and whose
- * figures are `ok` is not recomputed unless `force` (new ECB rates may change it).
+ * figures are `ok` is not recomputed unless `force` (new ECB rates may change it); provisional
+ * and rate-unavailable figures are figured again on every run.
  */
 export class UserProfits {
   constructor(
@@ -160,8 +161,12 @@ export function mostCommonPaymentCurrency(inputs: UserProfitInputs): CurrencyCod
   return ranked[0]?.[0] ?? null;
 }
 
-/** A fingerprint of everything but the rates a record's figures depend on. */
+/**
+ * A fingerprint of everything but the rates a record's figures depend on. `v` is the stored
+ * breakdown's shape: raising it has every record figured again once (v2: provisional figures and
+ * the processing fee's parts).
+ */
 function inputsHash(receiptKey: string | null, printifyKey: string | null, input: OrderProfitInput, settings: UserProfitInputs['settings'], account: CurrencyCode | null): string {
-  const text = jsonForPostgres({ v: 1, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
+  const text = jsonForPostgres({ v: 2, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
   return createHash('sha256').update(text).digest('base64url');
 }

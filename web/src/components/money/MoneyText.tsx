@@ -11,7 +11,7 @@ export const FIGURES_TEXT = {
 
 interface MoneyTextProps extends Omit<TextProps, 'children' | 'color'> {
   value: MoneyView | null;
-  /** The row's `figures`: `rate_unavailable` never shows a number, `not_computed` shows "-". */
+  /** The row's `figures`: `rate_unavailable` never shows a number, `not_computed` shows "-", `provisional` shows it like `ok` (the row marks it). */
   figures?: FiguresState;
   /** Profit: green when ≥ 0, red when < 0 (spec §2, Orders). */
   signed?: boolean;

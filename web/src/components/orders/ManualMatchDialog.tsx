@@ -69,19 +69,24 @@ export function ManualMatchDialog({ order, onClose }: ManualMatchDialogProps) {
       }}
       placement="center"
       scrollBehavior="inside"
-      size={{ base: 'full', sm: 'lg' }}
+      size="lg"
     >
       <Portal>
         <Dialog.Backdrop />
-        <Dialog.Positioner px={{ sm: '4' }}>
+        {/*
+          As tall as its content, up to the screen less a margin (a responsive "full" size kept its
+          100dvh min-height from the phone at every width: a tall empty panel with few candidates).
+          Only the candidate list scrolls; the selected order, the heading and Close stay in view.
+        */}
+        <Dialog.Positioner px={{ base: '3', sm: '4' }}>
           <Dialog.Content>
             <Dialog.Header>
               <Dialog.Title>Manual Order Matching</Dialog.Title>
             </Dialog.Header>
-            <Dialog.Body tabIndex={0}>
+            <Dialog.Body display="flex" flexDirection="column" minH="0">
               {order && (
-                <Stack gap="5">
-                  <Box borderWidth="1px" borderColor="border.muted" borderRadius="lg" p="3" bg="bg.subtle">
+                <Stack gap="5" minH="0" flex="0 1 auto">
+                  <Box borderWidth="1px" borderColor="border.muted" borderRadius="lg" p="3" bg="bg.subtle" flexShrink={0}>
                     <Text fontSize="xs" fontWeight="medium" color="fg.muted" mb="1">
                       Selected order
                     </Text>
@@ -90,8 +95,8 @@ export function ManualMatchDialog({ order, onClose }: ManualMatchDialogProps) {
                       <SourceBadge source={order.source} />
                     </Flex>
                   </Box>
-                  <Stack gap="2">
-                    <Heading as="h3" size="sm">
+                  <Stack gap="2" minH="0" flex="0 1 auto">
+                    <Heading as="h3" size="sm" flexShrink={0}>
                       Potential Matches ({list.length})
                     </Heading>
                     {error ? (
@@ -106,7 +111,8 @@ export function ManualMatchDialog({ order, onClose }: ManualMatchDialogProps) {
                         No unmatched order from the other side fits this one. Sync both services, then try again.
                       </Text>
                     ) : (
-                      <Stack as="ul" listStyleType="none" gap="2" maxH={{ sm: '22rem' }} overflowY="auto" pr="1" tabIndex={0} aria-label="Potential matches" data-testid="match-candidates">
+                      // Keyboard-scrollable (tabIndex); never shorter than one candidate, even on a short screen.
+                      <Stack as="ul" listStyleType="none" gap="2" minH="6rem" flex="0 1 auto" overflowY="auto" pr="1" tabIndex={0} aria-label="Potential matches" data-testid="match-candidates">
                         {list.map(({ order: candidate, score }) => (
                           <Flex as="li" key={candidate.id} gap="3" align="center" borderWidth="1px" borderColor="border.muted" borderRadius="lg" p="3">
                             <Stack gap="1" flex="1" minW="0">

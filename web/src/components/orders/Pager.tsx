@@ -1,4 +1,15 @@
 import { Button, Flex, Text } from '@chakra-ui/react';
+import { useEffect } from 'react';
+
+/**
+ * Back to the last page when the list shrank under the one shown (a restore, a match or an
+ * archive took its last rows): else the seller sits on an empty page with no pager to leave it.
+ */
+export function useKeepPageInRange(page: number, pageCount: number | null, setPage: (page: number) => void): void {
+  useEffect(() => {
+    if (pageCount !== null && page > Math.max(1, pageCount)) setPage(Math.max(1, pageCount));
+  }, [page, pageCount, setPage]);
+}
 
 interface PagerProps {
   page: number;

@@ -8,6 +8,8 @@ export const ORDER_MSG = {
   matchCompleted: 'Order matching completed',
   matchCompletedSuccessfully: 'Order matching completed successfully',
   matchFailed: 'Failed to match orders',
+  matching: 'Matching...',
+  matchProgressUnknown: 'The progress of order matching could not be read. Reload the page to see whether it has finished.',
   manualMatched: 'Orders matched',
   manualMatchFailed: 'The orders could not be matched. Please try again.',
   unmatched: 'Orders unmatched',

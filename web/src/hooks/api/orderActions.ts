@@ -1,4 +1,4 @@
-import type { ManualMatchRequest, OrderChangeResponse } from '@pod/contracts';
+import type { ManualMatchRequest, MatchStartResponse, OrderChangeResponse } from '@pod/contracts';
 import { apiRequest } from './client';
 import { API_PREFIX } from './keys';
 import { ORDER_API as API } from './orderKeys';
@@ -15,9 +15,13 @@ async function changeOrders<T>(call: Promise<T>): Promise<T> {
   return result;
 }
 
-/** POST /api/orders/match: run automatic matching over the account's orders. */
-export function matchAllOrders() {
-  return changeOrders(apiRequest('POST', API.matchAll));
+/**
+ * POST /api/orders/match: queues automatic matching over the account's orders (202 with the
+ * run). Nothing has changed yet: `useMatchRun` follows the run and refreshes the orders when it
+ * has succeeded.
+ */
+export function queueMatchRun() {
+  return apiRequest<MatchStartResponse>('POST', API.matchAll);
 }
 
 /** POST /api/orders/:id/match {withOrderId}: pair two orders by hand. */

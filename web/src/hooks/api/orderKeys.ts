@@ -5,6 +5,7 @@ export const ORDER_API = {
   dashboardMetrics: '/api/dashboard/metrics',
   orders: '/api/orders',
   matchAll: '/api/orders/match',
+  matchStatus: '/api/orders/match/status',
   matchingOrders: '/api/matching/orders',
   order: (id: string) => `/api/orders/${encodeURIComponent(id)}`,
   orderCandidates: (id: string) => `/api/orders/${encodeURIComponent(id)}/candidates`,

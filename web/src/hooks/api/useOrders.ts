@@ -1,4 +1,5 @@
-import useSWR from 'swr';
+import { useEffect, useRef } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
 import type {
   DashboardMetricsResponse,
   MatchCandidatesResponse,
@@ -10,6 +11,7 @@ import type {
   OrdersStatusFilter,
 } from '@pod/contracts';
 import type { DisplayCurrencyCode } from '@pod/domain';
+import { resetByPrefix } from './mutateByPrefix';
 import { ORDER_API as API, withQuery } from './orderKeys';
 
 // The order screens' queries (libs/contracts/src/api/orders.ts). Every key carries the display
@@ -18,19 +20,37 @@ import { ORDER_API as API, withQuery } from './orderKeys';
 
 export type DashboardDays = 7 | 30 | 90 | 365;
 
+/** How often the dashboard asks again while some orders' profit is still being calculated (after a sync or a match). */
+export const FIGURES_POLL_MS = 3_000;
+
 export function useDashboardMetrics(days: DashboardDays, currency: DisplayCurrencyCode) {
-  const { data, error, isLoading, mutate } = useSWR<DashboardMetricsResponse>(withQuery(API.dashboardMetrics, { days, currency }), {
+  const key = withQuery(API.dashboardMetrics, { days, currency });
+  const { cache } = useSWRConfig();
+  // SWR re-arms polling when `refreshInterval` changes, so a plain number that follows the cached
+  // answer starts it when orders wait for their profit and stops it once none do.
+  const waiting = ((cache.get(key)?.data as DashboardMetricsResponse | undefined)?.ordersNotComputed ?? 0) > 0;
+  const { data, error, isLoading, mutate } = useSWR<DashboardMetricsResponse>(key, {
     // After a change empties the cache (mutateByPrefix), the figures stay on screen until the new ones arrive.
     keepPreviousData: true,
+    refreshInterval: waiting ? FIGURES_POLL_MS : 0,
   });
+  // Once no order waits any more, the order lists on screen (the Unmatched Orders preview) still
+  // show "-" for them: ask them again, and empty the others' cached answers.
+  const waitedBefore = useRef(false);
+  const waitingNow = (data?.ordersNotComputed ?? 0) > 0;
+  useEffect(() => {
+    const waited = waitedBefore.current;
+    waitedBefore.current = waitingNow;
+    if (waited && !waitingNow) void resetByPrefix(API.orders, API.matchingOrders);
+  }, [waitingNow]);
   return { metrics: data, error: error as Error | undefined, isLoading, reload: mutate };
 }
 
 export interface OrdersQuery {
   search: string;
   status: OrdersStatusFilter;
-  /** 7, 30 or 90; undefined is all time. */
-  days: 7 | 30 | 90 | undefined;
+  /** 7, 30 or 90 (the Orders date filter), 365 (the Dashboard's "Last year"); undefined is all time. */
+  days: 7 | 30 | 90 | 365 | undefined;
   source: OrdersSourceTab;
   view: OrdersArchiveView;
   page: number;

@@ -9,6 +9,9 @@ interface SidebarNavProps {
   onNavigate?: () => void;
 }
 
+/** What a link and a coming-soon entry share, so both rows line up. */
+const NAV_ITEM_LOOK = { align: 'center', gap: '3', px: '3', h: '10', borderRadius: 'md', color: 'fg.muted', fontWeight: 'medium', fontSize: 'sm' } as const;
+
 /**
  * A page that is not built yet (Analytics, Settings): listed so the seller knows it is coming,
  * but not a link, since it would only lead to the not-found card. Not focusable (there is
@@ -18,14 +21,7 @@ function ComingSoonItem({ entry, collapsed }: { entry: SidebarEntry; collapsed: 
   return (
     <Tooltip content={`${entry.label}: coming soon`} positioning={{ placement: 'right' }} disabled={!collapsed}>
       <Flex
-        align="center"
-        gap="3"
-        px="3"
-        h="10"
-        borderRadius="md"
-        color="fg.muted"
-        fontWeight="medium"
-        fontSize="sm"
+        {...NAV_ITEM_LOOK}
         justifyContent={collapsed ? 'center' : 'flex-start'}
         cursor="default"
         aria-disabled="true"
@@ -61,14 +57,7 @@ export function SidebarNav({ entries, collapsed = false, onNavigate }: SidebarNa
             <Tooltip content={entry.label} positioning={{ placement: 'right' }} disabled={!collapsed}>
               <Flex
                 asChild
-                align="center"
-                gap="3"
-                px="3"
-                h="10"
-                borderRadius="md"
-                color="fg.muted"
-                fontWeight="medium"
-                fontSize="sm"
+                {...NAV_ITEM_LOOK}
                 justifyContent={collapsed ? 'center' : 'flex-start'}
                 transition="background 0.15s, color 0.15s"
                 _hover={{ bg: 'bg.muted', color: 'fg' }}

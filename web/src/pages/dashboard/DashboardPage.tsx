@@ -73,8 +73,9 @@ export function DashboardPage() {
         ) : (
           <NoOrdersYet connections={connections} />
         )}
-        <SimpleGrid columns={{ base: 1, lg: 3 }} gap="6" alignItems="start">
-          <Stack gridColumn={{ lg: 'span 2' }} gap="6" minW="0">
+        {/* Side by side from xl: beside a 256 px sidebar at 1024 px, the side column was 150 px and broke "Settings" letter by letter. */}
+        <SimpleGrid columns={{ base: 1, xl: 3 }} gap="6" alignItems="start">
+          <Stack gridColumn={{ xl: 'span 2' }} gap="6" minW="0">
             <SyncMatchCard
               connections={connections}
               connectionsError={connectionsError}
@@ -87,7 +88,7 @@ export function DashboardPage() {
           <DashboardSideCards />
         </SimpleGrid>
         {/* Full width: in the two-thirds column its six columns pushed Match and Archive off to the side at 1280 px. */}
-        {hasOrders && <UnmatchedOrdersCard />}
+        {hasOrders && <UnmatchedOrdersCard days={days} />}
       </Stack>
     </PageContainer>
   );

@@ -1,4 +1,4 @@
-import { Button, Field, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Field, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { LuGitCompareArrows } from 'react-icons/lu';
 import type { OrderRowView, OrdersStatusFilter } from '@pod/contracts';
@@ -6,10 +6,10 @@ import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { OrderListStatus } from '../../components/orders/OrderListStatus';
 import { ManualMatchDialog } from '../../components/orders/ManualMatchDialog';
+import { MatchRunButton } from '../../components/orders/MatchRunButton';
 import { ORDER_MSG } from '../../components/orders/orderText';
-import { Pager } from '../../components/orders/Pager';
-import { toaster } from '../../components/ui/toaster';
-import { matchAllOrders } from '../../hooks/api/orderActions';
+import { Pager, useKeepPageInRange } from '../../components/orders/Pager';
+import { useMatchRun } from '../../components/orders/useMatchRun';
 import { useMatchingPage } from '../../hooks/api/useOrders';
 import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
 import { usePageTitle } from '../../hooks/usePageTitle';
@@ -41,21 +41,10 @@ export function MatchingPage() {
   const [status, setStatus] = useState<OrdersStatusFilter>('all');
   const [month, setMonth] = useState(currentMonth);
   const [page, setPage] = useState(1);
-  const [autoMatching, setAutoMatching] = useState(false);
+  const matchRun = useMatchRun(ORDER_MSG.matchCompletedSuccessfully);
   const [matching, setMatching] = useState<OrderRowView | null>(null);
   const { page: result, error, isLoading, isValidating, reload } = useMatchingPage({ status, month, page, currency });
-
-  const autoMatch = async () => {
-    setAutoMatching(true);
-    try {
-      await matchAllOrders();
-      toaster.success(ORDER_MSG.matchCompletedSuccessfully);
-    } catch {
-      toaster.error(ORDER_MSG.matchFailed);
-    } finally {
-      setAutoMatching(false);
-    }
-  };
+  useKeepPageInRange(page, result ? result.pageCount : null, setPage);
 
   return (
     <PageContainer maxW="7xl">
@@ -63,9 +52,14 @@ export function MatchingPage() {
         title="Order Matching"
         subtitle="Pair each Etsy order with the Printify order that fulfilled it."
         actions={
-          <Button colorPalette="brand" onClick={() => void autoMatch()} loading={autoMatching} loadingText="Matching..." alignSelf={{ base: 'stretch', md: 'auto' }}>
-            <LuGitCompareArrows aria-hidden="true" /> Auto Match Orders
-          </Button>
+          <MatchRunButton
+            label="Auto Match Orders"
+            icon={<LuGitCompareArrows aria-hidden="true" />}
+            running={matchRun.running}
+            onStart={() => void matchRun.start()}
+            colorPalette="brand"
+            alignSelf={{ base: 'stretch', md: 'auto' }}
+          />
         }
       />
       <Stack gap="4">

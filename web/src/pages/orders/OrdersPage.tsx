@@ -6,7 +6,7 @@ import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { OrderListStatus } from '../../components/orders/OrderListStatus';
 import { changeErrorText, ORDER_MSG } from '../../components/orders/orderText';
-import { Pager } from '../../components/orders/Pager';
+import { Pager, useKeepPageInRange } from '../../components/orders/Pager';
 import { toaster } from '../../components/ui/toaster';
 import { restoreOrder } from '../../hooks/api/orderActions';
 import { useOrdersPage } from '../../hooks/api/useOrders';
@@ -14,7 +14,7 @@ import { useDebouncedValue } from '../../hooks/useDebouncedValue';
 import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { OrderDetailsDialog } from './components/OrderDetailsDialog';
-import { OrdersFilters, STATUS_OPTIONS, type OrdersDays } from './components/OrdersFilters';
+import { DATE_OPTIONS, LAST_YEAR_OPTION, OrdersFilters, STATUS_OPTIONS, type OrdersDays } from './components/OrdersFilters';
 import { OrdersCardList } from './components/OrdersCardList';
 import { OrdersTable } from './components/OrdersTable';
 import { SourceTabs } from './components/SourceTabs';
@@ -22,10 +22,15 @@ import { SourceTabs } from './components/SourceTabs';
 const PAGE_SIZE = 50;
 const SEARCH_DEBOUNCE_MS = 300;
 
-/** `?status=unmatched` (the dashboard's "View All … Unmatched Orders") opens the list filtered. */
-function initialStatus(search: string): OrdersStatusFilter {
-  const asked = new URLSearchParams(search).get('status');
-  return STATUS_OPTIONS.find((option) => option.value === asked)?.value ?? 'all';
+/**
+ * `?status=unmatched&days=30` (the dashboard's "View All … Unmatched Orders") opens the list
+ * filtered as the dashboard counted; anything else in the query is ignored.
+ */
+function initialFilters(search: string): { status: OrdersStatusFilter; days: OrdersDays } {
+  const query = new URLSearchParams(search);
+  const status = STATUS_OPTIONS.find((option) => option.value === query.get('status'))?.value ?? 'all';
+  const days = [...DATE_OPTIONS, LAST_YEAR_OPTION].find((option) => option.value !== undefined && String(option.value) === query.get('days'))?.value;
+  return { status, days };
 }
 
 /** Orders (spec §2; Part 2 §3, §5, §10): every order, filtered, counted and paged by the server. */
@@ -33,9 +38,10 @@ export function OrdersPage() {
   usePageTitle('Orders');
   const { search: query } = useLocation();
   const currency = useDisplayCurrency();
+  const [opened] = useState(() => initialFilters(query));
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<OrdersStatusFilter>(() => initialStatus(query));
-  const [days, setDays] = useState<OrdersDays>(undefined);
+  const [status, setStatus] = useState<OrdersStatusFilter>(opened.status);
+  const [days, setDays] = useState<OrdersDays>(opened.days);
   const [source, setSource] = useState<OrdersSourceTab>('all');
   const [view, setView] = useState<OrdersArchiveView>('active');
   const [page, setPage] = useState(1);
@@ -74,6 +80,7 @@ export function OrdersPage() {
     restoringId,
   };
   const pageCount = result ? Math.max(1, Math.ceil(result.filteredTotal / result.pageSize)) : 1;
+  useKeepPageInRange(page, result ? pageCount : null, setPage);
   const body = (
     <OrderListStatus result={result} error={error} isLoading={isLoading} onRetry={() => void reload()} emptyTestId="orders-empty">
       {(page) => (
@@ -102,6 +109,7 @@ export function OrdersPage() {
           onStatus={filter(setStatus)}
           days={days}
           onDays={filter(setDays)}
+          offerLastYear={opened.days === 365}
           view={view}
           onView={filter(setView)}
         />

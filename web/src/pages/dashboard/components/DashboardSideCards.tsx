@@ -1,4 +1,4 @@
-import { Badge, Card, Center, Flex, Heading, Icon, Stack, Text } from '@chakra-ui/react';
+import { Badge, Card, Center, Flex, Heading, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import type { IconType } from 'react-icons';
 import { LuChevronRight, LuLifeBuoy, LuPlug, LuReceipt, LuSettings } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
@@ -101,12 +101,12 @@ function NeedHelpCard() {
   );
 }
 
-/** The dashboard's right column: Quick Links and the "Need Help" card. */
+/** The dashboard's right column from xl: Quick Links and the "Need Help" card; side by side below the sync card between md and xl. */
 export function DashboardSideCards() {
   return (
-    <Stack gap="6">
+    <SimpleGrid columns={{ base: 1, md: 2, xl: 1 }} gap="6" alignItems="start">
       <QuickLinksCard />
       <NeedHelpCard />
-    </Stack>
+    </SimpleGrid>
   );
 }

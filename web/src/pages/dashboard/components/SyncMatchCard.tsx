@@ -1,16 +1,16 @@
 import { Alert, Box, Button, Card, Center, Flex, Heading, Icon, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { LuCircleAlert, LuGitCompareArrows, LuPlug, LuReceipt, LuRefreshCw } from 'react-icons/lu';
 import type { ConnectionsStatus, DashboardMetricsResponse, Provider, SyncStatusResponse } from '@pod/contracts';
 import { PROVIDERS } from '@pod/contracts';
 import { formatPercent } from '../../../components/money/format';
+import { MatchRunButton } from '../../../components/orders/MatchRunButton';
 import { ORDER_MSG } from '../../../components/orders/orderText';
+import { useMatchRun } from '../../../components/orders/useMatchRun';
 import { SyncRunProgress } from '../../../components/sync/SyncRunProgress';
 import { PROVIDER_LABEL } from '../../../components/sync/syncRunText';
 import { AppLink } from '../../../components/ui/link';
 import { ButtonLink } from '../../../components/ui/button-link';
-import { toaster } from '../../../components/ui/toaster';
-import { matchAllOrders } from '../../../hooks/api/orderActions';
 import { useSyncAll, type StartProblem } from '../useSyncAll';
 import { SelectPrintifyShopDialog } from './SelectPrintifyShopDialog';
 
@@ -131,19 +131,7 @@ function ConnectFirst() {
  */
 export function SyncMatchCard({ connections, connectionsError, onRetryConnections, syncStatus, syncStatusKnown, metrics }: SyncMatchCardProps) {
   const sync = useSyncAll(connections);
-  const [matching, setMatching] = useState(false);
-
-  const matchOrders = async () => {
-    setMatching(true);
-    try {
-      await matchAllOrders();
-      toaster.success(ORDER_MSG.matchCompleted);
-    } catch {
-      toaster.error(ORDER_MSG.matchFailed);
-    } finally {
-      setMatching(false);
-    }
-  };
+  const matchRun = useMatchRun(ORDER_MSG.matchCompleted);
 
   if (!connections) {
     return (
@@ -196,9 +184,14 @@ export function SyncMatchCard({ connections, connectionsError, onRetryConnection
             >
               <LuRefreshCw aria-hidden="true" /> Sync All
             </Button>
-            <Button variant="outline" onClick={() => void matchOrders()} loading={matching} disabled={matching} flex={{ base: '1', sm: 'initial' }}>
-              <Icon as={LuGitCompareArrows} hideBelow="sm" aria-hidden="true" /> Match Orders
-            </Button>
+            <MatchRunButton
+              label="Match Orders"
+              icon={<Icon as={LuGitCompareArrows} hideBelow="sm" aria-hidden="true" />}
+              running={matchRun.running}
+              onStart={() => void matchRun.start()}
+              variant="outline"
+              flex={{ base: '1', sm: 'initial' }}
+            />
             <ButtonLink to="/orders" variant="outline" flex={{ base: '1', sm: 'initial' }}>
               <Icon as={LuReceipt} hideBelow="sm" aria-hidden="true" /> View All Orders
             </ButtonLink>

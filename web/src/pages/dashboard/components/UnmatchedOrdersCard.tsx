@@ -8,10 +8,11 @@ import { LoadError } from '../../../components/orders/LoadError';
 import { ManualMatchDialog } from '../../../components/orders/ManualMatchDialog';
 import { StatusBadge } from '../../../components/orders/OrderBadges';
 import { changeErrorText, ORDER_MSG } from '../../../components/orders/orderText';
+import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
 import { AppLink } from '../../../components/ui/link';
 import { toaster } from '../../../components/ui/toaster';
 import { archiveOrder } from '../../../hooks/api/orderActions';
-import { useOrdersPage } from '../../../hooks/api/useOrders';
+import { useOrdersPage, type DashboardDays } from '../../../hooks/api/useOrders';
 import { useDisplayCurrency } from '../../../hooks/useDisplayCurrency';
 
 /** Spec §9: the dashboard previews this many unmatched orders. */
@@ -31,29 +32,43 @@ function Row({ order, archiving, onMatch, onArchive }: { order: OrderRowView; ar
   return (
     <Table.Row>
       <Table.Cell whiteSpace="nowrap">{formatOrderDate(order.orderDate) ?? '-'}</Table.Cell>
-      {/* Width 100% with max-width 0: the product takes the room the other columns leave and truncates. */}
-      <Table.Cell w="full" maxW="0">
-        <Text truncate title={product}>
+      {/* Width 100% with max-width 0: the product takes the room the other columns leave, on up to two lines. */}
+      <Table.Cell w="full" maxW="0" minW="8rem" whiteSpace="normal" data-grow="">
+        <Text lineClamp={2} wordBreak="break-word" title={product}>
           {product}
         </Text>
       </Table.Cell>
       <Table.Cell>{fromEtsy ? 'Etsy' : 'Printify'}</Table.Cell>
-      <Table.Cell>{fromEtsy ? <MoneyText value={order.revenue} figures={order.figures} /> : <Text as="span" color="fg.muted">N/A</Text>}</Table.Cell>
+      <Table.Cell><RowAmount order={order} /></Table.Cell>
       <Table.Cell>
         <StatusBadge status={order.status} />
       </Table.Cell>
       <Table.Cell>
         <Flex gap="2" justify="flex-end">
-          <Button size="xs" colorPalette="brand" variant="subtle" onClick={onMatch} aria-label={`Match ${product}`}>
-            <LuGitCompareArrows aria-hidden="true" /> Match
-          </Button>
-          <Button size="xs" variant="outline" onClick={onArchive} loading={archiving} aria-label={`Archive ${product}`}>
-            Archive
-          </Button>
+          <RowActions product={product} archiving={archiving} onMatch={onMatch} onArchive={onArchive} />
         </Flex>
       </Table.Cell>
     </Table.Row>
   );
+}
+
+/** An unmatched order's Match and Archive buttons, in the table row and on the phone. */
+function RowActions({ product, archiving, onMatch, onArchive }: { product: string; archiving: boolean; onMatch: () => void; onArchive: () => void }) {
+  return (
+    <>
+      <Button size="xs" colorPalette="brand" variant="subtle" onClick={onMatch} aria-label={`Match ${product}`}>
+        <LuGitCompareArrows aria-hidden="true" /> Match
+      </Button>
+      <Button size="xs" variant="outline" onClick={onArchive} loading={archiving} aria-label={`Archive ${product}`}>
+        Archive
+      </Button>
+    </>
+  );
+}
+
+/** An Etsy order's revenue; a lone Printify order has none to show. */
+function RowAmount({ order }: { order: OrderRowView }) {
+  return order.etsyReceiptId !== null ? <MoneyText value={order.revenue} figures={order.figures} /> : <Text as="span" color="fg.muted">N/A</Text>;
 }
 
 /** The same row on a phone: the figures and both buttons without scrolling sideways. */
@@ -72,30 +87,31 @@ function PhoneRow({ order, archiving, onMatch, onArchive }: { order: OrderRowVie
           </Text>
         </Stack>
         <Box flexShrink={0} fontSize="sm">
-          {fromEtsy ? <MoneyText value={order.revenue} figures={order.figures} /> : <Text as="span" color="fg.muted">N/A</Text>}
+          <RowAmount order={order} />
         </Box>
       </Flex>
       <Flex gap="2" mt="2" align="center">
         <StatusBadge status={order.status} />
         <Box flex="1" />
-        <Button size="xs" colorPalette="brand" variant="subtle" onClick={onMatch} aria-label={`Match ${product}`}>
-          <LuGitCompareArrows aria-hidden="true" /> Match
-        </Button>
-        <Button size="xs" variant="outline" onClick={onArchive} loading={archiving} aria-label={`Archive ${product}`}>
-          Archive
-        </Button>
+        <RowActions product={product} archiving={archiving} onMatch={onMatch} onArchive={onArchive} />
       </Flex>
     </Box>
   );
 }
 
-/** "Unmatched Orders" (spec §2; Part 2 §5): the first ten, with Match and Archive that work. */
-export function UnmatchedOrdersCard() {
+/** Orders filtered to the unmatched orders of the Dashboard's range: what the card and its counter count. */
+export const unmatchedOrdersPath = (days: DashboardDays) => `/orders?status=unmatched&days=${days}`;
+
+/**
+ * "Unmatched Orders" (spec §2; Part 2 §5): the first ten of the Dashboard's date range, so its
+ * count is the "Unmatched" counter's, with Match and Archive that work.
+ */
+export function UnmatchedOrdersCard({ days }: { days: DashboardDays }) {
   const currency = useDisplayCurrency();
   const { page, error, isLoading, reload } = useOrdersPage({
     search: '',
     status: 'unmatched',
-    days: undefined,
+    days,
     source: 'all',
     view: 'active',
     page: 1,
@@ -140,11 +156,11 @@ export function UnmatchedOrdersCard() {
         ) : (
           <>
             <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" hideBelow="md">
-              <Table.Root size="sm" minW="40rem">
+              <Table.Root size="sm" minW="40rem" css={FIT_COLUMNS_BELOW_XL}>
                 <Table.Header>
                   <Table.Row bg="bg.subtle">
                     <Table.ColumnHeader>Date</Table.ColumnHeader>
-                    <Table.ColumnHeader>Product</Table.ColumnHeader>
+                    <Table.ColumnHeader data-grow="">Product</Table.ColumnHeader>
                     <Table.ColumnHeader>Source</Table.ColumnHeader>
                     <Table.ColumnHeader>Revenue</Table.ColumnHeader>
                     <Table.ColumnHeader>Status</Table.ColumnHeader>
@@ -164,8 +180,8 @@ export function UnmatchedOrdersCard() {
               ))}
             </Stack>
             {page.filteredTotal > UNMATCHED_PREVIEW_ROWS && (
-              // Opens the Orders list filtered to what this card counts, not every order.
-              <AppLink to="/orders?status=unmatched" display="inline-block" mt="4" color="brand.fg" fontWeight="medium">
+              // Opens the Orders list filtered to what this card counts: unmatched, over the same range.
+              <AppLink to={unmatchedOrdersPath(days)} display="inline-block" mt="4" color="brand.fg" fontWeight="medium">
                 {UNMATCHED_MSG.viewAll(page.filteredTotal)}
               </AppLink>
             )}

@@ -4,11 +4,14 @@ import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { SourceBadge, StatusBadge } from '../../../components/orders/OrderBadges';
+import { OrderCard } from '../../../components/orders/OrderCard';
+import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { ORDER_MSG } from '../../../components/orders/orderText';
+import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
 
 function Amount({ order }: { order: OrderRowView }) {
   // One "Rate unavailable" or "-" says it for the whole row.
-  if (order.figures !== 'ok') return <MoneyText value={null} figures={order.figures} />;
+  if (order.figures !== 'ok' && order.figures !== 'provisional') return <MoneyText value={null} figures={order.figures} />;
   const figures: Array<[string, OrderRowView['revenue'], boolean]> =
     order.status === 'matched'
       ? [
@@ -20,10 +23,11 @@ function Amount({ order }: { order: OrderRowView }) {
   return (
     <Stack gap="0" fontSize="sm">
       {figures.map(([label, value, signed]) => (
-        <Text as="span" key={label} color={label === 'Cost' && order.status === 'matched' ? 'fg.muted' : undefined}>
+        <Text as="span" key={label} whiteSpace="nowrap" color={label === 'Cost' && order.status === 'matched' ? 'fg.muted' : undefined}>
           {label} <MoneyText value={value} signed={signed} fontWeight={signed ? 'medium' : undefined} />
         </Text>
       ))}
+      {order.figures === 'provisional' && <ProvisionalMark />}
     </Stack>
   );
 }
@@ -32,10 +36,11 @@ function Amount({ order }: { order: OrderRowView }) {
 function MatchingRowsTable({ orders, onMatch }: { orders: OrderRowView[]; onMatch: (order: OrderRowView) => void }) {
   return (
     <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel">
-      <Table.Root size="sm" minW="52rem" data-testid="matching-table">
+      {/* From lg (1024 px) the six columns fit beside the sidebar; between md and lg the frame scrolls. */}
+      <Table.Root size="sm" minW={{ base: '52rem', lg: '0' }} css={FIT_COLUMNS_BELOW_XL} data-testid="matching-table">
         <Table.Header>
           <Table.Row bg="bg.subtle">
-            <Table.ColumnHeader>Order Details</Table.ColumnHeader>
+            <Table.ColumnHeader data-grow="">Order Details</Table.ColumnHeader>
             <Table.ColumnHeader>Customer</Table.ColumnHeader>
             <Table.ColumnHeader>Amount</Table.ColumnHeader>
             <Table.ColumnHeader>Status</Table.ColumnHeader>
@@ -48,8 +53,9 @@ function MatchingRowsTable({ orders, onMatch }: { orders: OrderRowView[]; onMatc
             const product = order.productTitle ?? ORDER_MSG.unknownProduct;
             return (
               <Table.Row key={order.id}>
-                <Table.Cell maxW="20rem">
-                  <Text fontWeight="medium" truncate title={product}>
+                {/* Width 100%: the details take what the other columns leave; a long title wraps to two lines. */}
+                <Table.Cell w="full" maxW="0" minW="10rem" whiteSpace="normal" data-grow="">
+                  <Text fontWeight="medium" lineClamp={2} wordBreak="break-word" title={product}>
                     {product}
                   </Text>
                   <Text fontSize="xs" color="fg.muted">
@@ -59,7 +65,12 @@ function MatchingRowsTable({ orders, onMatch }: { orders: OrderRowView[]; onMatc
                     {order.etsyReceiptId ? `Receipt ${order.etsyReceiptId}` : `Printify ${order.printifyOrderId ?? '-'}`}
                   </Text>
                 </Table.Cell>
-                <Table.Cell>{order.customerName ?? ORDER_MSG.unknownCustomer}</Table.Cell>
+                <Table.Cell>
+                  {/* A long name truncates (in full on hover) rather than pushing Actions out of view. */}
+                  <Text truncate maxW={{ base: '14rem', lg: '8rem', xl: '16rem' }} title={order.customerName ?? undefined}>
+                    {order.customerName ?? ORDER_MSG.unknownCustomer}
+                  </Text>
+                </Table.Cell>
                 <Table.Cell>
                   <Amount order={order} />
                 </Table.Cell>
@@ -92,21 +103,21 @@ function MatchingCards({ orders, onMatch }: { orders: OrderRowView[]; onMatch: (
       {orders.map((order) => {
         const product = order.productTitle ?? ORDER_MSG.unknownProduct;
         return (
-          <Box as="li" key={order.id} borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel" p="4">
-            <Flex justify="space-between" gap="3" align="flex-start">
-              <Stack gap="0.5" minW="0">
-                <Text fontWeight="semibold" truncate>
-                  {product}
-                </Text>
+          <OrderCard
+            key={order.id}
+            product={product}
+            badge={<StatusBadge status={order.status} />}
+            details={
+              <>
                 <Text fontSize="xs" color="fg.muted">
                   {order.customerName ?? ORDER_MSG.unknownCustomer} · {formatOrderDate(order.orderDate) ?? ORDER_MSG.noDate}
                 </Text>
                 <Text fontSize="xs" color="fg.muted" truncate>
                   {order.etsyReceiptId ? `Receipt ${order.etsyReceiptId}` : `Printify ${order.printifyOrderId ?? '-'}`}
                 </Text>
-              </Stack>
-              <StatusBadge status={order.status} />
-            </Flex>
+              </>
+            }
+          >
             <Flex justify="space-between" align="flex-end" gap="3" mt="3">
               <Stack gap="2">
                 <Amount order={order} />
@@ -120,7 +131,7 @@ function MatchingCards({ orders, onMatch }: { orders: OrderRowView[]; onMatch: (
                 </Button>
               )}
             </Flex>
-          </Box>
+          </OrderCard>
         );
       })}
     </Stack>

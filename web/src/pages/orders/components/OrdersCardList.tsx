@@ -4,6 +4,8 @@ import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
+import { OrderCard } from '../../../components/orders/OrderCard';
+import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { ORDER_MSG } from '../../../components/orders/orderText';
 
 interface OrdersCardListProps {
@@ -33,12 +35,12 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
       {orders.map((order) => {
         const product = order.productTitle ?? ORDER_MSG.unknownProduct;
         return (
-          <Box as="li" key={order.id} borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel" p="4">
-            <Flex justify="space-between" gap="3" align="flex-start">
-              <Stack gap="0.5" minW="0">
-                <Text fontWeight="semibold" truncate>
-                  {product}
-                </Text>
+          <OrderCard
+            key={order.id}
+            product={product}
+            badge={<MatchStatusBadge order={order} />}
+            details={
+              <>
                 {order.productSku && (
                   <Text fontSize="xs" color="fg.muted" truncate>
                     SKU: {order.productSku}
@@ -50,10 +52,10 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
                 <Text fontSize="xs" color="fg.muted" truncate>
                   Printify {order.printifyOrderId ?? '-'}
                 </Text>
-              </Stack>
-              <MatchStatusBadge order={order} />
-            </Flex>
-            {order.figures === 'ok' ? (
+              </>
+            }
+          >
+            {order.figures === 'ok' || order.figures === 'provisional' ? (
               <SimpleGrid as="dl" columns={3} gap="2" mt="3">
                 <Figure label="Revenue">
                   <MoneyText value={order.revenue} />
@@ -63,6 +65,7 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
                 </Figure>
                 <Figure label="Profit">
                   <MoneyText value={order.profit} signed fontWeight="medium" />
+                  {order.figures === 'provisional' && <ProvisionalMark />}
                 </Figure>
               </SimpleGrid>
             ) : (
@@ -82,7 +85,7 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
                 </Button>
               )}
             </Flex>
-          </Box>
+          </OrderCard>
         );
       })}
     </Stack>

@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { LuSearch } from 'react-icons/lu';
 import type { OrdersArchiveView, OrdersStatusFilter } from '@pod/contracts';
 
-export type OrdersDays = 7 | 30 | 90 | undefined;
+/** The spec's windows, and 365 when the Dashboard's "Last year" sent the seller here. */
+export type OrdersDays = 7 | 30 | 90 | 365 | undefined;
 
 /** Spec §2 and §9: the Orders screen's filters and their labels. */
 export const STATUS_OPTIONS: ReadonlyArray<{ value: OrdersStatusFilter; label: string }> = [
@@ -12,12 +13,14 @@ export const STATUS_OPTIONS: ReadonlyArray<{ value: OrdersStatusFilter; label: s
   { value: 'pending', label: 'Pending' },
   { value: 'unmatched', label: 'Unmatched' },
 ];
-const DATE_OPTIONS: ReadonlyArray<{ value: string; label: string }> = [
-  { value: '', label: 'All Time' },
-  { value: '7', label: 'Last 7 days' },
-  { value: '30', label: 'Last 30 days' },
-  { value: '90', label: 'Last 90 days' },
+export const DATE_OPTIONS: ReadonlyArray<{ value: OrdersDays; label: string }> = [
+  { value: undefined, label: 'All Time' },
+  { value: 7, label: 'Last 7 days' },
+  { value: 30, label: 'Last 30 days' },
+  { value: 90, label: 'Last 90 days' },
 ];
+/** Offered only to a page opened on it (the Dashboard's "View All … Unmatched Orders" over its "Last year"). */
+export const LAST_YEAR_OPTION: { value: OrdersDays; label: string } = { value: 365, label: 'Last year' };
 const VIEW_OPTIONS: ReadonlyArray<{ value: OrdersArchiveView; label: string }> = [
   { value: 'active', label: 'Active orders' },
   { value: 'archived', label: 'Archived orders' },
@@ -44,11 +47,14 @@ interface OrdersFiltersProps {
   onStatus: (status: OrdersStatusFilter) => void;
   days: OrdersDays;
   onDays: (days: OrdersDays) => void;
+  /** Adds "Last year" to the spec's date windows. */
+  offerLastYear: boolean;
   view: OrdersArchiveView;
   onView: (view: OrdersArchiveView) => void;
 }
 
-export function OrdersFilters({ search, onSearch, status, onStatus, days, onDays, view, onView }: OrdersFiltersProps) {
+export function OrdersFilters({ search, onSearch, status, onStatus, days, onDays, offerLastYear, view, onView }: OrdersFiltersProps) {
+  const dateOptions = offerLastYear ? [...DATE_OPTIONS, LAST_YEAR_OPTION] : DATE_OPTIONS;
   return (
     <Flex gap="3" direction={{ base: 'column', md: 'row' }} wrap="wrap">
       <Field.Root flex="1" minW={{ md: '16rem' }}>
@@ -64,9 +70,9 @@ export function OrdersFilters({ search, onSearch, status, onStatus, days, onDays
           </option>
         ))}
       </Select>
-      <Select label="Date" name="order-days" value={days === undefined ? '' : String(days)} onChange={(value) => onDays(value ? (Number(value) as OrdersDays) : undefined)}>
-        {DATE_OPTIONS.map((option) => (
-          <option key={option.value} value={option.value}>
+      <Select label="Date" name="order-days" value={String(days ?? '')} onChange={(value) => onDays(dateOptions.find((option) => String(option.value ?? '') === value)?.value)}>
+        {dateOptions.map((option) => (
+          <option key={option.label} value={option.value ?? ''}>
             {option.label}
           </option>
         ))}

@@ -1,9 +1,11 @@
-import { Button, Flex, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Table, Text } from '@chakra-ui/react';
 import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
+import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { ORDER_MSG } from '../../../components/orders/orderText';
+import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
 
 interface OrdersTableProps {
   orders: OrderRowView[];
@@ -19,13 +21,24 @@ const dash = <Text as="span" color="fg.muted">-</Text>;
 export function OrdersTable({ orders, onDetails, onRestore, restoringId }: OrdersTableProps) {
   return (
     <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel">
-      <Table.Root size="sm" minW="50rem" data-testid="orders-table">
+      {/* Between md and lg the frame scrolls; from lg every column fits (below xl the Printify ID sits under the Etsy ID, the date under the product). */}
+      <Table.Root size="sm" minW={{ base: '50rem', lg: '0' }} css={FIT_COLUMNS_BELOW_XL} data-testid="orders-table">
         <Table.Header>
           <Table.Row bg="bg.subtle">
-            <Table.ColumnHeader>Etsy ID</Table.ColumnHeader>
-            <Table.ColumnHeader>Printify ID</Table.ColumnHeader>
-            <Table.ColumnHeader>Product</Table.ColumnHeader>
-            <Table.ColumnHeader>Date</Table.ColumnHeader>
+            <Table.ColumnHeader>
+              Etsy ID
+              <Box as="span" display={{ base: 'block', xl: 'none' }} fontWeight="normal" color="fg.muted">
+                Printify ID
+              </Box>
+            </Table.ColumnHeader>
+            <Table.ColumnHeader hideBelow="xl">Printify ID</Table.ColumnHeader>
+            <Table.ColumnHeader data-grow="">
+              Product
+              <Box as="span" display={{ base: 'block', xl: 'none' }} fontWeight="normal" color="fg.muted">
+                Date
+              </Box>
+            </Table.ColumnHeader>
+            <Table.ColumnHeader hideBelow="xl">Date</Table.ColumnHeader>
             <Table.ColumnHeader>Match Status</Table.ColumnHeader>
             <Table.ColumnHeader textAlign="end">Revenue</Table.ColumnHeader>
             <Table.ColumnHeader textAlign="end">Cost</Table.ColumnHeader>
@@ -38,22 +51,35 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
             const product = order.productTitle ?? ORDER_MSG.unknownProduct;
             return (
               <Table.Row key={order.id}>
-                <Table.Cell fontFamily="mono" fontSize="xs">{order.etsyReceiptId ?? dash}</Table.Cell>
                 <Table.Cell fontFamily="mono" fontSize="xs">
+                  {order.etsyReceiptId ?? dash}
+                  <Box display={{ base: 'block', xl: 'none' }} color="fg.muted">
+                    {order.printifyOrderId ? <Text truncate maxW="5.5rem" title={order.printifyOrderId}>{order.printifyOrderId}</Text> : dash}
+                  </Box>
+                </Table.Cell>
+                <Table.Cell fontFamily="mono" fontSize="xs" hideBelow="xl">
                   {order.printifyOrderId ? <Text truncate maxW="7rem" title={order.printifyOrderId}>{order.printifyOrderId}</Text> : dash}
                 </Table.Cell>
-                {/* Width 100% with max-width 0: the product takes what the other columns leave and truncates, so Actions stays in view. */}
-                <Table.Cell w="full" maxW="0">
-                  <Text truncate title={product}>
+                {/*
+                  Width 100% with max-width 0: the product takes what the other columns leave (never under
+                  8rem), on up to two lines, and its SKU truncates, so Actions stays in view.
+                */}
+                <Table.Cell w="full" maxW="0" minW="8rem" whiteSpace="normal" data-grow="">
+                  <Text lineClamp={2} wordBreak="break-word" title={product}>
                     {product}
                   </Text>
+                  <Text hideFrom="xl" fontSize="xs" color="fg.muted" truncate>
+                    {[formatOrderDate(order.orderDate) ?? '-', order.productSku && `SKU: ${order.productSku}`].filter(Boolean).join(' · ')}
+                  </Text>
                   {order.productSku && (
-                    <Text fontSize="xs" color="fg.muted" truncate>
+                    <Text hideBelow="xl" fontSize="xs" color="fg.muted" truncate>
                       SKU: {order.productSku}
                     </Text>
                   )}
                 </Table.Cell>
-                <Table.Cell whiteSpace="nowrap">{formatOrderDate(order.orderDate) ?? dash}</Table.Cell>
+                <Table.Cell whiteSpace="nowrap" hideBelow="xl">
+                  {formatOrderDate(order.orderDate) ?? dash}
+                </Table.Cell>
                 <Table.Cell>
                   <MatchStatusBadge order={order} />
                 </Table.Cell>
@@ -69,7 +95,7 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                     </Table.Cell>
                     <Table.Cell textAlign="end">
                       <MoneyText value={order.cost} figures={order.figures} />
-                      {order.hasEstimatedFees && order.figures === 'ok' && (
+                      {order.hasEstimatedFees && (order.figures === 'ok' || order.figures === 'provisional') && (
                         <Text fontSize="xs" color="fg.muted">
                           est. fees
                         </Text>
@@ -77,6 +103,7 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                     </Table.Cell>
                     <Table.Cell textAlign="end">
                       <MoneyText value={order.profit} figures={order.figures} signed fontWeight="medium" />
+                      {order.figures === 'provisional' && <ProvisionalMark />}
                     </Table.Cell>
                   </>
                 )}

@@ -1,6 +1,6 @@
 import { Badge, Box, Flex, Heading, Separator, Stack, Text } from '@chakra-ui/react';
 import type { FigureSource, MoneyView, OrderDetailsResponse, OrderRowView, ProfitLineView } from '@pod/contracts';
-import { formatMoney, formatPercent } from '../../../components/money/format';
+import { formatCalendarDate, formatMoney, formatPercent } from '../../../components/money/format';
 import { FIGURES_TEXT, MoneyText } from '../../../components/money/MoneyText';
 
 type Profit = NonNullable<OrderDetailsResponse['profit']>;
@@ -66,6 +66,19 @@ function Lines({ title, lines }: { title: string; lines: ProfitLineView[] }) {
   );
 }
 
+/**
+ * Why the figures may still change: the day whose rates were used, the day awaited and when it
+ * comes. A day already past was published but not loaded yet (rate loading is late).
+ */
+export function provisionalText(provisional: NonNullable<Profit['provisional']>, today = new Date().toISOString().slice(0, 10)): string {
+  const used = formatCalendarDate(provisional.rateDate);
+  const awaited = formatCalendarDate(provisional.awaitingRateDate);
+  if (provisional.awaitingRateDate < today) {
+    return `Provisional: converted at the ECB rate of ${used}, the latest loaded; the rate of ${awaited} is not loaded yet, and these figures update when it is.`;
+  }
+  return `Provisional: converted at the ECB rate of ${used}; the rate of ${awaited} is published around 16:00 CET and these figures update then.`;
+}
+
 function Total({ label, value, signed = false }: { label: string; value: MoneyView | null; signed?: boolean }) {
   return (
     <Flex justify="space-between" gap="3">
@@ -93,6 +106,11 @@ export function ProfitSummary({ profit, order }: { profit: Profit; order: OrderR
       {profit.figures === 'rate_unavailable' && (
         <Text fontSize="sm" color="fg.warning">
           {FIGURES_TEXT.rateUnavailable}: {FIGURES_TEXT.rateUnavailableWhy}
+        </Text>
+      )}
+      {profit.figures === 'provisional' && profit.provisional && (
+        <Text fontSize="sm" color="fg.warning" data-testid="provisional-figures">
+          {provisionalText(profit.provisional)}
         </Text>
       )}
       {profit.figures === 'not_computed' && (
