@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       const cookie = String(([signedUp.headers['set-cookie']].flat()[0] ?? '').split(';')[0]);
       const headers = { ...SAME_ORIGIN, cookie, authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
 
-      const costs = await sweepHostileBodies(app, routes, headers, 5);
+      const costs = await sweepHostileBodies(app, routes, headers, { runs: 5 });
       console.log('Worst hostile body per route (CPU time of the whole request, cheapest of 5 runs):');
       const byRoute = new Map<string, (typeof costs)[number]>();
       for (const cost of costs) if ((byRoute.get(cost.route)?.cpuMs ?? -1) < cost.cpuMs) byRoute.set(cost.route, cost);

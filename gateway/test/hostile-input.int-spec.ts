@@ -8,6 +8,8 @@ import { GatewayTestBed, SAME_ORIGIN, STRONG_PASSWORD, register, sessionCookie, 
 import { hostileBodies } from '../bench/hostile-bodies';
 import { livezUnderHostileBodies, sweepHostileBodies } from '../bench/hostile-load';
 
+/** What one hostile body may cost the gateway (items 30, 31). */
+const CPU_BUDGET_MS = 50;
 const INVALID_TOKEN = 'Invalid Printify API token. Please check and try again.';
 const bed = new GatewayTestBed();
 let gw: TestGateway;
@@ -52,14 +54,14 @@ describe('one request cannot stall the gateway (items 30, 31)', () => {
   it('costs under 50 ms of CPU for every hostile body on every route, with a short 4xx and a short log line', async () => {
     expect(bodyRoutes.length).toBeGreaterThanOrEqual(8);
     const logsBefore = gw.logs.length;
-    const costs = await sweepHostileBodies(gw.app, bodyRoutes, PAST_THE_GUARDS());
+    const costs = await sweepHostileBodies(gw.app, bodyRoutes, PAST_THE_GUARDS(), { recheckAboveMs: CPU_BUDGET_MS });
     // The sweep signs out last.
     cookie = sessionCookie(await register(gw.app, uniqueEmail('hostile')));
     expect(costs.length).toBe(bodyRoutes.length * hostileBodies().length);
     expect(costs.filter((c) => c.statusCode >= 500 || c.replyBytes >= 1_000)).toEqual([]);
     // Past the guards means the bodies were parsed and validated, not refused before (403/401).
     expect(costs.filter((c) => c.statusCode === 401 || c.statusCode === 403)).toEqual([]);
-    expect(costs.filter((c) => c.cpuMs >= 50)).toEqual([]);
+    expect(costs.filter((c) => c.cpuMs >= CPU_BUDGET_MS)).toEqual([]);
     expect(gw.logs.slice(logsBefore).filter((line) => line.length >= 2_000)).toEqual([]);
   }, 300_000);
 
