@@ -429,6 +429,43 @@ describe('the order screens at 1280, 1024 and 390 px', () => {
     const lone = await matchingPage(page, `month=${month}&status=unmatched&currency=USD`);
     await expectText(matching.found(), `${lone.total} orders found`);
     if (lone.total > 0) await fits(matching.table(), 'matching, unmatched');
+
+    // The demo's rows change with the day; the widest values any seller can have must fit too: every
+    // status and source, five-digit amounts, a negative profit, est. fees, provisional, a long name.
+    const widest = (orders: OrderRowView[]): OrderRowView[] =>
+      orders.map((order, index) => {
+        const money = (minor: number) => ({ minor, currency: 'USD' });
+        const status = (['unmatched', 'matched', 'pending'] as const)[index % 3];
+        return {
+          ...order,
+          status,
+          source: status === 'matched' ? 'etsy_printify' : index % 2 ? 'printify' : 'etsy',
+          customerName: 'Maximiliane Oppenheimer-Wolkenstein',
+          figures: 'provisional',
+          revenue: money(1_234_567),
+          cost: money(2_345_678),
+          profit: money(-1_111_111),
+          hasEstimatedFees: true,
+        };
+      });
+    for (const path of ['/api/orders', '/api/matching/orders']) {
+      await page.route(
+        (url) => url.pathname === path,
+        async (route) => {
+          const answer = await route.fetch();
+          const body = await answer.json();
+          await route.fulfill({ response: answer, json: { ...body, orders: widest(body.orders) } });
+        },
+      );
+    }
+    await page.goto('/matching');
+    await fits(matching.table(), 'matching, widest values');
+    await screenshot(page, 'matching-widest');
+    await page.goto('/orders');
+    await fits(screen.table(), 'orders, widest values');
+    await page.goto('/');
+    await page.getByRole('combobox', { name: 'Date range' }).selectOption({ label: 'Last year' });
+    await fits(page.getByTestId('unmatched-orders').locator('table'), 'dashboard, widest values');
   });
 
   it('shows the Dashboard, Orders and Order Details as cards on a phone', async () => {

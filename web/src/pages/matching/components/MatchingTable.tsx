@@ -53,21 +53,24 @@ function MatchingRowsTable({ orders, onMatch }: { orders: OrderRowView[]; onMatc
             const product = order.productTitle ?? ORDER_MSG.unknownProduct;
             return (
               <Table.Row key={order.id}>
-                {/* Width 100%: the details take what the other columns leave; a long title wraps to two lines. */}
-                <Table.Cell w="full" maxW="0" minW="10rem" whiteSpace="normal" data-grow="">
+                {/* Width 100%: the details take what the other columns leave; a long title wraps to two lines.
+                    At lg the other five can leave ~170 px (an Unmatched badge, a four-digit amount), so 8rem. */}
+                <Table.Cell w="full" maxW="0" minW={{ base: '10rem', lg: '8rem', xl: '10rem' }} whiteSpace="normal" data-grow="">
                   <Text fontWeight="medium" lineClamp={2} wordBreak="break-word" title={product}>
                     {product}
                   </Text>
                   <Text fontSize="xs" color="fg.muted">
                     {formatOrderDate(order.orderDate) ?? ORDER_MSG.noDate}
                   </Text>
-                  <Text fontSize="xs" color="fg.muted" fontFamily="mono" truncate>
+                  {/* Width 0 with min-width 100%: the id adds nothing to the column's minimum (a 24-character
+                      Printify id would set it) and still takes the cell's width, truncated, in full on hover. */}
+                  <Text fontSize="xs" color="fg.muted" fontFamily="mono" truncate w="0" minW="full" title={order.etsyReceiptId ?? order.printifyOrderId ?? undefined}>
                     {order.etsyReceiptId ? `Receipt ${order.etsyReceiptId}` : `Printify ${order.printifyOrderId ?? '-'}`}
                   </Text>
                 </Table.Cell>
                 <Table.Cell>
                   {/* A long name truncates (in full on hover) rather than pushing Actions out of view. */}
-                  <Text truncate maxW={{ base: '14rem', lg: '8rem', xl: '16rem' }} title={order.customerName ?? undefined}>
+                  <Text truncate maxW={{ base: '14rem', lg: '6.5rem', xl: '16rem' }} title={order.customerName ?? undefined}>
                     {order.customerName ?? ORDER_MSG.unknownCustomer}
                   </Text>
                 </Table.Cell>

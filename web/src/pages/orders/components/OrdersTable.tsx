@@ -62,9 +62,10 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                 </Table.Cell>
                 {/*
                   Width 100% with max-width 0: the product takes what the other columns leave (never under
-                  8rem), on up to two lines, and its SKU truncates, so Actions stays in view.
+                  8rem; 7rem at lg, where five-digit amounts in all three figures leave it ~120 px), on up to
+                  two lines, and its SKU truncates, so Actions stays in view.
                 */}
-                <Table.Cell w="full" maxW="0" minW="8rem" whiteSpace="normal" data-grow="">
+                <Table.Cell w="full" maxW="0" minW={{ base: '8rem', lg: '7rem', xl: '8rem' }} whiteSpace="normal" data-grow="">
                   <Text lineClamp={2} wordBreak="break-word" title={product}>
                     {product}
                   </Text>
