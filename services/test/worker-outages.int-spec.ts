@@ -202,6 +202,21 @@ describe('a worker losing its dependencies', () => {
     expect(gateway?.child.exitCode).toBeNull();
   });
 
+  it('takes no job and exits 1 when its database role would skip row-level security (item 24)', async () => {
+    const prefix = uniqueRedisPrefix('outage');
+    // DATABASE_APP_ROLE=none keeps the login's own role: postgres, a superuser, which RLS does not bind.
+    const worker = await startWorker('matcher', { DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: prefix, DATABASE_APP_ROLE: 'none' });
+    try {
+      await pollUntil('the worker exits', async () => (worker.child.exitCode !== null ? true : undefined), 30_000);
+      expect((await worker.exited).code).toBe(1);
+      expect(worker.logs()).toContain('"event":"worker.unsafe_database_role"');
+      expect(worker.logs()).toContain('is a superuser: row-level security would not apply');
+      expect(worker.logs()).not.toContain('"event":"worker.running"');
+    } finally {
+      await worker.stop('SIGKILL');
+    }
+  });
+
   it('still exits within the bound on SIGTERM once Redis is gone', async () => {
     const { redis, worker } = await startStack({ redisRunning: true, withGateway: false });
     await healthIs(worker, 200, 'the worker is healthy', 30_000);
