@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import type {
   DashboardMetricsResponse,
@@ -11,6 +11,7 @@ import type {
   OrdersStatusFilter,
 } from '@pod/contracts';
 import type { DisplayCurrencyCode } from '@pod/domain';
+import { FIGURES_POLL_IDLE, nextFiguresPoll, type FiguresPollState } from './figuresPolling';
 import { resetByPrefix } from './mutateByPrefix';
 import { ORDER_API as API, withQuery } from './orderKeys';
 
@@ -20,19 +21,28 @@ import { ORDER_API as API, withQuery } from './orderKeys';
 
 export type DashboardDays = 7 | 30 | 90 | 365;
 
-/** How often the dashboard asks again while some orders' profit is still being calculated (after a sync or a match). */
-export const FIGURES_POLL_MS = 3_000;
-
 export function useDashboardMetrics(days: DashboardDays, currency: DisplayCurrencyCode) {
   const key = withQuery(API.dashboardMetrics, { days, currency });
   const { cache } = useSWRConfig();
-  // SWR re-arms polling when `refreshInterval` changes, so a plain number that follows the cached
-  // answer starts it when orders wait for their profit and stops it once none do.
   const waiting = ((cache.get(key)?.data as DashboardMetricsResponse | undefined)?.ordersNotComputed ?? 0) > 0;
+  // While orders wait for their profit, poll, backing off when answers show no progress
+  // (figuresPolling.ts). SWR asks the function after each answer and stops for good once it
+  // answers 0; a new function per idle/waiting phase (and per key) re-arms it when orders
+  // start waiting again (after a sync or a match).
+  const refreshInterval = useMemo(() => {
+    let progress: FiguresPollState = FIGURES_POLL_IDLE;
+    return (latest?: DashboardMetricsResponse) => {
+      const next = nextFiguresPoll(progress, latest?.ordersNotComputed ?? 0);
+      progress = next.state;
+      return next.intervalMs;
+    };
+    // `key` and `waiting` are not read: a new function (with a fresh back-off) per key and phase is the point.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, waiting]);
   const { data, error, isLoading, mutate } = useSWR<DashboardMetricsResponse>(key, {
     // After a change empties the cache (mutateByPrefix), the figures stay on screen until the new ones arrive.
     keepPreviousData: true,
-    refreshInterval: waiting ? FIGURES_POLL_MS : 0,
+    refreshInterval,
   });
   // Once no order waits any more, the order lists on screen (the Unmatched Orders preview) still
   // show "-" for them: ask them again, and empty the others' cached answers.
