@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { Queue } from 'bullmq';
+import Redis from 'ioredis';
 import { Client } from 'pg';
+import { EVENT_NAMES, eventChannel } from '@pod/contracts';
 import {
   createTestDatabase,
   freePort,
@@ -82,6 +84,20 @@ describe('a worker losing its dependencies', () => {
     return stack;
   }
 
+  /** How many clients listen on `channel` of the stack's redis-server (PUBSUB NUMSUB). */
+  async function subscribers(redis: DedicatedRedis, channel: string): Promise<number> {
+    const client = new Redis({ port: redis.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    try {
+      await client.connect();
+      const reply = (await client.pubsub('NUMSUB', channel)) as [string, number];
+      return Number(reply[1]);
+    } catch {
+      return 0;
+    } finally {
+      client.disconnect();
+    }
+  }
+
   const healthIs = (worker: WorkerProcess, status: number, what: string, timeoutMs?: number) =>
     pollUntil(what, async () => {
       const health = await readHealth(worker);
@@ -118,7 +134,7 @@ describe('a worker losing its dependencies', () => {
   });
 
   it('lets the gateway, started before Redis, enqueue and hear job.completed once Redis is up', async () => {
-    const { redis, worker, gatewayUrl } = await startStack({ redisRunning: false, withGateway: true });
+    const { redis, worker, gatewayUrl, prefix } = await startStack({ redisRunning: false, withGateway: true });
     // Both processes are up and waiting for Redis before it arrives.
     await healthIs(worker, 503, 'the worker is up without Redis');
     const refused = await pollUntil('the gateway answers without Redis', async () => {
@@ -128,6 +144,10 @@ describe('a worker losing its dependencies', () => {
     expect(refused.body.message).toBe('The job queue is unavailable; try again shortly.');
 
     await redis.start();
+    // Events travel by Redis pub/sub, which drops a message published before anyone listens:
+    // "hear once Redis is up" means once the gateway's subscription has been replayed, which
+    // its reconnect back-off may make later than the queue connection the ping needs.
+    await pollUntil('the gateway subscribes to job.completed again', async () => ((await subscribers(redis, eventChannel(prefix, EVENT_NAMES.jobCompleted))) > 0 ? true : undefined), 30_000, 200);
     const accepted = await pollUntil('the gateway accepts a ping', async () => {
       const response = await postPing(gatewayUrl);
       return response.status === 202 ? response : undefined;
