@@ -32,8 +32,6 @@ const confidenceTransformer: ValueTransformer = {
 @Index('order_record_printify_order_idx', ['userId', 'printifyOrderId', 'printifyShopId'], { unique: true, where: 'printify_order_id IS NOT NULL' })
 @Index('order_record_list_idx', ['userId', 'orderDate', 'id'], { where: 'archived_at IS NULL' })
 @Index('order_record_status_idx', ['userId', 'status', 'orderDate'], { where: 'archived_at IS NULL' })
-// A trigram expression index TypeORM cannot declare (see the migration and ORDER_SEARCH_TEXT_SQL).
-@Index('order_record_search_idx', { synchronize: false })
 export class OrderRecordEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'order_record_pkey' })
   id: string;

@@ -10,6 +10,7 @@ import { OrderRecords1764600000000 } from './1764600000000-order-records';
 import { OrderProfits1764700000000 } from './1764700000000-order-profits';
 import { ProvisionalFigures1764800000000 } from './1764800000000-provisional-figures';
 import { TenantScope1764900000000 } from './1764900000000-tenant-scope';
+import { OrderSearchUnindexed1765000000000 } from './1765000000000-order-search-unindexed';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const ALL_MIGRATIONS = [
   OrderProfits1764700000000,
   ProvisionalFigures1764800000000,
   TenantScope1764900000000,
+  OrderSearchUnindexed1765000000000,
 ];
