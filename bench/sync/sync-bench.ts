@@ -20,7 +20,7 @@
  */
 import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
-import { queryDatabase, type TestSandbox } from '@pod/testing';
+import { consentGrantBody, queryDatabase, type TestSandbox } from '@pod/testing';
 import { ensureFreshServerBuild } from '../support/build';
 import { GatewaySession } from '../support/gateway-session';
 import { busiestWindow, etsyTokenBudget, printifyAccountBudget, requestsOf, tightestSpan, type LoggedRequest } from '../support/sandbox-log';
@@ -149,16 +149,8 @@ async function bothSettled(session: GatewaySession, deadline: number, previous: 
 
 async function connectEtsy(session: GatewaySession, sandbox: TestSandbox, tenantId: string): Promise<void> {
   const { authUrl } = await session.json<{ authUrl: string }>('POST', '/api/connections/etsy/oauth', undefined, 200);
-  const params = new URL(authUrl).searchParams;
   // What the consent page's "Allow access" does for the seller.
-  const { code, state } = await sandbox.admin<{ code: string; state: string }>('POST', `/tenants/${tenantId}/grant`, {
-    clientId: params.get('client_id'),
-    redirectUri: params.get('redirect_uri'),
-    scope: params.get('scope'),
-    state: params.get('state'),
-    codeChallenge: params.get('code_challenge'),
-    codeChallengeMethod: params.get('code_challenge_method'),
-  });
+  const { code, state } = await sandbox.admin<{ code: string; state: string }>('POST', `/tenants/${tenantId}/grant`, consentGrantBody(authUrl));
   const callback = await session.call('GET', `/api/connections/etsy/callback?${new URLSearchParams({ code, state })}`);
   if (callback.status !== 302 || !callback.headers.get('location')?.includes('etsy=connected')) {
     throw new Error(`the Etsy callback answered ${callback.status} ${callback.headers.get('location') ?? (await callback.text()).slice(0, 300)}`);

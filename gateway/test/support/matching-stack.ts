@@ -2,10 +2,12 @@ import { Queue } from 'bullmq';
 import { loadConfig } from '@pod/config';
 import { bullConnection, bullPrefix } from '@pod/queue';
 import {
+  consentGrantBody,
   createTestDatabase,
   deleteRedisPrefix,
   freePort,
   queryDatabase,
+  sandboxAdmin,
   spawnService,
   TEST_APP_SECRET,
   TEST_OPERATOR_TOKEN,
@@ -65,28 +67,13 @@ export class SpawnedSandbox {
     return new SpawnedSandbox(url, service);
   }
 
-  async admin<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.url}/__sandbox${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TEST_SANDBOX_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (!response.ok) throw new Error(`sandbox ${method} ${path}: ${response.status} ${await response.text()}`);
-    return (response.status === 204 ? undefined : await response.json()) as T;
+  admin<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    return sandboxAdmin(this.url)<T>(method, path, body);
   }
 
   /** What "Allow access" on the consent page does for `tenantId`: a code for this authorization URL. */
   consent(authUrl: string, tenantId: string): Promise<{ code: string; state: string }> {
-    const params = new URL(authUrl).searchParams;
-    return this.admin('POST', `/tenants/${tenantId}/grant`, {
-      clientId: params.get('client_id'),
-      redirectUri: params.get('redirect_uri'),
-      scope: params.get('scope'),
-      state: params.get('state'),
-      codeChallenge: params.get('code_challenge'),
-      codeChallengeMethod: params.get('code_challenge_method'),
-    });
+    return this.admin('POST', `/tenants/${tenantId}/grant`, consentGrantBody(authUrl));
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createSandboxApp } from '../../../services/sandbox/src/app';
 import type { SandboxOptions } from '../../../services/sandbox/src/config';
+import { consentGrantBody } from '@pod/testing';
 
 export const SANDBOX_ADMIN_TOKEN = 'sandbox-admin-test-token';
 
@@ -61,15 +62,7 @@ export class SandboxProviders {
 
   /** What the consent page's "Allow access" does for `tenantId`: a code for this authorization URL. */
   async consent(authUrl: string, tenantId = this.consentTenant): Promise<{ code: string; state: string }> {
-    const params = new URL(authUrl).searchParams;
-    return this.admin<{ code: string; state: string }>('POST', `/tenants/${tenantId}/grant`, {
-      clientId: params.get('client_id'),
-      redirectUri: params.get('redirect_uri'),
-      scope: params.get('scope'),
-      state: params.get('state'),
-      codeChallenge: params.get('code_challenge'),
-      codeChallengeMethod: params.get('code_challenge_method'),
-    });
+    return this.admin<{ code: string; state: string }>('POST', `/tenants/${tenantId}/grant`, consentGrantBody(authUrl));
   }
 
   /** Requests the sandbox logged to Etsy's token endpoint so far. */

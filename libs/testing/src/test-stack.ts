@@ -58,7 +58,12 @@ async function startSandbox(redirectUri: string): Promise<TestSandbox> {
     await process.stop('SIGKILL');
     throw error;
   }
-  const admin = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  return { url, adminToken: TEST_SANDBOX_ADMIN_TOKEN, process, admin: sandboxAdmin(url) };
+}
+
+/** Calls to the admin API (/__sandbox/…) of the sandbox at `url`, parsed as JSON; a non-2xx answer throws. */
+export function sandboxAdmin(url: string): TestSandbox['admin'] {
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${url}/__sandbox${path}`, {
       method,
       headers: { authorization: `Bearer ${TEST_SANDBOX_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -68,7 +73,22 @@ async function startSandbox(redirectUri: string): Promise<TestSandbox> {
     if (!response.ok) throw new Error(`sandbox ${method} ${path}: ${response.status} ${await response.text()}`);
     return (response.status === 204 ? undefined : await response.json()) as T;
   };
-  return { url, adminToken: TEST_SANDBOX_ADMIN_TOKEN, process, admin };
+}
+
+/**
+ * The body of the sandbox's `POST /__sandbox/tenants/:id/grant` for an Etsy authorization URL:
+ * what the consent page's "Allow access" sends, so a test can consent without a browser.
+ */
+export function consentGrantBody(authUrl: string): Record<string, string | null> {
+  const params = new URL(authUrl).searchParams;
+  return {
+    clientId: params.get('client_id'),
+    redirectUri: params.get('redirect_uri'),
+    scope: params.get('scope'),
+    state: params.get('state'),
+    codeChallenge: params.get('code_challenge'),
+    codeChallengeMethod: params.get('code_challenge_method'),
+  };
 }
 
 /**
