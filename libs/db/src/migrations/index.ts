@@ -11,7 +11,6 @@ import { OrderProfits1764700000000 } from './1764700000000-order-profits';
 import { ProvisionalFigures1764800000000 } from './1764800000000-provisional-figures';
 import { TenantScope1764900000000 } from './1764900000000-tenant-scope';
 import { OrderSearchUnindexed1765000000000 } from './1765000000000-order-search-unindexed';
-import { TenantPoliciesOnce1765100000000 } from './1765100000000-tenant-policies-once';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -28,5 +27,4 @@ export const ALL_MIGRATIONS = [
   ProvisionalFigures1764800000000,
   TenantScope1764900000000,
   OrderSearchUnindexed1765000000000,
-  TenantPoliciesOnce1765100000000,
 ];
