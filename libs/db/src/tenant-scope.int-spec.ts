@@ -4,12 +4,20 @@ import type { DataSource } from 'typeorm';
 import type { StoredOrderBreakdown } from '@pod/domain';
 import { createFixtureUser, createTestDatabase, queryDatabase, storeProfitOrder, TEST_SERVER_URL, type TestDatabase } from '@pod/testing';
 import { createDataSource } from './data-source';
-import { createRoleIfMissingSql, ROW_SECURED_TABLES } from './migrations/1764900000000-tenant-scope';
+import { TokenCipher } from '@pod/crypto';
+import { createRoleIfMissingSql } from './migrations/1764900000000-tenant-scope';
+import { ConnectionsRepository } from './repositories/connections.repository';
 import { MatchRunsRepository } from './repositories/match-runs.repository';
+import { OAuthStatesRepository } from './repositories/oauth-states.repository';
+import { SessionsRepository } from './repositories/sessions.repository';
+import { SyncCursorsRepository } from './repositories/sync-cursors.repository';
+import { SyncQuarantineRepository } from './repositories/sync-quarantine.repository';
+import { SyncRunsRepository } from './repositories/sync-runs.repository';
+import { UsersRepository } from './repositories/users.repository';
 import { OrderProfitsRepository } from './repositories/order-profits.repository';
 import { OrderRecordsRepository } from './repositories/order-records.repository';
 import { prepareDatabase, waitForSchema } from './prepare-database';
-import { inTenantScope, withAllTenants, withTenant } from './repositories/tenant-scope';
+import { inTenantScope, withTenant } from './repositories/tenant-scope';
 import { withTransaction } from './repositories/database-session';
 import { assertRuntimeRole, RuntimeRoleError } from './runtime-role';
 
@@ -49,7 +57,22 @@ describe('the runtime role', () => {
     );
     expect(new Set(rows.map((row) => row.pid)).size).toBe(3);
     for (const row of rows) expect(row).toMatchObject({ currentUser: 'podprofit_app', login: 'postgres', rolsuper: false, rolbypassrls: false });
-    expect(await assertRuntimeRole(app)).toEqual({ currentUser: 'podprofit_app', superuser: false, bypassRls: false, login: 'postgres' });
+    expect(await assertRuntimeRole(app)).toEqual({ currentUser: 'podprofit_app', superuser: false, bypassRls: false, ownsTables: false, login: 'postgres' });
+  });
+
+  it('is refused when it owns a table of the schema (the owner reads every row through definer_access)', async () => {
+    const owner = `podprofit_owner_${randomBytes(4).toString('hex')}`;
+    await queryDatabase(database.url, `CREATE ROLE ${owner} NOLOGIN`);
+    await queryDatabase(database.url, `CREATE TABLE owned_probe (id int)`);
+    await queryDatabase(database.url, `ALTER TABLE owned_probe OWNER TO ${owner}`);
+    const asOwner = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1, DATABASE_APP_ROLE: owner }, 'tenant-scope-owner').initialize();
+    try {
+      await expect(assertRuntimeRole(asOwner)).rejects.toThrow(new RegExp(`"${owner}" owns the schema's tables`));
+    } finally {
+      await asOwner.destroy();
+      await queryDatabase(database.url, `DROP TABLE owned_probe`);
+      await queryDatabase(database.url, `DROP ROLE ${owner}`);
+    }
   });
 
   it('is checked before a worker takes jobs: a pool as the superuser login is refused', async () => {
@@ -75,6 +98,9 @@ describe('the runtime role', () => {
       `TRUNCATE order_record`,
       `ALTER TABLE order_record DISABLE ROW LEVEL SECURITY`,
       `ALTER TABLE order_profit NO FORCE ROW LEVEL SECURITY`,
+      `ALTER TABLE app_user DISABLE ROW LEVEL SECURITY`,
+      `CREATE FUNCTION all_rows() RETURNS SETOF app_user LANGUAGE sql SECURITY DEFINER AS 'SELECT * FROM app_user'`,
+      `DROP POLICY tenant_scope ON sync_run`,
       `INSERT INTO schema_migration (timestamp, name) VALUES (1, 'x')`,
     ]) {
       const error = await app.query(ddl).then(
@@ -121,8 +147,7 @@ describe('the runtime role', () => {
 
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';
-const settings = (db: DataSource | import('typeorm').EntityManager) =>
-  db.query(`SELECT current_setting('app.user_id', true) AS "userId", current_setting('app.all_tenants', true) AS "allTenants", pg_backend_pid() AS pid`);
+const settings = (db: DataSource | import('typeorm').EntityManager) => db.query(`SELECT current_setting('app.user_id', true) AS "userId", pg_backend_pid() AS pid`);
 
 describe('the scope of a transaction', () => {
   it('is set inside withTenant only, and a pooled connection reused after it carries no app.user_id', async () => {
@@ -136,35 +161,73 @@ describe('the scope of a transaction', () => {
       expect(after.userId ?? '').toBe('');
       const [next] = await one.transaction((manager) => settings(manager));
       expect({ pid: next.pid, userId: next.userId ?? '' }).toEqual({ pid: inside.pid, userId: '' });
-      const [escape] = await withAllTenants(one, (manager) => settings(manager));
-      expect(escape).toMatchObject({ pid: inside.pid, allTenants: 'on' });
-      expect((await settings(one))[0].allTenants ?? '').toBe('');
     } finally {
       await one.destroy();
     }
   });
 
-  it("joins the caller's transaction, and refuses to move it to another user or to all users", async () => {
+  it("joins the caller's transaction, and refuses to move it to another user", async () => {
     await withTransaction(app, async (manager) => {
       await inTenantScope(manager, A, async (scoped) => expect(scoped).toBe(manager));
       expect((await settings(manager))[0].userId).toBe(A);
       await expect(inTenantScope(manager, B, async () => 'never')).rejects.toThrow(/scoped to another user/);
-      await expect(withAllTenants(manager, async () => 'never')).rejects.toThrow(/scoped to one user/);
       expect((await settings(manager))[0].userId).toBe(A);
     });
     await expect(withTenant(app, 'not-a-uuid', async () => 'never')).rejects.toThrow(/must be a UUID/);
   });
 });
 
-describe('row-level security on the tenant tables', () => {
+
+/** Every tenant table, read from the catalogue (so a table added later is covered): a user_id column, or app_user itself. */
+interface TenantTable {
+  table: string;
+  /** The column the policy compares with app.user_id. */
+  owner: string;
+  rls: boolean;
+  forced: boolean;
+}
+const tenantTables = () =>
+  queryDatabase<TenantTable>(
+    database.url,
+    `SELECT c.relname AS "table", CASE WHEN c.relname = 'app_user' THEN 'id' ELSE 'user_id' END AS owner,
+            c.relrowsecurity AS rls, c.relforcerowsecurity AS forced
+       FROM pg_class c
+      WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')
+        AND (c.relname = 'app_user' OR EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'user_id' AND NOT a.attisdropped))
+      ORDER BY c.relname`,
+  );
+
+/** The tenant tables of today: the catalogue must find at least these (and the seed fills each for both users). */
+const KNOWN_TENANT_TABLES = [
+  'app_user',
+  'etsy_ledger_entry',
+  'etsy_payment',
+  'etsy_receipt',
+  'etsy_receipt_line',
+  'match_run',
+  'oauth_state',
+  'order_profit',
+  'order_record',
+  'printify_order',
+  'printify_order_line',
+  'provider_connection',
+  'sync_cursor',
+  'sync_quarantine',
+  'sync_run',
+  'user_session',
+];
+
+describe('row-level security on every tenant table', () => {
   let a: string;
   let b: string;
+  let tables: TenantTable[];
+  const runs: Record<string, string> = {};
   /** Rows per table and user, counted as the login (a superuser: no policy applies to it). */
-  const stored = async (table: string, userId: string) =>
-    (await queryDatabase<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1`, [userId]))[0].n;
+  const stored = async ({ table, owner }: TenantTable, userId: string) =>
+    (await queryDatabase<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM ${table} WHERE ${owner} = $1`, [userId]))[0].n;
   /** One of the user's rows, as JSON (the login reads it), to try writing it back. */
-  const rowOf = async (table: string, userId: string) =>
-    (await queryDatabase<{ row: Record<string, unknown> }>(database.url, `SELECT to_jsonb(t) AS row FROM ${table} t WHERE user_id = $1 LIMIT 1`, [userId]))[0].row;
+  const rowOf = async ({ table, owner }: TenantTable, userId: string) =>
+    (await queryDatabase<{ row: Record<string, unknown> }>(database.url, `SELECT to_jsonb(t) AS row FROM ${table} t WHERE ${owner} = $1 LIMIT 1`, [userId]))[0].row;
   const insertRow = (db: DataSource | import('typeorm').EntityManager, table: string, row: Record<string, unknown>) =>
     db.query(`INSERT INTO ${table} SELECT * FROM jsonb_populate_record(NULL::${table}, $1::jsonb)`, [JSON.stringify(row)]);
   const refusal = (promise: Promise<unknown>) =>
@@ -172,9 +235,18 @@ describe('row-level security on the tenant tables', () => {
       () => 'written',
       (error: unknown) => `${sqlState(error)} ${(error as Error).message}`,
     );
+  const RLS_REFUSAL = /^42501 new row violates row-level security policy/;
+  /** Runs `check` for every table, collecting what went wrong, so one run names every failing table. */
+  const eachTable = async (check: (table: TenantTable) => Promise<unknown[]>) => {
+    const problems: unknown[] = [];
+    for (const table of tables) problems.push(...(await check(table)).map((problem) => ({ table: table.table, problem })));
+    return problems;
+  };
 
   beforeAll(async () => {
     [a, b] = [await createFixtureUser(app, 'rls-a'), await createFixtureUser(app, 'rls-b')];
+    const now = new Date();
+    const cipher = TokenCipher.fromAppSecret('t'.repeat(40));
     for (const [userId, prefix] of [[a, 'a'], [b, 'b']] as const) {
       await storeProfitOrder(app, userId, {
         etsyShopId: `${prefix}-shop`,
@@ -227,52 +299,138 @@ describe('row-level security on the tenant tables', () => {
         new Date(),
       );
       await new MatchRunsRepository(app).queueOrGetQueued(userId, 'user');
+      // The tables issue 16 put under row-level security, each written through its repository.
+      const connections = new ConnectionsRepository(app, cipher);
+      await connections.savePrintify({ userId, accountKey: `${prefix}-acct`, shopId: `${prefix}-pfy`, shopTitle: 'Shop', salesChannel: null, syncFrom: null, token: 'token', tokenExpiresAt: new Date(now.getTime() + 86_400_000) });
+      await connections.setPrintifyWebhook(userId, { key: `${prefix}-webhook-key`, secret: 'secret', status: 'registered' });
+      await new SessionsRepository(app).insert({ idHash: `${prefix}-session`, userId, lastSeenAt: now, expiresAt: new Date(now.getTime() + 86_400_000) });
+      await new OAuthStatesRepository(app).addReplacingOld(
+        { stateHash: `${prefix}-state`, userId, sessionIdHash: `${prefix}-session`, codeVerifierEnc: 'enc', redirectUri: 'http://127.0.0.1/cb', createdAt: now, expiresAt: new Date(now.getTime() + 600_000) },
+        5,
+      );
+      const { run } = await new SyncRunsRepository(app).startOrGetActive({ userId, provider: 'printify', shopId: `${prefix}-pfy`, trigger: 'user', mode: 'incremental' });
+      runs[userId] = run.id;
+      const key = { userId, provider: 'printify' as const, shopId: `${prefix}-pfy`, stream: 'printify:orders' as const };
+      expect(await new SyncCursorsRepository(app).advance(key, 0, { page: 1 }, run.id)).toBe(true);
+      await new SyncQuarantineRepository(app).record(key, [{ recordKey: `${prefix}-bad`, field: 'total', reason: 'not a number', payload: { total: 'x' } }]);
     }
-  }, 30_000);
+    tables = await tenantTables();
+  }, 60_000);
 
-  it("is on, and forced, on every table the migration lists, issue 9's and the synced order tables among them", async () => {
-    expect(ROW_SECURED_TABLES).toEqual(expect.arrayContaining(['order_record', 'order_profit', 'match_run', 'etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line']));
-    const flags = await queryDatabase<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>(
+  it('covers every tenant table of the catalogue, each ENABLEd and FORCEd, and the seed fills each for both users', async () => {
+    expect(tables.map((table) => table.table)).toEqual(expect.arrayContaining(KNOWN_TENANT_TABLES));
+    expect(tables.filter((table) => !table.rls || !table.forced).map((table) => table.table)).toEqual([]);
+    const unseeded: string[] = [];
+    for (const table of tables.filter((entry) => KNOWN_TENANT_TABLES.includes(entry.table))) {
+      if ((await stored(table, a)) === 0 || (await stored(table, b)) === 0) unseeded.push(table.table);
+    }
+    expect(unseeded).toEqual([]);
+  });
+
+  it('lets every policy the app role is subject to compare the owner with app.user_id and nothing else (no all-tenants switch)', async () => {
+    const policies = await queryDatabase<{ table: string; policy: string; qual: string | null; check: string | null }>(
       database.url,
-      `SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relname = ANY($1::text[]) AND relkind = 'r' ORDER BY relname`,
-      [[...ROW_SECURED_TABLES]],
+      `SELECT p.tablename AS "table", p.policyname AS policy, p.qual, p.with_check AS "check" FROM pg_policies p
+        WHERE p.schemaname = current_schema() AND p.tablename = ANY($1::text[])
+          AND EXISTS (SELECT 1 FROM unnest(p.roles) r WHERE r = 'public' OR pg_has_role('podprofit_app', r, 'USAGE'))`,
+      [tables.map((table) => table.table)],
     );
-    expect(flags).toEqual([...ROW_SECURED_TABLES].sort().map((relname) => ({ relname, relrowsecurity: true, relforcerowsecurity: true })));
-    // Every table holds rows of both users, so the tests below have something to hide.
-    for (const table of ROW_SECURED_TABLES) expect({ table, a: (await stored(table, a)) > 0, b: (await stored(table, b)) > 0 }).toEqual({ table, a: true, b: true });
+    const onlyUserId = (expression: string | null, owner: string) =>
+      expression !== null &&
+      expression.includes(`${owner} = `) &&
+      [...expression.matchAll(/current_setting\('([^']*)'/g)].every((match) => match[1] === 'app.user_id') &&
+      /current_setting\('app\.user_id'/.test(expression);
+    const ownerOf = new Map(tables.map((table) => [table.table, table.owner]));
+    expect(policies.filter((p) => !onlyUserId(p.qual, ownerOf.get(p.table)!) || (p.check !== null && !onlyUserId(p.check, ownerOf.get(p.table)!)))).toEqual([]);
+    expect(tables.filter((table) => !policies.some((p) => p.table === table.table)).map((table) => table.table)).toEqual([]);
   });
 
-  it.each(ROW_SECURED_TABLES.map((table) => [table]))('%s: without app.user_id, a query sees 0 rows and an insert is refused', async (table) => {
-    expect(await app.query(`SELECT count(*)::int AS n FROM ${table}`)).toEqual([{ n: 0 }]);
-    expect(await app.transaction((manager) => manager.query(`SELECT count(*)::int AS n FROM ${table}`))).toEqual([{ n: 0 }]);
-    expect(await refusal(insertRow(app, table, await rowOf(table, a)))).toMatch(/^42501 new row violates row-level security policy/);
-    expect((await app.query(`UPDATE ${table} SET user_id = user_id`))[1]).toBe(0);
-    expect((await app.query(`DELETE FROM ${table}`))[1]).toBe(0);
-  });
-
-  it.each(ROW_SECURED_TABLES.map((table) => [table]))("%s: scoped to user A, B's rows are invisible and unwritable, A's are there", async (table) => {
-    const [bRows, aRow, bRow] = [await stored(table, b), await rowOf(table, a), await rowOf(table, b)];
-    await withTenant(app, a, async (manager) => {
-      expect(await manager.query(`SELECT count(*)::int AS n FROM ${table}`)).toEqual([{ n: await stored(table, a) }]);
-      expect(await manager.query(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = $1`, [b])).toEqual([{ n: 0 }]);
-      expect((await manager.query(`UPDATE ${table} SET user_id = user_id WHERE user_id = $1`, [b]))[1]).toBe(0);
-      expect((await manager.query(`DELETE FROM ${table} WHERE user_id = $1`, [b]))[1]).toBe(0);
+  it('shows no row, and refuses every write, without app.user_id — also with app.all_tenants set by the app role itself', async () => {
+    const problems = await eachTable(async (table) => {
+      const found: unknown[] = [];
+      const count = async (db: DataSource | import('typeorm').EntityManager) => (await db.query(`SELECT count(*)::int AS n FROM ${table.table}`))[0].n as number;
+      if ((await count(app)) !== 0) found.push('pool: rows seen');
+      if ((await app.transaction(count)) !== 0) found.push('transaction: rows seen');
+      const forged = await app.transaction(async (manager) => {
+        await manager.query(`SELECT set_config('app.all_tenants', 'on', true), set_config('app.tenant', 'all', true)`);
+        return count(manager);
+      });
+      if (forged !== 0) found.push('app.all_tenants: rows seen');
+      if ((await app.query(`UPDATE ${table.table} SET ${table.owner} = ${table.owner}`))[1] !== 0) found.push('update reached rows');
+      if ((await app.query(`DELETE FROM ${table.table}`))[1] !== 0) found.push('delete reached rows');
+      if ((await stored(table, a)) > 0) {
+        const outcome = await refusal(insertRow(app, table.table, await rowOf(table, a)));
+        if (!RLS_REFUSAL.test(outcome)) found.push(`insert: ${outcome}`);
+      }
+      return found;
     });
-    // Each refused write in a transaction of its own (an error ends the transaction).
-    expect(await refusal(withTenant(app, a, (manager) => insertRow(manager, table, bRow)))).toMatch(/^42501 new row violates row-level security policy/);
-    expect(await refusal(withTenant(app, a, (manager) => manager.query(`UPDATE ${table} SET user_id = $1 WHERE user_id = $2`, [b, a])))).toMatch(
-      /^42501 new row violates row-level security policy/,
-    );
-    expect(await refusal(withTenant(app, a, (manager) => insertRow(manager, table, { ...aRow, user_id: b })))).toMatch(/^42501 new row violates row-level security policy/);
-    expect(await stored(table, b)).toBe(bRows);
+    expect(problems).toEqual([]);
   });
 
-  it('lets the escape read across users, and write nothing', async () => {
-    expect(await withAllTenants(app, (manager) => manager.query(`SELECT count(DISTINCT user_id)::int AS n FROM order_record`))).toEqual([{ n: 2 }]);
-    expect(await withAllTenants(app, async (manager) => (await manager.query(`UPDATE order_record SET updated_at = now()`))[1])).toBe(0);
-    expect(await refusal(withAllTenants(app, async (manager) => insertRow(manager, 'match_run', { ...(await rowOf('match_run', a)), id: '00000000-0000-4000-8000-0000000000ff', status: 'failed' })))).toMatch(
-      /^42501 new row violates row-level security policy/,
+  it("scoped to user A, hides B's rows and refuses to write them, and shows A's", async () => {
+    const problems = await eachTable(async (table) => {
+      const found: unknown[] = [];
+      const [aRows, bRows] = [await stored(table, a), await stored(table, b)];
+      if (aRows === 0 || bRows === 0) return found;
+      const [aRow, bRow] = [await rowOf(table, a), await rowOf(table, b)];
+      await withTenant(app, a, async (manager) => {
+        const seen = (await manager.query(`SELECT count(*)::int AS n FROM ${table.table}`))[0].n;
+        if (seen !== aRows) found.push(`sees ${seen} rows, not A's ${aRows}`);
+        if ((await manager.query(`SELECT count(*)::int AS n FROM ${table.table} WHERE ${table.owner} = $1`, [b]))[0].n !== 0) found.push("sees B's rows");
+        if ((await manager.query(`UPDATE ${table.table} SET ${table.owner} = ${table.owner} WHERE ${table.owner} = $1`, [b]))[1] !== 0) found.push("updates B's rows");
+        if ((await manager.query(`DELETE FROM ${table.table} WHERE ${table.owner} = $1`, [b]))[1] !== 0) found.push("deletes B's rows");
+      });
+      // Each refused write in a transaction of its own (an error ends the transaction).
+      for (const [label, write] of [
+        ["inserts B's row", (manager: import('typeorm').EntityManager) => insertRow(manager, table.table, bRow)],
+        ["moves A's row to B", (manager: import('typeorm').EntityManager) => manager.query(`UPDATE ${table.table} SET ${table.owner} = $1 WHERE ${table.owner} = $2`, [b, a])],
+        ['inserts a row for B', (manager: import('typeorm').EntityManager) => insertRow(manager, table.table, { ...aRow, [table.owner]: b })],
+      ] as const) {
+        const outcome = await refusal(withTenant(app, a, write));
+        if (!RLS_REFUSAL.test(outcome)) found.push(`${label}: ${outcome}`);
+      }
+      if ((await stored(table, b)) !== bRows) found.push("B's rows changed");
+      return found;
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('refuses the app role turning row security off for itself', async () => {
+    for (const table of ['app_user', 'provider_connection', 'order_record']) {
+      const outcome = await refusal(
+        app.transaction(async (manager) => {
+          await manager.query(`SET LOCAL row_security = off`);
+          return manager.query(`SELECT count(*) FROM ${table}`);
+        }),
+      );
+      expect({ table, outcome }).toEqual({ table, outcome: expect.stringMatching(/^42501 query would be affected by row-level security policy/) });
+    }
+  });
+
+  it('reaches across users only through SECURITY DEFINER functions: search_path pinned, executable by the app role, not by PUBLIC', async () => {
+    const functions = await queryDatabase<{ name: string; pinned: boolean; publicExecute: boolean; appExecute: boolean; ownerIsTableOwner: boolean }>(
+      database.url,
+      `SELECT p.proname AS name,
+              coalesce(EXISTS (SELECT 1 FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%'), false) AS pinned,
+              EXISTS (SELECT 1 FROM aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) acl WHERE acl.grantee = 0) AS "publicExecute",
+              has_function_privilege('podprofit_app', p.oid, 'EXECUTE') AS "appExecute",
+              p.proowner = (SELECT relowner FROM pg_class WHERE oid = 'app_user'::regclass) AS "ownerIsTableOwner"
+         FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace AND p.prosecdef ORDER BY p.proname`,
     );
+    expect(functions.map((fn) => fn.name)).toEqual(
+      expect.arrayContaining(['session_with_user', 'user_id_by_email', 'sync_run_owner', 'match_run_owner', 'users_to_refigure', 'sweep_demo_accounts', 'connected_shops_after']),
+    );
+    expect(functions.filter((fn) => !fn.pinned || fn.publicExecute || !fn.appExecute || !fn.ownerIsTableOwner)).toEqual([]);
+  });
+
+  it('answers the cross-user lookups through those functions, each narrowly', async () => {
+    const sessions = new SessionsRepository(app);
+    expect(await sessions.findWithUser('a-session', a)).toMatchObject({ userId: a, user: { id: a, passwordHash: '' } });
+    expect(await sessions.findWithUser('a-session', b)).toBeNull();
+    const syncRuns = new SyncRunsRepository(app);
+    expect(await syncRuns.findById(runs[b])).toMatchObject({ id: runs[b], userId: b });
+    expect(await new OAuthStatesRepository(app).find('b-state')).toMatchObject({ userId: b, sessionIdHash: 'b-session' });
+    expect(await new ConnectionsRepository(app, TokenCipher.fromAppSecret('t'.repeat(40))).findPrintifyWebhookTarget('a-webhook-key')).toMatchObject({ userId: a, secret: 'secret' });
     expect(await new OrderProfitsRepository(app).usersToRefigure(null)).toEqual([a, b].sort());
   });
 
@@ -287,7 +445,7 @@ describe('row-level security on the tenant tables', () => {
     }
   });
 
-  it('still lets an account go: deleting the user cascades through every policy', async () => {
+  it('still lets an account go: deleting the user, scoped to them, cascades through every policy', async () => {
     const gone = await createFixtureUser(app, 'rls-gone');
     await storeProfitOrder(app, gone, {
       etsyShopId: 'g-shop',
@@ -300,8 +458,9 @@ describe('row-level security on the tenant tables', () => {
       totalPriceMinor: 1000,
       printify: { shopId: 'g-pfy', orderId: 'g-ord', currency: 'USD', lines: [{ quantity: 1, costMinor: 500, shippingMinor: 300 }] },
     });
-    expect(await stored('etsy_receipt', gone)).toBe(1);
-    await app.query(`DELETE FROM app_user WHERE id = $1`, [gone]);
-    for (const table of ROW_SECURED_TABLES) expect({ table, n: await stored(table, gone) }).toEqual({ table, n: 0 });
+    await new SessionsRepository(app).insert({ idHash: 'g-session', userId: gone, lastSeenAt: new Date(), expiresAt: new Date(Date.now() + 86_400_000) });
+    expect(await stored({ table: 'etsy_receipt', owner: 'user_id', rls: true, forced: true }, gone)).toBe(1);
+    await new UsersRepository(app).delete(gone);
+    expect(await eachTable(async (table) => ((await stored(table, gone)) === 0 ? [] : ['rows left']))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { CROSS_USER_FUNCTIONS } from '../src/migrations/1765400000000-rls-every-table';
 import { CROSS_TENANT_ALLOWLIST } from './tenant-scope/cross-tenant-allowlist';
 import { scanSources, tenantModelFromEntities, type ScanResult, type SourceText, type TenantModel } from './tenant-scope/source-scan';
 import { applicationSources, entitySources } from './tenant-scope/sources';
@@ -14,7 +15,7 @@ const model = tenantModelFromEntities(entitySources());
 let scan: ScanResult;
 
 beforeAll(() => {
-  scan = scanSources(applicationSources(), model, { repositoryPaths: REPOSITORIES });
+  scan = scanSources(applicationSources(), model, { repositoryPaths: REPOSITORIES, definerFunctions: CROSS_USER_FUNCTIONS });
 });
 
 const allowed = new Set(CROSS_TENANT_ALLOWLIST.map((entry) => entry.owner));
@@ -43,20 +44,23 @@ describe('the application code', () => {
   });
 
   it('keeps no stale allowlist entry: each names a method that exists and still needs it', () => {
-    const needed = new Set(scan.findings.map((finding) => finding.owner));
+    const needed = new Set([...scan.findings.map((finding) => finding.owner), ...scan.definerCalls.map((call) => call.owner)]);
     expect(CROSS_TENANT_ALLOWLIST.filter((entry) => !scan.owners.has(entry.owner)).map((entry) => `${entry.owner}: no such method`)).toEqual([]);
     expect(CROSS_TENANT_ALLOWLIST.filter((entry) => !needed.has(entry.owner)).map((entry) => `${entry.owner}: nothing to allow any more`)).toEqual([]);
     expect(CROSS_TENANT_ALLOWLIST.every((entry) => entry.why.length > 20)).toBe(true);
   });
 
-  it('sets app.user_id and app.all_tenants only in the tenant-scope helper, and opens the escape only from allowlisted methods', () => {
+  it('sets app.user_id only in the tenant-scope helper, and names app.all_tenants nowhere (the policies do not honour it)', () => {
     const helper = 'libs/db/src/repositories/tenant-scope.ts';
-    expect(scan.scopeSettings.filter((site) => site.path !== helper).map((site) => `${site.owner} (${site.path}) names ${site.setting}`)).toEqual([]);
-    const mayEscape = new Set(CROSS_TENANT_ALLOWLIST.filter((entry) => entry.allTenants).map((entry) => entry.owner));
-    const outside = scan.allTenantCallers.filter((call) => call.path !== helper);
-    expect(outside.filter((call) => !mayEscape.has(call.owner)).map((call) => `${call.owner} (${call.path}) calls withAllTenants`)).toEqual([]);
-    const callers = new Set(outside.map((call) => call.owner));
-    expect([...mayEscape].filter((owner) => !callers.has(owner)).map((owner) => `${owner} is marked allTenants but never calls withAllTenants`)).toEqual([]);
+    expect(scan.scopeSettings.filter((site) => site.path !== helper || site.setting !== 'app.user_id').map((site) => `${site.owner} (${site.path}) names ${site.setting}`)).toEqual([]);
+  });
+
+  it('calls each cross-user SECURITY DEFINER function only from the allowlisted method that names it, and each such entry calls its own', () => {
+    const mayCall = new Map(CROSS_TENANT_ALLOWLIST.filter((entry) => entry.definer).map((entry) => [entry.owner, entry.definer]));
+    expect(scan.definerCalls.filter((call) => mayCall.get(call.owner) !== call.fn).map((call) => `${call.owner} (${call.path}) calls ${call.fn}`)).toEqual([]);
+    const called = new Set(scan.definerCalls.map((call) => `${call.owner} ${call.fn}`));
+    expect([...mayCall].filter(([owner, fn]) => !called.has(`${owner} ${fn}`)).map(([owner, fn]) => `${owner} never calls ${fn}`)).toEqual([]);
+    expect([...CROSS_USER_FUNCTIONS].sort()).toEqual([...new Set(mayCall.values())].sort());
   });
 });
 

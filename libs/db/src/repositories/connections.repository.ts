@@ -1,8 +1,9 @@
-import { Not, type FindOptionsSelect, type Repository } from 'typeorm';
+import { Not, type FindOptionsSelect } from 'typeorm';
 import type { TokenCipher } from '@pod/crypto';
 import { OAuthStateEntity } from '../entities/oauth-state.entity';
 import { ProviderConnectionEntity, type WebhookStatus } from '../entities/provider-connection.entity';
 import type { Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 import type { ConnectionStatus, Provider } from '@pod/contracts';
 
 /** What may leave the data layer about a connection: never a token, plain or encrypted. */
@@ -117,22 +118,20 @@ function toSummary(row: ProviderConnectionEntity): ConnectionSummary {
 }
 
 /**
- * Every query on provider_connection, each scoped by the owner's user id. Tokens go in
+ * Every query on provider_connection, each scoped by the owner's user id and run in a
+ * transaction scoped to them (row-level security); the three lookups across users (the
+ * scheduler's shops, the two webhook intakes) are SECURITY DEFINER functions. Tokens go in
  * encrypted and come out only through the read*Token methods, decrypted for a caller that is
  * about to call the provider.
  */
 export class ConnectionsRepository {
-  private readonly connections: Repository<ProviderConnectionEntity>;
-
   constructor(
     private readonly db: Db,
     private readonly cipher: TokenCipher,
-  ) {
-    this.connections = db.getRepository(ProviderConnectionEntity);
-  }
+  ) {}
 
   async listForUser(userId: string): Promise<ConnectionSummary[]> {
-    const rows = await this.connections.find({ where: { userId }, select: SUMMARY_FIELDS, order: { provider: 'ASC' } });
+    const rows = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).find({ where: { userId }, select: SUMMARY_FIELDS, order: { provider: 'ASC' } }));
     return rows.map(toSummary);
   }
 
@@ -174,7 +173,7 @@ export class ConnectionsRepository {
 
   /** Makes another shop of the connected Printify account the one synced (same token, same account). */
   async choosePrintifyShop(userId: string, shopId: string, shopTitle: string, salesChannel: string | null): Promise<void> {
-    await this.connections.update({ userId, provider: 'printify' }, { shopId, shopName: shopTitle, salesChannel, lastSyncAt: null });
+    await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).update({ userId, provider: 'printify' }, { shopId, shopName: shopTitle, salesChannel, lastSyncAt: null }));
   }
 
   /**
@@ -182,23 +181,18 @@ export class ConnectionsRepository {
    * Only what a run needs: owner, provider, shop.
    */
   async listConnectedAfter(afterId: string | null, limit: number): Promise<{ id: string; userId: string; provider: Provider; shopId: string }[]> {
-    return this.db.query(
-      `SELECT id, user_id AS "userId", provider, shop_id AS "shopId" FROM provider_connection
-       WHERE status = 'connected' AND shop_id IS NOT NULL AND ($1::uuid IS NULL OR id > $1::uuid)
-       ORDER BY id LIMIT $2`,
-      [afterId, limit],
-    );
+    return this.db.query(`SELECT id, user_id AS "userId", provider, shop_id AS "shopId" FROM connected_shops_after($1::uuid, $2)`, [afterId, limit]);
   }
 
   /** Deletes the connection and its tokens; true when there was one. */
   async remove(userId: string, provider: Provider): Promise<boolean> {
-    const { affected } = await this.connections.delete({ userId, provider });
+    const { affected } = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).delete({ userId, provider }));
     return (affected ?? 0) > 0;
   }
 
   /** Deletes every connection of the user (and any pending Etsy authorization). */
   async removeAll(userId: string): Promise<number> {
-    return this.db.transaction(async (manager) => {
+    return inTenantScope(this.db, userId, async (manager) => {
       await manager.getRepository(OAuthStateEntity).delete({ userId });
       const { affected } = await manager.getRepository(ProviderConnectionEntity).delete({ userId });
       return affected ?? 0;
@@ -207,25 +201,31 @@ export class ConnectionsRepository {
 
   async markStatus(userId: string, provider: Provider, status: ConnectionStatus): Promise<void> {
     // updated_at moves with it (an @UpdateDateColumn).
-    await this.connections.update({ userId, provider, status: Not(status) }, { status });
+    await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).update({ userId, provider, status: Not(status) }, { status }));
   }
 
   /** The decrypted Printify token of a connected account, or null when there is none. */
   async readPrintifyToken(userId: string): Promise<{ connection: ConnectionSummary; token: string } | null> {
-    const row = await this.connections.findOne({ where: { userId, provider: 'printify' }, select: { ...SUMMARY_FIELDS, accessTokenEnc: true } });
+    const row = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).findOne({ where: { userId, provider: 'printify' }, select: { ...SUMMARY_FIELDS, accessTokenEnc: true } }));
     if (!row) return null;
     return { connection: toSummary(row), token: this.cipher.decrypt(row.accessTokenEnc, tokenContext(userId, 'printify', 'access')) };
   }
 
   /**
    * The connection a Printify webhook key names (any user's: the unguessable key is what
-   * identifies it, the signature is what proves the delivery), or null.
+   * identifies it, the signature is what proves the delivery), or null. The owner comes from
+   * printify_webhook_owner (SECURITY DEFINER); the row is then read scoped to them.
    */
   async findPrintifyWebhookTarget(key: string): Promise<PrintifyWebhookTarget | null> {
-    const row = await this.connections.findOne({
-      where: { webhookKey: key, provider: 'printify' },
-      select: { id: true, userId: true, status: true, shopId: true, webhookSecretEnc: true },
-    });
+    const [owner]: { userId: string | null }[] = await this.db.query(`SELECT printify_webhook_owner($1) AS "userId"`, [key]);
+    const userId = owner?.userId;
+    if (!userId) return null;
+    const row = await inTenantScope(this.db, userId, (db) =>
+      db.getRepository(ProviderConnectionEntity).findOne({
+        where: { userId, webhookKey: key, provider: 'printify' },
+        select: { id: true, userId: true, status: true, shopId: true, webhookSecretEnc: true },
+      }),
+    );
     if (!row) return null;
     const secret = row.webhookSecretEnc ? this.cipher.decrypt(row.webhookSecretEnc, tokenContext(row.userId, 'printify', 'webhook')) : null;
     return { connectionId: row.id, userId: row.userId, status: row.status, shopId: row.shopId, secret };
@@ -233,37 +233,38 @@ export class ConnectionsRepository {
 
   /** The user's Printify webhook key and status (null when not connected). */
   async readPrintifyWebhook(userId: string): Promise<{ key: string | null; status: WebhookStatus | null } | null> {
-    const row = await this.connections.findOne({ where: { userId, provider: 'printify' }, select: { id: true, webhookKey: true, webhookStatus: true } });
+    const row = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).findOne({ where: { userId, provider: 'printify' }, select: { id: true, webhookKey: true, webhookStatus: true } }));
     return row ? { key: row.webhookKey, status: row.webhookStatus } : null;
   }
 
   /** Stores a new webhook key and secret (encrypted) on the user's Printify connection; false when there is none. */
   async setPrintifyWebhook(userId: string, setup: PrintifyWebhookSetup): Promise<boolean> {
     const webhookSecretEnc = this.cipher.encrypt(setup.secret, tokenContext(userId, 'printify', 'webhook'));
-    const { affected } = await this.connections.update({ userId, provider: 'printify' }, { webhookKey: setup.key, webhookSecretEnc, webhookStatus: setup.status });
+    const { affected } = await inTenantScope(this.db, userId, (db) =>
+      db.getRepository(ProviderConnectionEntity).update({ userId, provider: 'printify' }, { webhookKey: setup.key, webhookSecretEnc, webhookStatus: setup.status }),
+    );
     return (affected ?? 0) > 0;
   }
 
   /** Moves the webhook status of the user's Printify connection, only while it still has `key` (a newer setup wins). */
   async markPrintifyWebhook(userId: string, key: string, status: WebhookStatus): Promise<boolean> {
-    const { affected } = await this.connections.update({ userId, provider: 'printify', webhookKey: key }, { webhookStatus: status });
+    const { affected } = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).update({ userId, provider: 'printify', webhookKey: key }, { webhookStatus: status }));
     return (affected ?? 0) > 0;
   }
 
   /**
    * The connected Etsy connections of a shop (an Etsy delivery names only the shop). Usually one;
-   * several users may have connected the same shop.
+   * several users may have connected the same shop. Through etsy_connections_of_shop (SECURITY DEFINER).
    */
-  async listEtsyConnectionsOfShop(shopId: string): Promise<{ connectionId: string; userId: string }[]> {
-    const rows = await this.connections.find({ where: { provider: 'etsy', shopId, status: 'connected' }, select: { id: true, userId: true }, order: { id: 'ASC' }, take: 100 });
-    return rows.map((row) => ({ connectionId: row.id, userId: row.userId }));
+  listEtsyConnectionsOfShop(shopId: string): Promise<{ connectionId: string; userId: string }[]> {
+    return this.db.query(`SELECT connection_id AS "connectionId", user_id AS "userId" FROM etsy_connections_of_shop($1)`, [shopId]);
   }
 
   private async upsert(userId: string, provider: Provider, values: Record<string, unknown>) {
     const columns = Object.keys(values);
     const params = [userId, provider, this.cipher.currentVersion, ...Object.values(values)];
     const placeholders = columns.map((_, index) => `$${index + 4}`);
-    const rows: ConnectionSummary[] = await this.db.query(
+    const rows: ConnectionSummary[] = await inTenantScope(this.db, userId, (db) => db.query(
       `INSERT INTO provider_connection (user_id, provider, key_version, status, ${columns.join(', ')})
        VALUES ($1, $2, $3, 'connected', ${placeholders.join(', ')})
        ON CONFLICT (user_id, provider) DO UPDATE SET
@@ -276,7 +277,7 @@ export class ConnectionsRepository {
          connected_at = now(), updated_at = now()
        RETURNING ${SUMMARY_COLUMNS}`,
       params,
-    );
+    ));
     return rows[0];
   }
 }

@@ -32,21 +32,15 @@ export class DemoAccountsRepository {
     return this.dataSource.transaction(async (manager) => {
       const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEP_LOCK_ID])) as Array<{ locked: boolean }>;
       if (!locked) return null;
-      const expired = (await manager.query(
-        `SELECT id, sandbox_tenant_id AS "sandboxTenantId" FROM app_user
-          WHERE is_demo AND demo_expires_at <= $1 ORDER BY demo_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [params.now, params.batch],
-      )) as ExpiredDemoAccount[];
-      const evicted = params.liveTenantIds
-        ? ((await manager.query(
-            `SELECT id FROM app_user WHERE is_demo AND demo_expires_at > $1 AND created_at < $2 AND sandbox_tenant_id IS NOT NULL
-               AND NOT (sandbox_tenant_id = ANY($3::text[])) LIMIT $4 FOR UPDATE SKIP LOCKED`,
-            [params.now, params.judgedBefore, [...params.liveTenantIds], params.batch],
-          )) as Array<{ id: string }>)
-        : [];
-      const removed = [...expired, ...evicted].map((row) => row.id);
-      if (removed.length) await manager.query('DELETE FROM app_user WHERE id = ANY($1::uuid[]) AND is_demo', [removed]);
-      return { expired, evicted: evicted.length };
+      // sweep_demo_accounts (SECURITY DEFINER): app_user is under row-level security, and the sweep is across users by nature.
+      const gone = (await manager.query(`SELECT id, sandbox_tenant_id AS "sandboxTenantId", expired FROM sweep_demo_accounts($1, $2, $3::text[], $4)`, [
+        params.now,
+        params.batch,
+        params.liveTenantIds ? [...params.liveTenantIds] : null,
+        params.judgedBefore,
+      ])) as Array<ExpiredDemoAccount & { expired: boolean }>;
+      const expired = gone.filter((row) => row.expired).map(({ id, sandboxTenantId }) => ({ id, sandboxTenantId }));
+      return { expired, evicted: gone.length - expired.length };
     });
   }
 }

@@ -1,7 +1,7 @@
 import type { MatchRunTrigger } from '@pod/contracts';
 import { MatchRunEntity } from '../entities/match-run.entity';
 import { isUniqueViolation, isUuid, returnedRows, type Db } from './database-session';
-import { inTenantScope, withAllTenants } from './tenant-scope';
+import { inTenantScope } from './tenant-scope';
 import type { AppliedChanges } from './order-records.repository';
 
 export type MatchRun = MatchRunEntity;
@@ -35,11 +35,12 @@ export class MatchRunsRepository {
 
   /**
    * Whose run a `match-user` job names (the job carries only the run id): the one read across
-   * users, answering nothing but the owner; everything after it is scoped to that user.
+   * users (match_run_owner, SECURITY DEFINER), answering nothing but the owner; everything after
+   * it is scoped to that user.
    */
   async ownerOf(runId: string): Promise<string | null> {
     if (!isUuid(runId)) return null;
-    const rows: { user_id: string }[] = await withAllTenants(this.db, (db) => db.query(`SELECT user_id FROM match_run WHERE id = $1`, [runId]));
+    const rows: { user_id: string | null }[] = await this.db.query(`SELECT match_run_owner($1) AS user_id`, [runId]);
     return rows[0]?.user_id ?? null;
   }
 

@@ -1,6 +1,7 @@
-import { IsNull, MoreThan, type Repository } from 'typeorm';
+import { IsNull, MoreThan } from 'typeorm';
 import { OAuthStateEntity } from '../entities/oauth-state.entity';
-import type { Db } from './database-session';
+import { returnedRows, type Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 
 export interface NewOAuthState {
   stateHash: string;
@@ -21,18 +22,14 @@ export interface OAuthStateOwner {
 
 /** Pending Etsy authorizations (oauth_state), found by the SHA-256 of the state. */
 export class OAuthStatesRepository {
-  private readonly states: Repository<OAuthStateEntity>;
-
-  constructor(private readonly db: Db) {
-    this.states = db.getRepository(OAuthStateEntity);
-  }
+  constructor(private readonly db: Db) {}
 
   /**
    * Adds one, first dropping the user's expired and consumed ones and all but the newest
    * `keepNewest` still pending (one transaction: a user never holds more than keepNewest + 1).
    */
   async addReplacingOld(state: NewOAuthState, keepNewest: number): Promise<void> {
-    await this.db.transaction(async (manager) => {
+    await inTenantScope(this.db, state.userId, async (manager) => {
       await manager.query(
         `DELETE FROM oauth_state WHERE user_id = $1 AND (expires_at <= $2 OR consumed_at IS NOT NULL
            OR state_hash IN (SELECT state_hash FROM oauth_state WHERE user_id = $1 ORDER BY created_at DESC OFFSET $3))`,
@@ -44,7 +41,9 @@ export class OAuthStatesRepository {
 
   /** Whether this session has this authorization pending: unused and unexpired (nothing is consumed). */
   isPending(stateHash: string, owner: OAuthStateOwner, now: Date): Promise<boolean> {
-    return this.states.exists({ where: { stateHash, ...owner, consumedAt: IsNull(), expiresAt: MoreThan(now) } });
+    return inTenantScope(this.db, owner.userId, (db) =>
+      db.getRepository(OAuthStateEntity).exists({ where: { stateHash, userId: owner.userId, sessionIdHash: owner.sessionIdHash, consumedAt: IsNull(), expiresAt: MoreThan(now) } }),
+    );
   }
 
   /**
@@ -52,17 +51,26 @@ export class OAuthStatesRepository {
    * atomic UPDATE, so two callbacks racing with one state cannot both win. Null otherwise.
    */
   async consume(stateHash: string, owner: OAuthStateOwner, now: Date): Promise<{ codeVerifierEnc: string; redirectUri: string } | null> {
-    const [rows] = (await this.db.query(
-      `UPDATE oauth_state SET consumed_at = $4
-        WHERE state_hash = $1 AND user_id = $2 AND session_id_hash = $3 AND consumed_at IS NULL AND expires_at > $4
-        RETURNING code_verifier_enc AS "codeVerifierEnc", redirect_uri AS "redirectUri"`,
-      [stateHash, owner.userId, owner.sessionIdHash, now],
-    )) as [Array<{ codeVerifierEnc: string; redirectUri: string }>, number];
-    return rows[0] ?? null;
+    const result: unknown = await inTenantScope(this.db, owner.userId, (db) =>
+      db.query(
+        `UPDATE oauth_state SET consumed_at = $4
+          WHERE state_hash = $1 AND user_id = $2 AND session_id_hash = $3 AND consumed_at IS NULL AND expires_at > $4
+          RETURNING code_verifier_enc AS "codeVerifierEnc", redirect_uri AS "redirectUri"`,
+        [stateHash, owner.userId, owner.sessionIdHash, now],
+      ),
+    );
+    return returnedRows<{ codeVerifierEnc: string; redirectUri: string }>(result)[0] ?? null;
   }
 
-  /** The authorization whatever its owner or state, to tell why a consume failed. */
-  find(stateHash: string): Promise<Pick<OAuthStateEntity, 'userId' | 'sessionIdHash' | 'consumedAt' | 'expiresAt'> | null> {
-    return this.states.findOne({ where: { stateHash }, select: { stateHash: true, userId: true, sessionIdHash: true, consumedAt: true, expiresAt: true } });
+  /**
+   * The authorization whatever its owner or state, to tell why a consume failed: through
+   * oauth_state_by_hash (SECURITY DEFINER), keyed by the hash only its owner's browser held.
+   */
+  async find(stateHash: string): Promise<Pick<OAuthStateEntity, 'userId' | 'sessionIdHash' | 'consumedAt' | 'expiresAt'> | null> {
+    const rows: { userId: string; sessionIdHash: string; consumedAt: Date | null; expiresAt: Date }[] = await this.db.query(
+      `SELECT user_id AS "userId", session_id_hash AS "sessionIdHash", consumed_at AS "consumedAt", expires_at AS "expiresAt" FROM oauth_state_by_hash($1)`,
+      [stateHash],
+    );
+    return rows[0] ?? null;
   }
 }

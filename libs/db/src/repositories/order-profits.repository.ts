@@ -1,6 +1,6 @@
 import type { StoredFiguresState, StoredOrderFigures } from '@pod/domain';
 import type { Db } from './database-session';
-import { inTenantScope, withAllTenants } from './tenant-scope';
+import { inTenantScope } from './tenant-scope';
 import { jsonForPostgres } from './synced-rows';
 
 /** One row to store: a record's figures in one display currency, with what they were computed from. */
@@ -92,16 +92,8 @@ export class OrderProfitsRepository {
    * was no rate at all.
    */
   async usersToRefigure(previousLatestRateDate: string | null): Promise<string[]> {
-    // Across users by design (the static check's allowlist): the one read-only escape of the policies.
-    const rows: { user_id: string }[] = await withAllTenants(this.db, (db) =>
-      db.query(
-        `SELECT user_id FROM order_profit WHERE figures <> 'ok'
-         UNION
-         SELECT DISTINCT user_id FROM order_record WHERE $1::date IS NULL OR order_date >= ($1::date + 1)
-         ORDER BY user_id`,
-        [previousLatestRateDate],
-      ),
-    );
+    // Across users by design: users_to_refigure (SECURITY DEFINER) answers the user ids and nothing else.
+    const rows: { user_id: string }[] = await this.db.query(`SELECT user_id FROM users_to_refigure($1::date) AS user_id`, [previousLatestRateDate]);
     return rows.map((row) => row.user_id);
   }
 

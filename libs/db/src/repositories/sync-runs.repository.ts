@@ -1,4 +1,3 @@
-import type { Repository } from 'typeorm';
 import {
   ACTIVE_SYNC_RUN_STATUSES,
   type Provider,
@@ -9,7 +8,8 @@ import {
   type SyncTrigger,
 } from '@pod/contracts';
 import { SyncRunEntity } from '../entities/sync-run.entity';
-import { isUniqueViolation, returnedRows, type Db } from './database-session';
+import { isUniqueViolation, isUuid, returnedRows, type Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 
 export type SyncRun = SyncRunEntity;
 
@@ -33,17 +33,22 @@ export interface SyncRunProgress {
 
 const ACTIVE = `status IN ('queued', 'running', 'waiting_for_quota')`;
 
+/** Owners of runs looked up by id, remembered (a run never changes owner) up to this many. */
+const OWNER_CACHE_SIZE = 1_000;
+
 /**
  * sync_run: created by the gateway (or a schedule), advanced by the worker holding the run's
  * job. Every write that a worker makes is a compare-and-set on `version`, so a worker that
  * stalled and lost its job can never overwrite the run's newer state.
+ *
+ * Under row-level security every statement runs scoped to the run's owner. The worker and the
+ * reconciler know only a run id: its owner comes from sync_run_owner (SECURITY DEFINER, the
+ * owner's id and nothing else), and the stale runs from stale_active_sync_runs.
  */
 export class SyncRunsRepository {
-  private readonly runs: Repository<SyncRunEntity>;
+  private readonly owners = new Map<string, string>();
 
-  constructor(private readonly db: Db) {
-    this.runs = db.getRepository(SyncRunEntity);
-  }
+  constructor(private readonly db: Db) {}
 
   /**
    * Queues a run unless one is active for (user, provider); either way returns the active run.
@@ -54,11 +59,14 @@ export class SyncRunsRepository {
       const active = await this.findActive(input.userId, input.provider);
       if (active) return { run: active, created: false };
       try {
-        const rows: SyncRunEntity[] = await this.db.query(
-          `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-          [input.userId, input.provider, input.shopId, input.trigger, input.mode],
-        );
-        return { run: await this.runs.findOneByOrFail({ id: rows[0].id, userId: input.userId }), created: true };
+        const run = await inTenantScope(this.db, input.userId, async (db) => {
+          const rows: SyncRunEntity[] = await db.query(
+            `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+            [input.userId, input.provider, input.shopId, input.trigger, input.mode],
+          );
+          return db.getRepository(SyncRunEntity).findOneByOrFail({ id: rows[0].id, userId: input.userId });
+        });
+        return { run, created: true };
       } catch (error) {
         if (!isUniqueViolation(error, 'sync_run_one_active_idx')) throw error;
         // Another trigger won the race: loop and return its run.
@@ -68,32 +76,38 @@ export class SyncRunsRepository {
   }
 
   findActive(userId: string, provider: Provider): Promise<SyncRun | null> {
-    return this.runs
-      .createQueryBuilder('run')
-      .where('run.user_id = :userId AND run.provider = :provider', { userId, provider })
-      .andWhere(`run.${ACTIVE}`)
-      .getOne();
+    return inTenantScope(this.db, userId, (db) =>
+      db
+        .getRepository(SyncRunEntity)
+        .createQueryBuilder('run')
+        .where('run.user_id = :userId AND run.provider = :provider', { userId, provider })
+        .andWhere(`run.${ACTIVE}`)
+        .getOne(),
+    );
   }
 
   /** The newest run per provider of the user (what the status endpoint shows). */
   async latestForUser(userId: string): Promise<Partial<Record<Provider, SyncRun>>> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT DISTINCT ON (provider) id FROM sync_run WHERE user_id = $1 ORDER BY provider, created_at DESC`,
-      [userId],
-    );
-    if (rows.length === 0) return {};
-    const runs = await this.runs.findBy(rows.map((row) => ({ id: row.id, userId })));
+    const runs = await inTenantScope(this.db, userId, async (db) => {
+      const rows: { id: string }[] = await db.query(
+        `SELECT DISTINCT ON (provider) id FROM sync_run WHERE user_id = $1 ORDER BY provider, created_at DESC`,
+        [userId],
+      );
+      return rows.length === 0 ? [] : db.getRepository(SyncRunEntity).findBy(rows.map((row) => ({ id: row.id, userId })));
+    });
     return Object.fromEntries(runs.map((run) => [run.provider, run]));
   }
 
-  /** For the worker: the run by id (no owner scope: the job names it; the row names the owner). */
-  findById(runId: string): Promise<SyncRun | null> {
-    return this.runs.findOneBy({ id: runId });
+  /** For the worker: the run by id (the job names it; the row names the owner, whom the read is scoped to). */
+  async findById(runId: string): Promise<SyncRun | null> {
+    const userId = await this.ownerOf(runId);
+    return userId ? this.findForUser(userId, runId) : null;
   }
 
   /** For the user: a run of theirs, or null. */
   findForUser(userId: string, runId: string): Promise<SyncRun | null> {
-    return this.runs.findOneBy({ id: runId, userId });
+    if (!isUuid(runId)) return Promise.resolve(null);
+    return inTenantScope(this.db, userId, (db) => db.getRepository(SyncRunEntity).findOneBy({ id: runId, userId }));
   }
 
   /**
@@ -101,13 +115,19 @@ export class SyncRunsRepository {
    * null when the run is no longer active (finished, or failed by someone else).
    */
   async markRunning(runId: string): Promise<SyncRun | null> {
-    const rows = returnedRows<{ id: string }>(await this.db.query(
-      `UPDATE sync_run SET status = 'running', resume_at = NULL, started_at = COALESCE(started_at, now()),
-         version = version + 1, updated_at = now()
-       WHERE id = $1 AND ${ACTIVE} RETURNING id`,
-      [runId],
-    ));
-    return rows.length ? this.findById(runId) : null;
+    const userId = await this.ownerOf(runId);
+    if (!userId) return null;
+    const rows = returnedRows<{ id: string }>(
+      await inTenantScope(this.db, userId, (db) =>
+        db.query(
+          `UPDATE sync_run SET status = 'running', resume_at = NULL, started_at = COALESCE(started_at, now()),
+             version = version + 1, updated_at = now()
+           WHERE id = $1 AND user_id = $2 AND ${ACTIVE} RETURNING id`,
+          [runId, userId],
+        ),
+      ),
+    );
+    return rows.length ? this.findForUser(userId, runId) : null;
   }
 
   /** Adds a committed page to the counters, if `version` is still the run's; returns the new version or null. */
@@ -129,11 +149,14 @@ export class SyncRunsRepository {
   /** The run succeeded: it ends, and the connection of that shop (if still there) shows this sync as its last. */
   async finish(runId: string, version: number): Promise<number | null> {
     const next = await this.casUpdate(runId, version, `status = 'succeeded', stream = NULL, resume_at = NULL, finished_at = now()`, []);
-    if (next !== null) {
-      await this.db.query(
-        `UPDATE provider_connection c SET last_sync_at = r.finished_at FROM sync_run r
-         WHERE r.id = $1 AND c.user_id = r.user_id AND c.provider = r.provider AND c.shop_id = r.shop_id`,
-        [runId],
+    const userId = next === null ? null : await this.ownerOf(runId);
+    if (userId) {
+      await inTenantScope(this.db, userId, (db) =>
+        db.query(
+          `UPDATE provider_connection c SET last_sync_at = r.finished_at FROM sync_run r
+           WHERE r.id = $1 AND r.user_id = $2 AND c.user_id = r.user_id AND c.provider = r.provider AND c.shop_id = r.shop_id`,
+          [runId, userId],
+        ),
       );
     }
     return next;
@@ -150,39 +173,74 @@ export class SyncRunsRepository {
     return this.anyActiveUpdate(runId, `status = 'interrupted', resume_at = NULL, finished_at = now()`, []);
   }
 
-  /** Active runs not touched for `olderThanMs` (their job may be gone), oldest first. */
-  listStaleActive(olderThanMs: number, limit: number): Promise<SyncRun[]> {
-    return this.runs
-      .createQueryBuilder('run')
-      .where(`run.${ACTIVE}`)
-      .andWhere(`run.updated_at < now() - make_interval(secs => :seconds)`, { seconds: olderThanMs / 1000 })
-      .orderBy('run.updated_at', 'ASC')
-      .limit(limit)
-      .getMany();
+  /**
+   * Active runs of any user not touched for `olderThanMs` (their job may be gone), oldest first:
+   * which ones from stale_active_sync_runs, each then read scoped to its owner.
+   */
+  async listStaleActive(olderThanMs: number, limit: number): Promise<SyncRun[]> {
+    const stale: { id: string; userId: string }[] = await this.db.query(`SELECT id, user_id AS "userId" FROM stale_active_sync_runs($1, $2)`, [olderThanMs / 1000, limit]);
+    const runs: SyncRun[] = [];
+    for (const { id, userId } of stale) {
+      this.remember(id, userId);
+      const run = await this.findForUser(userId, id);
+      if (run) runs.push(run);
+    }
+    return runs;
   }
 
   /** Marks a stale active run as touched (the reconciler re-enqueued its job). */
   async touch(runId: string): Promise<void> {
-    await this.db.query(`UPDATE sync_run SET updated_at = now() WHERE id = $1 AND ${ACTIVE}`, [runId]);
+    const userId = await this.ownerOf(runId);
+    if (!userId) return;
+    await inTenantScope(this.db, userId, (db) => db.query(`UPDATE sync_run SET updated_at = now() WHERE id = $1 AND user_id = $2 AND ${ACTIVE}`, [runId, userId]));
   }
 
   private async casUpdate(runId: string, version: number, set: string, params: unknown[]): Promise<number | null> {
-    const rows = returnedRows<{ version: number }>(await this.db.query(
-      `UPDATE sync_run SET ${set}, version = version + 1, updated_at = now()
-       WHERE id = $1 AND version = $2 AND ${ACTIVE} RETURNING version`,
-      [runId, version, ...params],
-    ));
+    const userId = await this.ownerOf(runId);
+    if (!userId) return null;
+    const owner = `$${params.length + 3}`;
+    const rows = returnedRows<{ version: number }>(
+      await inTenantScope(this.db, userId, (db) =>
+        db.query(
+          `UPDATE sync_run SET ${set}, version = version + 1, updated_at = now()
+           WHERE id = $1 AND version = $2 AND user_id = ${owner} AND ${ACTIVE} RETURNING version`,
+          [runId, version, ...params, userId],
+        ),
+      ),
+    );
     return rows.length ? rows[0].version : null;
   }
 
   private async anyActiveUpdate(runId: string, set: string, params: unknown[]): Promise<number | null> {
+    const userId = await this.ownerOf(runId);
+    if (!userId) return null;
+    const owner = `$${params.length + 3}`;
     // $2 is unused but keeps the parameter numbering of casUpdate's SET clauses.
-    const rows = returnedRows<{ version: number }>(await this.db.query(
-      `UPDATE sync_run SET ${set}, version = version + 1, updated_at = now()
-       WHERE id = $1 AND $2::int IS NULL AND ${ACTIVE} RETURNING version`,
-      [runId, null, ...params],
-    ));
+    const rows = returnedRows<{ version: number }>(
+      await inTenantScope(this.db, userId, (db) =>
+        db.query(
+          `UPDATE sync_run SET ${set}, version = version + 1, updated_at = now()
+           WHERE id = $1 AND $2::int IS NULL AND user_id = ${owner} AND ${ACTIVE} RETURNING version`,
+          [runId, null, ...params, userId],
+        ),
+      ),
+    );
     return rows.length ? rows[0].version : null;
+  }
+
+  /** Whose run this is (sync_run_owner, SECURITY DEFINER: the id and nothing else), or null when there is no such run. */
+  private async ownerOf(runId: string): Promise<string | null> {
+    if (!isUuid(runId)) return null;
+    const known = this.owners.get(runId);
+    if (known) return known;
+    const [row]: { userId: string | null }[] = await this.db.query(`SELECT sync_run_owner($1) AS "userId"`, [runId]);
+    if (row?.userId) this.remember(runId, row.userId);
+    return row?.userId ?? null;
+  }
+
+  private remember(runId: string, userId: string): void {
+    if (this.owners.size >= OWNER_CACHE_SIZE) this.owners.delete(this.owners.keys().next().value as string);
+    this.owners.set(runId, userId);
   }
 }
 

@@ -6,10 +6,10 @@ import { isUuid, type Db } from './database-session';
  * policies on the tenant tables show and accept only rows whose user_id equals `app.user_id`,
  * set here with set_config(…, is_local = true), so it ends with the transaction and a pooled
  * connection never carries it on. A query outside such a transaction sees no tenant row.
+ * There is no all-tenants escape: what must reach across users is a SECURITY DEFINER function
+ * (migration 1765400000000), which the app role can call but not widen.
  */
 const scopes = new WeakMap<EntityManager, string>();
-const ALL_TENANTS = '*';
-
 
 /** Runs `work` in one transaction scoped to the user: repositories built on its manager see that user's rows only. */
 export function withTenant<T>(dataSource: DataSource, userId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -31,27 +31,10 @@ export async function inTenantScope<T>(db: Db, userId: string, work: (manager: E
   return work(manager);
 }
 
-/**
- * The escape for the few statements that read across users (the static check's allowlist says
- * which may call it): `app.all_tenants = 'on'` for this transaction only, which the policies
- * honour for SELECT alone — nothing is written across users through it.
- */
-export async function withAllTenants<T>(db: Db, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-  const manager = openTransaction(db);
-  if (!manager) return dataSourceOf(db).transaction(async (own) => withAllTenants(own, work));
-  const current = scopes.get(manager);
-  if (current !== undefined && current !== ALL_TENANTS) throw new Error('tenant scope: this transaction is scoped to one user; read across users in a transaction of its own');
-  if (current === undefined) {
-    await manager.query(`SELECT set_config('app.all_tenants', 'on', true)`);
-    scopes.set(manager, ALL_TENANTS);
-  }
-  return work(manager);
-}
-
 async function scope(manager: EntityManager, userId: string): Promise<void> {
   const current = scopes.get(manager);
   if (current === userId) return;
-  if (current !== undefined) throw new Error('tenant scope: this transaction is already scoped to another user (or to all)');
+  if (current !== undefined) throw new Error('tenant scope: this transaction is already scoped to another user');
   if (!isUuid(userId)) throw new Error('tenant scope: the user id must be a UUID');
   await manager.query(`SELECT set_config('app.user_id', $1, true)`, [userId]);
   scopes.set(manager, userId);

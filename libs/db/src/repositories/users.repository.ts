@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { IsNull, type Repository } from 'typeorm';
 import type { DisplayCurrencyCode } from '@pod/domain';
 import { UserEntity } from '../entities/user.entity';
-import { isUniqueViolation, type Db } from './database-session';
+import { isUniqueViolation, isUuid, type Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
 
 export interface NewUser {
   /** Already normalised (trimmed, lower-cased). */
@@ -14,30 +16,36 @@ export interface NewUser {
   sandboxTenantId?: string | null;
 }
 
-/** Accounts (app_user). Every method names the user it reads or writes. */
+/**
+ * Accounts (app_user), under row-level security on `id`: every method names the user and runs
+ * scoped to them, except the sign-in lookup by email, which finds only the id (user_id_by_email,
+ * a SECURITY DEFINER function) and then reads the row scoped to it.
+ */
 export class UsersRepository {
-  private readonly users: Repository<UserEntity>;
+  constructor(private readonly db: Db) {}
 
-  constructor(db: Db) {
-    this.users = db.getRepository(UserEntity);
+  async findByEmail(email: string): Promise<UserEntity | null> {
+    const userId = await this.idByEmail(email);
+    return userId ? this.scoped(userId, (users) => users.findOne({ where: { id: userId } })) : null;
   }
 
-  findByEmail(email: string): Promise<UserEntity | null> {
-    return this.users.findOne({ where: { email } });
-  }
-
-  emailTaken(email: string): Promise<boolean> {
-    return this.users.exists({ where: { email } });
+  async emailTaken(email: string): Promise<boolean> {
+    return (await this.idByEmail(email)) !== null;
   }
 
   exists(userId: string): Promise<boolean> {
-    return this.users.exists({ where: { id: userId } });
+    if (!isUuid(userId)) return Promise.resolve(false);
+    return this.scoped(userId, (users) => users.exists({ where: { id: userId } }));
   }
 
-  /** The new account, or null when the email is taken (two sign-ups at once: the unique index decides). */
+  /**
+   * The new account, or null when the email is taken (two sign-ups at once: the unique index
+   * decides). Its id is made here, so the insert can run scoped to the user it creates.
+   */
   async create(input: NewUser): Promise<UserEntity | null> {
+    const id = randomUUID();
     try {
-      return await this.users.save(this.users.create(input));
+      return await this.scoped(id, (users) => users.save(users.create({ ...input, id })));
     } catch (error) {
       if (isUniqueViolation(error, 'app_user_email_key')) return null;
       throw error;
@@ -45,21 +53,21 @@ export class UsersRepository {
   }
 
   async passwordHashOf(userId: string): Promise<string | null> {
-    const user = await this.users.findOne({ where: { id: userId }, select: { id: true, passwordHash: true } });
+    const user = await this.scoped(userId, (users) => users.findOne({ where: { id: userId }, select: { id: true, passwordHash: true } }));
     return user?.passwordHash ?? null;
   }
 
   async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    await this.users.update({ id: userId }, { passwordHash });
+    await this.scoped(userId, (users) => users.update({ id: userId }, { passwordHash }));
   }
 
   async setDisplayCurrency(userId: string, displayCurrency: DisplayCurrencyCode): Promise<void> {
-    await this.users.update({ id: userId }, { displayCurrency });
+    await this.scoped(userId, (users) => users.update({ id: userId }, { displayCurrency }));
   }
 
   /** Whether the user is a demo account, and the sandbox seller that plays their shops; null when the user is gone. */
   sandboxTenantOf(userId: string): Promise<Pick<UserEntity, 'id' | 'isDemo' | 'sandboxTenantId'> | null> {
-    return this.users.findOne({ where: { id: userId }, select: { id: true, isDemo: true, sandboxTenantId: true } });
+    return this.scoped(userId, (users) => users.findOne({ where: { id: userId }, select: { id: true, isDemo: true, sandboxTenantId: true } }));
   }
 
   /**
@@ -67,11 +75,20 @@ export class UsersRepository {
    * (compare-and-set: of two requests at once, the first one stored wins); true when stored.
    */
   async replaceSandboxTenant(userId: string, previous: string | null, next: string): Promise<boolean> {
-    const result = await this.users.update({ id: userId, sandboxTenantId: previous ?? IsNull() }, { sandboxTenantId: next });
+    const result = await this.scoped(userId, (users) => users.update({ id: userId, sandboxTenantId: previous ?? IsNull() }, { sandboxTenantId: next }));
     return (result.affected ?? 0) > 0;
   }
 
   async delete(userId: string): Promise<void> {
-    await this.users.delete({ id: userId });
+    await this.scoped(userId, (users) => users.delete({ id: userId }));
+  }
+
+  private async idByEmail(email: string): Promise<string | null> {
+    const rows: { id: string | null }[] = await this.db.query(`SELECT user_id_by_email($1) AS id`, [email]);
+    return rows[0]?.id ?? null;
+  }
+
+  private scoped<T>(userId: string, work: (users: Repository<UserEntity>) => Promise<T>): Promise<T> {
+    return inTenantScope(this.db, userId, (db) => work(db.getRepository(UserEntity)));
   }
 }

@@ -39,9 +39,10 @@ export interface ScanResult {
   owners: ReadonlySet<Owner>;
   /** Owners that contain a statement on any of the tenant tables. */
   tenantOwners: ReadonlySet<Owner>;
-  /** Where a string names `app.user_id` / `app.all_tenants`, and who calls `withAllTenants`. */
+  /** Where a string names `app.user_id` / `app.all_tenants`. */
   scopeSettings: { owner: Owner; path: string; setting: string }[];
-  allTenantCallers: { owner: Owner; path: string }[];
+  /** Where SQL calls one of the cross-user SECURITY DEFINER functions (options.definerFunctions). */
+  definerCalls: { owner: Owner; path: string; fn: string }[];
 }
 
 const REPOSITORY_METHODS = new Set([
@@ -73,14 +74,15 @@ export function tenantModelFromEntities(sources: readonly SourceText[]): TenantM
   return { tenantTables, entityTables };
 }
 
-export function scanSources(sources: readonly SourceText[], model: TenantModel, options: { repositoryPaths: RegExp }): ScanResult {
+export function scanSources(sources: readonly SourceText[], model: TenantModel, options: { repositoryPaths: RegExp; definerFunctions?: readonly string[] }): ScanResult {
   const files = sources.map(parse);
   const folder = new SqlFolder(files);
   const findings: Finding[] = [];
   const owners = new Set<Owner>();
   const tenantOwners = new Set<Owner>();
   const scopeSettings: ScanResult['scopeSettings'] = [];
-  const allTenantCallers: ScanResult['allTenantCallers'] = [];
+  const definerCalls: ScanResult['definerCalls'] = [];
+  const definerCall = (options.definerFunctions ?? []).map((fn) => ({ fn, pattern: new RegExp(`\\b${fn}\\s*\\(`) }));
 
   for (const file of files) {
     const report = (node: ts.Node, problem: string) =>
@@ -93,11 +95,11 @@ export function scanSources(sources: readonly SourceText[], model: TenantModel, 
           if (statement.tables.length > 0) tenantOwners.add(ownerOf(node, file));
           for (const problem of statement.problems) report(node, problem);
         }
-        if (ts.isIdentifier(node.expression) && node.expression.text === 'withAllTenants') allTenantCallers.push({ owner: ownerOf(node, file), path: file.fileName });
       }
       if (ts.isStringLiteralLike(node) || ts.isTemplateExpression(node)) {
         const text = ts.isTemplateExpression(node) ? templateText(node) : node.text;
         for (const setting of ['app.user_id', 'app.all_tenants']) if (text.includes(setting)) scopeSettings.push({ owner: ownerOf(node, file), path: file.fileName, setting });
+        for (const { fn, pattern } of definerCall) if (pattern.test(text)) definerCalls.push({ owner: ownerOf(node, file), path: file.fileName, fn });
       }
       ts.forEachChild(node, visit);
     };
@@ -130,7 +132,7 @@ export function scanSources(sources: readonly SourceText[], model: TenantModel, 
   for (const file of files.filter((candidate) => options.repositoryPaths.test(candidate.fileName))) {
     findings.push(...publicMethodsWithoutUserId(file, tenantOwners, folder));
   }
-  return { findings, owners, tenantOwners, scopeSettings, allTenantCallers };
+  return { findings, owners, tenantOwners, scopeSettings, definerCalls };
 }
 
 interface Statement {
