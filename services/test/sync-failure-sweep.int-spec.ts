@@ -49,9 +49,10 @@ function streamsFor(run: SyncRun): SyncStream<unknown>[] {
   return [printifyOrdersStream(bed.printify, { ...common, auth: bed.printifyAuth, currency: 'USD', syncFromMs: null }) as SyncStream<unknown>];
 }
 
+/** Seeding and reading back go through bed.sql, as the login: row-level security does not restrict it. */
 async function newUser(): Promise<string> {
   users += 1;
-  const [{ id }] = await dataSource.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'S', 'W') RETURNING id`, [`sweep-${users}@test.invalid`]);
+  const [{ id }] = await bed.sql<{ id: string }>(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'S', 'W') RETURNING id`, [`sweep-${users}@test.invalid`]);
   return id;
 }
 
@@ -71,7 +72,7 @@ async function firstSync(targets: Partial<Record<FaultOperationKind, number>>): 
       runIds.map(async (runId) => {
         const job = await bed.queue.add('sync', { runId }, { jobId: runId });
         await job.waitUntilFinished(bed.events, 120_000).catch(() => undefined);
-        const [row] = await dataSource.query(`SELECT id, status, pages_done, error_code FROM sync_run WHERE id = $1`, [runId]);
+        const [row] = await bed.sql<{ id: string; status: string; pages_done: number; error_code: string | null }>(`SELECT id, status, pages_done, error_code FROM sync_run WHERE id = $1`, [runId]);
         return row;
       }),
     );
@@ -91,7 +92,7 @@ async function expectInvariants(userId: string, runs: { id: string; status: stri
     expect({ label, what, diff: diffVersions(expected, stored), size: stored.size }).toEqual({ label, what, diff: { missing: [], extra: [], changed: [] }, size: expected.size });
   }
   expect({ label, duplicates: await duplicateKeys(bed.database.url, userId) }).toEqual({ label, duplicates: [] });
-  const cursors: { provider: string; version: number; position: { completedByRun: string | null } }[] = await dataSource.query(`SELECT provider, version, position FROM sync_cursor WHERE user_id = $1`, [userId]);
+  const cursors: { provider: string; version: number; position: { completedByRun: string | null } }[] = await bed.sql<{ provider: string; version: number; position: { completedByRun: string | null } }>(`SELECT provider, version, position FROM sync_cursor WHERE user_id = $1`, [userId]);
   for (const run of runs) {
     const provider = run === runs[0] ? 'etsy' : 'printify';
     const mine = cursors.filter((cursor) => cursor.provider === provider);

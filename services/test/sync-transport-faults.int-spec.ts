@@ -69,9 +69,10 @@ function streamsFor(): SyncStream<unknown>[] {
   return [etsyReceiptsStream(bed.etsy, deps) as SyncStream<unknown>, etsyLedgerStream(bed.etsy, deps) as SyncStream<unknown>];
 }
 
+/** Seeding and reading back go through bed.sql, as the login: row-level security does not restrict it. */
 async function newUser(): Promise<string> {
   users += 1;
-  const [{ id }] = await dataSource.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'T', 'F') RETURNING id`, [`transport-${users}@test.invalid`]);
+  const [{ id }] = await bed.sql<{ id: string }>(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'T', 'F') RETURNING id`, [`transport-${users}@test.invalid`]);
   return id;
 }
 
@@ -79,12 +80,12 @@ async function syncEtsy(userId: string): Promise<{ id: string; status: string; p
   const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({ userId, provider: 'etsy', shopId: String(bed.seller.etsy.shopId), trigger: 'user', mode: 'incremental' });
   const job = await bed.queue.add('sync', { runId: run.id }, { jobId: run.id });
   await job.waitUntilFinished(bed.events, 120_000).catch(() => undefined);
-  const [row] = await dataSource.query(`SELECT id, status, pages_done, error_code, error_message FROM sync_run WHERE id = $1`, [run.id]);
+  const [row] = await bed.sql<{ id: string; status: string; pages_done: number; error_code: string | null; error_message: string | null }>(`SELECT id, status, pages_done, error_code, error_message FROM sync_run WHERE id = $1`, [run.id]);
   return row;
 }
 
 async function cursorMoves(userId: string): Promise<number> {
-  const [{ moves }] = await dataSource.query(`SELECT coalesce(sum(version), 0)::int AS moves FROM sync_cursor WHERE user_id = $1`, [userId]);
+  const [{ moves }] = await bed.sql<{ moves: number }>(`SELECT coalesce(sum(version), 0)::int AS moves FROM sync_cursor WHERE user_id = $1`, [userId]);
   return moves;
 }
 

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ConnectionsRepository, createDataSource, EtsyTokensRepository, prepareDatabase } from '@pod/db';
 import { TokenCipher } from '@pod/crypto';
-import { createTestDatabase, TEST_APP_SECRET, type TestDatabase } from '@pod/testing';
+import { createFixtureUser, createTestDatabase, queryDatabase, TEST_APP_SECRET, type TestDatabase } from '@pod/testing';
 import { EtsyTokenService, type EtsyTokenRefresher } from './etsy-token-service';
 
 class FakeReauthRequired extends Error {
@@ -49,10 +49,7 @@ afterAll(async () => {
 });
 
 async function newConnection(accessTokenExpiresAt = new Date(Date.now() + 3600_000)) {
-  const [user] = await processes[0].query(
-    `INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'T', 'S') RETURNING id`,
-    [`tokens-${Math.random().toString(36).slice(2)}@example.com`],
-  );
+  const user = { id: await createFixtureUser(processes[0], 'tokens') };
   const repo = new ConnectionsRepository(processes[0], cipher);
   const connection = await repo.saveEtsy({
     userId: user.id,
@@ -84,7 +81,8 @@ function services(refresher: FakeRefresher) {
 }
 
 async function stored(connectionId: string) {
-  const [row] = await processes[0].query(`SELECT * FROM provider_connection WHERE id = $1`, [connectionId]);
+  // As the login: row-level security does not restrict it.
+  const [row] = await queryDatabase<{ token_version: number; status: string; access_token_enc: string; refresh_token_enc: string }>(database.url, `SELECT * FROM provider_connection WHERE id = $1`, [connectionId]);
   return row;
 }
 

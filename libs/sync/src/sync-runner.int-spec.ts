@@ -14,6 +14,8 @@ import { SyncRunner, type SyncRunnerDeps } from './sync-runner';
  */
 let database: TestDatabase;
 let dataSource: DataSource;
+/** Seeds and inspects as the login, which row-level security does not restrict (the runner itself uses the app-role pool). */
+let asLogin: DataSource;
 const prefix = uniqueRedisPrefix('sync-runner');
 const connection = { host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null };
 let queue: Queue<SyncRunPayload>;
@@ -81,18 +83,18 @@ function startWorker(sut: SyncRunner, stream: () => SyncStream<Position>): Worke
 }
 
 async function newRun(): Promise<string> {
-  await dataSource.query(`DELETE FROM sync_run; DELETE FROM sync_cursor; DELETE FROM runner_test_row`);
-  const [row] = await dataSource.query(`INSERT INTO sync_run (user_id, provider, shop_id, trigger) VALUES ($1, 'etsy', '42', 'user') RETURNING id`, [userId]);
+  await asLogin.query(`DELETE FROM sync_run; DELETE FROM sync_cursor; DELETE FROM runner_test_row`);
+  const [row] = await asLogin.query(`INSERT INTO sync_run (user_id, provider, shop_id, trigger) VALUES ($1, 'etsy', '42', 'user') RETURNING id`, [userId]);
   return row.id;
 }
 
 async function runRow(runId: string) {
-  const [row] = await dataSource.query(`SELECT status, pages_done, orders_added, error_code, resume_at FROM sync_run WHERE id = $1`, [runId]);
+  const [row] = await asLogin.query(`SELECT status, pages_done, orders_added, error_code, resume_at FROM sync_run WHERE id = $1`, [runId]);
   return row as { status: string; pages_done: number; orders_added: number; error_code: string | null; resume_at: Date | null };
 }
 
 async function storedIds(): Promise<string[]> {
-  return (await dataSource.query(`SELECT id FROM runner_test_row ORDER BY id`)).map((row: { id: string }) => row.id);
+  return (await asLogin.query(`SELECT id FROM runner_test_row ORDER BY id`)).map((row: { id: string }) => row.id);
 }
 
 async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
@@ -107,9 +109,10 @@ beforeAll(async () => {
   database = await createTestDatabase('sync_runner');
   await prepareDatabase({ DATABASE_URL: database.url });
   dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 6 }, 'sync-runner-test').initialize();
+  asLogin = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 2 }, 'sync-runner-login', { connectAs: 'login' }).initialize();
   // DDL as the login (the runtime role may not create tables); the migration's default privileges give the runtime role DML on it.
   await queryDatabase(database.url, `CREATE TABLE runner_test_row (user_id uuid NOT NULL, id text NOT NULL, PRIMARY KEY (user_id, id))`);
-  [{ id: userId }] = await dataSource.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('runner@test.invalid', 'x', 'R', 'T') RETURNING id`);
+  [{ id: userId }] = await asLogin.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('runner@test.invalid', 'x', 'R', 'T') RETURNING id`);
   queue = new Queue<SyncRunPayload>('sync-test', { connection, prefix, defaultJobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 50 } } });
   events = new QueueEvents('sync-test', { connection, prefix });
   await events.waitUntilReady();
@@ -119,6 +122,7 @@ afterAll(async () => {
   await queue?.obliterate({ force: true }).catch(() => undefined);
   await Promise.all([queue?.close(), events?.close()]);
   await dataSource?.destroy();
+  await asLogin?.destroy();
   await database?.drop();
 });
 
@@ -131,7 +135,7 @@ describe('SyncRunner', () => {
       await job.waitUntilFinished(events, 15_000);
       expect(await storedIds()).toEqual([...SOURCE].sort());
       expect(await runRow(runId)).toMatchObject({ status: 'succeeded', pages_done: 5, orders_added: 47 });
-      const [cursor] = await dataSource.query(`SELECT position, version FROM sync_cursor`);
+      const [cursor] = await asLogin.query(`SELECT position, version FROM sync_cursor`);
       expect(cursor).toMatchObject({ position: { stream: { offset: 47 }, completedByRun: runId }, version: 5 });
       expect(published).toContainEqual(expect.objectContaining({ syncRunId: runId, ordersAdded: 47, provider: 'etsy', shopId: '42' }));
     } finally {
@@ -158,7 +162,7 @@ describe('SyncRunner', () => {
       await job.waitUntilFinished(events, 15_000);
       expect(thrown).toBe(true);
       expect(await storedIds()).toEqual([...SOURCE].sort());
-      const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM runner_test_row`);
+      const [{ count }] = await asLogin.query(`SELECT count(*)::int AS count FROM runner_test_row`);
       expect(count).toBe(47);
       expect((await runRow(runId)).status).toBe('succeeded');
     } finally {
@@ -223,7 +227,7 @@ describe('SyncRunner', () => {
       const row = await runRow(runId);
       expect(row).toMatchObject({ status: 'failed', error_code: 'provider_unavailable', pages_done: 3 });
       expect((await queue.getJob(runId))?.attemptsMade).toBe(3);
-      const [cursor] = await dataSource.query(`SELECT position FROM sync_cursor`);
+      const [cursor] = await asLogin.query(`SELECT position FROM sync_cursor`);
       expect(cursor.position.stream).toEqual({ offset: 30 });
       expect(failAt.size).toBe(1);
     } finally {
