@@ -20,6 +20,7 @@ const DAY_MS = 86_400_000;
 const MATCHING_PAGE_SIZE = 15;
 const CANDIDATE_LIMIT = 50;
 const NOT_FOUND_MESSAGE = 'Order not found.';
+const BUSY_MESSAGE = 'Matching is running for your orders; try again in a moment.';
 
 const notFound = () => new ApiException(HttpStatus.NOT_FOUND, 'not_found', NOT_FOUND_MESSAGE);
 const statusFilter = (status: string | undefined) => (status && status !== 'all' ? (status as OrderListFilter['status']) : null);
@@ -144,6 +145,8 @@ export class OrdersService {
   private async afterEdit(userId: string, currency: DisplayCurrencyCode, outcome: EditOutcome, conflictMessage: string): Promise<OrderChangeResponse> {
     if (outcome === 'not_found') throw notFound();
     if (outcome === 'conflict') throw new ApiException(HttpStatus.CONFLICT, 'conflict', conflictMessage);
+    // The change was not made: the user's lock stayed taken past the edit's short wait (EDIT_LOCK_WAIT_MS).
+    if (outcome === 'busy') throw new ApiException(HttpStatus.CONFLICT, 'matching_in_progress', BUSY_MESSAGE);
     await this.queueProfits(userId, 'record_changed');
     const rows = await this.views.rowsByIds(userId, currency, outcome.ids);
     return { orders: rows.map((row) => orderRowView(row, currency)) };

@@ -77,3 +77,21 @@ describe('WEBHOOK_PUBLIC_URL and ETSY_WEBHOOK_SECRET', () => {
     }
   });
 });
+
+describe('USER_REQUEST_CONCURRENCY and USER_REQUEST_QUEUE', () => {
+  it('default to half the pool (at least 1) and 16 waiting', () => {
+    expect(loadConfig(BASE).userRequestConcurrency).toBe(2);
+    expect(loadConfig({ ...BASE, DATABASE_POOL_SIZE: '10' }).userRequestConcurrency).toBe(5);
+    expect(loadConfig({ ...BASE, DATABASE_POOL_SIZE: '1' }).userRequestConcurrency).toBe(1);
+    expect(loadConfig({ ...BASE, DATABASE_POOL_SIZE: '3' }).userRequestConcurrency).toBe(1);
+    expect(loadConfig(BASE).USER_REQUEST_QUEUE).toBe(16);
+  });
+
+  it('take a share under the pool, so one user cannot hold every connection', () => {
+    expect(loadConfig({ ...BASE, DATABASE_POOL_SIZE: '8', USER_REQUEST_CONCURRENCY: '7' }).userRequestConcurrency).toBe(7);
+    for (const [pool, perUser] of [['5', '5'], ['5', '6'], ['2', '2'], ['1', '2'], ['5', '0'], ['5', 'x']]) {
+      expect(() => loadConfig({ ...BASE, DATABASE_POOL_SIZE: pool, USER_REQUEST_CONCURRENCY: perUser })).toThrow(/USER_REQUEST_CONCURRENCY/);
+    }
+    expect(() => loadConfig({ ...BASE, USER_REQUEST_QUEUE: '-1' })).toThrow(/USER_REQUEST_QUEUE/);
+  });
+});

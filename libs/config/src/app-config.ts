@@ -25,6 +25,34 @@ export class AppConfig {
   DATABASE_POOL_SIZE = 5;
 
   /**
+   * Gateway: signed-in requests one user may have running at once in one gateway process; more
+   * wait their turn (without a connection) and past USER_REQUEST_QUEUE get 429. Each running
+   * request holds at most one pooled connection at a time, so one user never holds more than
+   * this many of the DATABASE_POOL_SIZE connections, and the rest stay for other users, the
+   * session checks and /healthz. Unset: half the pool, rounded down, at least 1; it must stay
+   * under DATABASE_POOL_SIZE (issue 16, see deploy/operating.md for the sizing).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @ValidateBy({
+    name: 'userRequestConcurrency',
+    validator: {
+      validate: (value: unknown, args) => typeof value === 'number' && underPool(value, (args?.object as AppConfig | undefined)?.DATABASE_POOL_SIZE),
+      defaultMessage: () => 'USER_REQUEST_CONCURRENCY must be under DATABASE_POOL_SIZE (or 1 with a pool of 1), so one user cannot hold every connection',
+    },
+  })
+  USER_REQUEST_CONCURRENCY?: number;
+
+  /** Gateway: requests of one user waiting for a turn (see USER_REQUEST_CONCURRENCY); one more is answered 429 too_many_requests. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000)
+  USER_REQUEST_QUEUE = 16;
+
+  /**
    * The role every runtime connection (gateway, workers) takes at its start, so queries run as a
    * role without SUPERUSER or BYPASSRLS and row-level security applies (ADR 0015); `none`: the
    * DATABASE_URL login's own role. Migrations always run as the login.
@@ -371,7 +399,18 @@ export class AppConfig {
     return this.ETSY_REDIRECT_URI ?? `${this.publicOrigin}/api/connections/etsy/callback`;
   }
 
+  /** USER_REQUEST_CONCURRENCY, or its default: half the pool, rounded down, at least 1. */
+  get userRequestConcurrency(): number {
+    return this.USER_REQUEST_CONCURRENCY ?? Math.max(1, Math.floor(this.DATABASE_POOL_SIZE / 2));
+  }
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
+}
+
+/** One user's share of a pool of `poolSize`: at least one connection always left to everyone else (a pool of 1 has none to spare). */
+function underPool(perUser: number, poolSize: number | undefined): boolean {
+  const pool = typeof poolSize === 'number' ? poolSize : 5;
+  return pool <= 1 ? perUser === 1 : perUser < pool;
 }

@@ -20,6 +20,7 @@ export const API_ERROR_CODES = [
   'operator_credential_required', // /api/admin without the operator token
   'forbidden_origin', // a browser write from another origin
   'too_many_attempts', // 429 from our own throttles (Retry-After says when)
+  'too_many_requests', // 429: this user already has as many requests in flight and waiting as one gateway takes (Retry-After says when)
   // Accounts
   'conflict_email_taken',
   'passwords_mismatch',
@@ -43,6 +44,8 @@ export const API_ERROR_CODES = [
   'webhook_signature_invalid', // 401: the delivery's signature is missing, malformed or wrong
   'webhook_stale', // 401: an Etsy delivery's timestamp is more than 5 minutes away from now
   'webhook_payload_invalid', // 400: a signed delivery whose body is not what the provider documents
+  // Orders
+  'matching_in_progress', // 409: a match or profit run holds the user's orders; the change was not made, try again shortly
   // Exchange rates
   'rate_unavailable', // 404: no ECB rate for that currency and date (not published by the ECB, or not loaded yet)
   // Operators

@@ -34,6 +34,11 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return driverError?.code === '23505' && (constraint === undefined || driverError.constraint === constraint);
 }
 
+/** PostgreSQL's lock_not_available: a lock wait ran past the transaction's lock_timeout. */
+export function isLockWaitTimeout(error: unknown): boolean {
+  return (error as { driverError?: { code?: string } })?.driverError?.code === '55P03';
+}
+
 /** Answers SELECT 1: the readiness probes of the gateway and the workers. */
 export class DatabaseProbe {
   constructor(private readonly db: Db) {}

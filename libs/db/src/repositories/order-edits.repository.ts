@@ -1,10 +1,19 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { OrderRecordEntity } from '../entities/order-record.entity';
-import { returnedRows } from './database-session';
+import { isLockWaitTimeout, returnedRows } from './database-session';
 import { OrderRecordsRepository } from './order-records.repository';
 import { withTenant } from './tenant-scope';
 
-export type EditOutcome = { ids: string[] } | 'not_found' | 'conflict';
+/** 'busy': the user's matching lock was not free within EDIT_LOCK_WAIT_MS (a matcher or profit run holds it). */
+export type EditOutcome = { ids: string[] } | 'not_found' | 'conflict' | 'busy';
+
+/**
+ * How long an edit waits for the user's matching lock while holding a pooled connection. A
+ * user's own edits take milliseconds under it, so they queue behind each other well within the
+ * bound; a matcher run holds it for up to a minute on a large shop, and waiting that long would
+ * hand the user's requests every connection of the gateway's pool (issue 16).
+ */
+export const EDIT_LOCK_WAIT_MS = 1_000;
 
 /**
  * The user's own changes to their order records (spec Part 2 point 5): a manual match, an
@@ -14,13 +23,14 @@ export type EditOutcome = { ids: string[] } | 'not_found' | 'conflict';
  * keeps as it is.
  */
 export class OrderEditsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly lockWaitMs = EDIT_LOCK_WAIT_MS,
+  ) {}
 
   /** The pair's id, or why not: 'not_found' (either id is not the user's), 'conflict' (not a lone receipt and a lone Printify order). */
   matchByHand(userId: string, recordId: string, otherId: string): Promise<EditOutcome> {
-    return withTenant(this.dataSource, userId, async (manager) => {
-      const records = new OrderRecordsRepository(manager);
-      await records.lockUserForMatching(userId);
+    return this.underUserLock(userId, async (_manager, records) => {
       const outcome = await records.matchByHand(userId, recordId, otherId);
       if (outcome === 'not_pairable') return 'conflict';
       if (outcome === 'not_found') return recordId === otherId && (await records.findById(userId, recordId)) ? 'conflict' : 'not_found';
@@ -33,9 +43,7 @@ export class OrderEditsRepository {
    * Printify record, both `manual` so no matcher run pairs them again. Archived orders are frozen.
    */
   unmatch(userId: string, recordId: string): Promise<EditOutcome> {
-    return withTenant(this.dataSource, userId, async (manager) => {
-      const records = new OrderRecordsRepository(manager);
-      await records.lockUserForMatching(userId);
+    return this.underUserLock(userId, async (manager, records) => {
       const record = await records.findById(userId, recordId);
       if (!record) return 'not_found';
       if (record.etsyReceiptId === null || record.printifyOrderId === null || record.archivedAt !== null) return 'conflict';
@@ -60,9 +68,7 @@ export class OrderEditsRepository {
 
   /** Archives or restores one record; doing it twice changes nothing. */
   setArchived(userId: string, recordId: string, archived: boolean): Promise<EditOutcome> {
-    return withTenant(this.dataSource, userId, async (manager) => {
-      const records = new OrderRecordsRepository(manager);
-      await records.lockUserForMatching(userId);
+    return this.underUserLock(userId, async (manager, records) => {
       if (!(await records.findById(userId, recordId))) return 'not_found';
       const updated: OrderRecordEntity[] = returnedRows(
         await manager.query(
@@ -73,5 +79,19 @@ export class OrderEditsRepository {
       );
       return { ids: updated.map((row) => row.id) };
     });
+  }
+
+  /** One edit in a transaction scoped to the user, under the user's lock waited for at most lockWaitMs; 'busy' past it. */
+  private async underUserLock(userId: string, work: (manager: EntityManager, records: OrderRecordsRepository) => Promise<EditOutcome>): Promise<EditOutcome> {
+    try {
+      return await withTenant(this.dataSource, userId, async (manager) => {
+        const records = new OrderRecordsRepository(manager);
+        await records.lockUserForEdit(userId, this.lockWaitMs);
+        return work(manager, records);
+      });
+    } catch (error) {
+      if (isLockWaitTimeout(error)) return 'busy';
+      throw error;
+    }
   }
 }

@@ -7,6 +7,9 @@ import { jsonForPostgres } from './synced-rows';
 /** The text the Orders search matches (case-insensitive substring), as the trigram index has it. */
 export const ORDER_SEARCH_TEXT_SQL = `(coalesce(etsy_receipt_id, '') || ' ' || coalesce(printify_order_id, '') || ' ' || coalesce(customer_name, '') || ' ' || coalesce(product_title, ''))`;
 
+/** The per-user lock every rewrite of a user's records takes (the matcher, the profit writer, the user's edits). */
+const USER_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('order_record:' || $1, 0))`;
+
 export interface AppliedChanges {
   added: number;
   changed: number;
@@ -26,7 +29,22 @@ export class OrderRecordsRepository {
    * matches) until the transaction ends. Must run inside withTransaction.
    */
   async lockUserForMatching(userId: string): Promise<void> {
-    await inTenantScope(this.db, userId, (db) => db.query(`SELECT pg_advisory_xact_lock(hashtextextended('order_record:' || $1, 0))`, [userId]));
+    await inTenantScope(this.db, userId, (db) => db.query(USER_LOCK_SQL, [userId]));
+  }
+
+  /**
+   * The same lock for a request path, which holds one of the gateway's few pooled connections
+   * while it waits: every lock wait for the rest of the transaction (this one and any row lock
+   * after it) is bounded by `waitMs`. Past it PostgreSQL raises lock_not_available, the
+   * transaction rolls back, and the caller answers 409 (see isLockWaitTimeout). The matcher
+   * keeps waiting without a bound (lockUserForMatching): it is a background job.
+   */
+  async lockUserForEdit(userId: string, waitMs: number): Promise<void> {
+    if (!Number.isInteger(waitMs) || waitMs <= 0) throw new Error('lockUserForEdit: waitMs must be a positive integer');
+    await inTenantScope(this.db, userId, async (db) => {
+      await db.query(`SELECT set_config('lock_timeout', $1, true)`, [`${waitMs}ms`]);
+      await db.query(USER_LOCK_SQL, [userId]);
+    });
   }
 
   /**

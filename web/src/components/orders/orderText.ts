@@ -27,13 +27,16 @@ export const ORDER_MSG = {
 export function loadErrorText(error: unknown): string {
   if (hasErrorCode(error, 'not_found')) return 'This order is no longer there. It may have been deleted by a sync.';
   if (hasErrorCode(error, 'validation_failed', 'bad_request')) return error.serverMessage ?? 'These filters could not be applied. Please reset them and try again.';
-  if (hasErrorCode(error, 'too_many_attempts')) return 'Too many requests in a short time. Please wait a moment and try again.';
+  if (hasErrorCode(error, 'too_many_attempts', 'too_many_requests')) return 'Too many requests in a short time. Please wait a moment and try again.';
   if (hasErrorCode(error, 'service_unavailable')) return 'The service is busy right now. Please try again shortly.';
   return 'Something went wrong while loading. Please try again.';
 }
 
-/** A change (match, archive…) refused: the server's reason when it is the seller's to fix, else the fallback. */
+/**
+ * A change (match, archive…) refused: the server's reason when it is the seller's to fix or to
+ * wait out (a match run holds the orders; too many requests at once), else the fallback.
+ */
 export function changeErrorText(error: unknown, fallback: string): string {
-  if (hasErrorCode(error, 'conflict', 'validation_failed', 'not_found', 'bad_request')) return error.serverMessage ?? fallback;
+  if (hasErrorCode(error, 'conflict', 'validation_failed', 'not_found', 'bad_request', 'matching_in_progress', 'too_many_requests')) return error.serverMessage ?? fallback;
   return fallback;
 }
