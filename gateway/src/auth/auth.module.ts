@@ -9,6 +9,7 @@ import { AbuseThrottleService } from './throttles/abuse-throttle.service';
 import { SignInThrottleService } from './throttles/sign-in-throttle.service';
 import { PasswordsService } from './passwords.service';
 import { SessionGuard } from './session.guard';
+import { SessionRevocationsService } from './session-revocations.service';
 import { SessionsService } from './sessions.service';
 
 @Module({
@@ -24,7 +25,7 @@ import { SessionsService } from './sessions.service';
     }),
   ],
   controllers: [AuthController],
-  providers: [AuthService, SessionsService, PasswordsService, AbuseThrottleService, SignInThrottleService, JwtStrategy, SessionGuard],
+  providers: [AuthService, SessionsService, SessionRevocationsService, PasswordsService, AbuseThrottleService, SignInThrottleService, JwtStrategy, SessionGuard],
   exports: [SessionsService, PasswordsService, SessionGuard, AbuseThrottleService],
 })
 export class AuthModule {}

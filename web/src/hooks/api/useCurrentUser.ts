@@ -3,10 +3,10 @@ import type { PublicUser } from '@pod/contracts';
 import { fetcher, hasErrorCode } from './client';
 import { API } from './keys';
 
-/** GET /api/auth/user; a 401 means "signed out" (null), not an error. */
+/** GET /api/auth/user: the user, or null when signed out (204, no body; a 401 from an older gateway too). */
 export async function fetchCurrentUser(): Promise<PublicUser | null> {
   try {
-    return await fetcher<PublicUser>(API.currentUser);
+    return (await fetcher<PublicUser | undefined>(API.currentUser)) ?? null;
   } catch (error) {
     if (hasErrorCode(error, 'unauthenticated')) return null;
     throw error;
