@@ -1,9 +1,10 @@
-import { freePort, refuseDatabaseConnections, spawnService, startTestStack, TEST_APP_SECRET, waitForHttp, type ServiceProcess, type TestStack } from '@pod/testing';
+import { freePort, queryDatabase, refuseDatabaseConnections, spawnService, startTestStack, TEST_APP_SECRET, waitForHttp, type ServiceProcess, type TestStack } from '@pod/testing';
 
 /**
  * The session check across two built gateways sharing PostgreSQL and Redis: each keeps the
- * sessions it read for a few seconds (SESSION_CACHE_TTL_MS, default), yet a session ended
- * through one is refused by the other at once, and a database that does not answer the check
+ * sessions it read (SESSION_CACHE_TTL_MS, a minute here so that only the broadcast, never the
+ * TTL, can end a kept session within a test), yet a session ended through one is refused by
+ * the other at once, and a database that does not answer the check
  * is a 503 `service_busy` (the session stands), never a 401 (which signs the user out).
  */
 jest.setTimeout(120_000);
@@ -14,8 +15,11 @@ let gateways: [string, string];
 const ORIGIN_HEADERS = (base: string) => ({ origin: base, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' });
 const PASSWORD = 'Correct-Horse-7-Battery';
 
+/** Both gateways: a long TTL (see above) and the demo cleanup every second. */
+const GATEWAY_ENV = { SESSION_CACHE_TTL_MS: '60000', DEMO_CLEANUP_EVERY_SECONDS: '1' };
+
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack(GATEWAY_ENV);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // The same database, Redis prefix and secret as the stack's gateway: a second replica.
@@ -25,6 +29,7 @@ beforeAll(async () => {
     DATABASE_URL: stack.database.url,
     REDIS_PREFIX: stack.redisPrefix,
     APP_SECRET: TEST_APP_SECRET,
+    ...GATEWAY_ENV,
   });
   await waitForHttp(`${base}/healthz`, { process: second, timeoutMs: 60_000 });
   gateways = [stack.baseUrl, base];
@@ -100,6 +105,27 @@ describe('session revocation across two gateways', () => {
     expect((await call(gateways[1], 'GET', '/api/auth/user', cookie)).json?.currency).toBe('USD');
     expect((await call(gateways[0], 'PATCH', '/api/user/settings', cookie, { currency: 'GBP' })).status).toBe(200);
     expect((await call(gateways[1], 'GET', '/api/auth/user', cookie)).json?.currency).toBe('GBP');
+  });
+});
+
+describe('accounts removed by the demo cleanup', () => {
+  it('are signed out on both gateways as soon as the sweep removed them', async () => {
+    const { email, cookie } = await signUp('removed');
+    expect(await statusOnBoth(cookie)).toEqual([200, 200]);
+    // An expired demo account: the next sweep (every second, on either gateway) removes it.
+    await queryDatabase(stack.database.url, `UPDATE app_user SET is_demo = true, demo_expires_at = now() - interval '1 minute' WHERE email = $1`, [email]);
+    const deadline = Date.now() + 20_000;
+    while ((await queryDatabase(stack.database.url, 'SELECT 1 FROM app_user WHERE email = $1', [email])).length > 0) {
+      if (Date.now() > deadline) throw new Error('the demo cleanup did not remove the account');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // The sweep publishes right after its commit: allow it half a second, far below the TTL.
+    let statuses = await statusOnBoth(cookie);
+    for (let i = 0; i < 10 && statuses.some((status) => status !== 204); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      statuses = await statusOnBoth(cookie);
+    }
+    expect(statuses).toEqual([204, 204]);
   });
 });
 
