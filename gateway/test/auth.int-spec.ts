@@ -32,10 +32,14 @@ describe('accounts', () => {
     expect(again.json().message).toBe('An account with this email already exists');
   });
 
-  it('answers 401 when signed out', async () => {
+  it('answers 204 with no body when signed out (signed out is an answer, not an error)', async () => {
     const response = await me();
-    expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Please sign in to continue.', code: 'unauthenticated' });
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+    // Any other route still needs a session.
+    const orders = await gw.app.inject({ method: 'GET', url: '/api/orders' });
+    expect(orders.statusCode).toBe(401);
+    expect(orders.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Please sign in to continue.', code: 'unauthenticated' });
   });
 
   it.each([
@@ -149,7 +153,7 @@ describe('sessions (item 20)', () => {
     const out = await gw.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...SAME_ORIGIN, cookie: first } });
     expect(out.statusCode).toBe(200);
     expect(String(out.headers['set-cookie'])).toMatch(/podprofit_session=;/);
-    expect((await me(replica.app, first)).statusCode).toBe(401);
+    expect((await me(replica.app, first)).statusCode).toBe(204);
     expect((await me(replica.app, second)).statusCode).toBe(200);
   });
 
@@ -168,7 +172,7 @@ describe('sessions (item 20)', () => {
       jwt.sign({ sub: userId, sid: 'x', exp: now - 10 }, { secret: key, algorithm: 'HS256' }),
       jwt.sign({ sub: userId, sid: 'never-issued' }, { secret: key, algorithm: 'HS256', expiresIn: 60 }),
     ];
-    for (const token of tokens) expect((await me(gw.app, `podprofit_session=${token}`)).statusCode).toBe(401);
+    for (const token of tokens) expect((await me(gw.app, `podprofit_session=${token}`)).statusCode).toBe(204);
   });
 
   it('ends idle and past-absolute sessions from the session row', async () => {
@@ -176,10 +180,10 @@ describe('sessions (item 20)', () => {
     const cookie = sessionCookie(await register(gw.app, email));
     expect((await me(gw.app, cookie)).statusCode).toBe(200);
     await query(`UPDATE user_session SET last_seen_at = now() - interval '25 hours' WHERE user_id = (SELECT id FROM app_user WHERE email = '${email}')`);
-    expect((await me(gw.app, cookie)).statusCode).toBe(401);
+    expect((await me(gw.app, cookie)).statusCode).toBe(204);
     const fresh = sessionCookie(await login(gw.app, email, STRONG_PASSWORD));
     await query(`UPDATE user_session SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM app_user WHERE email = '${email}')`);
-    expect((await me(gw.app, fresh)).statusCode).toBe(401);
+    expect((await me(gw.app, fresh)).statusCode).toBe(204);
   });
 });
 
@@ -195,7 +199,7 @@ describe('password change and settings', () => {
     const ok = await change({ currentPassword: STRONG_PASSWORD, newPassword: 'Brand-new-pass-9' });
     expect(ok.statusCode).toBe(200);
     expect((await me(gw.app, here)).statusCode).toBe(200);
-    expect((await me(gw.app, elsewhere)).statusCode).toBe(401);
+    expect((await me(gw.app, elsewhere)).statusCode).toBe(204);
     expect((await login(gw.app, email, 'Brand-new-pass-9')).statusCode).toBe(200);
   });
 

@@ -192,7 +192,7 @@ describe('headers on every response (item 32)', () => {
     expect(clientRoute.body).toBe(index.body);
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
-    expect(api.statusCode).toBe(401);
+    expect(api.statusCode).toBe(204);
     expect(api.headers['cache-control']).toBe('no-store');
     expect(missing.statusCode).toBe(404);
     expect(health.statusCode).toBe(200);

@@ -355,7 +355,7 @@ describe.each([
     await expectText(shell.userEmail(), user.email);
     await shell.logoutButton().click();
     await expectPath(page, '/login');
-    expect((await pageFetch(page, 'GET', '/api/auth/user')).status).toBe(401);
+    expect((await pageFetch(page, 'GET', '/api/auth/user')).status).toBe(204);
   });
 
   it('refuses login posts and fetches without creating a session; the app’s own sign-in still works', async () => {
@@ -374,7 +374,7 @@ describe.each([
     expectRefused(observed, [...forms, ...fetches], site);
     expect(await sessionCookies(context)).toEqual([]);
     await gotoApp(page, '/login');
-    expect((await pageFetch(page, 'GET', '/api/auth/user')).status).toBe(401);
+    expect((await pageFetch(page, 'GET', '/api/auth/user')).status).toBe(204);
 
     // Same-origin control: the same credentials sign in through the app.
     await new LoginForm(page).signIn(user.email, user.password);

@@ -213,7 +213,7 @@ describe('reloading a signed-in page', () => {
     expect(await wrongRouteSetSeen(page)).toEqual([]);
   });
 
-  it('still shows the landing page to a signed-out visitor once the check answers 401', async () => {
+  it('still shows the landing page to a signed-out visitor once the check answers (signed out)', async () => {
     for (const viewport of ['desktop', 'mobile'] as const) {
       const page = await e2e.open(viewport);
       const session = await holdSessionCheck(page);

@@ -5,7 +5,7 @@ import { BODY_LIMITS, BodyLimit } from '../http/body-limits';
 import type { AuthResponse, PublicUser } from '@pod/contracts';
 import { AuthService, type SignedIn } from './auth.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
-import { Public } from './public.decorator';
+import { Public, SessionOptional } from './public.decorator';
 import { sessionCookieName, sessionCookieOptions } from './session-cookie';
 import { knownDeviceCookieName, knownDeviceCookieOptions } from './throttles/known-device-cookie';
 import type { SignInOrigin } from './throttles/sign-in-throttle.service';
@@ -48,9 +48,16 @@ export class AuthController {
     return { ok: true };
   }
 
+  /**
+   * The signed-in user, or 204 (no body) when signed out: being signed out is an answer, not an
+   * error, so an anonymous page load logs no failed request (a 401 would in every browser console).
+   */
   @Get('user')
-  user(@CurrentUser() user: SignedInUser): PublicUser {
-    return publicUser(user);
+  @SessionOptional()
+  user(@CurrentUser() user: SignedInUser | undefined, @Res({ passthrough: true }) reply: FastifyReply): PublicUser | undefined {
+    if (user) return publicUser(user);
+    void reply.status(204);
+    return undefined;
   }
 
   private signIn(reply: FastifyReply, signedIn: SignedIn): AuthResponse {

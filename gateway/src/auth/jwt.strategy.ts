@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { AppConfig, deriveKey } from '@pod/config';
-import { sessionCookieName } from './session-cookie';
+import { AppConfig } from '@pod/config';
+import { sessionCookieName, sessionJwtKey } from './session-cookie';
 import { SessionsService, type JwtClaims } from './sessions.service';
 import type { SignedInUser } from './signed-in-user';
 
@@ -15,11 +15,13 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     private readonly sessions: SessionsService,
   ) {
     const cookieName = sessionCookieName(config);
+    const key = sessionJwtKey(config);
     super({
       jwtFromRequest: ExtractJwt.fromExtractors([
         (request: unknown) => (request as FastifyRequest).cookies?.[cookieName] ?? null,
       ]),
-      secretOrKey: deriveKey(config.APP_SECRET, 'session-jwt'),
+      // Its types say string | Buffer; it hands the key to jsonwebtoken, which takes a KeyObject.
+      secretOrKeyProvider: (_request: unknown, _token: unknown, done: (error: null, key: Buffer) => void) => done(null, key as unknown as Buffer),
       algorithms: ['HS256'],
       ignoreExpiration: false,
     });

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { SessionsRepository, UsersRepository } from '@pod/db';
+import type { CachedSession } from './session-cache';
+import { SessionRevocationsService } from './session-revocations.service';
 import type { SignedInUser } from './signed-in-user';
 
 /** NIST SP 800-63B AAL1: re-authenticate at least every 30 days; we also end idle sessions after 24 h. */
@@ -23,6 +25,7 @@ export class SessionsService {
     private readonly sessions: SessionsRepository,
     private readonly users: UsersRepository,
     private readonly jwt: JwtService,
+    private readonly revocations: SessionRevocationsService,
   ) {}
 
   /** A new session (new random id on every sign-in) and the JWT that names it. */
@@ -35,30 +38,43 @@ export class SessionsService {
     return { jwt, maxAgeSeconds: SESSION_ABSOLUTE_SECONDS };
   }
 
-  /** The signed-in user behind a verified JWT, or null when its session is gone or expired. */
+  /**
+   * The signed-in user behind a verified JWT, or null when its session is gone or expired.
+   * Reads the session row at most once per SESSION_CACHE_TTL_MS on this gateway (see
+   * SessionCache); a database error propagates (the session guard answers 503, not 401).
+   */
   async resolve(claims: JwtClaims, now = new Date()): Promise<SignedInUser | null> {
     if (typeof claims?.sid !== 'string' || typeof claims?.sub !== 'string') return null;
     const idHash = hashSessionId(claims.sid);
-    const session = await this.sessions.findWithUser(idHash, claims.sub);
+    const at = now.getTime();
+    const session = this.revocations.cache.get(idHash, claims.sub, at) ?? (await this.load(idHash, claims.sub, at));
     if (!session) return null;
-    const idleLimit = session.lastSeenAt.getTime() + SESSION_IDLE_SECONDS * 1000;
-    if (session.expiresAt.getTime() <= now.getTime() || idleLimit <= now.getTime()) {
+    if (session.expiresAt <= at || session.lastSeenAt + SESSION_IDLE_SECONDS * 1000 <= at) {
       await this.sessions.delete(idHash);
+      // Every gateway judges expiry from the same row; the eviction only tidies up.
+      this.revocations.cache.evictSession(idHash);
       return null;
     }
-    if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    if (at - session.lastSeenAt > TOUCH_INTERVAL_MS) {
       await this.sessions.touch(idHash, now);
+      session.lastSeenAt = at;
     }
-    const { user } = session;
-    return {
-      id: user.id,
-      email: user.email,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      currency: user.displayCurrency,
-      isDemo: user.isDemo,
-      sessionIdHash: idHash,
+    return { ...session.user, sessionIdHash: idHash };
+  }
+
+  private async load(idHash: string, userId: string, at: number): Promise<CachedSession | null> {
+    const ticket = this.revocations.cache.beginLoad();
+    const row = await this.sessions.findWithUser(idHash, userId);
+    if (!row) return null;
+    const { user } = row;
+    const session: CachedSession = {
+      userId: user.id,
+      lastSeenAt: row.lastSeenAt.getTime(),
+      expiresAt: row.expiresAt.getTime(),
+      user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, currency: user.displayCurrency, isDemo: user.isDemo },
     };
+    this.revocations.cache.store(idHash, session, ticket, at);
+    return session;
   }
 
   /**
@@ -76,22 +92,37 @@ export class SessionsService {
     return this.resolve(claims, now);
   }
 
+  /** Ends one session here and, through Redis, on every gateway's cache. */
   async end(sessionIdHash: string): Promise<void> {
     await this.sessions.delete(sessionIdHash);
+    await this.revocations.revokeSession(sessionIdHash);
   }
 
   async endOthers(userId: string, keepSessionIdHash: string): Promise<void> {
     await this.sessions.deleteOthers(userId, keepSessionIdHash);
+    // The kept session is read again too: one extra read, and no per-session list to keep.
+    await this.revocations.revokeUser(userId);
+  }
+
+  /** The user's name or settings changed: every gateway reads them again at the next request. */
+  async userChanged(userId: string): Promise<void> {
+    await this.revocations.revokeUser(userId);
+  }
+
+  /** Accounts were removed in bulk (the demo sweep): every gateway forgets every session it kept. */
+  async accountsRemoved(): Promise<void> {
+    await this.revocations.revokeAll();
   }
 
   /** For logout with a cookie whose session may already be gone: ends it if the JWT is ours. */
   async endByJwt(jwt: string): Promise<void> {
+    let claims: JwtClaims;
     try {
-      const claims = await this.jwt.verifyAsync<JwtClaims>(jwt);
-      if (typeof claims.sid === 'string') await this.sessions.delete(hashSessionId(claims.sid));
+      claims = await this.jwt.verifyAsync<JwtClaims>(jwt);
     } catch {
-      // An invalid or expired token names no session we could end.
+      return; // An invalid or expired token names no session we could end.
     }
+    if (typeof claims.sid === 'string') await this.end(hashSessionId(claims.sid));
   }
 
   userExists(userId: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig, effectiveProviders } from '@pod/config';
 import { DemoAccountsRepository } from '@pod/db';
+import { SessionsService } from '../auth/sessions.service';
 import { SandboxAdminClient } from './sandbox-admin.client';
 
 const BATCH = 200;
@@ -18,6 +19,7 @@ export class DemoCleanupService {
   constructor(
     private readonly demoAccounts: DemoAccountsRepository,
     private readonly sandbox: SandboxAdminClient,
+    private readonly sessions: SessionsService,
     private readonly config: AppConfig,
     private readonly logger: PinoLogger,
   ) {
@@ -37,6 +39,8 @@ export class DemoCleanupService {
     // minute old or more are judged.
     const removed = await this.demoAccounts.removeExpired({ now, batch: BATCH, liveTenantIds: liveTenants, judgedBefore: new Date(now.getTime() - 60_000) });
     if (!removed) return 0;
+    // Their sessions went with them by foreign key: no gateway may keep trusting its copy.
+    if (removed.expired.length + removed.evicted > 0) await this.sessions.accountsRemoved();
     // After the commit: a seller left behind by a failed call expires in the sandbox on its own.
     for (const account of removed.expired) {
       if (account.sandboxTenantId && sandboxRunning) await this.sandbox.deleteTenant(account.sandboxTenantId).catch((error: unknown) => this.logFailure(error));

@@ -43,6 +43,8 @@ export class UsersService {
 
   async updateSettings(userId: string, currency: DisplayCurrencyCode): Promise<{ currency: DisplayCurrencyCode }> {
     await this.users.setDisplayCurrency(userId, currency);
+    // Sessions carry the display currency: every gateway reads it again.
+    await this.sessions.userChanged(userId);
     return { currency };
   }
 }

@@ -254,6 +254,18 @@ export class AppConfig {
   @Max(600_000)
   HTTP_REQUEST_TIMEOUT_MS = 30_000;
 
+  /**
+   * How long a gateway trusts a session it read from PostgreSQL before reading it again.
+   * Revocations (logout, password change, demo removal) reach every gateway at once over Redis;
+   * this bounds a revocation lost while a gateway's subscriber was reconnecting (ADR 0016-sessions).
+   * 0 reads the session row on every request.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  SESSION_CACHE_TTL_MS = 5_000;
+
   /** Bound for receiving a request's headers (slowloris). */
   @Type(() => Number)
   @IsInt()

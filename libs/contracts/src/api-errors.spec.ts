@@ -48,6 +48,7 @@ const PINNED: Record<ApiErrorCode, true> = {
   not_found: true,
   conflict: true,
   service_unavailable: true,
+  service_busy: true,
   internal: true,
 };
 

@@ -56,6 +56,7 @@ export const API_ERROR_CODES = [
   'not_found',
   'conflict',
   'service_unavailable', // a dependency of ours (Redis) does not answer
+  'service_busy', // 503: the database did not answer the session check in time; retry (Retry-After), the session still stands
   'internal', // 500: details only in the log, the body carries a requestId
 ] as const;
 

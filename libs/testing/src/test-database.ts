@@ -45,3 +45,26 @@ export async function queryDatabase<T = unknown>(url: string, sql: string, param
     await client.end();
   }
 }
+
+/**
+ * A real database outage for the processes using a test database: it stops accepting
+ * connections and every open one is ended, so pooled clients fail and new ones are refused
+ * (what a PostgreSQL restart or failover looks like to the app). Returns the way back.
+ */
+export async function refuseDatabaseConnections(url: string): Promise<{ restore(): Promise<void> }> {
+  const name = testDatabaseName(url);
+  await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+  await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+  return { restore: () => allowDatabaseConnections(url) };
+}
+
+/** Ends an outage refuseDatabaseConnections began (harmless when there is none). */
+export async function allowDatabaseConnections(url: string): Promise<void> {
+  await adminQuery(`ALTER DATABASE "${testDatabaseName(url)}" ALLOW_CONNECTIONS true`);
+}
+
+function testDatabaseName(url: string): string {
+  const name = new URL(url).pathname.slice(1);
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`not a test database name: ${name}`);
+  return name;
+}

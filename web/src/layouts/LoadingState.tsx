@@ -1,4 +1,4 @@
-import { Center, Spinner, VisuallyHidden } from '@chakra-ui/react';
+import { Center, Spinner, Text, VisuallyHidden } from '@chakra-ui/react';
 import { MAIN_CONTENT_ID } from './SkipLink';
 
 export const LOADING_LABEL = 'Loading…';
@@ -9,7 +9,7 @@ export const LOADING_LABEL = 'Loading…';
  * reload never flashes the landing page or the not-found card. `fullScreen` stands in for a
  * whole layout (it is the page's <main>); otherwise it fills the layout's own <main>.
  */
-export function LoadingState({ fullScreen = false }: { fullScreen?: boolean }) {
+export function LoadingState({ fullScreen = false, message }: { fullScreen?: boolean; message?: string }) {
   return (
     <Center
       as={fullScreen ? 'main' : 'div'}
@@ -21,7 +21,13 @@ export function LoadingState({ fullScreen = false }: { fullScreen?: boolean }) {
       data-testid="loading-state"
     >
       <Spinner color="brand.solid" size="lg" aria-hidden="true" />
-      <VisuallyHidden role="status">{LOADING_LABEL}</VisuallyHidden>
+      {message ? (
+        <Text role="status" color="fg.muted" ms="3">
+          {message}
+        </Text>
+      ) : (
+        <VisuallyHidden role="status">{LOADING_LABEL}</VisuallyHidden>
+      )}
     </Center>
   );
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { ScrollRestoration } from 'react-router-dom';
+import { SERVICE_BUSY_TEXT } from '../hooks/api/client';
 import { useCurrentUser } from '../hooks/api/useCurrentUser';
 import type { SidebarEntry } from '../routes';
 import { LoadingState } from './LoadingState';
@@ -10,16 +11,17 @@ const AppShell = lazy(() => import('./AppShell').then((module) => ({ default: mo
 
 /**
  * Picks the route set once GET /api/auth/user has answered: the signed-in shell for a user,
- * the public layout for a 401 (or a failed check). Until then, a neutral loading state: on a
- * reload nobody sees the landing page or the not-found card of the wrong set.
+ * the public layout when signed out (or a failed check). Until then, a neutral loading state: on a
+ * reload nobody sees the landing page or the not-found card of the wrong set. A busy gateway
+ * (503 service_busy) keeps that state, saying so, while the check is retried: never signed out.
  */
 export function RootLayout({ sidebarEntries }: { sidebarEntries: SidebarEntry[] }) {
-  const { user, isKnown } = useCurrentUser();
+  const { user, isKnown, busy } = useCurrentUser();
   return (
     <>
       <ScrollRestoration />
       {!isKnown ? (
-        <LoadingState fullScreen />
+        <LoadingState fullScreen message={busy ? SERVICE_BUSY_TEXT : undefined} />
       ) : user ? (
         <Suspense fallback={<LoadingState fullScreen />}>
           <AppShell user={user} entries={sidebarEntries} />

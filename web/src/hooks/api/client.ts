@@ -13,8 +13,10 @@ export class ApiError extends Error {
   readonly field: string | undefined;
   /** The `message` of the server's JSON error body, if any: for people, never matched. */
   readonly serverMessage: string | undefined;
+  /** The answer's `Retry-After` in seconds (429, 503), when it sent one. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, statusText: string, bodyText: string) {
+  constructor(status: number, statusText: string, bodyText: string, retryAfter: string | null = null) {
     super(`${status}: ${bodyText || statusText}`);
     this.name = 'ApiError';
     this.status = status;
@@ -24,6 +26,8 @@ export class ApiError extends Error {
     this.code = typeof body.code === 'string' ? (body.code as ApiErrorCode) : undefined;
     this.field = typeof body.field === 'string' && body.field ? body.field : undefined;
     this.serverMessage = typeof body.message === 'string' && body.message.trim() ? body.message : undefined;
+    const seconds = Number(retryAfter);
+    this.retryAfterSeconds = retryAfter && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
   }
 }
 
@@ -44,7 +48,7 @@ function parseErrorBody(bodyText: string): Record<string, unknown> {
 async function ensureOk(response: Response): Promise<Response> {
   if (response.ok) return response;
   const bodyText = await response.text().catch(() => '');
-  throw new ApiError(response.status, response.statusText, bodyText);
+  throw new ApiError(response.status, response.statusText, bodyText, response.headers.get('retry-after'));
 }
 
 async function parseBody<T>(response: Response): Promise<T> {
@@ -72,6 +76,31 @@ export async function apiRequest<T = unknown>(method: MutationMethod, path: stri
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return parseBody<T>(await ensureOk(response));
+}
+
+/**
+ * The gateway could not check the session (its database is busy): the session still stands,
+ * so the app keeps the user signed in and asks again (see serviceBusyRetry).
+ */
+export function isServiceBusy(error: unknown): boolean {
+  return hasErrorCode(error, 'service_busy');
+}
+
+export const SERVICE_BUSY_TEXT = 'Service busy, retrying';
+
+/** When to ask again after a busy answer: the server's Retry-After, else 2 s, growing to 30 s at most. */
+export function serviceBusyDelayMs(error: unknown, retryCount: number): number {
+  const hinted = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+  const base = hinted !== undefined ? Math.max(1, hinted) * 1000 : 2000;
+  return Math.min(30_000, base * Math.min(2 ** Math.max(0, retryCount - 1), 8));
+}
+
+/**
+ * SWR's onErrorRetry for busy answers (the only ones retried, see AppProviders): ask again
+ * after the server's Retry-After, for as long as the page is open.
+ */
+export function serviceBusyRetry(error: unknown, _key: string, _config: unknown, revalidate: (options: { retryCount: number }) => unknown, options: { retryCount: number }): void {
+  setTimeout(() => void revalidate({ retryCount: options.retryCount }), serviceBusyDelayMs(error, options.retryCount));
 }
 
 /** For form alerts: the server's message when it sent one, else the given fallback. */
