@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@pod/config';
-import { bullConnection, bullPrefix, schedulesFor, shortReason, upsertSchedulers, workerOptionsFor, type JobHandlers } from '@pod/queue';
+import { bullConnection, bullPrefix, jobDataProblem, schedulesFor, shortReason, upsertSchedulers, workerOptionsFor, type JobHandlers } from '@pod/queue';
 import { DemoCleanupService } from '../demo/demo-cleanup.service';
 import { QueueRegistry } from '../queues/queue-registry';
 import { SyncMaintenanceService } from '../sync/sync-maintenance.service';
@@ -59,7 +59,10 @@ export class MaintenanceWorkerService implements OnApplicationBootstrap, OnAppli
 
   private async process(job: Job): Promise<unknown> {
     const handler = (this.handlers as Record<string, ((job: Job) => Promise<unknown>) | undefined>)[job.name];
-    if (!handler) throw new Error(`No handler for maintenance job "${job.name}"`);
+    if (!handler) throw new UnrecoverableError(`No handler for maintenance job "${job.name}"`);
+    // As every worker (ContractProcessor): the contract's check before any I/O, no retries.
+    const problem = jobDataProblem('maintenance', job.name, job.data);
+    if (problem !== null) throw new UnrecoverableError(problem);
     return handler(job);
   }
 }
