@@ -53,6 +53,14 @@ export class AppConfig {
   @MinLength(16, { message: 'OPERATOR_TOKEN must be at least 16 characters' })
   OPERATOR_TOKEN?: string;
 
+  /**
+   * What Bull Board may change. `read-only` (the default): nothing — no add, clean, empty,
+   * obliterate, pause or scheduler edits, which bypass the producers and their checks.
+   * `retry`: an operator may also retry failed jobs and promote delayed ones, nothing more.
+   */
+  @IsIn(['read-only', 'retry'], { message: 'BULL_BOARD_MODE must be read-only or retry' })
+  BULL_BOARD_MODE: 'read-only' | 'retry' = 'read-only';
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
 
