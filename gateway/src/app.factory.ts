@@ -12,6 +12,7 @@ import { createLogger } from '@pod/observability';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { registerBullBoard } from './admin/bull-board';
+import { OperatorThrottle } from './admin/operator-throttle';
 import { AppModule } from './app.module';
 import { SessionGuard } from './auth/session.guard';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
@@ -79,7 +80,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
     reply.header('x-request-id', request.id);
   });
   // Before the web app's static files: the board brings its own @fastify/static (see bull-board.ts).
-  await registerBullBoard(fastify, config, (name) => app.get<Queue>(getQueueToken(name), { strict: false }));
+  await registerBullBoard(fastify, config, (name) => app.get<Queue>(getQueueToken(name), { strict: false }), app.get(OperatorThrottle, { strict: false }));
   const spa = await SpaFallback.register(fastify, config.WEB_DIST_DIR);
 
   app.setGlobalPrefix('api', { exclude: ['sandbox/oauth/connect', 'sandbox/oauth/connect/decision', 'healthz', 'livez'] });

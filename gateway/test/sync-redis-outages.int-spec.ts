@@ -4,7 +4,6 @@ import { bullConnection, bullPrefix } from '@pod/queue';
 import { queryDatabase, waitForHttp } from '@pod/testing';
 import { dedicatedRedis, ensureBuilt, pollUntil, readHealth, startWorker, stopAndTime, type DedicatedRedis, type WorkerProcess } from '../../services/test/support/fleet';
 import { diffVersions, duplicateKeys, refetchedPages, SourceOracle, storedVersions, type LoggedRequest } from '../../services/test/support/sync-fleet';
-import { SyncMaintenanceService } from '../src/sync/sync-maintenance.service';
 import { SandboxProviders } from './support/sandbox-providers';
 import { connectSeller, runsOf, triggerSync, type Seller } from './support/sync-sellers';
 import { GatewayTestBed, ORIGIN, type TestGateway } from './support/test-gateway';
@@ -14,13 +13,15 @@ import { GatewayTestBed, ORIGIN, type TestGateway } from './support/test-gateway
  * etsy-sync worker on their own redis-server, which keeps nothing on disk (as on test machines),
  * so a restart empties the queues:
  * - item 11: a run parked for Etsy's spent daily quota survives a Redis restart: PostgreSQL
- *   still says waiting_for_quota, the reconciler's sweep puts its lost job back delayed until
- *   the resume time (no call spends quota meanwhile), and once the quota resets it completes;
+ *   still says waiting_for_quota, the gateway (its connection ready again) puts its lost job
+ *   back delayed until the resume time (no call spends quota meanwhile), and once the quota
+ *   resets it completes;
+ * - item 37: after a Redis restart the job schedulers come back without a gateway restart, and
+ *   a queued run whose job vanished is put back within seconds, not at the minute sweep's two;
  * - item 8: SIGTERM to a worker while Redis is stopped: the hard-stop timer ends it within its
  *   bound, the page in progress committed or rolled back whole, and once Redis and a worker are
  *   back the run completes.
- * The reconciler runs every minute on runs untouched for 2 minutes; here it is called directly
- * after backdating the run. Invariants: the rows equal the source, no natural key twice, no
+ * The scheduled sweep (every minute, runs untouched for 2 minutes) stays the fallback. Invariants: the rows equal the source, no natural key twice, no
  * page fetched twice (or once, for the page abandoned at SIGTERM).
  */
 const REDIRECT_URI = `${ORIGIN}/api/connections/etsy/callback`;
@@ -59,9 +60,13 @@ async function startEtsyWorker(): Promise<WorkerProcess> {
 }
 
 /** The etsy-sync queue on the dedicated Redis, for one look (closed again, so nothing reconnects while Redis is down). */
-async function withEtsyQueue<T>(look: (queue: Queue) => Promise<T>): Promise<T> {
+function withEtsyQueue<T>(look: (queue: Queue) => Promise<T>): Promise<T> {
+  return withQueue('etsy-sync', look);
+}
+
+async function withQueue<T>(name: 'etsy-sync' | 'maintenance', look: (queue: Queue) => Promise<T>): Promise<T> {
   const config = loadConfig({ REDIS_PREFIX: bed.redisPrefix, REDIS_URL: redis.url });
-  const queue = new Queue('etsy-sync', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
+  const queue = new Queue(name, { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
   try {
     return await look(queue);
   } finally {
@@ -77,14 +82,6 @@ async function runRow(runId: string) {
 async function etsyRequests(seller: Seller, sinceMs = 0): Promise<LoggedRequest[]> {
   const { requests } = await sandbox.admin<{ requests: LoggedRequest[] }>('GET', `/requests?tenantId=${seller.tenant.tenantId}&target=etsy&limit=100000`);
   return requests.filter((request) => !request.path.includes('/oauth/') && request.timestampMs >= sinceMs);
-}
-
-/** The reconciler's sweep, as it finds the run two minutes on: its job is gone, so it is put back. */
-async function sweepLostJob(runId: string): Promise<void> {
-  await queryDatabase(dbUrl(), `UPDATE sync_run SET updated_at = now() - interval '3 minutes' WHERE id = $1`, [runId]);
-  // The gateway's queue connections reconnect on their own (with back-off): the sweep fails until they have.
-  const outcome = await pollUntil('the reconciler reaches Redis', () => gw.app.get(SyncMaintenanceService).reconcile(), 30_000, 250);
-  expect(outcome).toEqual({ requeued: 1, interrupted: 0 });
 }
 
 /** The rows and counters a committed page moves together: receipts stored = receipts the runs counted, cursor moves = pages. */
@@ -184,14 +181,15 @@ describe('sync runs when Redis itself fails', () => {
     await redisKill();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await redisStart();
-    // Redis came back empty: the job is gone; PostgreSQL still holds the run, parked.
-    expect(await withEtsyQueue(async (queue) => (await queue.getJob(runId)) ?? null)).toBeNull();
+    // Redis came back empty: the job is gone; PostgreSQL still holds the run, parked. The
+    // gateway, seeing its connection ready again, checks every active run and puts it back.
     expect(await runRow(runId)).toMatchObject({ status: 'waiting_for_quota', resume_at: parked.resume_at });
-    await sweepLostJob(runId);
-    const job = await withEtsyQueue(async (queue) => {
-      const found = await queue.getJob(runId);
-      return { state: await found?.getState(), runsAt: (found?.timestamp ?? 0) + (found?.opts.delay ?? 0) };
-    });
+    const job = await pollUntil('the gateway puts the lost job back', () =>
+      withEtsyQueue(async (queue) => {
+        const found = await queue.getJob(runId);
+        return found ? { state: await found.getState(), runsAt: found.timestamp + (found.opts.delay ?? 0) } : undefined;
+      }),
+    30_000, 250);
     expect(job.state).toBe('delayed');
     // Delayed to the resume time (give or take the clock of a loaded machine), not put back at once.
     expect(Math.abs(job.runsAt - (parked.resume_at as Date).getTime())).toBeLessThan(5_000);
@@ -217,6 +215,41 @@ describe('sync runs when Redis itself fails', () => {
     await expectEqualsSource(seller);
   });
 
+  it('item 37: after a Redis restart, without a gateway restart, the job schedulers come back and a queued run whose job vanished is put back at once (not two minutes on), then completes', async () => {
+    const maintenanceSchedulers = () => withQueue('maintenance', async (queue) => (await queue.getJobSchedulers()).map((row) => row.key).sort());
+    await pollUntil('the schedulers registered at start', async () => ((await maintenanceSchedulers()).includes('sync-reconcile') ? true : undefined), 30_000, 250);
+    const before = await maintenanceSchedulers();
+    expect(before).toEqual(expect.arrayContaining(['demo-cleanup', 'sync-reconcile']));
+    // No worker yet: the run's job waits in Redis, the run is queued in PostgreSQL.
+    const seller = await connectSeller(gw, sandbox, dbUrl(), { seed: 'redis-restart', months: 1, ordersPerMonth: 40 }, { etsyOnly: true });
+    const runId = await triggerSync(gw, seller, 'etsy');
+    expect(await withEtsyQueue((queue) => queue.getJobState(runId))).toBe('waiting');
+
+    await redisKill();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await redisStart();
+    const restartedAt = Date.now();
+    let last: unknown;
+    const back = await pollUntil('the schedulers and the lost job are back', async () => {
+      const schedulers = await maintenanceSchedulers();
+      const state = await withEtsyQueue((queue) => queue.getJobState(runId));
+      last = { schedulers, state };
+      return schedulers.length === before.length && state === 'waiting' ? { schedulers, state } : undefined;
+    }, 30_000, 250).catch((error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify({ before, last })}`);
+    });
+    expect(back.schedulers).toEqual(before);
+    const delayMs = Date.now() - restartedAt;
+    console.log(`after the Redis restart: schedulers and the lost job back in ${delayMs} ms`);
+    // The sweep would have taken at least two minutes (runs untouched that long).
+    expect(delayMs).toBeLessThan(30_000);
+    expect((await runRow(runId)).status).toBe('queued');
+
+    await startEtsyWorker();
+    await succeeded(seller, runId);
+    await expectEqualsSource(seller);
+  });
+
   it('item 8: SIGTERM to a sync worker while Redis is stopped: the hard-stop timer ends it within its bound, no page is half-written, and with Redis and a worker back the run completes', async () => {
     const worker = await startEtsyWorker();
     const seller = await connectSeller(gw, sandbox, dbUrl(), { seed: 'term-no-redis', months: 2, ordersPerMonth: 300 }, { etsyOnly: true });
@@ -237,9 +270,9 @@ describe('sync runs when Redis itself fails', () => {
     expect((await runRow(runId)).status).toBe('running');
 
     await redisStart();
-    // Redis came back empty: the run's job is gone until the reconciler's sweep puts it back.
-    expect(await withEtsyQueue(async (queue) => (await queue.getJob(runId)) ?? null)).toBeNull();
-    await sweepLostJob(runId);
+    // Redis came back empty: the run's job went with it, and the gateway, its connection ready
+    // again, puts it back (waiting: no worker has it yet).
+    await pollUntil('the gateway puts the lost job back', async () => ((await withEtsyQueue((queue) => queue.getJobState(runId))) === 'waiting' ? true : undefined), 30_000, 250);
     await startEtsyWorker();
     await succeeded(seller, runId);
     const calls = await etsyRequests(seller);

@@ -11,6 +11,7 @@ import { QueueRegistry } from '../queues/queue-registry';
 import { AdminQueuesController } from './admin-queues.controller';
 import { AdminQueuesService } from './admin-queues.service';
 import { OperatorGuard } from './operator.guard';
+import { OperatorThrottle } from './operator-throttle';
 
 const TOKEN = 'operator-token-0123456789';
 
@@ -26,6 +27,8 @@ async function newTestApp(operatorToken: string | undefined) {
     providers: [
       AdminQueuesService,
       OperatorGuard,
+      // The per-address throttle (Redis) has its own test: gateway/test/operator-throttle.int-spec.ts.
+      { provide: OperatorThrottle, useValue: { assertAllowed: jest.fn().mockResolvedValue(undefined), recordRejected: jest.fn().mockResolvedValue(undefined) } },
       { provide: AppConfig, useValue: Object.assign(new AppConfig(), { OPERATOR_TOKEN: operatorToken }) },
       { provide: QueueProducer, useValue: { enqueue: mocks.enqueue } },
       { provide: QueueRegistry, useValue: { get: () => ({ getJob: mocks.getJob, getJobState: mocks.getJobState }) } },

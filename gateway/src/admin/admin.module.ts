@@ -6,6 +6,7 @@ import { AdminQueuesService } from './admin-queues.service';
 import { AdminWorkersController } from './admin-workers.controller';
 import { AdminWorkersService } from './admin-workers.service';
 import { OperatorGuard } from './operator.guard';
+import { OperatorThrottle } from './operator-throttle';
 
 /**
  * Operator routes under /api/admin (queues, workers, metrics). Needs QueuesModule and
@@ -14,6 +15,7 @@ import { OperatorGuard } from './operator.guard';
 @Module({
   imports: [EventsModule],
   controllers: [AdminQueuesController, AdminMetricsController, AdminWorkersController],
-  providers: [AdminQueuesService, AdminWorkersService, OperatorGuard],
+  providers: [AdminQueuesService, AdminWorkersService, OperatorGuard, OperatorThrottle],
+  exports: [OperatorThrottle],
 })
 export class AdminModule {}

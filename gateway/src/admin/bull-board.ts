@@ -8,7 +8,9 @@ import type { AppConfig } from '@pod/config';
 import { QUEUE_NAMES, type QueueName } from '@pod/contracts';
 import { isSameOrigin } from '../http/same-origin.guard';
 import { helmetOptions } from '../http/security';
+import { ApiException } from '../http/api-exception';
 import { bearerToken, OPERATOR_CREDENTIAL_REQUIRED, sameSecret } from './operator.guard';
+import type { OperatorThrottle } from './operator-throttle';
 
 /** Where the board lives: under /api/admin, beside the JSON operator routes. */
 export const BULL_BOARD_PATH = '/api/admin/bull-board';
@@ -17,6 +19,20 @@ export const BOARD_COOKIE_MAX_AGE_SECONDS = 3_600;
 const LOGIN_PATH = `${BULL_BOARD_PATH}/login`;
 const LOGOUT_PATH = `${BULL_BOARD_PATH}/logout`;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/**
+ * The board's changes BULL_BOARD_MODE=retry lets through (paths under BULL_BOARD_PATH):
+ * retrying failed jobs and promoting delayed ones, for one job or a whole queue. Every other
+ * change the board offers is refused here, whatever the board itself would allow.
+ */
+const RETRY_MODE_ACTIONS = [/^\/api\/queues\/[^/]+\/(?:retry\/failed|promote)$/, /^\/api\/queues\/[^/]+\/[^/]+\/(?:retry|promote)$/];
+
+/** Whether the board may carry out this request: reads always, changes only as BULL_BOARD_MODE allows. */
+export function boardAllows(method: string, path: string, mode: AppConfig['BULL_BOARD_MODE']): boolean {
+  if (SAFE_METHODS.has(method)) return true;
+  if (mode !== 'retry' || method !== 'PUT' || !path.startsWith(`${BULL_BOARD_PATH}/`)) return false;
+  const route = path.slice(BULL_BOARD_PATH.length);
+  return RETRY_MODE_ACTIONS.some((pattern) => pattern.test(route));
+}
 
 export function boardCookieName(config: Pick<AppConfig, 'isProduction'>): string {
   return config.isProduction ? '__Secure-podprofit_board' : 'podprofit_board';
@@ -66,13 +82,17 @@ export function boardHelmetOptions(isProduction: boolean) {
  */
 export async function registerBullBoard(
   fastify: FastifyInstance,
-  config: Pick<AppConfig, 'OPERATOR_TOKEN' | 'isProduction' | 'publicOrigin'>,
+  config: Pick<AppConfig, 'OPERATOR_TOKEN' | 'isProduction' | 'publicOrigin' | 'BULL_BOARD_MODE'>,
   queueOf: (name: QueueName) => Queue,
+  throttle: Pick<OperatorThrottle, 'assertAllowed' | 'recordRejected'>,
 ): Promise<void> {
   const serverAdapter = new BullBoardFastifyAdapter();
   serverAdapter.setBasePath(BULL_BOARD_PATH);
   createBullBoard({
-    queues: QUEUE_NAMES.map((name) => new BullMQAdapter(queueOf(name))),
+    // The board's own read-only mode hides its buttons and refuses its changes; it also forbids
+    // retries, so the retry mode opens the queues to the board and the gateway's check below
+    // (boardAllows) lets through only retry (of failed jobs) and promote.
+    queues: QUEUE_NAMES.map((name) => new BullMQAdapter(queueOf(name), { readOnlyMode: config.BULL_BOARD_MODE !== 'retry', allowRetries: config.BULL_BOARD_MODE === 'retry' })),
     serverAdapter,
     options: {
       uiConfig: {
@@ -107,22 +127,39 @@ export async function registerBullBoard(
         return sendError(reply, 403, 'forbidden_origin', 'Cross-site requests are not allowed.');
       }
       const path = request.url.split('?')[0];
-      if (path === LOGIN_PATH || path === LOGOUT_PATH) return;
+      if (path === LOGOUT_PATH || (path === LOGIN_PATH && request.method !== 'POST')) return;
+      // As OperatorGuard: past the limit of wrong tokens the address waits, right token or not.
+      if (!(await throttled(() => throttle.assertAllowed(request.ip, 'bull-board'), reply))) return reply;
+      if (path === LOGIN_PATH) return;
       const presented = bearerToken(request.headers.authorization);
       if (presented !== null) {
-        if (!sameSecret(presented, expected)) return sendError(reply, 401, 'operator_credential_required', OPERATOR_CREDENTIAL_REQUIRED);
+        if (!sameSecret(presented, expected)) {
+          if (!(await throttled(() => throttle.recordRejected(request.ip, 'bull-board'), reply))) return reply;
+          return sendError(reply, 401, 'operator_credential_required', OPERATOR_CREDENTIAL_REQUIRED);
+        }
         if (request.method === 'GET') setBoardCookie(reply, expected);
-        return;
+        return refuseUnlessAllowed(request, reply);
       }
-      if (isValidBoardCookie(request.cookies?.[cookieName], expected, nowSeconds())) return;
-      if (request.method === 'GET' && wantsPage(request)) return sendSignIn(reply, 401);
-      return sendError(reply, 401, 'operator_credential_required', OPERATOR_CREDENTIAL_REQUIRED);
+      if (!isValidBoardCookie(request.cookies?.[cookieName], expected, nowSeconds())) {
+        if (request.method === 'GET' && wantsPage(request)) return sendSignIn(reply, 401);
+        return sendError(reply, 401, 'operator_credential_required', OPERATOR_CREDENTIAL_REQUIRED);
+      }
+      return refuseUnlessAllowed(request, reply);
     });
+
+    function refuseUnlessAllowed(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+      if (boardAllows(request.method, request.url.split('?')[0], config.BULL_BOARD_MODE)) return undefined;
+      const message = config.BULL_BOARD_MODE === 'retry' ? 'Bull Board may only retry failed jobs and promote delayed ones.' : 'Bull Board is read-only (BULL_BOARD_MODE).';
+      return sendError(reply, 403, 'bull_board_read_only', message);
+    }
 
     scope.get(LOGIN_PATH, async (_request, reply) => sendSignIn(reply, 200));
     scope.post(LOGIN_PATH, async (request, reply) => {
       const token = new URLSearchParams(typeof request.body === 'string' ? request.body : '').get('token') ?? '';
-      if (!token || !sameSecret(token, config.OPERATOR_TOKEN ?? '')) return sendSignIn(reply, 401, 'That is not the operator token.');
+      if (!token || !sameSecret(token, config.OPERATOR_TOKEN ?? '')) {
+        if (token && !(await throttled(() => throttle.recordRejected(request.ip, 'bull-board'), reply))) return reply;
+        return sendSignIn(reply, 401, 'That is not the operator token.');
+      }
       setBoardCookie(reply, config.OPERATOR_TOKEN ?? '');
       return reply.redirect(`${BULL_BOARD_PATH}/`, 303);
     });
@@ -137,6 +174,25 @@ export async function registerBullBoard(
   function setBoardCookie(reply: FastifyReply, operatorToken: string): void {
     const expiresAt = nowSeconds() + BOARD_COOKIE_MAX_AGE_SECONDS;
     void reply.setCookie(cookieName, boardCookieValue(operatorToken, expiresAt), { ...cookieOptions, maxAge: BOARD_COOKIE_MAX_AGE_SECONDS });
+  }
+}
+
+/**
+ * Runs a throttle step; when it refuses (429 with Retry-After) or cannot count (503, Redis
+ * away), sends that answer as the JSON routes would and returns false.
+ */
+async function throttled(step: () => Promise<void>, reply: FastifyReply): Promise<boolean> {
+  try {
+    await step();
+    return true;
+  } catch (error) {
+    if (!(error instanceof ApiException)) throw error;
+    const status = error.getStatus();
+    const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retryAfter) void reply.header('Retry-After', String(retryAfter));
+    const label = status === 429 ? 'Too Many Requests' : 'Service Unavailable';
+    void reply.code(status).type('application/json; charset=utf-8').send({ statusCode: status, error: label, message: error.message, code: error.code });
+    return false;
   }
 }
 

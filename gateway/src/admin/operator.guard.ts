@@ -3,6 +3,7 @@ import { HttpStatus, Injectable, type CanActivate, type ExecutionContext } from 
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '@pod/config';
 import { ApiException } from '../http/api-exception';
+import { OperatorThrottle } from './operator-throttle';
 
 export const OPERATOR_CREDENTIAL_REQUIRED = 'Operator credential required';
 
@@ -13,14 +14,23 @@ export const OPERATOR_CREDENTIAL_REQUIRED = 'Operator credential required';
  */
 @Injectable()
 export class OperatorGuard implements CanActivate {
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly throttle: OperatorThrottle,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const expected = this.config.OPERATOR_TOKEN;
     if (!expected) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    // Checked first: past the limit even the right token waits, so guessing gains nothing.
+    await this.throttle.assertAllowed(request.ip, 'api');
     const presented = bearerToken(request.headers.authorization);
-    if (presented === null || !sameSecret(presented, expected)) throw new ApiException(HttpStatus.UNAUTHORIZED, 'operator_credential_required', OPERATOR_CREDENTIAL_REQUIRED);
+    if (presented === null || !sameSecret(presented, expected)) {
+      // No credential at all is a plain 401; a wrong one counts against the address.
+      if (presented !== null) await this.throttle.recordRejected(request.ip, 'api');
+      throw new ApiException(HttpStatus.UNAUTHORIZED, 'operator_credential_required', OPERATOR_CREDENTIAL_REQUIRED);
+    }
     return true;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@pod/config';
+import { AppConfig, readOrCreateLocalSandboxAdminToken } from '@pod/config';
 
 export interface SandboxTenant {
   tenantId: string;
@@ -69,14 +69,26 @@ export class SandboxAdminClient {
     await this.call('DELETE', `/__sandbox/tenants/${encodeURIComponent(tenantId)}`, undefined, [404]);
   }
 
+  /**
+   * SANDBOX_ADMIN_TOKEN, or on a local start without it the one generated into
+   * .data/sandbox-admin-token (the sandbox on loopback reads the same file). Production has no
+   * fallback: there is no default token to fall back on.
+   */
+  private adminToken(): string {
+    if (this.config.SANDBOX_ADMIN_TOKEN) return this.config.SANDBOX_ADMIN_TOKEN;
+    if (this.config.isProduction) throw new SandboxUnavailableError('SANDBOX_ADMIN_TOKEN is not set');
+    return readOrCreateLocalSandboxAdminToken();
+  }
+
   private async call<T>(method: string, path: string, payload?: unknown, okStatuses: number[] = []): Promise<T> {
+    const token = this.adminToken();
     let response: Response;
     try {
       response = await fetch(new URL(path, this.config.SANDBOX_URL), {
         method,
         redirect: 'error',
         signal: AbortSignal.timeout(TIMEOUT_MS),
-        headers: { authorization: `Bearer ${this.config.SANDBOX_ADMIN_TOKEN}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
         body: payload ? JSON.stringify(payload) : undefined,
       });
     } catch (error) {

@@ -45,9 +45,14 @@ export class SyncMaintenanceService {
     return result;
   }
 
-  async reconcile(): Promise<{ requeued: number; interrupted: number }> {
+  /**
+   * `staleAfterMs` 0 checks every active run: right after Redis came back (see
+   * MaintenanceWorkerService), when every job it held may be gone. Putting back a job that
+   * exists is a no-op (its id is the run's), so checking a run in good health costs a lookup.
+   */
+  async reconcile(options: { staleAfterMs?: number } = {}): Promise<{ requeued: number; interrupted: number }> {
     const outcome = { requeued: 0, interrupted: 0 };
-    for (const run of await this.runs.listStaleActive(STALE_AFTER_MS, RECONCILE_BATCH)) {
+    for (const run of await this.runs.listStaleActive(options.staleAfterMs ?? STALE_AFTER_MS, RECONCILE_BATCH)) {
       const queue = this.queues.get(run.provider === 'etsy' ? 'etsy-sync' : 'printify-sync');
       const job = await queue.getJob(run.id);
       const state = job ? await job.getState() : 'missing';

@@ -81,6 +81,14 @@ export class AppConfig {
   @MinLength(16, { message: 'OPERATOR_TOKEN must be at least 16 characters' })
   OPERATOR_TOKEN?: string;
 
+  /**
+   * What Bull Board may change. `read-only` (the default): nothing — no add, clean, empty,
+   * obliterate, pause or scheduler edits, which bypass the producers and their checks.
+   * `retry`: an operator may also retry failed jobs and promote delayed ones, nothing more.
+   */
+  @IsIn(['read-only', 'retry'], { message: 'BULL_BOARD_MODE must be read-only or retry' })
+  BULL_BOARD_MODE: 'read-only' | 'retry' = 'read-only';
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
 
@@ -350,10 +358,15 @@ export class AppConfig {
   @Matches(/^https?:\/\/[^\s?#]+$/, { message: 'SANDBOX_URL must be an http(s) URL' })
   SANDBOX_URL = 'http://127.0.0.1:5200';
 
-  /** Bearer token of the sandbox's admin API (demo accounts get their sandbox seller through it). */
+  /**
+   * Bearer token of the sandbox's admin API (demo accounts get their sandbox seller through it).
+   * No default: unset, a local start reads the one generated into .data/sandbox-admin-token
+   * (see sandboxAdminToken), as the sandbox does on loopback.
+   */
+  @IsOptional()
   @IsString()
   @MinLength(8, { message: 'SANDBOX_ADMIN_TOKEN must be at least 8 characters' })
-  SANDBOX_ADMIN_TOKEN = 'sandbox-admin';
+  SANDBOX_ADMIN_TOKEN?: string;
 
   /**
    * The gateway's base URL as providers reach it, for webhook deliveries (`$WEBHOOK_PUBLIC_URL/

@@ -14,6 +14,12 @@ export class ConfigError extends Error {
 
 /** Where a development machine keeps its generated APP_SECRET (git-ignored). */
 export const LOCAL_SECRET_FILE = resolve(process.cwd(), '.data', 'app-secret');
+/**
+ * Where a development machine keeps its generated sandbox admin token (git-ignored), read by
+ * the gateway and the sandbox alike when SANDBOX_ADMIN_TOKEN is unset and the sandbox listens
+ * on loopback: `npm start` needs no shared default that anyone could guess.
+ */
+export const LOCAL_SANDBOX_ADMIN_TOKEN_FILE = resolve(process.cwd(), '.data', 'sandbox-admin-token');
 
 type Env = Record<string, string | undefined>;
 
@@ -25,7 +31,7 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env = process.env, defaults: Partial<Record<keyof AppConfig, string>> = {}): AppConfig {
   const raw: Env = { ...defaults };
   for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== '') raw[key] = value;
-  if (!raw.APP_SECRET && raw.NODE_ENV !== 'production') raw.APP_SECRET = readOrCreateLocalSecret();
+  if (!raw.APP_SECRET && raw.NODE_ENV !== 'production') raw.APP_SECRET = readOrCreateLocalFile(LOCAL_SECRET_FILE, 'APP_SECRET');
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
   const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}));
@@ -47,25 +53,31 @@ export function loadConfigOrExit(defaults: Partial<Record<keyof AppConfig, strin
   }
 }
 
-let warned = false;
-function readOrCreateLocalSecret(): string {
+/**
+ * The sandbox admin token of a local start (SANDBOX_ADMIN_TOKEN unset): generated once into
+ * .data/sandbox-admin-token (mode 0600), where the gateway and the sandbox both read it. The
+ * token itself is never printed; the path is, once, when it is made.
+ */
+export function readOrCreateLocalSandboxAdminToken(): string {
+  return readOrCreateLocalFile(LOCAL_SANDBOX_ADMIN_TOKEN_FILE, 'SANDBOX_ADMIN_TOKEN');
+}
+
+const warned = new Set<string>();
+function readOrCreateLocalFile(file: string, name: string): string {
   try {
-    return readFileSync(LOCAL_SECRET_FILE, 'utf8').trim();
+    return readFileSync(file, 'utf8').trim();
   } catch {
-    mkdirSync(dirname(LOCAL_SECRET_FILE), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true });
     try {
       // 'wx' fails if another process created it first: then we read theirs.
-      writeFileSync(LOCAL_SECRET_FILE, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
-      if (!warned) {
-        warned = true;
-        process.stderr.write(
-          `WARNING: APP_SECRET is not set; generated one and stored it in ${LOCAL_SECRET_FILE}. ` +
-            'Set APP_SECRET yourself for anything but local development.\n',
-        );
+      writeFileSync(file, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
+      if (!warned.has(file)) {
+        warned.add(file);
+        process.stderr.write(`WARNING: ${name} is not set; generated one and stored it in ${file}. Set ${name} yourself for anything but local development.\n`);
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    return readFileSync(LOCAL_SECRET_FILE, 'utf8').trim();
+    return readFileSync(file, 'utf8').trim();
   }
 }

@@ -18,6 +18,7 @@ const PINNED: Record<ApiErrorCode, true> = {
   unauthenticated: true,
   invalid_credentials: true,
   operator_credential_required: true,
+  bull_board_read_only: true,
   forbidden_origin: true,
   too_many_attempts: true,
   too_many_requests: true,

@@ -18,6 +18,7 @@ export const API_ERROR_CODES = [
   'unauthenticated', // no valid session: sign in
   'invalid_credentials', // wrong email or password at sign-in
   'operator_credential_required', // /api/admin without the operator token
+  'bull_board_read_only', // a change Bull Board may not make (BULL_BOARD_MODE)
   'forbidden_origin', // a browser write from another origin
   'too_many_attempts', // 429 from our own throttles (Retry-After says when)
   'too_many_requests', // 429: this user already has as many requests in flight and waiting as one gateway takes (Retry-After says when)

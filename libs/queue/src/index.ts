@@ -1,4 +1,5 @@
 export * from './job-spec';
+export * from './job-data';
 export * from './queue-contracts';
 export * from './worker-options';
 export * from './redis-connection';

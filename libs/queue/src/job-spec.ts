@@ -1,4 +1,5 @@
 import type { Job, JobsOptions } from 'bullmq';
+import type { DataCheck } from './job-data';
 
 /**
  * One job of a queue: its payload and result types (carried only at type level) and what
@@ -10,11 +11,16 @@ export interface JobSpec<Payload, Result> {
   readonly __types?: { payload: Payload; result: Result };
   /** Overrides of the queue's job defaults for this job (e.g. fewer attempts). */
   readonly options?: Partial<Pick<JobsOptions, 'attempts' | 'backoff' | 'removeOnComplete' | 'removeOnFail' | 'priority'>>;
+  /**
+   * What the job's data must be; every worker checks it before any I/O and fails a job that
+   * does not pass as unrecoverable (see jobDataProblem). Required: a job without one won't compile.
+   */
+  readonly data: DataCheck;
   /** Set when the operator view may enqueue this job: builds its payload from the clock. */
   readonly operatorPayload?: (now: Date) => Payload;
 }
 
-export function jobSpec<Payload, Result>(spec: Omit<JobSpec<Payload, Result>, '__types'> = {}): JobSpec<Payload, Result> {
+export function jobSpec<Payload, Result>(spec: Omit<JobSpec<Payload, Result>, '__types'>): JobSpec<Payload, Result> {
   return spec;
 }
 

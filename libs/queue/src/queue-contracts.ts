@@ -1,5 +1,6 @@
 import type { JobsOptions } from 'bullmq';
-import type { PingRequester, QueueName, SyncMode, SyncRunStatus } from '@pod/contracts';
+import { SYNC_MODES, type PingRequester, type QueueName, type SyncMode, type SyncRunStatus } from '@pod/contracts';
+import { field, noData, optional, shape } from './job-data';
 import { jobSpec, type AnyJobSpec, type JobOf, type PayloadOf, type ResultOf } from './job-spec';
 
 /** What every queue must declare. */
@@ -50,12 +51,13 @@ const RETRIES = { attempts: 5, backoff: { type: 'exponential', delay: 2_000, jit
 
 /** A no-op that proves a worker of the queue is alive and consuming. */
 const ping = jobSpec<PingPayload, PingResult>({
+  data: shape({ requestedAt: field.isoTime, requestedBy: field.oneOf(['operator', 'test'] satisfies PingRequester[]) }),
   options: { attempts: 1 },
   operatorPayload: (now) => ({ requestedAt: now.toISOString(), requestedBy: 'operator' }),
 });
 
 /** Removes expired demo accounts and their sandbox sellers; the next run retries what failed. */
-const demoCleanup = jobSpec<Record<string, never>, DemoCleanupResult>({ options: { attempts: 1 } });
+const demoCleanup = jobSpec<Record<string, never>, DemoCleanupResult>({ data: noData, options: { attempts: 1 } });
 
 export interface DemoCleanupResult {
   removed: number;
@@ -77,7 +79,7 @@ export interface SyncRunResult {
   ordersDone: number;
 }
 
-const syncRun = jobSpec<SyncRunPayload, SyncRunResult>();
+const syncRun = jobSpec<SyncRunPayload, SyncRunResult>({ data: shape({ runId: field.uuid }) });
 
 /** A webhook named one Etsy receipt: fetch it (and its payment) and upsert it. */
 export interface RefreshReceiptPayload {
@@ -98,8 +100,8 @@ export interface RefreshResult {
   outcome: 'added' | 'changed' | 'unchanged' | 'skipped';
 }
 
-const refreshReceipt = jobSpec<RefreshReceiptPayload, RefreshResult>();
-const refreshOrder = jobSpec<RefreshOrderPayload, RefreshResult>();
+const refreshReceipt = jobSpec<RefreshReceiptPayload, RefreshResult>({ data: shape({ userId: field.uuid, shopId: field.numericId, receiptId: field.numericId }) });
+const refreshOrder = jobSpec<RefreshOrderPayload, RefreshResult>({ data: shape({ userId: field.uuid, shopId: field.numericId, orderId: field.tokenId }) });
 
 /** Starts a run for every connected connection (skipping those with one active). */
 export interface SyncFanOutPayload {
@@ -111,10 +113,11 @@ export interface SyncFanOutResult {
   alreadyActive: number;
 }
 
-const syncFanOut = jobSpec<SyncFanOutPayload, SyncFanOutResult>({ options: { attempts: 3 } });
+const syncFanOut = jobSpec<SyncFanOutPayload, SyncFanOutResult>({ data: shape({ mode: field.oneOf(SYNC_MODES) }), options: { attempts: 3 } });
 
 /** Why the fx rates are being refreshed: the worker starting, the daily scheduler, or an operator. */
-export type FxRefreshReason = 'startup' | 'schedule' | 'operator';
+export const FX_REFRESH_REASONS = ['startup', 'schedule', 'operator'] as const;
+export type FxRefreshReason = (typeof FX_REFRESH_REASONS)[number];
 
 export interface FxRefreshPayload {
   reason: FxRefreshReason;
@@ -137,12 +140,13 @@ export interface FxRefreshResult {
  * Idempotent (only new or changed values are written); retried slowly, the next run catches up.
  */
 const refreshRates = jobSpec<FxRefreshPayload, FxRefreshResult>({
+  data: shape({ reason: field.oneOf(FX_REFRESH_REASONS) }),
   options: { attempts: 4, backoff: { type: 'exponential', delay: 30_000, jitter: 0.5 } },
   operatorPayload: () => ({ reason: 'operator' }),
 });
 
 /** Re-enqueues active runs whose job is gone (a Redis restart, a failed enqueue). */
-const syncReconcile = jobSpec<Record<string, never>, { requeued: number; interrupted: number }>({ options: { attempts: 1 } });
+const syncReconcile = jobSpec<Record<string, never>, { requeued: number; interrupted: number }>({ data: noData, options: { attempts: 1 } });
 
 /**
  * Matches one user's receipts and Printify orders (a `match_run` row, whose id is also the job
@@ -162,17 +166,19 @@ export interface MatchUserResult {
   removed: number;
 }
 
-const matchUser = jobSpec<MatchUserPayload, MatchUserResult>();
+const matchUser = jobSpec<MatchUserPayload, MatchUserResult>({ data: shape({ runId: field.uuid }) });
 
 /**
  * Recomputes one user's stored profits (order_profit) from the synced rows and the stored
  * rates, writing only what changed. Deduplicated per user (see computeProfitsJobOptions): one
  * waiting job at most, and a trigger while one runs queues exactly one more.
  */
+export const COMPUTE_PROFITS_REASONS = ['matched', 'record_changed', 'rates', 'operator'] as const;
+export type ComputeProfitsReason = (typeof COMPUTE_PROFITS_REASONS)[number];
 export interface ComputeProfitsPayload {
   userId: string;
   /** What asked: a match run, the user's change to a record, new ECB rates, the operator. */
-  reason: 'matched' | 'record_changed' | 'rates' | 'operator';
+  reason: ComputeProfitsReason;
   /** Recompute even records whose inputs did not change (new rates may change their figures). */
   force?: boolean;
 }
@@ -182,7 +188,9 @@ export interface ComputeProfitsResult {
   computed: number;
   written: number;
 }
-const computeProfits = jobSpec<ComputeProfitsPayload, ComputeProfitsResult>();
+const computeProfits = jobSpec<ComputeProfitsPayload, ComputeProfitsResult>({
+  data: shape({ userId: field.uuid, reason: field.oneOf(COMPUTE_PROFITS_REASONS), force: optional(field.boolean) }),
+});
 
 /**
  * The BullMQ options that make compute-profits one waiting job per user and kind
@@ -201,7 +209,7 @@ export function computeProfitsJobOptions(userId: string, force = false): { dedup
 export interface RefigureProfitsPayload {
   previousLatestRateDate: string | null;
 }
-const refigureProfits = jobSpec<RefigureProfitsPayload, { usersQueued: number }>();
+const refigureProfits = jobSpec<RefigureProfitsPayload, { usersQueued: number }>({ data: shape({ previousLatestRateDate: field.isoDateOrNull }) });
 
 /**
  * The one table of queue contracts. `satisfies` makes a queue named in @pod/contracts
@@ -287,4 +295,14 @@ export function operatorJob(queue: QueueName, name: string): { payload: (now: Da
 
 export function operatorJobNames(queue: QueueName): string[] {
   return jobNamesOf(queue).filter((name) => operatorJob(queue, name));
+}
+
+/**
+ * Why the job's data does not match its queue contract (a short reason naming the field, never
+ * its value), or null when it does. An unknown job name is a problem too.
+ */
+export function jobDataProblem(queue: QueueName, name: string, data: unknown): string | null {
+  if (!isJobName(queue, name)) return `no job of that name on queue ${queue}`;
+  const problem = contractOf(queue).jobs[name].data(data);
+  return problem === null ? null : `invalid job data for ${queue}/${name}: ${problem}`;
 }

@@ -1,8 +1,8 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { EVENT_NAMES, type ConnectionStatus, type EventPayloads, type Provider, type SyncErrorCode } from '@pod/contracts';
+import { EVENT_NAMES, isQueueName, type ConnectionStatus, type EventPayloads, type Provider, type SyncErrorCode } from '@pod/contracts';
 import { SyncCursorsRepository, SyncRunsRepository, withTransaction, type CursorKey, type SyncRun } from '@pod/db';
-import type { SyncRunPayload, SyncRunResult } from '@pod/queue';
+import { jobDataProblem, type SyncRunPayload, type SyncRunResult } from '@pod/queue';
 import { classifyFailure, LostOwnershipError, ShutdownRequestedError, userMessageFor } from './sync-errors';
 import type { SyncStream, SyncStreamContext } from './sync-stream';
 
@@ -138,6 +138,8 @@ export class SyncRunner {
    */
   afterFailedAttempt(job: Job | undefined): void {
     if (job?.name !== 'sync') return;
+    // A job refused for its data names no run we may touch (its runId is untrusted).
+    if (!isQueueName(job.queueName) || jobDataProblem(job.queueName, 'sync', job.data) !== null) return;
     const { runId } = job.data as SyncRunPayload;
     void (async () => {
       if ((await job.getState()) !== 'failed') return;

@@ -11,7 +11,7 @@ class TestProcessor extends ContractProcessor<'etsy-sync'> {
   }
 }
 
-const job = (name: string) => ({ id: '7', name, data: {}, attemptsMade: 0 }) as Job;
+const job = (name: string) => ({ id: '7', name, data: { runId: 'a3c9b1e2-7d4f-4c8a-9b1e-2f3a4b5c6d7e' }, attemptsMade: 0 }) as Job;
 
 function newTestProcessor(sync: () => Promise<never> | Promise<{ runId: string; status: 'succeeded'; pagesDone: number; ordersDone: number }>) {
   const metrics = new ProcessMetrics({ service: 'etsy-sync' });

@@ -30,7 +30,8 @@ function newTestProcessor(publish: DomainEventPublisher['publish'] = jest.fn().m
   return { sut, mocks };
 }
 
-const job = (name: string, extra: Partial<Job> = {}) => ({ id: '7', name, data: {}, attemptsMade: 1, finishedOn: Date.parse('2026-05-01T10:00:01Z'), ...extra }) as Job;
+const PING_DATA = { requestedAt: '2026-05-01T09:59:59.000Z', requestedBy: 'test' };
+const job = (name: string, extra: Partial<Job> = {}) => ({ id: '7', name, data: PING_DATA, attemptsMade: 1, finishedOn: Date.parse('2026-05-01T10:00:01Z'), ...extra }) as Job;
 
 describe('a contract processor', () => {
   it('runs the handler the contract names and returns its result', async () => {
@@ -41,6 +42,17 @@ describe('a contract processor', () => {
   it('fails a job no handler knows without retries', async () => {
     const { sut } = newTestProcessor();
     await expect(sut.process(job('sync-page'))).rejects.toBeInstanceOf(UnrecoverableError);
+  });
+
+  it('fails a job whose data breaks its contract without retries, before its handler runs', async () => {
+    const { sut } = newTestProcessor();
+    const handler = jest.spyOn(sut.handlers, 'compute-profits');
+    const refused = sut.process(job('compute-profits', { data: { userId: "1' OR '1'='1", reason: 'operator' } }));
+    await expect(refused).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(refused).rejects.toThrow('invalid job data for matcher/compute-profits: userId is not a uuid');
+    // The untrusted value is not repeated in the reason (it lands in Redis and the log).
+    await expect(refused).rejects.not.toThrow(/OR/);
+    expect(handler).not.toHaveBeenCalled();
   });
 
   it('publishes job.completed with ids only once BullMQ reports completion', () => {

@@ -4,7 +4,7 @@ import { DelayedError, RateLimitError, UnrecoverableError, WaitingChildrenError,
 import type { Logger } from 'pino';
 import { EVENT_NAMES, type QueueName } from '@pod/contracts';
 import type { JobOutcome, ProcessMetrics } from '@pod/observability';
-import { DomainEventPublisher, shortReason, WarningThrottle, type JobHandlers } from '@pod/queue';
+import { DomainEventPublisher, jobDataProblem, shortReason, WarningThrottle, type JobHandlers } from '@pod/queue';
 import { WORKER_LOGGER, WORKER_METRICS } from './tokens';
 import { workerId } from './worker-identity';
 
@@ -35,6 +35,10 @@ export abstract class ContractProcessor<Q extends QueueName = QueueName> extends
     // The lock token lets a handler move its job to delayed (quota waits, shutdown hand-over).
     const started = performance.now();
     try {
+      // Before any I/O: data that breaks the contract never reaches SQL, a provider or a log
+      // line, and retrying cannot mend it.
+      const problem = jobDataProblem(this.queue, job.name, job.data);
+      if (problem !== null) throw new UnrecoverableError(problem);
       const result = await handler.call(this.handlers, job, token);
       this.metrics?.observeJob(this.queue, job.name, 'completed', (performance.now() - started) / 1000);
       return result;

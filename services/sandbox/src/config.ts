@@ -60,6 +60,7 @@ export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
       name: 'PodProfit',
       redirectUris: ['http://localhost:5000/api/connections/etsy/callback'],
     },
+    // In-process tests only (createSandboxApp): readSandboxOptions, the process's path, never falls back to it.
     adminToken: 'sandbox-admin',
     accessTokenTtlSeconds: 3600,
     etsyQps: 10,
@@ -85,7 +86,23 @@ function productOrigin(env: Env): string {
   return configured ?? `http://localhost:${env.PORT || 5000}`;
 }
 
-export function readSandboxOptions(env: Env = process.env): SandboxOptions {
+/** Addresses that keep the sandbox to this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/** The retired built-in admin token: known to anyone who read the code, refused beyond loopback. */
+const RETIRED_DEFAULT_TOKEN = 'sandbox-admin';
+/** Beyond loopback the admin token guards sellers' Printify tokens: long enough not to be guessed. */
+export const MIN_EXPOSED_ADMIN_TOKEN_LENGTH = 24;
+
+/**
+ * `localAdminToken` gives the token of a local start when SANDBOX_ADMIN_TOKEN is unset and the
+ * sandbox listens on loopback (main passes the generated .data/sandbox-admin-token); without
+ * it, or beyond loopback, the token must be set.
+ */
+export function readSandboxOptions(env: Env = process.env, localAdminToken?: () => string): SandboxOptions {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
@@ -124,7 +141,7 @@ export function readSandboxOptions(env: Env = process.env): SandboxOptions {
         .map((uri) => uri.trim())
         .filter(Boolean),
     },
-    adminToken: text('SANDBOX_ADMIN_TOKEN', base.adminToken),
+    adminToken: text('SANDBOX_ADMIN_TOKEN', ''),
     accessTokenTtlSeconds: int('SANDBOX_ACCESS_TOKEN_TTL_SECONDS', base.accessTokenTtlSeconds, 1, 30 * 86_400),
     etsyQps: int('SANDBOX_ETSY_QPS', base.etsyQps, 1, 100_000),
     etsyQpd: int('SANDBOX_ETSY_QPD', base.etsyQpd, 1, 100_000_000),
@@ -149,7 +166,13 @@ export function readSandboxOptions(env: Env = process.env): SandboxOptions {
     if (!URL.canParse(uri)) problems.push(`SANDBOX_ETSY_REDIRECT_URIS: "${uri}" is not a URL`);
   }
   if (options.publicUrl !== undefined && !URL.canParse(options.publicUrl)) problems.push('SANDBOX_PUBLIC_URL (or SANDBOX_URL) must be a URL');
-  if (options.adminToken.length < 8) problems.push('SANDBOX_ADMIN_TOKEN must be at least 8 characters');
+  const loopback = isLoopbackHost(options.host);
+  if (!options.adminToken && loopback && localAdminToken) options.adminToken = localAdminToken();
+  // Its admin routes hand out sellers' Printify tokens: beyond loopback, never a guessable token.
+  if (!options.adminToken) problems.push(`SANDBOX_ADMIN_TOKEN is required${loopback ? '' : ' when the sandbox listens beyond loopback (SANDBOX_HOST)'}`);
+  else if (!loopback && (options.adminToken === RETIRED_DEFAULT_TOKEN || options.adminToken.length < MIN_EXPOSED_ADMIN_TOKEN_LENGTH)) {
+    problems.push(`SANDBOX_ADMIN_TOKEN must be at least ${MIN_EXPOSED_ADMIN_TOKEN_LENGTH} characters, and not the old default, when the sandbox listens beyond loopback (SANDBOX_HOST); e.g. openssl rand -hex 24`);
+  } else if (options.adminToken.length < 8) problems.push('SANDBOX_ADMIN_TOKEN must be at least 8 characters');
   if (problems.length > 0) throw new SandboxConfigError(`Invalid sandbox configuration:\n  - ${problems.join('\n  - ')}`);
   return options;
 }

@@ -1,3 +1,6 @@
+// @pod/config's settings class carries decorators that need the metadata API loaded first.
+import 'reflect-metadata';
+import { readOrCreateLocalSandboxAdminToken } from '@pod/config';
 import { createSandboxApp } from './app';
 import { readSandboxOptions, realEtsyCredentials, SandboxConfigError } from './config';
 
@@ -22,7 +25,8 @@ async function main(): Promise<void> {
   }
   let options;
   try {
-    options = readSandboxOptions();
+    // On loopback without SANDBOX_ADMIN_TOKEN: the token generated into .data (the gateway reads it too).
+    options = readSandboxOptions(process.env, readOrCreateLocalSandboxAdminToken);
   } catch (error) {
     if (error instanceof SandboxConfigError) {
       process.stderr.write(`${error.message}\n`);

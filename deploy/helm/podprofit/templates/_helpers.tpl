@@ -77,14 +77,13 @@ gateway derives it). The sandbox registers the same URL, so demo-mode connection
 {{- printf "http://%s:%d" (include "podprofit.componentName" (dict "root" . "component" "sandbox")) (int .Values.sandbox.port) -}}
 {{- end -}}
 
-{{/* SANDBOX_ADMIN_TOKEN from the Secret, when the key is there (else the built-in default). */}}
+{{/* SANDBOX_ADMIN_TOKEN from the Secret: required (no default token exists), so a missing key stops the pods. */}}
 {{- define "podprofit.sandboxAdminTokenEnv" -}}
 - name: SANDBOX_ADMIN_TOKEN
   valueFrom:
     secretKeyRef:
       name: {{ include "podprofit.secretName" . }}
       key: {{ .Values.secretKeys.sandboxAdminToken }}
-      optional: true
 {{- end -}}
 
 {{/*
