@@ -34,6 +34,13 @@ export interface SyncRunProgress {
 const ACTIVE = `status IN ('queued', 'running', 'waiting_for_quota')`;
 
 /**
+ * Finished runs kept per user and provider: the status endpoint shows only the newest, the
+ * rest is a short history for support. Pruned as each run starts (schedules start one every
+ * 15 minutes per shop), so the table grows with shops, not with time.
+ */
+export const SYNC_RUNS_KEPT = 50;
+
+/**
  * sync_run: created by the gateway (or a schedule), advanced by the worker holding the run's
  * job. Every write that a worker makes is a compare-and-set on `version`, so a worker that
  * stalled and lost its job can never overwrite the run's newer state.
@@ -58,6 +65,7 @@ export class SyncRunsRepository {
           `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
           [input.userId, input.provider, input.shopId, input.trigger, input.mode],
         );
+        await this.pruneFinished(input.userId, input.provider);
         return { run: await this.runs.findOneByOrFail({ id: rows[0].id, userId: input.userId }), created: true };
       } catch (error) {
         if (!isUniqueViolation(error, 'sync_run_one_active_idx')) throw error;
@@ -164,6 +172,15 @@ export class SyncRunsRepository {
   /** Marks a stale active run as touched (the reconciler re-enqueued its job). */
   async touch(runId: string): Promise<void> {
     await this.db.query(`UPDATE sync_run SET updated_at = now() WHERE id = $1 AND ${ACTIVE}`, [runId]);
+  }
+
+  /** Deletes the finished runs of (user, provider) past the newest SYNC_RUNS_KEPT (sync_run_user_latest_idx); active ones stay. */
+  private async pruneFinished(userId: string, provider: Provider): Promise<void> {
+    await this.db.query(
+      `DELETE FROM sync_run WHERE user_id = $1 AND provider = $2 AND NOT (${ACTIVE}) AND id IN (
+         SELECT id FROM sync_run WHERE user_id = $1 AND provider = $2 ORDER BY created_at DESC, id DESC OFFSET $3)`,
+      [userId, provider, SYNC_RUNS_KEPT],
+    );
   }
 
   private async casUpdate(runId: string, version: number, set: string, params: unknown[]): Promise<number | null> {
