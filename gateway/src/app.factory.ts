@@ -20,6 +20,7 @@ import { applyRouteBodyLimits, MAX_BODY_LIMIT_BYTES } from './http/body-limits';
 import { FrameworkErrors } from './http/framework-errors';
 import { registerJsonOnlyParser, registerSecurityHeaders } from './http/security';
 import { SpaFallback } from './http/static-web';
+import { NoBodyInterceptor } from './http/no-body.interceptor';
 import { createValidationPipe } from './http/validation-pipe';
 
 export interface GatewayOptions {
@@ -84,6 +85,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   app.useGlobalFilters(errorFilter);
   app.useGlobalGuards(new SameOriginGuard(config.publicOrigin), app.get(SessionGuard));
   app.useGlobalPipes(createValidationPipe());
+  app.useGlobalInterceptors(new NoBodyInterceptor());
   // Domain events (e.g. job.completed) arrive over the Redis transport; BullMQ carries the work.
   app.connectMicroservice(redisEventsTransportOptions(config));
   app.enableShutdownHooks();
