@@ -207,6 +207,38 @@ describe('Printify', () => {
   });
 });
 
+describe('Printify subscriptions when the connection moves (issue 16)', () => {
+  type Hook = { topic: string; url: string; shop_id: number };
+  const hooksOf = async (tenant: SandboxTenant) => (await sandbox.admin<{ webhooks: Hook[] }>('GET', `/tenants/${tenant.tenantId}/printify-webhooks`)).webhooks;
+  const fiveTopicsAt = (hooks: Hook[], shopId: number, key: string) =>
+    expect({ count: hooks.length, everyAtKeyAndShop: hooks.every((h) => h.shop_id === shopId && h.url === `${base}/api/webhooks/printify/${key}`) }).toEqual({ count: 5, everyAtKeyAndShop: true });
+
+  it('reconnecting another Printify account deletes the old account\'s subscriptions at Printify', async () => {
+    const seller = await sellerWithPrintify('pfy-move-account');
+    const first = await webhookOf(seller.userId);
+    fiveTopicsAt(await hooksOf(seller.tenant), seller.shopId, first.key);
+    const other = await sandbox.newTenant(1);
+    const otherShop = other.printify.shops[0].id;
+    expect((await post('/api/connections/printify', seller.cookie, { token: other.printify.token, shopId: String(otherShop) })).statusCode).toBe(200);
+    expect(await hooksOf(seller.tenant)).toEqual([]);
+    const second = await webhookOf(seller.userId);
+    expect(second).toMatchObject({ status: 'registered' });
+    fiveTopicsAt(await hooksOf(other), otherShop, second.key);
+  });
+
+  it('reconnecting another shop of the same account, or choosing it to sync, moves the subscriptions to that shop', async () => {
+    const seller = await sellerWithPrintify('pfy-move-shop');
+    const [shopA, shopB] = seller.tenant.printify.shops.map((shop) => shop.id);
+    expect((await post('/api/connections/printify', seller.cookie, { token: seller.tenant.printify.token, shopId: String(shopB) })).statusCode).toBe(200);
+    fiveTopicsAt(await hooksOf(seller.tenant), shopB, (await webhookOf(seller.userId)).key);
+    // "Select Printify Shop": the sync of another shop of the connected account.
+    expect((await post('/api/sync/printify', seller.cookie, { shopId: String(shopA) })).statusCode).toBe(202);
+    const now = await webhookOf(seller.userId);
+    expect(now.status).toBe('registered');
+    fiveTopicsAt(await hooksOf(seller.tenant), shopA, now.key);
+  });
+});
+
 describe('Etsy', () => {
   let cookie: string;
   let userId: string;
