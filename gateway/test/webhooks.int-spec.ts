@@ -132,6 +132,9 @@ describe('Printify', () => {
     expect(webhooks.every((w) => w.url === `${base}/api/webhooks/printify/${hook.key}` && w.secretSet && w.shop_id === seller.shopId)).toBe(true);
     const [raw] = await sql<{ webhook_secret_enc: string }>(`SELECT webhook_secret_enc FROM provider_connection WHERE user_id = $1 AND provider = 'printify'`, [seller.userId]);
     expect(raw.webhook_secret_enc).not.toContain(hook.secret);
+    // The Connections page shows it.
+    const status = await gw.app.inject({ method: 'GET', url: '/api/connections/status', headers: { cookie: seller.cookie } });
+    expect(status.json().printify).toMatchObject({ connected: true, webhookStatus: 'registered' });
   });
 
   it('turns each signed delivery from the sandbox into exactly one refresh-order job', async () => {
@@ -197,6 +200,8 @@ describe('Printify', () => {
     expect(connected.statusCode).toBe(200);
     const [row] = await sql<{ webhook_status: string }>(`SELECT c.webhook_status FROM provider_connection c WHERE c.shop_id = $1`, [String(tenant.printify.shops[0].id)]);
     expect(row.webhook_status).toBe('failed');
+    const status = await replica.app.inject({ method: 'GET', url: '/api/connections/status', headers: { cookie } });
+    expect(status.json().printify).toMatchObject({ connected: true, webhookStatus: 'failed' });
 
     // Disconnecting the first seller removes its five subscriptions (DELETE with the host).
     expect((await gw.app.inject({ method: 'DELETE', url: '/api/connections/printify', headers: { ...SAME_ORIGIN, cookie: seller.cookie } })).statusCode).toBe(200);
