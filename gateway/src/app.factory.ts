@@ -22,6 +22,7 @@ import { applyRouteBodyLimits, MAX_BODY_LIMIT_BYTES } from './http/body-limits';
 import { FrameworkErrors } from './http/framework-errors';
 import { registerJsonOnlyParser, registerSecurityHeaders } from './http/security';
 import { SpaFallback } from './http/static-web';
+import { NoBodyInterceptor } from './http/no-body.interceptor';
 import { createValidationPipe } from './http/validation-pipe';
 import { USER_TURN_MAX_WAIT_MS, UserConcurrencyLimiter } from './http/user-concurrency';
 import { registerUserTurns, UserTurnInterceptor } from './http/user-turns';
@@ -97,7 +98,7 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
     subjectOf: (token) => verifiedSubject(jwt, token),
     refuse: (error, request, reply) => errorFilter.replyWithError(error, request, reply),
   });
-  app.useGlobalInterceptors(new UserTurnInterceptor());
+  app.useGlobalInterceptors(new UserTurnInterceptor(), new NoBodyInterceptor());
   // Domain events (e.g. job.completed) arrive over the Redis transport; BullMQ carries the work.
   app.connectMicroservice(redisEventsTransportOptions(config));
   app.enableShutdownHooks();

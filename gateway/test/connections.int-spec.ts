@@ -268,6 +268,8 @@ describe('Printify by personal access token', () => {
       syncFrom: '2025-01-15',
       lastSync: null,
       tokenExpiresSoon: false,
+      // WEBHOOK_PUBLIC_URL is unset here: webhooks are off.
+      webhookStatus: null,
     });
     expect(new Date(status.printify.tokenExpiresAt).getTime()).toBeGreaterThan(Date.now() + 360 * 24 * 3600 * 1000);
     const shops = await get('/api/printify/shops', cookie);

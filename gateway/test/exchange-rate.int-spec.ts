@@ -54,6 +54,16 @@ describe('GET /api/exchange-rate/:date/:from/:to', () => {
     }
   });
 
+  it('refuses dates outside the supported years (1999-01-01 to 2099-12-31) with 400, not a 500 from PostgreSQL', async () => {
+    for (const date of ['0000-01-01', '0001-01-01', '1998-12-31', '2100-01-01', '9999-12-31']) {
+      const response = await get(`${date}/USD/EUR`);
+      expect({ date, status: response.statusCode }).toEqual({ date, status: 400 });
+      expect(response.json()).toMatchObject({ code: 'validation_failed', field: 'date', message: 'The date must be a calendar date from 1999-01-01 to 2099-12-31, written YYYY-MM-DD.' });
+    }
+    expect((await get('1999-01-01/USD/EUR')).json()).toMatchObject({ statusCode: 404, code: 'rate_unavailable' });
+    expect((await get('2099-12-31/USD/EUR')).json()).toMatchObject({ statusCode: 404, code: 'rate_unavailable' });
+  });
+
   it('answers 404 rate_unavailable when there is no rate: a currency the ECB does not publish, a date before the table, rates not loaded yet', async () => {
     const mad = await get('2026-03-13/MAD/USD');
     expect(mad.statusCode).toBe(404);

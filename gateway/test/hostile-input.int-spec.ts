@@ -161,6 +161,9 @@ describe('failed queries (items 28, 29)', () => {
       expect(errorLine).toBeDefined();
       expect(errorLine).toContain('QueryFailedError');
       expect(errorLine).toContain('test_fault');
+      // PostgreSQL's own message (which can quote a value) is replaced by the code and statement name.
+      expect(JSON.parse(errorLine!).err).toMatchObject({ code: '23514', condition: 'check_violation', statement: expect.stringMatching(/^INSERT app_user#[0-9a-f]{8}$/) });
+      expect(errorLine).not.toContain('violates');
       const logs = gw.logs.join('\n');
       expect(logs).not.toContain(email);
       expect(logs).not.toContain('$argon2');
@@ -169,6 +172,33 @@ describe('failed queries (items 28, 29)', () => {
       await db.query('ALTER TABLE app_user DROP CONSTRAINT test_fault');
       await db.end();
     }
+  });
+});
+
+describe('unknown fields (issue 16)', () => {
+  it('are refused with 400 on every route, those that take no body included, before the route acts', async () => {
+    const own = sessionCookie(await register(gw.app, uniqueEmail('nobody')));
+    const headers = { ...SAME_ORIGIN, cookie: own, authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
+    const routes = [...bodyRoutes, { method: 'POST', url: '/api/auth/dev-login' }].filter((route) => !route.url.startsWith('/api/webhooks/'));
+    expect(routes.length).toBeGreaterThanOrEqual(20);
+    const answers: Array<{ route: string; status: number; code?: string }> = [];
+    for (const route of routes) {
+      const url = route.url.replace(':id', crypto.randomUUID()).replace(':queue', 'maintenance').replace(':service', 'etsy');
+      const response = await gw.app.inject({ method: route.method as 'POST', url, headers, payload: { userId: crypto.randomUUID(), unexpected: 1 } });
+      answers.push({ route: `${route.method} ${route.url}`, status: response.statusCode, code: response.json().code });
+    }
+    expect(answers.filter((answer) => answer.status !== 400 || answer.code !== 'validation_failed')).toEqual([]);
+    // The session survived POST /api/auth/logout and DELETE /api/connections/all with a body.
+    expect((await gw.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: own } })).statusCode).toBe(200);
+    const noBody = await gw.app.inject({ method: 'POST', url: `/api/orders/${crypto.randomUUID()}/archive`, headers, payload: ['x'] });
+    expect(noBody.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'This request takes no body.', code: 'validation_failed' });
+    // None, an empty object and JSON null still pass to the route (404: no such order).
+    for (const payload of [undefined, {}, 'null']) {
+      const response = await gw.app.inject({ method: 'POST', url: `/api/orders/${crypto.randomUUID()}/archive`, headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload) });
+      expect([payload, response.statusCode]).toEqual([payload, 404]);
+    }
+    // Signed out, a body does not turn the 401 into a 400.
+    expect((await gw.app.inject({ method: 'POST', url: '/api/orders/match', headers: SAME_ORIGIN, payload: { userId: 'x' } })).statusCode).toBe(401);
   });
 });
 

@@ -84,6 +84,18 @@ describe('POST /api/orders/match', () => {
     expect(await queryDatabase(bed.database.url, 'SELECT id FROM match_run WHERE user_id = $1', [userId])).toHaveLength(1);
   });
 
+  it('is throttled per user like sync: past 30 requests in 10 minutes a 429 with a code, Retry-After and a message; another user is not', async () => {
+    const [a, b] = [await newSeller('throttle-a'), await newSeller('throttle-b')];
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post('/api/orders/match', a.cookie, i % 2 ? replica.app : gw.app)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(30).fill(202));
+    const refused = await post('/api/orders/match', a.cookie, replica.app);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'too_many_attempts', message: expect.stringMatching(/^Too many Match Orders requests\. Try again in \d+ seconds\.$/) });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(500);
+    expect((await post('/api/orders/match', b.cookie)).statusCode).toBe(202);
+    expect(await queryDatabase(bed.database.url, 'SELECT id FROM match_run WHERE user_id = $1', [a.userId])).toHaveLength(1);
+  });
+
   it("shows each user only their own run", async () => {
     const [a, b] = [await newSeller('own-a'), await newSeller('own-b')];
     const run = (await post('/api/orders/match', a.cookie)).json().run;

@@ -180,11 +180,17 @@ describe('strict parsing and fuzz (item 30)', () => {
     for (const url of ['/api/orders?pageSize=101', '/api/orders?days=180', '/api/dashboard/metrics?days=1e3', '/api/matching/orders?month=2026-13', '/api/orders?currency=JPY', '/api/orders?page=1&page=2', '/api/orders?nope=1']) {
       expect([url, (await send('GET', url, a)).statusCode]).toEqual([url, 400]);
     }
+    // Months outside the supported years (1999–2099): 0000-01 used to answer 1900-01's orders.
+    for (const month of ['0000-01', '1900-01', '1998-12', '2100-01', '9999-12', '-000001-12', '+010000-01']) {
+      const response = await send('GET', `/api/matching/orders?month=${encodeURIComponent(month)}`, a);
+      expect([month, response.statusCode]).toEqual([month, 400]);
+      expect(response.json()).toMatchObject({ code: 'validation_failed', field: 'month', message: 'month must be a month as YYYY-MM from 1999-01 to 2099-12' });
+    }
     expect((await send('GET', '/api/orders/not-a-uuid', a)).json()).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('id must be an order id') });
   });
 
   const queryValue = fc.oneof(
-    fc.constantFrom('1', '2', '7', '30', '90', '365', '100', 'USD', 'EUR', 'GBP', 'all', 'matched', 'pending', 'unmatched', 'etsy', 'printify', 'active', 'archived', '2026-11', '1e3', '12abc', ' 1', '', '%', '_', '\\', "'", '"', '%00', '-1', '9'.repeat(30)),
+    fc.constantFrom('1', '2', '7', '30', '90', '365', '100', 'USD', 'EUR', 'GBP', 'all', 'matched', 'pending', 'unmatched', 'etsy', 'printify', 'active', 'archived', '2026-11', '0000-01', '9999-12', '-000001-12', '1e3', '12abc', ' 1', '', '%', '_', '\\', "'", '"', '%00', '-1', '9'.repeat(30)),
     fc.string({ maxLength: 40 }),
     fc.string({ unit: 'grapheme', maxLength: 20 }),
   );

@@ -132,6 +132,9 @@ describe('Printify', () => {
     expect(webhooks.every((w) => w.url === `${base}/api/webhooks/printify/${hook.key}` && w.secretSet && w.shop_id === seller.shopId)).toBe(true);
     const [raw] = await sql<{ webhook_secret_enc: string }>(`SELECT webhook_secret_enc FROM provider_connection WHERE user_id = $1 AND provider = 'printify'`, [seller.userId]);
     expect(raw.webhook_secret_enc).not.toContain(hook.secret);
+    // The Connections page shows it.
+    const status = await gw.app.inject({ method: 'GET', url: '/api/connections/status', headers: { cookie: seller.cookie } });
+    expect(status.json().printify).toMatchObject({ connected: true, webhookStatus: 'registered' });
   });
 
   it('turns each signed delivery from the sandbox into exactly one refresh-order job', async () => {
@@ -197,6 +200,8 @@ describe('Printify', () => {
     expect(connected.statusCode).toBe(200);
     const [row] = await sql<{ webhook_status: string }>(`SELECT c.webhook_status FROM provider_connection c WHERE c.shop_id = $1`, [String(tenant.printify.shops[0].id)]);
     expect(row.webhook_status).toBe('failed');
+    const status = await replica.app.inject({ method: 'GET', url: '/api/connections/status', headers: { cookie } });
+    expect(status.json().printify).toMatchObject({ connected: true, webhookStatus: 'failed' });
 
     // Disconnecting the first seller removes its five subscriptions (DELETE with the host).
     expect((await gw.app.inject({ method: 'DELETE', url: '/api/connections/printify', headers: { ...SAME_ORIGIN, cookie: seller.cookie } })).statusCode).toBe(200);
@@ -204,6 +209,38 @@ describe('Printify', () => {
     const late = JSON.stringify({ id: randomUUID(), type: 'order:updated', resource: { id: 'ef'.repeat(12), type: 'order' } });
     const response = await gw.app.inject({ method: 'POST', url: `/api/webhooks/printify/${hook.key}`, headers: { 'content-type': 'application/json', 'x-pfy-signature': `sha256=${createHmac('sha256', hook.secret).update(late).digest('hex')}` }, payload: late });
     expectErrorShape(response, 404, 'not_found');
+  });
+});
+
+describe('Printify subscriptions when the connection moves (issue 16)', () => {
+  type Hook = { topic: string; url: string; shop_id: number };
+  const hooksOf = async (tenant: SandboxTenant) => (await sandbox.admin<{ webhooks: Hook[] }>('GET', `/tenants/${tenant.tenantId}/printify-webhooks`)).webhooks;
+  const fiveTopicsAt = (hooks: Hook[], shopId: number, key: string) =>
+    expect({ count: hooks.length, everyAtKeyAndShop: hooks.every((h) => h.shop_id === shopId && h.url === `${base}/api/webhooks/printify/${key}`) }).toEqual({ count: 5, everyAtKeyAndShop: true });
+
+  it('reconnecting another Printify account deletes the old account\'s subscriptions at Printify', async () => {
+    const seller = await sellerWithPrintify('pfy-move-account');
+    const first = await webhookOf(seller.userId);
+    fiveTopicsAt(await hooksOf(seller.tenant), seller.shopId, first.key);
+    const other = await sandbox.newTenant(1);
+    const otherShop = other.printify.shops[0].id;
+    expect((await post('/api/connections/printify', seller.cookie, { token: other.printify.token, shopId: String(otherShop) })).statusCode).toBe(200);
+    expect(await hooksOf(seller.tenant)).toEqual([]);
+    const second = await webhookOf(seller.userId);
+    expect(second).toMatchObject({ status: 'registered' });
+    fiveTopicsAt(await hooksOf(other), otherShop, second.key);
+  });
+
+  it('reconnecting another shop of the same account, or choosing it to sync, moves the subscriptions to that shop', async () => {
+    const seller = await sellerWithPrintify('pfy-move-shop');
+    const [shopA, shopB] = seller.tenant.printify.shops.map((shop) => shop.id);
+    expect((await post('/api/connections/printify', seller.cookie, { token: seller.tenant.printify.token, shopId: String(shopB) })).statusCode).toBe(200);
+    fiveTopicsAt(await hooksOf(seller.tenant), shopB, (await webhookOf(seller.userId)).key);
+    // "Select Printify Shop": the sync of another shop of the connected account.
+    expect((await post('/api/sync/printify', seller.cookie, { shopId: String(shopA) })).statusCode).toBe(202);
+    const now = await webhookOf(seller.userId);
+    expect(now.status).toBe('registered');
+    fiveTopicsAt(await hooksOf(seller.tenant), shopA, now.key);
   });
 });
 

@@ -341,6 +341,17 @@ describe.each<ViewportName>(['desktop', 'mobile'])('Connections at %s width: axe
     await screen.expectToast('Etsy connected successfully');
     await audit('app-connections-connected');
 
+    // Printify's webhooks (set here: the e2e stack runs without WEBHOOK_PUBLIC_URL, so none are made).
+    await sql(`UPDATE provider_connection SET webhook_status = 'registered' WHERE provider = 'printify'`);
+    await screen.open();
+    await expectText(page.getByTestId('printify-webhook-status'), 'On');
+    await sql(`UPDATE provider_connection SET webhook_status = 'failed' WHERE provider = 'printify'`);
+    await screen.open();
+    await expectText(page.getByTestId('printify-webhook-status'), 'Not available');
+    await page.getByTestId('printify-webhook-failed').waitFor();
+    expect(await page.getByTestId('printify-webhook-failed').innerText()).toContain('Printify could not be set up to notify us of order changes.');
+    await audit('app-connections-webhook-failed');
+
     await screen.disconnect('etsy').click();
     await screen.confirmDialog().waitFor();
     await audit('app-connections-confirm');

@@ -54,6 +54,7 @@ export class ConnectionsStatusService {
         tokenExpiresSoon: Boolean(
           printify?.tokenExpiresAt && new Date(printify.tokenExpiresAt).getTime() - now.getTime() < PRINTIFY_EXPIRY_WARNING_MS,
         ),
+        webhookStatus: printify?.status === 'connected' ? printify.webhookStatus : null,
       },
     };
   }

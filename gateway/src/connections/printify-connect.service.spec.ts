@@ -15,6 +15,7 @@ function newTestService(listShops: PrintifyPort['listShops']) {
   const connections = {
     savePrintify: jest.fn(async () => undefined),
     readPrintifyToken: jest.fn(async () => null as unknown),
+    listForUser: jest.fn(async () => []),
     markStatus: jest.fn(async () => undefined),
   };
   const throttle = { assertTokenCheckAllowed: jest.fn(async () => undefined) };

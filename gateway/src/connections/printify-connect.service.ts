@@ -47,6 +47,9 @@ export class PrintifyConnectService {
     const shops = await this.shopsOfToken(user, dto.token);
     const shop = shops.find((s) => String(s.id) === dto.shopId);
     if (!shop) throw new ApiException(HttpStatus.BAD_REQUEST, 'printify_shop_required', PROVIDER_MESSAGES.selectPrintifyShop, { field: 'shopId' });
+    const previous = (await this.connections.listForUser(user.id)).find((c) => c.provider === 'printify');
+    // Another shop (of this account or another): its subscriptions are removed with the old token.
+    if (previous?.shopId && previous.shopId !== String(shop.id)) await this.connectionEvents.replacing(user.id, 'printify');
     await this.connections.savePrintify({
       userId: user.id,
       accountKey: accountKey(shops),

@@ -1,9 +1,11 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { ExchangeRateResponse } from '@pod/contracts';
 import { FxRatesRepository } from '@pod/db';
-import { EXCHANGE_LOOKBACK_DAYS, isIsoCalendarDate, parseCurrencyCode, RateTable, UnknownCurrencyError, type CurrencyCode } from '@pod/domain';
+import { EXCHANGE_LOOKBACK_DAYS, FIRST_SUPPORTED_DATE, isSupportedIsoDate, LAST_SUPPORTED_DATE, parseCurrencyCode, RateTable, UnknownCurrencyError, type CurrencyCode } from '@pod/domain';
 import { ApiException } from '../http/api-exception';
 
+// Bounded so that the look-back window and the SQL stay within four-digit years.
+const DATE_MESSAGE = `The date must be a calendar date from ${FIRST_SUPPORTED_DATE} to ${LAST_SUPPORTED_DATE}, written YYYY-MM-DD.`;
 const shiftDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** Cross rates between two currencies for a date, from the fx_rate table the fx-rate worker fills. */
@@ -12,7 +14,7 @@ export class ExchangeRateService {
   constructor(private readonly rates: FxRatesRepository) {}
 
   async rateFor(date: string, fromText: string, toText: string): Promise<ExchangeRateResponse> {
-    if (!isIsoCalendarDate(date)) throw new ApiException(HttpStatus.BAD_REQUEST, 'validation_failed', 'The date must be a calendar date written YYYY-MM-DD.', { field: 'date' });
+    if (!isSupportedIsoDate(date)) throw new ApiException(HttpStatus.BAD_REQUEST, 'validation_failed', DATE_MESSAGE, { field: 'date' });
     const from = currency(fromText, 'from');
     const to = currency(toText, 'to');
     // The look-back window before the date, and a few days after it: a stored day after the

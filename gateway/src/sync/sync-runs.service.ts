@@ -4,6 +4,7 @@ import type { Provider, SyncMode, SyncStartResponse, SyncStatusResponse, SyncTri
 import { isActiveSyncRunStatus } from '@pod/contracts';
 import { ConnectionsRepository, SyncRunsRepository, type ConnectionSummary, type SyncRun } from '@pod/db';
 import { ApiException } from '../http/api-exception';
+import { ConnectionEvents } from '../connections/connection-events';
 import { PrintifyConnectService } from '../connections/printify-connect.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { QueueProducer } from '../queues/queue-producer';
@@ -31,6 +32,7 @@ export class SyncRunsService {
     private readonly connections: ConnectionsRepository,
     private readonly producer: QueueProducer,
     private readonly printify: PrintifyConnectService,
+    private readonly connectionEvents: ConnectionEvents,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext(SyncRunsService.name);
@@ -53,7 +55,9 @@ export class SyncRunsService {
     if (!shop) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'That Printify shop is not one of your account\'s shops.', { field: 'shopId' });
     const active = await this.runs.findActive(user.id, 'printify');
     if (active) return { run: toSyncRunView(active), alreadyRunning: true };
+    await this.connectionEvents.replacing(user.id, 'printify');
     await this.connections.choosePrintifyShop(user.id, shopId, shop.title, shop.sales_channel);
+    await this.connectionEvents.shopChanged(user.id, 'printify');
     return this.start(user.id, 'printify', shopId, 'user', 'incremental');
   }
 

@@ -28,5 +28,13 @@ export class WebhooksModule implements OnModuleInit {
     this.events.onDisconnecting(async (userId, provider) => {
       if (provider === 'printify') await this.subscriptions.unregister(userId);
     });
+    // Another account or shop replaces the connection: the old shop's subscriptions go first
+    // (with the old token), else Printify keeps posting to a key nobody holds.
+    this.events.onReplacing(async (userId, provider) => {
+      if (provider === 'printify') await this.subscriptions.unregister(userId);
+    });
+    this.events.onShopChanged(async (userId, provider) => {
+      if (provider === 'printify') await this.subscriptions.register(userId);
+    });
   }
 }

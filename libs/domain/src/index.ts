@@ -5,3 +5,4 @@ export * from './fees';
 export * from './profit';
 export * from './matching';
 export * from './exchange';
+export * from './supported-dates';

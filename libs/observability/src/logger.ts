@@ -36,6 +36,7 @@ export function pathWithoutQuery(url: string | undefined): string {
 }
 
 export { errorForLog } from './error-for-log';
+export { databaseErrorText, isDatabaseError, loggableErrorMessage, statementName, summarizeDatabaseError } from './database-errors';
 export { escapeControlCharacters } from './log-escaping';
 
 export function pinoOptions(config: Pick<AppConfig, 'LOG_LEVEL'>, service: string): LoggerOptions {

@@ -3,6 +3,7 @@ import { ClientsModule, type ClientProxy } from '@nestjs/microservices';
 import { lastValueFrom, timeout } from 'rxjs';
 import { AppConfig } from '@pod/config';
 import { eventChannel, type EventName, type EventPayloads } from '@pod/contracts';
+import { loggableErrorMessage } from '@pod/observability';
 import { eventsClientOptions } from './events-transport';
 
 export const EVENTS_CLIENT = Symbol('EVENTS_CLIENT');
@@ -36,8 +37,8 @@ export class DomainEventPublisher {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error) return error.name === 'TimeoutError' ? `no answer within ${EMIT_TIMEOUT_MS} ms` : error.message;
-  return String(error);
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${EMIT_TIMEOUT_MS} ms`;
+  return loggableErrorMessage(error);
 }
 
 /** Needs AppConfig provided globally (the gateway's CoreModule, the worker runtime). */

@@ -1,4 +1,5 @@
 /** Small timing helpers: every wait in the runtime is bounded or abortable, none busy-loops. */
+import { loggableErrorMessage } from '@pod/observability';
 
 export class TimeoutError extends Error {
   constructor(readonly ms: number) {
@@ -66,6 +67,7 @@ export class WarningThrottle {
 
 /** A short, single-line reason for a health report or log: no stacks, no multi-line server text. */
 export function shortReason(error: unknown): string {
-  const text = error instanceof Error ? error.message || error.name : String(error);
+  // A PostgreSQL error's message quotes the offending value: its code and statement instead.
+  const text = loggableErrorMessage(error);
   return text.replace(/[\r\n]+/g, ' ').slice(0, 160);
 }

@@ -2,6 +2,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { EVENT_NAMES, isQueueName, type ConnectionStatus, type EventPayloads, type Provider, type SyncErrorCode } from '@pod/contracts';
 import { SyncCursorsRepository, SyncRunsRepository, withTransaction, type CursorKey, type SyncRun } from '@pod/db';
+import { loggableErrorMessage } from '@pod/observability';
 import { jobDataProblem, type SyncRunPayload, type SyncRunResult } from '@pod/queue';
 import { classifyFailure, LostOwnershipError, ShutdownRequestedError, userMessageFor } from './sync-errors';
 import type { SyncStream, SyncStreamContext } from './sync-stream';
@@ -221,6 +222,7 @@ export class SyncRunner {
   }
 }
 
+/** The reason BullMQ keeps (and logs) for a given-up job: a PostgreSQL error's code and statement, never its message. */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : 'unknown error';
+  return error instanceof Error ? loggableErrorMessage(error) : 'unknown error';
 }

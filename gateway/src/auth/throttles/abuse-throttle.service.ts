@@ -17,6 +17,12 @@ const DEMO_LIMIT: Limit = { scope: 'demo-ip', max: 30, windowSeconds: 3600 };
  */
 const SYNC_REQUEST_LIMIT: Limit = { scope: 'sync-user', max: 120, windowSeconds: 600 };
 /**
+ * "Match Orders" requests per user: a request while a run is queued joins it, but each finished
+ * run lets the next request queue another that recomputes all the user's orders. 30 in 10
+ * minutes is far more than a person clicking (the button is disabled while matching is pending).
+ */
+const MATCH_REQUEST_LIMIT: Limit = { scope: 'match-user', max: 30, windowSeconds: 600 };
+/**
  * Wrong current passwords per user on "change password", like failed sign-ins: a stolen
  * session must not become a way to guess the password (10 a minute, 100 an hour).
  */
@@ -27,7 +33,7 @@ const PASSWORD_CHECK_LIMITS: Limit[] = [
 
 /**
  * Limits on the requests that cost us or an account something (sign-ups, demo accounts,
- * Printify token checks, current-password checks). Sign-in has its own: SignInThrottleService.
+ * Printify token checks, current-password checks, sync and match requests). Sign-in has its own: SignInThrottleService.
  * The counters live in Redis, so every gateway replica sees the same attempts.
  */
 @Injectable()
@@ -52,6 +58,10 @@ export class AbuseThrottleService {
 
   assertSyncAllowed(userId: string): Promise<void> {
     return this.countAgainst(SYNC_REQUEST_LIMIT, userId, 'Too many sync requests.');
+  }
+
+  assertMatchAllowed(userId: string): Promise<void> {
+    return this.countAgainst(MATCH_REQUEST_LIMIT, userId, 'Too many Match Orders requests.');
   }
 
   /** Refuses (429) once the user has given too many wrong current passwords lately. */

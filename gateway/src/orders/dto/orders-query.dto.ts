@@ -1,5 +1,6 @@
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { DISPLAY_CURRENCY_CODES, type DisplayCurrencyCode } from '@pod/domain';
+import { DISPLAY_CURRENCY_CODES, FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, type DisplayCurrencyCode } from '@pod/domain';
+import { IsSupportedMonth } from '../../http/supported-dates';
 
 /**
  * Query strings and route parameters of the order routes. Numbers arrive as text and are
@@ -55,7 +56,7 @@ export class MatchingQueryDto extends CurrencyQueryDto {
   status?: 'all' | 'matched' | 'pending' | 'unmatched';
 
   @IsOptional()
-  @Matches(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'month must be a month as YYYY-MM' })
+  @IsSupportedMonth({ message: `month must be a month as YYYY-MM from ${FIRST_SUPPORTED_YEAR}-01 to ${LAST_SUPPORTED_YEAR}-12` })
   month?: string;
 
   @IsOptional()

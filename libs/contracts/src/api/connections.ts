@@ -32,6 +32,12 @@ export interface PrintifyConnectionStatus {
   /** ISO 8601; approximate (a personal access token lasts about a year from connecting). */
   tokenExpiresAt: string | null;
   tokenExpiresSoon: boolean;
+  /**
+   * Printify's webhooks for this connection: `registered` (new orders arrive within moments),
+   * `pending` (being set up), `failed` (not made: orders still arrive with the scheduled syncs),
+   * or null when this deployment has webhooks off.
+   */
+  webhookStatus: 'pending' | 'registered' | 'failed' | null;
 }
 
 /** GET /api/connections/status: from the database only, no provider call. */

@@ -21,6 +21,8 @@ export interface ConnectionSummary {
   accessTokenExpiresAt: Date | null;
   tokenExpiresAt: Date | null;
   lastSyncAt: Date | null;
+  /** Printify: its webhook subscriptions' state; null when webhooks are off (or for Etsy). */
+  webhookStatus: WebhookStatus | null;
   connectedAt: Date;
   updatedAt: Date;
 }
@@ -76,7 +78,8 @@ const SUMMARY_COLUMNS = `
   id, provider, status, external_account_id AS "externalAccountId", shop_id AS "shopId", shop_name AS "shopName",
   shop_currency AS "shopCurrency", shop_country AS "shopCountry", sales_channel AS "salesChannel",
   to_char(sync_from, 'YYYY-MM-DD') AS "syncFrom", access_token_expires_at AS "accessTokenExpiresAt",
-  token_expires_at AS "tokenExpiresAt", last_sync_at AS "lastSyncAt", connected_at AS "connectedAt", updated_at AS "updatedAt"`;
+  token_expires_at AS "tokenExpiresAt", last_sync_at AS "lastSyncAt", webhook_status AS "webhookStatus", connected_at AS "connectedAt",
+  updated_at AS "updatedAt"`;
 
 const SUMMARY_FIELDS = {
   id: true,
@@ -92,6 +95,7 @@ const SUMMARY_FIELDS = {
   accessTokenExpiresAt: true,
   tokenExpiresAt: true,
   lastSyncAt: true,
+  webhookStatus: true,
   connectedAt: true,
   updatedAt: true,
 } satisfies FindOptionsSelect<ProviderConnectionEntity>;
@@ -112,6 +116,7 @@ function toSummary(row: ProviderConnectionEntity): ConnectionSummary {
     accessTokenExpiresAt: row.accessTokenExpiresAt,
     tokenExpiresAt: row.tokenExpiresAt,
     lastSyncAt: row.lastSyncAt,
+    webhookStatus: row.webhookStatus,
     connectedAt: row.connectedAt,
     updatedAt: row.updatedAt,
   };

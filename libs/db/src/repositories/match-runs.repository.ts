@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { MatchRunTrigger } from '@pod/contracts';
 import { MatchRunEntity } from '../entities/match-run.entity';
 import { isUniqueViolation, isUuid, returnedRows, type Db } from './database-session';
@@ -5,6 +6,12 @@ import { inTenantScope } from './tenant-scope';
 import type { AppliedChanges } from './order-records.repository';
 
 export type MatchRun = MatchRunEntity;
+
+/**
+ * Finished runs kept per user: the status endpoint shows only the newest, the rest is a short
+ * history for support. Pruned as each run is queued, so the table grows with users, not clicks.
+ */
+export const MATCH_RUNS_KEPT = 20;
 
 /**
  * match_run: queued by the gateway ("Match Orders") or by the news of a sync, taken and
@@ -22,6 +29,7 @@ export class MatchRunsRepository {
         // Its own transaction: a unique violation (another trigger won) must not abort a caller's.
         const run = await inTenantScope(this.db, userId, async (db) => {
           const rows: { id: string }[] = await db.query(`INSERT INTO match_run (user_id, trigger) VALUES ($1, $2) RETURNING id`, [userId, trigger]);
+          await pruneFinished(db, userId);
           return db.getRepository(MatchRunEntity).findOneByOrFail({ id: rows[0].id, userId });
         });
         return { run, created: true };
@@ -91,3 +99,12 @@ export class MatchRunsRepository {
   }
 }
 
+
+/** Deletes the user's finished runs past the newest MATCH_RUNS_KEPT (match_run_user_latest_idx); active ones stay. */
+async function pruneFinished(db: EntityManager, userId: string): Promise<void> {
+  await db.query(
+    `DELETE FROM match_run WHERE user_id = $1 AND status IN ('succeeded', 'failed') AND id IN (
+       SELECT id FROM match_run WHERE user_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2)`,
+    [userId, MATCH_RUNS_KEPT],
+  );
+}

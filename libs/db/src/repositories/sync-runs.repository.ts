@@ -37,6 +37,13 @@ const ACTIVE = `status IN ('queued', 'running', 'waiting_for_quota')`;
 const OWNER_CACHE_SIZE = 1_000;
 
 /**
+ * Finished runs kept per user and provider: the status endpoint shows only the newest, the
+ * rest is a short history for support. Pruned as each run starts (schedules start one every
+ * 15 minutes per shop), so the table grows with shops, not with time.
+ */
+export const SYNC_RUNS_KEPT = 50;
+
+/**
  * sync_run: created by the gateway (or a schedule), advanced by the worker holding the run's
  * job. Every write that a worker makes is a compare-and-set on `version`, so a worker that
  * stalled and lost its job can never overwrite the run's newer state.
@@ -64,6 +71,7 @@ export class SyncRunsRepository {
             `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
             [input.userId, input.provider, input.shopId, input.trigger, input.mode],
           );
+          await this.pruneFinished(db, input.userId, input.provider);
           return db.getRepository(SyncRunEntity).findOneByOrFail({ id: rows[0].id, userId: input.userId });
         });
         return { run, created: true };
@@ -193,6 +201,15 @@ export class SyncRunsRepository {
     const userId = await this.ownerOf(runId);
     if (!userId) return;
     await inTenantScope(this.db, userId, (db) => db.query(`UPDATE sync_run SET updated_at = now() WHERE id = $1 AND user_id = $2 AND ${ACTIVE}`, [runId, userId]));
+  }
+
+  /** Deletes the finished runs of (user, provider) past the newest SYNC_RUNS_KEPT (sync_run_user_latest_idx); active ones stay. */
+  private async pruneFinished(db: Db, userId: string, provider: Provider): Promise<void> {
+    await db.query(
+      `DELETE FROM sync_run WHERE user_id = $1 AND provider = $2 AND NOT (${ACTIVE}) AND id IN (
+         SELECT id FROM sync_run WHERE user_id = $1 AND provider = $2 ORDER BY created_at DESC, id DESC OFFSET $3)`,
+      [userId, provider, SYNC_RUNS_KEPT],
+    );
   }
 
   private async casUpdate(runId: string, version: number, set: string, params: unknown[]): Promise<number | null> {

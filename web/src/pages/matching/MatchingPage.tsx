@@ -2,6 +2,7 @@ import { Field, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react';
 import { LuGitCompareArrows } from 'react-icons/lu';
 import type { OrderRowView, OrdersStatusFilter } from '@pod/contracts';
+import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, isSupportedMonth } from '@pod/domain';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { OrderListStatus } from '../../components/orders/OrderListStatus';
@@ -40,6 +41,9 @@ export function MatchingPage() {
   const currency = useDisplayCurrency();
   const [status, setStatus] = useState<OrdersStatusFilter>('all');
   const [month, setMonth] = useState(currentMonth);
+  // What the picker shows; a year being typed passes through months the API refuses (0002-11,
+  // 0020-11…): only a supported month is asked for.
+  const [monthText, setMonthText] = useState(month);
   const [page, setPage] = useState(1);
   const matchRun = useMatchRun(ORDER_MSG.matchCompletedSuccessfully);
   const [matching, setMatching] = useState<OrderRowView | null>(null);
@@ -90,10 +94,15 @@ export function MatchingPage() {
             <Input
               type="month"
               name="matching-month"
-              value={month}
+              value={monthText}
+              min={`${FIRST_SUPPORTED_YEAR}-01`}
+              max={`${LAST_SUPPORTED_YEAR}-12`}
               onChange={(event) => {
                 // Clearing the picker goes back to this month rather than asking for no month.
-                setMonth(event.target.value || currentMonth());
+                const next = event.target.value || currentMonth();
+                setMonthText(next);
+                if (!isSupportedMonth(next)) return;
+                setMonth(next);
                 setPage(1);
               }}
               bg="bg.panel"

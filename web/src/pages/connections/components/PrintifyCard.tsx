@@ -20,6 +20,13 @@ interface PrintifyCardProps {
   onUseDemoToken?: (token: string) => void;
 }
 
+/** Printify's webhooks for the connection (null: this deployment has them off, and no row shows). */
+const WEBHOOK_LABELS: Record<NonNullable<PrintifyConnectionStatus['webhookStatus']>, string> = {
+  registered: 'On',
+  pending: 'Setting up...',
+  failed: 'Not available',
+};
+
 /** The fulfilment card: connected account, or the token field that starts the setup. */
 export function PrintifyCard({ printify, run, token, onTokenChange, validating, onConnect, onDisconnect, onUseDemoToken }: PrintifyCardProps) {
   const state = printify.connected ? 'connected' : printify.needsReconnect ? 'reconnect' : 'disconnected';
@@ -69,7 +76,16 @@ export function PrintifyCard({ printify, run, token, onTokenChange, validating, 
             )}
             {printify.syncFrom && <DetailRow label="Orders from" value={formatDate(printify.syncFrom)} />}
             {printify.lastSync && <DetailRow label="Last sync" value={formatDateTime(printify.lastSync)} testId="printify-last-sync" />}
+            {printify.webhookStatus && <DetailRow label="Live updates" value={WEBHOOK_LABELS[printify.webhookStatus]} testId="printify-webhook-status" />}
           </Stack>
+          {printify.webhookStatus === 'failed' && (
+            <Alert.Root status="info" borderRadius="md" data-testid="printify-webhook-failed">
+              <Alert.Indicator />
+              <Alert.Description>
+                Printify could not be set up to notify us of order changes. Your orders still sync on schedule and when you press Sync; connect Printify again to retry.
+              </Alert.Description>
+            </Alert.Root>
+          )}
           {run && <SyncRunProgress provider="printify" run={run} lastSync={printify.lastSync} />}
           {printify.tokenExpiresSoon && printify.tokenExpiresAt && (
             <Alert.Root status="warning" borderRadius="md">
