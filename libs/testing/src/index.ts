@@ -5,3 +5,4 @@ export * from './redis-prefix';
 export * from './synced-order-fixtures';
 export * from './profit-order-fixtures';
 export * from './fault-points';
+export * from './oracles';

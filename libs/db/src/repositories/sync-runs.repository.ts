@@ -1,10 +1,8 @@
 import type { Repository } from 'typeorm';
 import {
-  ACTIVE_SYNC_RUN_STATUSES,
   type Provider,
   type SyncErrorCode,
   type SyncMode,
-  type SyncRunStatus,
   type SyncStreamName,
   type SyncTrigger,
 } from '@pod/contracts';
@@ -185,5 +183,3 @@ export class SyncRunsRepository {
     return rows.length ? rows[0].version : null;
   }
 }
-
-export const ACTIVE_SYNC_STATUSES: readonly SyncRunStatus[] = ACTIVE_SYNC_RUN_STATUSES;
