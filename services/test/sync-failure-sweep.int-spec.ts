@@ -34,7 +34,8 @@ const SEED = Number(process.env.FC_SEED ?? Date.now() % 2_147_483_647);
 const bed = new InProcessSyncBed('sweep');
 const faults = new OperationFaults();
 const limiterPrefix = uniqueRedisPrefix('sweep-limiter');
-const limiterRedis = faults.redis();
+// Made in beforeAll: a connection opened at load would keep Jest alive when every test is skipped.
+let limiterRedis: ReturnType<OperationFaults['redis']> | undefined;
 let dataSource: DataSource;
 let source: { receipts: Map<string, RecordVersion>; ledger: Map<string, RecordVersion>; printify: Map<string, RecordVersion> };
 let users = 0;
@@ -146,6 +147,7 @@ async function sweep(points: Partial<Record<FaultOperationKind, number[]>>): Pro
 }
 
 beforeAll(async () => {
+  limiterRedis = faults.redis();
   const limiter = new RedisRateLimiter({ redis: limiterRedis, keyPrefix: limiterPrefix });
   await bed.start({
     sandbox: { etsyQps: 5_000, etsyQpd: 100_000_000, printifyRpm: 300_000 },
@@ -161,7 +163,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await bed.stop();
-  limiterRedis.disconnect();
+  limiterRedis?.disconnect();
   await deleteRedisPrefix(limiterPrefix);
 });
 
