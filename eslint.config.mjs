@@ -1,6 +1,8 @@
 // Lint at zero warnings: promise misuse, exhaustive switches, no focused tests, and the
-// import boundaries of our layout (engineering guideline 2).
+// import boundaries of our layout (engineering guideline 2). Layout is Prettier's (npm run
+// format:check, part of npm run lint).
 import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -12,7 +14,7 @@ const noFocusedTests = [
   ]),
 ];
 
-const restrict = (patterns) => ['error', { patterns }];
+const restrict = (patterns, paths = []) => ['error', { patterns, paths }];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'web/dist/**', 'coverage/**', 'screenshots/**', 'deploy/**/*.cjs', 'gateway/test/support/web-dist/**'] },
@@ -39,14 +41,22 @@ export default tseslint.config(
     ignores: ['libs/testing/**'],
     rules: { 'no-restricted-imports': restrict([{ group: ['**/gateway/**', '**/services/**'], message: 'Libraries never import applications.' }]) },
   },
-  {
-    files: ['libs/domain/**/*.ts'],
+  ...[
+    { files: ['libs/domain/**/*.ts'], ignores: ['libs/domain/**/*.spec.ts'], allowed: [], paths: [] },
+    // Its tests may use the I/O-free test oracles (libs/testing/src/oracles), nothing else of ours.
+    {
+      files: ['libs/domain/**/*.spec.ts'],
+      allowed: ['!@pod/testing', '@pod/testing/*', '!@pod/testing/oracles'],
+      paths: [{ name: '@pod/testing', message: 'A libs/domain test imports only @pod/testing/oracles (no I/O).' }],
+    },
+  ].map(({ allowed, paths, ...block }) => ({
+    ...block,
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['@pod/*', '@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'pg', 'react', 'node:*', 'fs', 'http', 'https', 'net', '**/gateway/**', '**/services/**'], message: 'libs/domain is pure: no framework, I/O or other library of ours.' },
-      ]),
+        { group: ['@pod/*', ...allowed, '@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'pg', 'react', 'node:*', 'fs', 'http', 'https', 'net', '**/gateway/**', '**/services/**'], message: 'libs/domain is pure: no framework, I/O or other library of ours.' },
+      ], paths),
     },
-  },
+  })),
   ...['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'].map((worker) => ({
     files: [`services/${worker}/**/*.ts`],
     rules: {
@@ -93,4 +103,6 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
+  // Last: turns off every rule that is about layout, which Prettier owns (npm run format).
+  prettier,
 );

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { computeOrderProfit, DISPLAY_CURRENCY_CODES, RateTable, rateTableConverter, sumOrderProfits, type OrderProfit } from '@pod/domain';
+import { computeOrderProfit, DISPLAY_CURRENCY_CODES, RateTable, rateTableConverter, type OrderProfit } from '@pod/domain';
+import { sumOrderProfits } from '@pod/testing/oracles';
 import { createDataSource, FxRatesRepository, ProfitInputsRepository } from '@pod/db';
 import { queryDatabase, storeGoldenRates } from '@pod/testing';
 import { orderInput, profitSettingsFor } from '../../services/matcher/src/profits/user-profits';

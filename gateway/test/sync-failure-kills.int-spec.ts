@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { queryDatabase } from '@pod/testing';
-import { FAULT_OPERATION_KINDS, TEST_KILL_ENV, type FaultOperationKind } from '@pod/worker-runtime';
+import { FAULT_OPERATION_KINDS, queryDatabase, TEST_KILL_ENV, type FaultOperationKind } from '@pod/testing';
 import { ensureBuilt, pollUntil, type WorkerProcess } from '../../services/test/support/fleet';
 import { diffVersions, duplicateKeys, logEvents, QUEUE_OF, refetchedPages, SourceOracle, storedVersions, SyncFleet, type LoggedRequest, type ProviderName } from '../../services/test/support/sync-fleet';
 import { SandboxProviders } from './support/sandbox-providers';

@@ -12,7 +12,6 @@ export function providerErrorCode(error: unknown): ProviderErrorCode | undefined
 }
 
 export const isAuthFailure = (error: unknown) => ['invalid_token', 'forbidden'].includes(providerErrorCode(error) ?? '');
-export const isReauthRequired = (error: unknown) => providerErrorCode(error) === 'reauth_required';
 
 /** The `reason` of a failed Etsy callback's redirect: `unavailable` when trying again later may work, else the step that failed. */
 export function etsyCallbackFailureReason<Step extends string>(code: string, step: Step): Step | 'unavailable' {

@@ -4,13 +4,6 @@ import { UserMatcher } from '../../../services/matcher/src/user-matcher';
 import { UserProfits } from '../../../services/matcher/src/profits/user-profits';
 import { register, sessionCookie, uniqueEmail, type TestGateway } from './test-gateway';
 
-/** A signed-in seller whose orders were stored, matched and figured (the matcher's two jobs run in-process). */
-export interface OrderSeller {
-  cookie: string;
-  userId: string;
-  prefix: string;
-}
-
 export const DAY_MS = 86_400_000;
 
 /** The golden orders' day: 30 days before `now` (so every window but 7 days holds them); store the golden rates for it. */

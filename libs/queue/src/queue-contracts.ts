@@ -193,12 +193,12 @@ const computeProfits = jobSpec<ComputeProfitsPayload, ComputeProfitsResult>({
 });
 
 /**
- * The BullMQ options that make compute-profits one waiting job per user and kind
- * (keepLastIfActive: a trigger during a run is not lost). Forced and plain runs deduplicate
- * apart: one id would let a waiting plain run swallow a forced one (the operator's).
+ * The BullMQ options that make compute-profits one waiting job per user (keepLastIfActive: a
+ * trigger during a run is not lost). Every trigger queues a plain run; a forced one (payload
+ * `force`) is only ever added by hand, with its own job id.
  */
-export function computeProfitsJobOptions(userId: string, force = false): { deduplication: { id: string; keepLastIfActive: true } } {
-  return { deduplication: { id: `compute-profits:${userId}${force ? ':forced' : ''}`, keepLastIfActive: true } };
+export function computeProfitsJobOptions(userId: string): { deduplication: { id: string; keepLastIfActive: true } } {
+  return { deduplication: { id: `compute-profits:${userId}`, keepLastIfActive: true } };
 }
 
 /**

@@ -4,3 +4,5 @@ export * from './test-stack';
 export * from './redis-prefix';
 export * from './synced-order-fixtures';
 export * from './profit-order-fixtures';
+export * from './fault-points';
+export * from './oracles';

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
+import { TEST_KILL_ENV } from './fault-points';
 
 /**
  * The repository's root: the nearest folder above this file holding tsconfig.build.json, so it
@@ -38,9 +39,17 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts a built entry point (e.g. dist/gateway/src/main.js) as its own OS process. */
+/** The built kill hook (npm run build:server; tsconfig.test-hooks.json): see fault-points.ts. */
+export const TEST_KILL_PRELOAD = resolve(REPO_ROOT, 'dist/test-hooks/libs/testing/src/test-kill-preload.js');
+
+/**
+ * Starts a built entry point (e.g. dist/gateway/src/main.js) as its own OS process. With
+ * POD_TEST_KILL_AT in `env` the kill hook is loaded ahead of it (`--require`), so production
+ * code never imports it.
+ */
 export function spawnService(name: string, script: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [resolve(REPO_ROOT, script)], {
+  const preload = env[TEST_KILL_ENV] ? ['--require', TEST_KILL_PRELOAD] : [];
+  const child = spawn(process.execPath, [...preload, resolve(REPO_ROOT, script)], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

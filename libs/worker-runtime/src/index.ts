@@ -6,4 +6,3 @@ export * from './health-report';
 export * from './shutdown';
 export * from './tokens';
 export * from './shutdown-signal';
-export * from './test-kill-hook';

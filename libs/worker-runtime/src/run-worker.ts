@@ -9,7 +9,6 @@ import { createDataSource } from '@pod/db';
 import { createLogger, ProcessMetrics } from '@pod/observability';
 import { probeConnection } from '@pod/queue';
 import { armHardStop, guardProcess } from './shutdown';
-import { installTestKillHook } from './test-kill-hook';
 import { WORKER_HEALTH_PORTS, type WorkerService } from './worker-identity';
 import { WorkerLifecycle } from './worker-lifecycle';
 import { WorkerRootModule } from './worker-root.module';
@@ -31,8 +30,6 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   const logger = createLogger(config, { service: options.service });
   guardProcess(logger);
   try {
-    const killAt = installTestKillHook();
-    if (killAt) logger.warn({ event: 'test.kill_hook_armed', kind: killAt.kind, at: killAt.at }, 'test hook: this process SIGKILLs itself at the given operation');
     const hardStop = armHardStop(logger, config.SHUTDOWN_TIMEOUT_MS);
     const resources = {
       ...options,
@@ -42,7 +39,6 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       redisProbe: new Redis(probeConnection(config)),
       metrics: new ProcessMetrics({ service: options.service }),
     };
-    killAt?.watch(resources.dataSource);
     // Reported by the health check; without a listener ioredis prints every reconnect failure.
     resources.redisProbe.on('error', () => undefined);
     const app = await NestFactory.createApplicationContext(WorkerRootModule.forWorker(resources, options.module), {

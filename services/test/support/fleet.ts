@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execSync } from 'node:child_process';
 import Redis from 'ioredis';
-import { deleteRedisPrefix, freePort, REPO_ROOT, spawnService, TEST_APP_SECRET, waitForHttp, type ServiceProcess } from '@pod/testing';
+import { deleteRedisPrefix, freePort, REPO_ROOT, spawnService, TEST_APP_SECRET, TEST_KILL_PRELOAD, waitForHttp, type ServiceProcess } from '@pod/testing';
 
 export const WORKERS = ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'] as const;
 export type WorkerName = (typeof WORKERS)[number];
@@ -11,7 +11,7 @@ export type WorkerName = (typeof WORKERS)[number];
 /** Builds the server once if a worker entry point is missing (npm test builds in pretest). */
 export function ensureBuilt(): void {
   const missing = WORKERS.some((name) => !existsSync(resolve(REPO_ROOT, `dist/services/${name}/src/main.js`)));
-  if (missing || !existsSync(resolve(REPO_ROOT, 'dist/gateway/src/main.js'))) {
+  if (missing || !existsSync(resolve(REPO_ROOT, 'dist/gateway/src/main.js')) || !existsSync(TEST_KILL_PRELOAD)) {
     execSync('npm run build:server', { cwd: REPO_ROOT, stdio: 'inherit' });
   }
 }

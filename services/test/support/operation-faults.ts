@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { FetchLike } from '@pod/integrations';
-import { beforeEachStatement, isCountedRedisCommand, isPgWrite, type FaultOperationKind } from '@pod/worker-runtime';
+import { beforeEachStatement, isCountedRedisCommand, isPgWrite, type FaultOperationKind } from '@pod/testing';
 
 /** The error the in-process sweep throws at its failure point (a crash the code did not expect). */
 export class InjectedFault extends Error {
@@ -16,7 +16,7 @@ export class InjectedFault extends Error {
 
 /**
  * Counts a sync's PostgreSQL writes, Redis commands and provider calls (by the rules of the
- * worker's test kill hook, `@pod/worker-runtime` test-kill-hook) and throws InjectedFault at the
+ * worker's test kill hook, libs/testing/src/fault-points.ts) and throws InjectedFault at the
  * k-th operation of each armed kind, once. Only the instruments below count: the test's own
  * reads, BullMQ's connections and the sandbox are not part of it.
  */

@@ -2,7 +2,8 @@ import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { loadConfig } from '@pod/config';
 import { payloadHash } from '@pod/db';
-import { createPkcePair, EtsyClient, InMemoryRateLimiter, PrintifyClient, type EtsyAuth, type PrintifyAuth } from '@pod/integrations';
+import { createPkcePair, EtsyClient, PrintifyClient, type EtsyAuth, type PrintifyAuth } from '@pod/integrations';
+import { InMemoryRateLimiter } from '@pod/testing/oracles';
 import { bullConnection, bullPrefix } from '@pod/queue';
 import { pollUntil, startWorker, waitForHttp, type WorkerProcess } from './fleet';
 

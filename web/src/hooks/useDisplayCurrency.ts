@@ -5,8 +5,6 @@ import { DISPLAY_CURRENCY_CODES, type DisplayCurrencyCode } from '@pod/domain';
 export const PREFERRED_CURRENCY_KEY = 'preferred-currency';
 export const DEFAULT_DISPLAY_CURRENCY: DisplayCurrencyCode = 'USD';
 
-const listeners = new Set<() => void>();
-
 function isDisplayCurrency(value: unknown): value is DisplayCurrencyCode {
   return typeof value === 'string' && (DISPLAY_CURRENCY_CODES as readonly string[]).includes(value);
 }
@@ -21,25 +19,13 @@ export function readDisplayCurrency(): DisplayCurrencyCode {
   }
 }
 
-/** Saves the choice (the Settings page calls this) and re-renders every reader. */
-export function saveDisplayCurrency(currency: DisplayCurrencyCode) {
-  try {
-    window.localStorage.setItem(PREFERRED_CURRENCY_KEY, currency);
-  } catch {
-    // Storage blocked: the choice lasts until the page reloads.
-  }
-  listeners.forEach((listener) => listener());
-}
-
 function subscribe(listener: () => void) {
-  listeners.add(listener);
   // Another tab changed it.
   const onStorage = (event: StorageEvent) => {
     if (event.key === PREFERRED_CURRENCY_KEY) listener();
   };
   window.addEventListener('storage', onStorage);
   return () => {
-    listeners.delete(listener);
     window.removeEventListener('storage', onStorage);
   };
 }

@@ -177,7 +177,6 @@ interface MatchingRecordRow {
   product_sku: string | null;
 }
 
-
 const RECORD_COLUMNS = `etsy_shop_id text, etsy_receipt_id text, printify_shop_id text, printify_order_id text, status text, match_method text,
   match_confidence numeric, order_date timestamptz, customer_name text, product_title text, product_sku text`;
 
@@ -197,18 +196,3 @@ function toRow(record: OrderRecordShape) {
   };
 }
 
-export function toExisting(row: OrderRecordEntity): ExistingOrderRecord {
-  return {
-    id: row.id,
-    archived: row.archivedAt !== null,
-    receipt: row.etsyShopId !== null && row.etsyReceiptId !== null ? { shopId: row.etsyShopId, id: row.etsyReceiptId } : null,
-    order: row.printifyShopId !== null && row.printifyOrderId !== null ? { shopId: row.printifyShopId, id: row.printifyOrderId } : null,
-    status: row.status,
-    method: row.matchMethod,
-    confidence: row.matchConfidence,
-    orderDate: row.orderDate,
-    customerName: row.customerName,
-    productTitle: row.productTitle,
-    productSku: row.productSku,
-  };
-}

@@ -1,9 +1,7 @@
 import {
-  ACTIVE_SYNC_RUN_STATUSES,
   type Provider,
   type SyncErrorCode,
   type SyncMode,
-  type SyncRunStatus,
   type SyncStreamName,
   type SyncTrigger,
 } from '@pod/contracts';
@@ -260,5 +258,3 @@ export class SyncRunsRepository {
     this.owners.set(runId, userId);
   }
 }
-
-export const ACTIVE_SYNC_STATUSES: readonly SyncRunStatus[] = ACTIVE_SYNC_RUN_STATUSES;

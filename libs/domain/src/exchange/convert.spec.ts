@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { minorUnitExponent, type CurrencyCode } from '../currency';
 import { money } from '../money';
-import { convertMany, convertMoney } from './convert';
+import { convertMany } from '@pod/testing/oracles';
+import { convertMoney } from './convert';
 import { RateTable } from './rate-table';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2_147_483_647);

@@ -19,13 +19,6 @@ export interface ConvertedMoney {
 /** A conversion is the converted amount, or why there is none: never the unconverted number. */
 export type Conversion = ConvertedMoney | RateUnavailable;
 
-export interface ConversionRequest {
-  readonly amount: Money;
-  readonly to: CurrencyCode;
-  /** The order's calendar date (UTC), YYYY-MM-DD. */
-  readonly date: string;
-}
-
 /**
  * `amount` in `to` at the ECB rates of `date` (the latest ECB day on or before it), crossed
  * through EUR with exact integers and rounded once, half to even, to `to`'s minor unit. With
@@ -48,9 +41,4 @@ export function convertMoney(table: RateTable, amount: Money, to: CurrencyCode, 
     toPerEur: rate.toPerEur,
   };
   return rate.provisional ? { ...conversion, provisional: rate.provisional } : conversion;
-}
-
-/** Many conversions against one table (the profit engine's batch): results in request order. */
-export function convertMany(table: RateTable, requests: readonly ConversionRequest[]): Conversion[] {
-  return requests.map((request) => convertMoney(table, request.amount, request.to, request.date));
 }

@@ -4,7 +4,6 @@ export * from './inputs';
 export * from './margin';
 export * from './order-profit';
 export * from './revenue';
-export * from './totals';
 export * from './order-figures';
 export * from './rate-table-converter';
 export * from './figure-line-labels';

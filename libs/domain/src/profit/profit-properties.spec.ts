@@ -5,7 +5,7 @@ import type { EtsyLedgerEntryInput, EtsyPaymentInput, EtsyReceiptInput, OrderPro
 import { computeOrderProfit, type OrderProfit } from './order-profit';
 import { ORDER_TIME } from './testing/builders';
 import { fixedRateConverter } from './testing/fixed-rate-converter';
-import { sumOrderProfits } from './totals';
+import { sumOrderProfits } from '@pod/testing/oracles';
 
 /**
  * Properties of the profit engine over generated orders (security test plan item 34): no

@@ -11,7 +11,7 @@ import { storedOrderFigures } from './order-figures';
 import { computeOrderProfit, type OrderProfit } from './order-profit';
 import { rateTableConverter } from './rate-table-converter';
 import { ledger, line, payment, printifyOrder, receipt } from './testing/builders';
-import { sumOrderProfits } from './totals';
+import { sumOrderProfits } from '@pod/testing/oracles';
 
 /**
  * Provisional figures (ADR 0014): an order whose ECB day is not loaded yet is figured at the

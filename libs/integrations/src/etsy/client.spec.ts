@@ -7,7 +7,7 @@ import shopFixture from '../../test-fixtures/etsy/shop.json';
 import tokenFixture from '../../test-fixtures/etsy/token.json';
 import { captureLogger, fakeFetch, json, type Reply } from '../../test/support/fake-fetch';
 import { AuthError, InvalidRequestError, ProviderError, RateLimitedError, ReauthRequiredError } from '../http/errors';
-import { InMemoryRateLimiter } from '../rate-limit/memory-limiter';
+import { InMemoryRateLimiter } from '@pod/testing/oracles';
 import { EtsyClient } from './client';
 import { codeChallengeFor } from './pkce';
 import type { EtsyAuth } from './types';

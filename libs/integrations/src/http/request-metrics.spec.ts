@@ -1,5 +1,5 @@
 import { fakeFetch, json, networkError } from '../../test/support/fake-fetch';
-import { InMemoryRateLimiter } from '../rate-limit/memory-limiter';
+import { InMemoryRateLimiter } from '@pod/testing/oracles';
 import { createRequester, type FetchLike, type HttpRequest, type RequestMetricsHook } from './request';
 
 const plan = { scope: 'etsy:conn:test', limit: { capacity: 5, refillPerSecond: 5 }, kind: 'second' as const };

@@ -1,5 +1,5 @@
 import { captureLogger, fakeFetch, json, networkError, stalledBody, text } from '../../test/support/fake-fetch';
-import { InMemoryRateLimiter } from '../rate-limit/memory-limiter';
+import { InMemoryRateLimiter } from '@pod/testing/oracles';
 import {
   AuthError,
   HostNotAllowedError,

@@ -7,13 +7,6 @@ function currencyFrom(value: unknown, at: Ctx): CurrencyCode {
   return parseCurrencyCode(code);
 }
 
-/** A currency code field (upper-cased) or null when absent; unknown codes are schema errors. */
-export function optCurrency(rec: Rec, key: string, ctx: Ctx): CurrencyCode | null {
-  const value = rec[key];
-  if (value === undefined || value === null || value === '') return null;
-  return currencyFrom(value, child(ctx, key));
-}
-
 export function reqCurrency(rec: Rec, key: string, ctx: Ctx): CurrencyCode {
   const value = rec[key];
   if (value === undefined || value === null || value === '') fail(child(ctx, key), 'is missing');

@@ -4,7 +4,7 @@ import shopsFixture from '../../test-fixtures/printify/shops.json';
 import { captureLogger, fakeFetch, json, type Reply } from '../../test/support/fake-fetch';
 import { AuthError, InvalidRequestError, NotFoundError, ProviderError, RateLimitedError } from '../http/errors';
 import { scopeKey } from '../rate-limit/limiter';
-import { InMemoryRateLimiter } from '../rate-limit/memory-limiter';
+import { InMemoryRateLimiter } from '@pod/testing/oracles';
 import { PrintifyClient } from './client';
 
 const TOKEN = 'eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.printifyPersonalAccessToken';

@@ -3,7 +3,7 @@ import errorFixture from '../../test-fixtures/printify/error-validation.json';
 import webhooks from '../../test-fixtures/printify/webhooks.json';
 import { captureLogger, fakeFetch, json, networkError, type Reply } from '../../test/support/fake-fetch';
 import { AuthError, InvalidRequestError, NotFoundError, PayloadSchemaError, ProviderError, UpstreamError } from '../http/errors';
-import { InMemoryRateLimiter } from '../rate-limit/memory-limiter';
+import { InMemoryRateLimiter } from '@pod/testing/oracles';
 import { PrintifyClient } from './client';
 
 const TOKEN = 'eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.printifyPersonalAccessToken';

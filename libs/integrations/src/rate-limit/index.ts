@@ -1,4 +1,3 @@
 export * from './limiter';
-export * from './memory-limiter';
 export * from './redis-limiter';
 export * from './wait-hook';

@@ -1,6 +1,6 @@
 import { systemClock } from '../http/clock';
 import { RateLimitWaitError } from './limiter';
-import { InMemoryRateLimiter } from './memory-limiter';
+import { InMemoryRateLimiter } from '@pod/testing/oracles';
 import { withLimiterWaitHook, type LimiterWaitEvent } from './wait-hook';
 
 beforeEach(() => jest.useFakeTimers({ now: new Date('2026-03-01T00:00:00Z') }));

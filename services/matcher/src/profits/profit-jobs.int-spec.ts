@@ -6,7 +6,7 @@ import type { UserProfits } from './user-profits';
 
 /**
  * How profit triggers land on a real BullMQ queue (no worker takes them): one waiting job per
- * user and kind, and a forced run (new rates) is never swallowed by a plain one already waiting.
+ * user, whatever asked.
  */
 describe('ProfitJobs.queueFor on a real queue', () => {
   const prefix = uniqueRedisPrefix('profit-jobs');
@@ -21,14 +21,13 @@ describe('ProfitJobs.queueFor on a real queue', () => {
   const waiting = async (userId: string) =>
     (await queue.getJobs(['waiting', 'delayed', 'prioritized'])).filter((job) => job.data.userId === userId).map((job) => ({ reason: job.data.reason, force: job.data.force === true }));
 
-  it('plain triggers while one waits join it; a forced one waits beside it, once', async () => {
+  it('triggers while one waits join it; another user gets their own', async () => {
     await jobs.queueFor('user-1', 'matched');
     await jobs.queueFor('user-1', 'record_changed');
-    await jobs.queueFor('user-1', 'rates', true);
-    await jobs.queueFor('user-1', 'rates', true);
-    const queued = await waiting('user-1');
-    expect(queued).toHaveLength(2);
-    expect(queued).toEqual(expect.arrayContaining([{ reason: 'matched', force: false }, { reason: 'rates', force: true }]));
+    await jobs.queueFor('user-1', 'rates');
+    await jobs.queueFor('user-2', 'record_changed');
+    expect(await waiting('user-1')).toEqual([{ reason: 'matched', force: false }]);
+    expect(await waiting('user-2')).toEqual([{ reason: 'record_changed', force: false }]);
   });
 
   it('refigure-profits queues a plain run for each user the stored figures name, joining one already waiting', async () => {

@@ -18,9 +18,9 @@ export class ProfitJobs {
     private readonly logger: Logger,
   ) {}
 
-  async queueFor(userId: string, reason: ComputeProfitsPayload['reason'], force = false): Promise<void> {
-    const payload: ComputeProfitsPayload = force ? { userId, reason, force } : { userId, reason };
-    await this.queue.add('compute-profits', payload, { ...jobOptionsFor('matcher', 'compute-profits'), ...computeProfitsJobOptions(userId, force) });
+  async queueFor(userId: string, reason: ComputeProfitsPayload['reason']): Promise<void> {
+    const payload: ComputeProfitsPayload = { userId, reason };
+    await this.queue.add('compute-profits', payload, { ...jobOptionsFor('matcher', 'compute-profits'), ...computeProfitsJobOptions(userId) });
   }
 
   async compute(job: Job<ComputeProfitsPayload>): Promise<ComputeProfitsResult> {

@@ -6,8 +6,6 @@ import type { Target } from './request-log';
  * applied when the fault is created and are not stored here.
  */
 export const REQUEST_FAULT_KINDS = ['429', '5xx', 'hang', 'malformed-json', 'redirect', 'quota-exhausted', 'slow-body', 'oversize', 'reset', 'truncated-body', 'patch-records'] as const;
-/** Kinds that let the request be answered and then change how its body goes out (see app.ts, onSend). */
-export const BODY_FAULT_KINDS = ['malformed-json', 'slow-body', 'oversize', 'truncated-body', 'patch-records'] as const;
 
 /**
  * For 'patch-records': a change to record `index` of a list answer (Etsy `results`, Printify
@@ -22,7 +20,6 @@ export interface RecordPatch {
 }
 export const STATE_FAULT_KINDS = ['expire-access-token', 'revoke-refresh-token'] as const;
 export type RequestFaultKind = (typeof REQUEST_FAULT_KINDS)[number];
-export type StateFaultKind = (typeof STATE_FAULT_KINDS)[number];
 
 export interface FaultSpec {
   target: Exclude<Target, 'admin' | 'other'>;

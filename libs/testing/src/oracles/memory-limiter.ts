@@ -1,13 +1,14 @@
-import { systemClock, type Clock } from '../http/clock';
-import { effectiveLimit, refill, take, type BucketState } from './bucket-math';
 import {
   assertValidLimit,
   DEFAULT_MAX_WAIT_MS,
   RateLimitWaitError,
+  systemClock,
   type AcquireOptions,
+  type Clock,
   type RateLimit,
   type RateLimiter,
-} from './limiter';
+} from '@pod/integrations';
+import { effectiveLimit, refill, take, type BucketState } from './bucket-math';
 
 /**
  * The RateLimiter in one process's memory, for unit tests only (with an injected clock and

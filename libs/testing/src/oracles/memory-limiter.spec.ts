@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bucketForLimit, bucketForSlidingLimit, mostGrantedInWindow, RateLimitWaitError, scopeKey } from './limiter';
+import { bucketForLimit, bucketForSlidingLimit, mostGrantedInWindow, RateLimitWaitError, scopeKey } from '@pod/integrations';
 import { InMemoryRateLimiter } from './memory-limiter';
 
 /** The largest number of times inside any window [t, t + windowMs). */

@@ -1,4 +1,4 @@
-import type { RateLimit } from './limiter';
+import type { RateLimit } from '@pod/integrations';
 
 /**
  * The bucket arithmetic of both limiters (the Lua script in redis-limiter.ts does the same in

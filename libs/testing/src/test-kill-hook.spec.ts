@@ -1,4 +1,5 @@
-import { installTestKillHook, isCountedRedisCommand, isPgWrite, parseKillAt } from './test-kill-hook';
+import { isCountedRedisCommand, isPgWrite, parseKillAt } from './fault-points';
+import { installTestKillHook } from './test-kill-hook';
 
 describe('the failure-point sweep hook (test only)', () => {
   it('counts statements that change PostgreSQL, and COMMIT, as writes', () => {

@@ -1,11 +1,8 @@
-import type { DisplayCurrencyCode } from '../currency';
-import { MixedCurrencyError, money, type Money } from '../money';
-import type { CostKind } from './components';
-import { marginOf, type Margin } from './margin';
-import type { OrderProfit } from './order-profit';
+import { marginOf, MixedCurrencyError, money, type CostKind, type DisplayCurrencyCode, type Margin, type Money, type OrderProfit } from '@pod/domain';
 
 /**
- * Dashboard totals over per-order results in one display currency: integer sums of each
+ * THE TEST ORACLE of the dashboard totals (production sums in SQL: OrderProfitsRepository),
+ * kept out of libs/domain because nothing but tests uses it. Dashboard totals over per-order results in one display currency: integer sums of each
  * order's converted revenue, costs and profit, so the total profit is exactly the sum of the
  * orders' profits. A result in another display currency is an error (never a silent sum);
  * orders without a rate are counted apart and not summed; orders at provisional rates are
