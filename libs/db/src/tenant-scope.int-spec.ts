@@ -4,7 +4,8 @@ import type { DataSource } from 'typeorm';
 import type { StoredOrderBreakdown } from '@pod/domain';
 import { createFixtureUser, createTestDatabase, queryDatabase, storeProfitOrder, TEST_SERVER_URL, type TestDatabase } from '@pod/testing';
 import { createDataSource } from './data-source';
-import { createRoleIfMissingSql, ROW_SECURED_TABLES } from './migrations/1764900000000-tenant-scope';
+import { createRoleIfMissingSql, ROW_SECURED_TABLES as FIRST_SECURED_TABLES } from './migrations/1764900000000-tenant-scope';
+import { ROLLUP_SECURED_TABLES } from './migrations/1765300000000-dashboard-rollups';
 import { MatchRunsRepository } from './repositories/match-runs.repository';
 import { OrderProfitsRepository } from './repositories/order-profits.repository';
 import { OrderRecordsRepository } from './repositories/order-records.repository';
@@ -17,6 +18,9 @@ import { assertRuntimeRole, RuntimeRoleError } from './runtime-role';
  * Security test plan item 24 against real PostgreSQL: the role the runtime pools query as
  * (ADR 0015). The test machines' login, postgres, is a superuser: the pools must not be.
  */
+/** Every tenant table under row-level security: the first migration's and the dashboard rollup. */
+const ROW_SECURED_TABLES = [...FIRST_SECURED_TABLES, ...ROLLUP_SECURED_TABLES];
+
 let database: TestDatabase;
 let app: DataSource;
 
@@ -231,7 +235,7 @@ describe('row-level security on the tenant tables', () => {
   }, 30_000);
 
   it("is on, and forced, on every table the migration lists, issue 9's and the synced order tables among them", async () => {
-    expect(ROW_SECURED_TABLES).toEqual(expect.arrayContaining(['order_record', 'order_profit', 'match_run', 'etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line']));
+    expect(ROW_SECURED_TABLES).toEqual(expect.arrayContaining(['order_record', 'order_profit', 'match_run', 'etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line', 'dashboard_day']));
     const flags = await queryDatabase<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>(
       database.url,
       `SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relname = ANY($1::text[]) AND relkind = 'r' ORDER BY relname`,

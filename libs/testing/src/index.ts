@@ -4,3 +4,4 @@ export * from './test-stack';
 export * from './redis-prefix';
 export * from './synced-order-fixtures';
 export * from './profit-order-fixtures';
+export * from './dashboard-rollup';

@@ -3,6 +3,7 @@ import { OrderRecordEntity } from '../entities/order-record.entity';
 import { returnedRows } from './database-session';
 import { OrderRecordsRepository } from './order-records.repository';
 import { withTenant } from './tenant-scope';
+import { DashboardRollupsRepository } from './dashboard-rollups.repository';
 
 export type EditOutcome = { ids: string[] } | 'not_found' | 'conflict';
 
@@ -11,7 +12,7 @@ export type EditOutcome = { ids: string[] } | 'not_found' | 'conflict';
  * unmatch, archive and restore. Each runs in its own transaction scoped to the user (ADR 0015),
  * under the user's matching lock, so it takes turns with matcher runs and the profit writer. A
  * manual match and an unmatch are remembered with method `manual`, which every later matcher run
- * keeps as it is.
+ * keeps as it is. Each refreshes the dashboard rollup of the days it touched in that transaction.
  */
 export class OrderEditsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -54,7 +55,10 @@ export class OrderEditsRepository {
          RETURNING id`,
         [userId, record.printifyShopId, record.printifyOrderId],
       );
-      return { ids: [recordId, ...inserted.map((row) => row.id)] };
+      const ids = [recordId, ...inserted.map((row) => row.id)];
+      const rollups = new DashboardRollupsRepository(manager);
+      await rollups.refreshDays(userId, await rollups.daysOf(userId, ids));
+      return { ids };
     });
   }
 
@@ -71,7 +75,10 @@ export class OrderEditsRepository {
           [userId, recordId],
         ),
       );
-      return { ids: updated.map((row) => row.id) };
+      const ids = updated.map((row) => row.id);
+      const rollups = new DashboardRollupsRepository(manager);
+      await rollups.refreshDays(userId, await rollups.daysOf(userId, ids));
+      return { ids };
     });
   }
 }
