@@ -10,8 +10,6 @@ const SUM_COLUMNS = ['matched', 'pending', 'unmatched', 'summed', 'provisional',
  * The dashboard's per-record counts and sums (docs/adr/0011-order-figures.md): a record counts by
  * status; its figures count only when stored for its current sides (`fresh`), else it is "not
  * computed"; figures without a rate are counted apart and summed as nothing. One row per group.
- * The profit join is by order_profit's primary key (record, currency), leakproof conditions the
- * planner may use as index conditions under row-level security, never the user's whole index.
  */
 export const FIGURE_AGGREGATES_SQL = `
   count(*) FILTER (WHERE r.status = 'matched') AS matched,
@@ -25,9 +23,19 @@ export const FIGURE_AGGREGATES_SQL = `
   coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0)::bigint AS costs_minor,
   coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0)::bigint AS net_profit_minor`;
 
-/** Figures of each record in `currencySql` (a char(3) expression), and whether they are current. */
-export const FIGURES_JOIN_SQL = (currencySql: string) => `
-  LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = ${currencySql} AND p.user_id = r.user_id
+const SUM_FIGURES = 'p.record_sides, p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor';
+
+/**
+ * Each record's figures in `currencySql` (a char(3) expression), and whether they are current:
+ * one probe of order_profit's primary key (record, currency) per record read. A lateral
+ * subquery (LIMIT 1 keeps it one) on purpose: joined plainly, the planner derives "the user's
+ * figures in that currency" from the user predicates and, on tables without statistics, scanned
+ * them all once per record (docs/adr/0016-rollups.md). `columns`: what the reader needs of them.
+ */
+export const FIGURES_JOIN_SQL = (currencySql: string, columns = SUM_FIGURES) => `
+  LEFT JOIN LATERAL (
+    SELECT ${columns} FROM order_profit p
+    WHERE p.order_record_id = r.id AND p.currency = ${currencySql} AND p.user_id = r.user_id LIMIT 1) p ON true
   CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = ${RECORD_SIDES_SQL('r')}, false) AS fresh) f`;
 
 /** The UTC day of an order, the rollup's key (the dashboard's "last N days" are N × 24 h back from now). */

@@ -59,12 +59,12 @@ export interface DashboardSums {
 /**
  * The user's records with their figures in one currency. `f.fresh`: the stored figures were
  * computed for the record's current sides (computed once per row; a stale row reads as not
- * computed). The profit join is by order_profit's primary key, one probe per record read, a plan
- * that needs no statistics (naming the user's covering index instead had never-analyzed tables
- * scan all the user's figures once per record: docs/adr/0016-rollups.md).
+ * computed). One probe of order_profit's primary key per record read (FIGURES_JOIN_SQL), a plan
+ * that needs no statistics.
  */
+const LIST_FIGURES = 'p.record_sides, p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor';
 const WITH_FIGURES = (currencyParam: string) => `
-  FROM order_record r ${FIGURES_JOIN_SQL(`${currencyParam}::char(3)`)}`;
+  FROM order_record r ${FIGURES_JOIN_SQL(`${currencyParam}::char(3)`, `${LIST_FIGURES}, p.has_estimated_fees, p.breakdown -> 'margin' AS margin`)}`;
 
 const ROW_SELECT = (currencyParam: string) => `
   SELECT r.id, r.status, r.match_method, r.match_confidence::text AS match_confidence, r.archived_at IS NOT NULL AS archived,
@@ -74,7 +74,7 @@ const ROW_SELECT = (currencyParam: string) => `
     CASE WHEN f.fresh THEN p.costs_minor::text END AS costs_minor,
     CASE WHEN f.fresh THEN p.net_profit_minor::text END AS net_profit_minor,
     f.fresh AND p.has_estimated_fees AS has_estimated_fees,
-    CASE WHEN f.fresh THEN p.breakdown -> 'margin' END AS margin
+    CASE WHEN f.fresh THEN p.margin END AS margin
   ${WITH_FIGURES(currencyParam)}`;
 
 /** Integer text from SQL (bigint, a sum) to a number; a sum past 2^53 would be refused, never rounded. */
