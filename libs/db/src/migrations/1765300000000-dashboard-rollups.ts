@@ -7,6 +7,26 @@ export const ROLLUP_SECURED_TABLES = ['dashboard_day'] as const;
 /** The tables the order pages read that the matcher fills in bulk, analyzed by `analyze_order_tables`. */
 export const ORDER_ANALYZABLE_TABLES = ['order_record', 'order_profit', 'dashboard_day'] as const;
 
+/**
+ * Every user's rollup rows from their records and figures: a frozen copy of
+ * DashboardRollupsRepository.refreshDays' aggregate (the orders bench seeds with it too).
+ */
+export const DASHBOARD_DAY_BACKFILL_SQL = `
+      INSERT INTO dashboard_day
+      SELECT r.user_id, c.currency, (r.order_date AT TIME ZONE 'UTC')::date,
+        count(*) FILTER (WHERE r.status = 'matched'), count(*) FILTER (WHERE r.status = 'pending'), count(*) FILTER (WHERE r.status = 'unmatched'),
+        count(*) FILTER (WHERE f.fresh AND p.figures <> 'rate_unavailable'), count(*) FILTER (WHERE f.fresh AND p.figures = 'provisional'),
+        count(*) FILTER (WHERE f.fresh AND p.figures = 'rate_unavailable'), count(*) FILTER (WHERE NOT f.fresh),
+        coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh), 0), coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0),
+        coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0)
+      FROM order_record r
+      CROSS JOIN (VALUES ('USD'::char(3)), ('EUR'::char(3)), ('GBP'::char(3))) AS c(currency)
+      LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = c.currency
+      CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = (coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|'
+        || coalesce(r.printify_shop_id || ':' || r.printify_order_id, '')), false) AS fresh) f
+      WHERE r.archived_at IS NULL AND r.order_date IS NOT NULL
+      GROUP BY r.user_id, c.currency, (r.order_date AT TIME ZONE 'UTC')::date`;
+
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const SCOPED_USER = `nullif(current_setting('app.user_id', true), '')::uuid`;
@@ -48,22 +68,7 @@ export class DashboardRollups1765300000000 implements MigrationInterface {
         CONSTRAINT dashboard_day_pkey PRIMARY KEY (user_id, currency, day)
       )`);
     await queryRunner.query(`SELECT set_config('app.all_tenants', 'on', true)`);
-    // A frozen copy of DashboardRollupsRepository.refreshDays' aggregate, over every user.
-    await queryRunner.query(`
-      INSERT INTO dashboard_day
-      SELECT r.user_id, c.currency, (r.order_date AT TIME ZONE 'UTC')::date,
-        count(*) FILTER (WHERE r.status = 'matched'), count(*) FILTER (WHERE r.status = 'pending'), count(*) FILTER (WHERE r.status = 'unmatched'),
-        count(*) FILTER (WHERE f.fresh AND p.figures <> 'rate_unavailable'), count(*) FILTER (WHERE f.fresh AND p.figures = 'provisional'),
-        count(*) FILTER (WHERE f.fresh AND p.figures = 'rate_unavailable'), count(*) FILTER (WHERE NOT f.fresh),
-        coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh), 0), coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0),
-        coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0)
-      FROM order_record r
-      CROSS JOIN (VALUES ('USD'::char(3)), ('EUR'::char(3)), ('GBP'::char(3))) AS c(currency)
-      LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = c.currency
-      CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = (coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|'
-        || coalesce(r.printify_shop_id || ':' || r.printify_order_id, '')), false) AS fresh) f
-      WHERE r.archived_at IS NULL AND r.order_date IS NOT NULL
-      GROUP BY r.user_id, c.currency, (r.order_date AT TIME ZONE 'UTC')::date`);
+    await queryRunner.query(DASHBOARD_DAY_BACKFILL_SQL);
     await queryRunner.query(`SELECT set_config('app.all_tenants', '', true)`);
     await queryRunner.query(`ALTER TABLE ${s}.dashboard_day ENABLE ROW LEVEL SECURITY`);
     await queryRunner.query(`ALTER TABLE ${s}.dashboard_day FORCE ROW LEVEL SECURITY`);
