@@ -1,11 +1,12 @@
 import type { Job } from 'bullmq';
 import { Client } from 'pg';
 import pino from 'pino';
-import { createDataSource, MatchRunsRepository } from '@pod/db';
+import { createDataSource, MatchRunsRepository, TableStatisticsRepository } from '@pod/db';
 import { DEFAULT_MATCHING_OPTIONS } from '@pod/domain';
 import type { MatchUserPayload, MatchUserResult } from '@pod/queue';
 import { MatchRunsHandler } from '../../services/matcher/src/match-runs.handler';
 import { UserMatcher } from '../../services/matcher/src/user-matcher';
+import { OrderStatistics } from '../../services/matcher/src/order-statistics';
 import { timeRuns, type Timings } from './timing';
 
 /**
@@ -43,7 +44,10 @@ export async function measureMatcher(databaseUrl: string, userId: string, now: D
   await client.connect();
   try {
     const matchRuns = new MatchRunsRepository(dataSource);
-    const handler = new MatchRunsHandler(matchRuns, new UserMatcher(dataSource, DEFAULT_MATCHING_OPTIONS), { publish: () => Promise.resolve(true) }, pino({ level: 'silent' }), () => now);
+    const logger = pino({ level: 'silent' });
+    // With the job's statistics step, as the matcher runs it.
+    const statistics = new OrderStatistics(new TableStatisticsRepository(dataSource), logger);
+    const handler = new MatchRunsHandler(matchRuns, new UserMatcher(dataSource, DEFAULT_MATCHING_OPTIONS), { publish: () => Promise.resolve(true) }, logger, () => now, async () => {}, statistics);
     const runJob = async (): Promise<MatchUserResult> => {
       const { run } = await matchRuns.queueOrGetQueued(userId, 'operator');
       const job = { data: { runId: run.id }, attemptsMade: 0, opts: { attempts: 1 } } as unknown as Job<MatchUserPayload>;

@@ -1,3 +1,5 @@
+import { DASHBOARD_DAY_BACKFILL_SQL } from '../../libs/db/src/migrations/1765300000000-dashboard-rollups';
+
 /**
  * The set-based inserts from the seed plan (seed-plan.ts) into the real tables, in an order the
  * foreign keys accept. Figures follow integrations.md: receipts in the shop's currency
@@ -173,5 +175,7 @@ export function seedTableStatements(now: Date): Array<[label: string, sql: strin
          (round((round(s.grandtotal * s.fee_rate) + s.fee_fixed + round((s.subtotal + s.shipping) * 0.065)) * f.shop_rate)
            + CASE WHEN r.printify_order_id IS NULL OR s.refund = 'full' THEN 0 ELSE round((s.cost + s.printify_shipping) * d.from_usd) END)::bigint AS costs) v`,
     ],
+    // Their dashboard rollup, as the writers of those rows would have kept it (the big seller has no record yet).
+    ["other sellers' dashboard_day", DASHBOARD_DAY_BACKFILL_SQL],
   ];
 }

@@ -6,7 +6,7 @@ import { seedPlanStatements } from './seed-plan';
 import { seedTableStatements } from './seed-tables';
 
 /** The tables the seed fills; their secondary indexes are built once after the rows are in. */
-const SEEDED_TABLES = ['etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line', 'order_record', 'order_profit'];
+const SEEDED_TABLES = ['etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line', 'order_record', 'order_profit', 'dashboard_day'];
 
 export interface SeededDatabase {
   database: TestDatabase;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { OrderRowView } from '@pod/contracts';
 import { latestTargetDayOnOrBefore } from '@pod/domain';
-import { queryDatabase } from '@pod/testing';
+import { queryDatabase, refreshDashboardRollup } from '@pod/testing';
 import type { ViewportName } from './support/browser';
 import { expectHidden, expectText } from './support/expect';
 import { setupE2E } from './support/harness';
@@ -522,6 +522,8 @@ describe('provisional figures and fee lines', () => {
     await queryDatabase(databaseUrl, 'DELETE FROM etsy_ledger_entry WHERE user_id = $1 AND receipt_id = $2', [userId, feeOrder.etsyReceiptId]);
     // Every stored figure stale (as after a sync that touched every order): the Dashboard says profit is being calculated.
     await queryDatabase(databaseUrl, `UPDATE order_profit SET record_sides = '', inputs_hash = '' WHERE user_id = $1`, [userId]);
+    // The application's writers keep the dashboard's rollup in their transaction; this SQL is not one of them.
+    await refreshDashboardRollup(databaseUrl, userId);
     await page.reload();
     const notice = page.getByTestId('totals-notice');
     const waiting = await dashboardMetrics(page, 30, 'GBP');

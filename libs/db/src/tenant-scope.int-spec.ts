@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { StoredOrderBreakdown } from '@pod/domain';
-import { createFixtureUser, createTestDatabase, queryDatabase, storeProfitOrder, TEST_SERVER_URL, type TestDatabase } from '@pod/testing';
+import { createFixtureUser, createTestDatabase, queryDatabase, refreshDashboardRollup, storeProfitOrder, TEST_SERVER_URL, type TestDatabase } from '@pod/testing';
 import { createDataSource } from './data-source';
 import { TokenCipher } from '@pod/crypto';
 import { createRoleIfMissingSql } from './migrations/1764900000000-tenant-scope';
@@ -200,6 +200,7 @@ const tenantTables = () =>
 /** The tenant tables of today: the catalogue must find at least these (and the seed fills each for both users). */
 const KNOWN_TENANT_TABLES = [
   'app_user',
+  'dashboard_day',
   'etsy_ledger_entry',
   'etsy_payment',
   'etsy_receipt',
@@ -312,6 +313,7 @@ describe('row-level security on every tenant table', () => {
         ],
         new Date(),
       );
+      await refreshDashboardRollup(database.url, userId);
       await new MatchRunsRepository(app).queueOrGetQueued(userId, 'user');
       // The tables issue 16 put under row-level security, each written through its repository.
       const connections = new ConnectionsRepository(app, cipher);

@@ -23,7 +23,7 @@ const describeFinding = (finding: ScanResult['findings'][number]) => `${finding.
 
 describe('tenant tables', () => {
   it('are the tables whose entity has a user_id column', () => {
-    for (const table of ['order_record', 'order_profit', 'match_run', 'etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line', 'provider_connection', 'sync_run']) {
+    for (const table of ['order_record', 'order_profit', 'match_run', 'etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line', 'provider_connection', 'sync_run', 'dashboard_day']) {
       expect(model.tenantTables).toContain(table);
     }
     expect(model.tenantTables).not.toContain('fx_rate');

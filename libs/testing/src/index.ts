@@ -6,3 +6,4 @@ export * from './synced-order-fixtures';
 export * from './profit-order-fixtures';
 export * from './fault-points';
 export * from './oracles';
+export * from './dashboard-rollup';

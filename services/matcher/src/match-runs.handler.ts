@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { EVENT_NAMES } from '@pod/contracts';
 import type { MatchRunsRepository } from '@pod/db';
 import type { DomainEventPublisher, MatchUserPayload, MatchUserResult } from '@pod/queue';
+import type { OrderStatistics } from './order-statistics';
 import type { UserMatcher } from './user-matcher';
 
 const FAILED_MESSAGE = 'Matching failed. Try again shortly.';
@@ -21,6 +22,8 @@ export class MatchRunsHandler {
     private readonly now: () => Date = () => new Date(),
     /** Queues the user's profit recomputation: after every run, as a sync that changed only a refund or a ledger entry changes no record. */
     private readonly afterRun: (userId: string) => Promise<void> = async () => {},
+    /** Analyzes the order tables when the run's writes left their statistics behind. */
+    private readonly statistics?: Pick<OrderStatistics, 'afterWrite'>,
   ) {}
 
   async handle(job: Job<MatchUserPayload>): Promise<MatchUserResult> {
@@ -32,6 +35,7 @@ export class MatchRunsHandler {
       const applied = await this.matcher.matchUser(run.userId, this.now());
       await this.runs.succeed(run.userId, run.id, applied);
       this.logger.info({ event: 'match.done', runId, userId: run.userId, ...applied }, 'match run done');
+      await this.statistics?.afterWrite(run.userId, { order_record: applied.added + applied.changed + applied.removed });
       if (applied.added + applied.changed + applied.removed > 0) {
         await this.events.publish(EVENT_NAMES.ordersMatched, {
           userId: run.userId,

@@ -2,7 +2,7 @@ import { Processor } from '@nestjs/bullmq';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@pod/config';
-import { MatchRunsRepository, OrderProfitsRepository } from '@pod/db';
+import { MatchRunsRepository, OrderProfitsRepository, TableStatisticsRepository } from '@pod/db';
 import { DEFAULT_MATCHING_OPTIONS } from '@pod/domain';
 import { DomainEventPublisher, workerOptionsFor, type JobHandlers } from '@pod/queue';
 import { ContractProcessor, pingHandler, WORKER_LOGGER } from '@pod/worker-runtime';
@@ -10,6 +10,7 @@ import { Inject } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { MatchRunsHandler } from './match-runs.handler';
+import { OrderStatistics } from './order-statistics';
 import { ProfitJobs } from './profits/profit-jobs';
 import { UserProfits } from './profits/user-profits';
 import { UserMatcher } from './user-matcher';
@@ -32,8 +33,9 @@ export class MatcherProcessor extends ContractProcessor<typeof QUEUE> {
   ) {
     super();
     const matcher = new UserMatcher(dataSource, { ...DEFAULT_MATCHING_OPTIONS, pendingReceiptDays: config.MATCH_PENDING_DAYS });
-    const profits = new ProfitJobs(queue, new UserProfits(dataSource), new OrderProfitsRepository(dataSource), logger);
-    const matchRuns = new MatchRunsHandler(runs, matcher, events, logger, undefined, (userId) => profits.queueFor(userId, 'matched'));
+    const statistics = new OrderStatistics(new TableStatisticsRepository(dataSource), logger);
+    const profits = new ProfitJobs(queue, new UserProfits(dataSource), new OrderProfitsRepository(dataSource), logger, statistics);
+    const matchRuns = new MatchRunsHandler(runs, matcher, events, logger, undefined, (userId) => profits.queueFor(userId, 'matched'), statistics);
     this.handlers = {
       ping: pingHandler(QUEUE),
       'match-user': (job) => matchRuns.handle(job),

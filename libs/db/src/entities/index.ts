@@ -1,3 +1,4 @@
+import { DashboardDayEntity } from './dashboard-day.entity';
 import { EtsyLedgerEntryEntity } from './etsy-ledger-entry.entity';
 import { EtsyPaymentEntity } from './etsy-payment.entity';
 import { EtsyReceiptLineEntity } from './etsy-receipt-line.entity';
@@ -17,6 +18,7 @@ import { SyncRunEntity } from './sync-run.entity';
 import { UserEntity } from './user.entity';
 
 export {
+  DashboardDayEntity,
   EtsyLedgerEntryEntity,
   EtsyPaymentEntity,
   EtsyReceiptEntity,
@@ -53,4 +55,5 @@ export const ALL_ENTITIES = [
   MatchRunEntity,
   FxRateEntity,
   OrderProfitEntity,
+  DashboardDayEntity,
 ];

@@ -11,6 +11,7 @@ import { OrderProfits1764700000000 } from './1764700000000-order-profits';
 import { ProvisionalFigures1764800000000 } from './1764800000000-provisional-figures';
 import { TenantScope1764900000000 } from './1764900000000-tenant-scope';
 import { OrderSearchUnindexed1765000000000 } from './1765000000000-order-search-unindexed';
+import { DashboardRollups1765300000000 } from './1765300000000-dashboard-rollups';
 import { RlsEveryTable1765400000000 } from './1765400000000-rls-every-table';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
@@ -28,5 +29,6 @@ export const ALL_MIGRATIONS = [
   ProvisionalFigures1764800000000,
   TenantScope1764900000000,
   OrderSearchUnindexed1765000000000,
+  DashboardRollups1765300000000,
   RlsEveryTable1765400000000,
 ];

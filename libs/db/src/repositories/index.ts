@@ -15,6 +15,7 @@ import { SyncRunsRepository } from './sync-runs.repository';
 import { UsersRepository } from './users.repository';
 
 export * from './connections.repository';
+export * from './dashboard-rollups.repository';
 export * from './database-session';
 export * from './demo-accounts.repository';
 export * from './etsy-orders.repository';

@@ -3,6 +3,7 @@ import { OrderRecordEntity } from '../entities/order-record.entity';
 import { isLockWaitTimeout, returnedRows } from './database-session';
 import { OrderRecordsRepository } from './order-records.repository';
 import { withTenant } from './tenant-scope';
+import { DashboardRollupsRepository } from './dashboard-rollups.repository';
 
 /** 'busy': the user's matching lock was not free within EDIT_LOCK_WAIT_MS (a matcher or profit run holds it). */
 export type EditOutcome = { ids: string[] } | 'not_found' | 'conflict' | 'busy';
@@ -20,7 +21,7 @@ export const EDIT_LOCK_WAIT_MS = 1_000;
  * unmatch, archive and restore. Each runs in its own transaction scoped to the user (ADR 0015),
  * under the user's matching lock, so it takes turns with matcher runs and the profit writer. A
  * manual match and an unmatch are remembered with method `manual`, which every later matcher run
- * keeps as it is.
+ * keeps as it is. Each refreshes the dashboard rollup of the days it touched in that transaction.
  */
 export class OrderEditsRepository {
   constructor(
@@ -62,7 +63,10 @@ export class OrderEditsRepository {
          RETURNING id`,
         [userId, record.printifyShopId, record.printifyOrderId],
       );
-      return { ids: [recordId, ...inserted.map((row) => row.id)] };
+      const ids = [recordId, ...inserted.map((row) => row.id)];
+      const rollups = new DashboardRollupsRepository(manager);
+      await rollups.refreshDays(userId, await rollups.daysOf(userId, ids));
+      return { ids };
     });
   }
 
@@ -77,7 +81,10 @@ export class OrderEditsRepository {
           [userId, recordId],
         ),
       );
-      return { ids: updated.map((row) => row.id) };
+      const ids = updated.map((row) => row.id);
+      const rollups = new DashboardRollupsRepository(manager);
+      await rollups.refreshDays(userId, await rollups.daysOf(userId, ids));
+      return { ids };
     });
   }
 

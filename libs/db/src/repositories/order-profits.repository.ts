@@ -40,13 +40,16 @@ export class OrderProfitsRepository {
     return new Map(rows.map((row) => [`${row.order_record_id}:${row.currency}`, { inputsHash: row.inputs_hash, figures: row.figures }]));
   }
 
-  /** Writes the rows that are new or differ; answers how many were written. */
-  upsert(userId: string, rows: readonly OrderProfitWrite[], computedAt: Date): Promise<number> {
+  /**
+   * Writes the rows that are new or differ; answers the records whose rows were written (one id
+   * per row), whose dashboard days the writer refreshes (DashboardRollupsRepository.refreshRecords).
+   */
+  upsert(userId: string, rows: readonly OrderProfitWrite[], computedAt: Date): Promise<string[]> {
     return inTenantScope(this.db, userId, (db) => this.write(db, userId, rows, computedAt));
   }
 
-  private async write(db: Db, userId: string, rows: readonly OrderProfitWrite[], computedAt: Date): Promise<number> {
-    let written = 0;
+  private async write(db: Db, userId: string, rows: readonly OrderProfitWrite[], computedAt: Date): Promise<string[]> {
+    const written: string[] = [];
     for (let start = 0; start < rows.length; start += WRITE_CHUNK) {
       const chunk = rows.slice(start, start + WRITE_CHUNK).map((row) => ({
         order_record_id: row.orderRecordId,
@@ -77,10 +80,10 @@ export class OrderProfitsRepository {
                 order_profit.has_estimated_fees, order_profit.breakdown, order_profit.inputs_hash)
            IS DISTINCT FROM (EXCLUDED.record_sides, EXCLUDED.figures, EXCLUDED.revenue_minor, EXCLUDED.costs_minor, EXCLUDED.net_profit_minor,
                 EXCLUDED.has_estimated_fees, EXCLUDED.breakdown, EXCLUDED.inputs_hash)
-         RETURNING 1`,
+         RETURNING order_profit.order_record_id`,
         [userId, jsonForPostgres(chunk), computedAt],
       );
-      written += Array.isArray(result) ? result.length : 0;
+      if (Array.isArray(result)) for (const row of result as { order_record_id: string }[]) written.push(row.order_record_id);
     }
     return written;
   }

@@ -2,6 +2,7 @@ import type { ExistingOrderRecord, OrderRecordShape, RecordChanges } from '@pod/
 import { OrderRecordEntity } from '../entities/order-record.entity';
 import { isUuid, type Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
+import { DashboardRollupsRepository } from './dashboard-rollups.repository';
 import { jsonForPostgres } from './synced-rows';
 
 /** The text the Orders search matches (case-insensitive substring), as the trigram index has it. */
@@ -91,6 +92,12 @@ export class OrderRecordsRepository {
   }
 
   private async writeChanges(db: Db, userId: string, changes: RecordChanges): Promise<AppliedChanges> {
+    const rollups = new DashboardRollupsRepository(db);
+    // The days the changes leave (read before the rows go or move) and the days they arrive at.
+    const days = new Set(await rollups.daysOf(userId, [...changes.deletes, ...changes.updates.map((update) => update.id)]));
+    for (const { record } of [...changes.updates, ...changes.inserts.map((record) => ({ record }))]) {
+      if (record.orderDate) days.add(record.orderDate.toISOString().slice(0, 10));
+    }
     if (changes.deletes.length > 0) {
       await db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, changes.deletes]);
     }
@@ -123,6 +130,7 @@ export class OrderRecordsRepository {
         [userId, jsonForPostgres(changes.inserts.map(toRow))],
       );
     }
+    await rollups.refreshDays(userId, days);
     return { added: changes.inserts.length, changed: changes.updates.length, removed: changes.deletes.length };
   }
 
@@ -149,6 +157,8 @@ export class OrderRecordsRepository {
     const receiptSide = rows.find((row) => row.etsyReceiptId !== null && row.printifyOrderId === null);
     const orderSide = rows.find((row) => row.printifyOrderId !== null && row.etsyReceiptId === null);
     if (!receiptSide || !orderSide || rows.some((row) => row.status === 'matched' || row.archivedAt !== null)) return 'not_pairable';
+    const rollups = new DashboardRollupsRepository(db);
+    const days = await rollups.daysOf(userId, [receiptSide.id, orderSide.id]);
     await db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = $2`, [userId, orderSide.id]);
     await db.query(
       `UPDATE order_record SET printify_shop_id = $3, printify_order_id = $4, status = 'matched', match_method = 'manual', match_confidence = 1,
@@ -156,6 +166,8 @@ export class OrderRecordsRepository {
        WHERE user_id = $1 AND id = $2`,
       [userId, receiptSide.id, orderSide.printifyShopId, orderSide.printifyOrderId, orderSide.customerName, orderSide.productTitle, orderSide.productSku],
     );
+    // The pair keeps the receipt's date: the days of both records before cover it.
+    await rollups.refreshDays(userId, days);
     return { id: receiptSide.id };
   }
 

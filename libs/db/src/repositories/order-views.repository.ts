@@ -1,7 +1,7 @@
 import type { DisplayCurrencyCode, StoredFiguresState, StoredOrderBreakdown } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
-import { RECORD_SIDES_SQL } from './order-profits.repository';
+import { DashboardRollupsRepository, FIGURES_JOIN_SQL } from './dashboard-rollups.repository';
 import { ORDER_SEARCH_TEXT_SQL } from './order-records.repository';
 
 /** One order record with its stored figures in one display currency, as the lists read it. */
@@ -59,12 +59,12 @@ export interface DashboardSums {
 /**
  * The user's records with their figures in one currency. `f.fresh`: the stored figures were
  * computed for the record's current sides (computed once per row; a stale row reads as not
- * computed). The profit join names the user too, so the planner reads the covering index.
+ * computed). One probe of order_profit's primary key per record read (FIGURES_JOIN_SQL), a plan
+ * that needs no statistics.
  */
+const LIST_FIGURES = 'p.record_sides, p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor';
 const WITH_FIGURES = (currencyParam: string) => `
-  FROM order_record r
-  LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = ${currencyParam} AND p.user_id = $1
-  CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = ${RECORD_SIDES_SQL('r')}, false) AS fresh) f`;
+  FROM order_record r ${FIGURES_JOIN_SQL(`${currencyParam}::char(3)`, `${LIST_FIGURES}, p.has_estimated_fees, p.breakdown -> 'margin' AS margin`)}`;
 
 const ROW_SELECT = (currencyParam: string) => `
   SELECT r.id, r.status, r.match_method, r.match_confidence::text AS match_confidence, r.archived_at IS NOT NULL AS archived,
@@ -74,7 +74,7 @@ const ROW_SELECT = (currencyParam: string) => `
     CASE WHEN f.fresh THEN p.costs_minor::text END AS costs_minor,
     CASE WHEN f.fresh THEN p.net_profit_minor::text END AS net_profit_minor,
     f.fresh AND p.has_estimated_fees AS has_estimated_fees,
-    CASE WHEN f.fresh THEN p.breakdown -> 'margin' END AS margin
+    CASE WHEN f.fresh THEN p.margin END AS margin
   ${WITH_FIGURES(currencyParam)}`;
 
 /** Integer text from SQL (bigint, a sum) to a number; a sum past 2^53 would be refused, never rounded. */
@@ -218,42 +218,31 @@ export class OrderViewsRepository {
   }
 
   /**
-   * The Dashboard's totals over active orders dated on or after `since`: SQL sums of the stored
-   * figures (so they equal the rows' sum exactly), provisional ones included and counted, orders
-   * without a rate counted apart, orders whose figures are not computed yet counted apart too.
+   * The Dashboard's totals over active orders dated on or after `since`: whole days from the
+   * rollup (dashboard_day), the part-day from the rows, so they equal the rows' sum exactly;
+   * provisional figures included and counted, orders without a rate counted apart, orders whose
+   * figures are not computed yet counted apart too (docs/adr/0016-rollups.md).
    */
   async dashboard(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<DashboardSums> {
-    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(
-        `SELECT count(*) FILTER (WHERE r.status = 'matched') AS matched,
-           count(*) FILTER (WHERE r.status = 'pending') AS pending,
-           count(*) FILTER (WHERE r.status = 'unmatched') AS unmatched,
-           count(*) FILTER (WHERE f.fresh AND p.figures <> 'rate_unavailable') AS summed,
-           count(*) FILTER (WHERE f.fresh AND p.figures = 'provisional') AS provisional,
-           count(*) FILTER (WHERE f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
-           count(*) FILTER (WHERE NOT f.fresh) AS not_computed,
-           coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh), 0)::text AS revenue,
-           coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0)::text AS costs,
-           coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0)::text AS profit,
-           (EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1)) AS has_orders
-         ${WITH_FIGURES('$2')}
-         WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3`,
-        [userId, currency, since],
-      ),
-    );
-    const row = rows[0] ?? {};
+    const { sums, rows } = await inTenantScope(this.db, userId, async (db) => ({
+      sums: await new DashboardRollupsRepository(db).sumsSince(userId, currency, since),
+      rows: (await db.query(
+        `SELECT EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1) AS has_orders`,
+        [userId],
+      )) as { has_orders: boolean }[],
+    }));
     return {
-      matched: safeInteger(row.matched),
-      pending: safeInteger(row.pending),
-      unmatched: safeInteger(row.unmatched),
-      summed: safeInteger(row.summed),
-      provisional: safeInteger(row.provisional),
-      withoutRate: safeInteger(row.without_rate),
-      notComputed: safeInteger(row.not_computed),
-      revenueMinor: safeInteger(row.revenue),
-      costsMinor: safeInteger(row.costs),
-      netProfitMinor: safeInteger(row.profit),
-      hasOrders: row.has_orders === true,
+      matched: sums.matched,
+      pending: sums.pending,
+      unmatched: sums.unmatched,
+      summed: sums.summed,
+      provisional: sums.provisional,
+      withoutRate: sums.without_rate,
+      notComputed: sums.not_computed,
+      revenueMinor: sums.revenue_minor,
+      costsMinor: sums.costs_minor,
+      netProfitMinor: sums.net_profit_minor,
+      hasOrders: rows[0]?.has_orders === true,
     };
   }
 }

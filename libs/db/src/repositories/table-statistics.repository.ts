@@ -4,6 +4,14 @@ import type { Db } from './database-session';
 export const SYNCED_TABLES = ['etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line'] as const;
 export type SyncedTable = (typeof SYNCED_TABLES)[number];
 
+/** The tables the order pages read that the matcher fills in bulk (analyze_order_tables, migration 1765300000000). */
+export const ORDER_TABLES = ['order_record', 'order_profit', 'dashboard_day'] as const;
+export type OrderTable = (typeof ORDER_TABLES)[number];
+
+/** As autovacuum's default analyze threshold (50 rows and a tenth of the table), from the writer's own count too. */
+const ORDER_MIN_CHANGES = 100;
+const ORDER_SCALE = 0.1;
+
 /** Rows changed since the last analyze, beyond `MIN_CHANGES + SCALE × rows`, make statistics stale. */
 const MIN_CHANGES = 100;
 const SCALE = 0.5;
@@ -36,6 +44,27 @@ export class TableStatisticsRepository {
     );
     const stale = tables.filter((table) => rows.some((row) => row.relname === table));
     if (stale.length > 0) await this.db.query(`SELECT analyze_synced_tables($1::text[])`, [stale]);
+    return stale;
+  }
+
+  /**
+   * After a matcher job: ANALYZEs those of the order tables whose rows changed by more than
+   * `ORDER_MIN_CHANGES + ORDER_SCALE × rows` since their last analyze (a never-analyzed table:
+   * past 100 rows), counting both what the server reports and `changedNow`, the rows the job
+   * itself just wrote (the server reports a session's changes to pg_stat only seconds after its
+   * commit). The matcher writes order_record and order_profit in bulk; the order pages plan on
+   * their statistics, and without them a seller's first 100k orders are planned as a handful.
+   */
+  async analyzeOrderTables(changedNow: Partial<Record<OrderTable, number>> = {}): Promise<OrderTable[]> {
+    const rows: { relname: OrderTable }[] = await this.db.query(
+      `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+       CROSS JOIN LATERAL (SELECT coalesce(($4::jsonb ->> s.relname)::bigint, 0) AS now_changed) w
+       WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[])
+         AND greatest(s.n_mod_since_analyze, w.now_changed) > $2 + $3 * greatest(c.reltuples, 0)`,
+      [[...ORDER_TABLES], ORDER_MIN_CHANGES, ORDER_SCALE, JSON.stringify(changedNow)],
+    );
+    const stale = ORDER_TABLES.filter((table) => rows.some((row) => row.relname === table));
+    if (stale.length > 0) await this.db.query(`SELECT analyze_order_tables($1::text[])`, [stale]);
     return stale;
   }
 }

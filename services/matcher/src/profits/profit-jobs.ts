@@ -2,6 +2,7 @@ import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { OrderProfitsRepository } from '@pod/db';
 import { computeProfitsJobOptions, jobOptionsFor, type ComputeProfitsPayload, type ComputeProfitsResult, type RefigureProfitsPayload } from '@pod/queue';
+import type { OrderStatistics } from '../order-statistics';
 import type { UserProfits } from './user-profits';
 
 /**
@@ -16,6 +17,8 @@ export class ProfitJobs {
     private readonly profits: UserProfits,
     private readonly stored: Pick<OrderProfitsRepository, 'usersToRefigure'>,
     private readonly logger: Logger,
+    /** Analyzes the order tables when the run's writes left their statistics behind. */
+    private readonly statistics?: Pick<OrderStatistics, 'afterWrite'>,
   ) {}
 
   async queueFor(userId: string, reason: ComputeProfitsPayload['reason']): Promise<void> {
@@ -27,6 +30,7 @@ export class ProfitJobs {
     const { userId, force } = job.data;
     const counts = await this.profits.computeUser(userId, { force: force === true });
     this.logger.info({ event: 'profits.computed', userId, reason: job.data.reason, ...counts }, 'profits computed');
+    await this.statistics?.afterWrite(userId, { order_profit: counts.written });
     return { userId, ...counts };
   }
 

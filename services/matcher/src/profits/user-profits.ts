@@ -15,6 +15,7 @@ import {
   type ProfitSettings,
 } from '@pod/domain';
 import {
+  DashboardRollupsRepository,
   FxRatesRepository,
   jsonForPostgres,
   OrderProfitsRepository,
@@ -79,8 +80,8 @@ export class UserProfits {
       const computedAt = this.now();
       // Batch by batch, each batch's write in flight while the next one is computed: PostgreSQL
       // stores one while the engine runs on the other (the engine and the writes cost about the same).
-      let written = 0;
-      let writing: Promise<number> | null = null;
+      const written: string[] = [];
+      let writing: Promise<string[]> | null = null;
       for (let start = 0; start < toCompute.length; start += this.recordsPerWrite) {
         const rows: OrderProfitWrite[] = [];
         for (const { record, input } of toCompute.slice(start, start + this.recordsPerWrite)) {
@@ -90,15 +91,17 @@ export class UserProfits {
             rows.push({ ...figures, orderRecordId: record.id, recordSides: recordSides(record.receiptKey, record.printifyKey), inputsHash: hashes.get(record.id) ?? '' });
           }
         }
-        if (writing) written += await writing;
+        if (writing) written.push(...(await writing));
         writing = profits.upsert(userId, rows, computedAt);
         // Awaited at the next batch or below; a failure meanwhile is not "unhandled".
         writing.catch(() => undefined);
         // A turn of the event loop, so the driver sends the batch before the engine takes the CPU again.
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (writing) written += await writing;
-      return { records: inputs.records.length, computed: toCompute.length, written };
+      if (writing) written.push(...(await writing));
+      // The dashboard's days of the records whose figures changed, once, in this transaction.
+      await new DashboardRollupsRepository(manager).refreshRecords(userId, [...new Set(written)]);
+      return { records: inputs.records.length, computed: toCompute.length, written: written.length };
     });
   }
 

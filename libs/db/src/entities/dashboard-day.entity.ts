@@ -1,0 +1,58 @@
+import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { DisplayCurrencyCode } from '@pod/domain';
+import { currencyCodeTransformer, MinorUnitsColumn } from '../columns';
+import { UserEntity } from './user.entity';
+
+/**
+ * The dashboard's counts and sums of one user's active orders of one UTC day, in one display
+ * currency (migration 1765300000000-dashboard-rollups, docs/adr/0016-rollups.md). Derived: every
+ * writer of order_record and order_profit recomputes the days it touched, in its transaction.
+ */
+@Entity({ name: 'dashboard_day' })
+@Check('dashboard_day_currency_check', `currency IN ('USD', 'EUR', 'GBP')`)
+export class DashboardDayEntity {
+  @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'dashboard_day_pkey' })
+  userId: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'dashboard_day_user_id_fkey' })
+  user?: UserEntity;
+
+  @PrimaryColumn({ type: 'char', length: 3, transformer: currencyCodeTransformer, primaryKeyConstraintName: 'dashboard_day_pkey' })
+  currency: DisplayCurrencyCode;
+
+  /** The UTC day of the orders' order_date ('YYYY-MM-DD'). */
+  @PrimaryColumn({ type: 'date', primaryKeyConstraintName: 'dashboard_day_pkey' })
+  day: string;
+
+  @Column({ type: 'integer' })
+  matched: number;
+
+  @Column({ type: 'integer' })
+  pending: number;
+
+  @Column({ type: 'integer' })
+  unmatched: number;
+
+  /** Orders whose current figures have sums (ok or provisional). */
+  @Column({ type: 'integer' })
+  summed: number;
+
+  @Column({ type: 'integer' })
+  provisional: number;
+
+  @Column({ name: 'without_rate', type: 'integer' })
+  withoutRate: number;
+
+  @Column({ name: 'not_computed', type: 'integer' })
+  notComputed: number;
+
+  @MinorUnitsColumn({ name: 'revenue_minor' })
+  revenueMinor: number;
+
+  @MinorUnitsColumn({ name: 'costs_minor' })
+  costsMinor: number;
+
+  @MinorUnitsColumn({ name: 'net_profit_minor' })
+  netProfitMinor: number;
+}

@@ -1,0 +1,149 @@
+import type { DisplayCurrencyCode } from '@pod/domain';
+import type { Db } from './database-session';
+import { inTenantScope } from './tenant-scope';
+import { RECORD_SIDES_SQL } from './order-profits.repository';
+
+/** The dashboard's counts and sums, from rows or rollups alike (bigint sums as text). */
+const SUM_COLUMNS = ['matched', 'pending', 'unmatched', 'summed', 'provisional', 'without_rate', 'not_computed', 'revenue_minor', 'costs_minor', 'net_profit_minor'] as const;
+
+/**
+ * The dashboard's per-record counts and sums (docs/adr/0011-order-figures.md): a record counts by
+ * status; its figures count only when stored for its current sides (`fresh`), else it is "not
+ * computed"; figures without a rate are counted apart and summed as nothing. One row per group.
+ */
+export const FIGURE_AGGREGATES_SQL = `
+  count(*) FILTER (WHERE r.status = 'matched') AS matched,
+  count(*) FILTER (WHERE r.status = 'pending') AS pending,
+  count(*) FILTER (WHERE r.status = 'unmatched') AS unmatched,
+  count(*) FILTER (WHERE f.fresh AND p.figures <> 'rate_unavailable') AS summed,
+  count(*) FILTER (WHERE f.fresh AND p.figures = 'provisional') AS provisional,
+  count(*) FILTER (WHERE f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
+  count(*) FILTER (WHERE NOT f.fresh) AS not_computed,
+  coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh), 0)::bigint AS revenue_minor,
+  coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0)::bigint AS costs_minor,
+  coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0)::bigint AS net_profit_minor`;
+
+const SUM_FIGURES = 'p.record_sides, p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor';
+
+/**
+ * Each record's figures in `currencySql` (a char(3) expression), and whether they are current:
+ * one probe of order_profit's primary key (record, currency) per record read. A lateral
+ * subquery (LIMIT 1 keeps it one) on purpose: joined plainly, the planner derives "the user's
+ * figures in that currency" from the user predicates and, on tables without statistics, scanned
+ * them all once per record (docs/adr/0016-rollups.md). `columns`: what the reader needs of them.
+ */
+export const FIGURES_JOIN_SQL = (currencySql: string, columns = SUM_FIGURES) => `
+  LEFT JOIN LATERAL (
+    SELECT ${columns} FROM order_profit p
+    WHERE p.order_record_id = r.id AND p.currency = ${currencySql} AND p.user_id = r.user_id LIMIT 1) p ON true
+  CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = ${RECORD_SIDES_SQL('r')}, false) AS fresh) f`;
+
+/** The UTC day of an order, the rollup's key (the dashboard's "last N days" are N × 24 h back from now). */
+const DAY_SQL = `(r.order_date AT TIME ZONE 'UTC')::date`;
+
+const DAY_MS = 86_400_000;
+
+/** The dashboard's counts and sums: integers (a sum past 2^53 is refused, never rounded). */
+export type DashboardFigureSums = Record<(typeof SUM_COLUMNS)[number], number>;
+
+function safeInteger(value: unknown): number {
+  const parsed = Number(value ?? 0);
+  if (!Number.isSafeInteger(parsed)) throw new RangeError(`not a safe integer: ${String(value)}`);
+  return parsed;
+}
+
+/** 'YYYY-MM-DD' of a UTC day. */
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * dashboard_day: the dashboard's counts and sums per user, UTC day and display currency
+ * (docs/adr/0016-rollups.md), so the dashboard reads O(days) rows instead of every order.
+ * Every writer of order_record or order_profit refreshes the days it touched, in its own
+ * transaction and under the user's matching lock (which serializes the delete-and-insert):
+ * OrderRecordsRepository (matcher runs, manual match), OrderEditsRepository (unmatch,
+ * archive, restore), the profit writer. A refresh recomputes a day from the rows, so it is
+ * exact whatever changed; an account's deletion cascades here too.
+ */
+export class DashboardRollupsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The UTC days of some of the user's records (dated ones), e.g. before they change or go. */
+  async daysOf(userId: string, recordIds: readonly string[]): Promise<string[]> {
+    if (recordIds.length === 0) return [];
+    const rows: { day: string }[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(`SELECT DISTINCT ${DAY_SQL}::text AS day FROM order_record r WHERE r.user_id = $1 AND r.id = ANY($2::uuid[]) AND r.order_date IS NOT NULL`, [
+        userId,
+        [...recordIds],
+      ]),
+    );
+    return rows.map((row) => row.day);
+  }
+
+  /**
+   * Recomputes the user's rollup rows of `days` from the records and their figures. Run it in
+   * the writer's transaction, after its writes, under lockUserForMatching.
+   */
+  async refreshDays(userId: string, days: Iterable<string>): Promise<void> {
+    const sorted = [...new Set(days)].sort();
+    if (sorted.length === 0) return;
+    const from = new Date(`${sorted[0]}T00:00:00Z`);
+    const to = new Date(new Date(`${sorted[sorted.length - 1]}T00:00:00Z`).getTime() + DAY_MS);
+    await inTenantScope(this.db, userId, async (db) => {
+      await db.query(`DELETE FROM dashboard_day WHERE user_id = $1 AND day = ANY($2::date[])`, [userId, sorted]);
+      await db.query(
+        `INSERT INTO dashboard_day (user_id, currency, day, ${SUM_COLUMNS.join(', ')})
+         SELECT $1, c.currency, ${DAY_SQL}, ${FIGURE_AGGREGATES_SQL}
+         FROM order_record r
+         CROSS JOIN (VALUES ('USD'::char(3)), ('EUR'::char(3)), ('GBP'::char(3))) AS c(currency)
+         ${FIGURES_JOIN_SQL('c.currency')}
+         WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3 AND r.order_date < $4 AND ${DAY_SQL} = ANY($2::date[])
+         GROUP BY c.currency, ${DAY_SQL}`,
+        [userId, sorted, from, to],
+      );
+    });
+  }
+
+  /**
+   * Recomputes every rollup row of the user: the days of their active records and the days
+   * stored. For a repair after a change made outside the repositories (tests, an operator's SQL).
+   */
+  async refreshUser(userId: string): Promise<void> {
+    const rows: { day: string }[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT ${DAY_SQL}::text AS day FROM order_record r WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date IS NOT NULL
+         UNION SELECT day::text FROM dashboard_day WHERE user_id = $1`,
+        [userId],
+      ),
+    );
+    await this.refreshDays(userId, rows.map((row) => row.day));
+  }
+
+  /** Refreshes the days of the given records (after their figures changed). */
+  async refreshRecords(userId: string, recordIds: readonly string[]): Promise<void> {
+    await this.refreshDays(userId, await this.daysOf(userId, recordIds));
+  }
+
+  /**
+   * The dashboard's sums over active orders dated on or after `since`: whole UTC days from the
+   * rollup, and the part-day from `since` to the next midnight from the rows (a few hundred at
+   * most), so the answer is the rows' sum over exactly the dashboard's instant range.
+   */
+  async sumsSince(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<DashboardFigureSums> {
+    const firstWholeDay = new Date(Math.ceil(since.getTime() / DAY_MS) * DAY_MS);
+    const sums = SUM_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ');
+    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT ${sums} FROM (
+           SELECT ${SUM_COLUMNS.join(', ')} FROM dashboard_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date
+           UNION ALL
+           SELECT ${FIGURE_AGGREGATES_SQL}
+           FROM order_record r ${FIGURES_JOIN_SQL('$2::char(3)')}
+           WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3 AND r.order_date < $5
+         ) parts`,
+        [userId, currency, since, isoDay(firstWholeDay), firstWholeDay],
+      ),
+    );
+    const row = rows[0] ?? {};
+    return Object.fromEntries(SUM_COLUMNS.map((column) => [column, safeInteger(row[column])])) as DashboardFigureSums;
+  }
+}
