@@ -1,9 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { APP_ROLE } from './1764900000000-tenant-scope';
 
-/** Tenant tables of this migration, under row-level security as ROW_SECURED_TABLES. */
-export const ROLLUP_SECURED_TABLES = ['dashboard_day'] as const;
-
 /** The tables the order pages read that the matcher fills in bulk, analyzed by `analyze_order_tables`. */
 export const ORDER_ANALYZABLE_TABLES = ['order_record', 'order_profit', 'dashboard_day'] as const;
 
