@@ -7,8 +7,17 @@
  * payment account's currency (the shop's) for the gross, the processing fee, the 6.5 %
  * transaction fee per line and on shipping, Offsite Ads on 4 % of orders (15 %, capped at 100)
  * and refunds; Printify orders in USD with per-unit costs, canceled ones costing nothing.
+ * With `sqlRecords` false, the other sellers' records and figures are left out (the matcher and
+ * the compute-profits job write them instead).
  */
-export function seedTableStatements(now: Date): Array<[label: string, sql: string]> {
+export function seedTableStatements(now: Date, options: { sqlRecords: boolean } = { sqlRecords: true }): Array<[label: string, sql: string]> {
+  const all = allSeedTableStatements(now);
+  return options.sqlRecords ? all : all.filter(([label]) => !SQL_RECORD_STEPS.includes(label));
+}
+
+const SQL_RECORD_STEPS = ["other sellers' order_record", "other sellers' order_profit"];
+
+function allSeedTableStatements(now: Date): Array<[label: string, sql: string]> {
   const nowSql = `'${now.toISOString()}'::timestamptz`;
   return [
     [
