@@ -1,3 +1,4 @@
+import { ORDER_API, withQuery } from '../../web/src/hooks/api/orderKeys';
 import { ORDERS_SEARCH } from '../orders/read-ratios';
 
 export interface LoadRoute {
@@ -14,9 +15,9 @@ export interface LoadRoute {
 const monthOf = (now: Date) => `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 
 /**
- * The API calls of the signed-in pages, with the query strings the web app builds
- * (web/src/hooks/api/useOrders.ts, orderKeys.ts: parameters in that order, defaults left out),
- * in USD, the default display currency:
+ * The API calls of the signed-in pages, with the query strings the web app builds (the web's own
+ * paths and withQuery; parameters in the order web/src/hooks/api/useOrders.ts passes them,
+ * defaults left out), in USD, the default display currency:
  * - Dashboard: metrics for each range it offers (DateRangeSelect: 7, 30 — the default — 90 and
  *   365 days), and its Unmatched Orders card (the first 10 unmatched orders of the range);
  * - Orders: page 1 as it opens (50 rows), and a search (a buyer's surname, as bench:orders);
@@ -25,12 +26,13 @@ const monthOf = (now: Date) => `${now.getUTCFullYear()}-${String(now.getUTCMonth
  */
 export function loadRoutes(now: Date): LoadRoute[] {
   const page = (label: string, path: string): LoadRoute => ({ label, path, signedIn: true, page: true });
+  const currency = 'USD';
   return [
-    ...[7, 30, 90, 365].map((days) => page(`Dashboard metrics, ${days} days`, `/api/dashboard/metrics?days=${days}&currency=USD`)),
-    page('Dashboard: unmatched orders card (30 days)', '/api/orders?status=unmatched&days=30&page=1&pageSize=10&currency=USD'),
-    page('Orders, page 1', '/api/orders?page=1&pageSize=50&currency=USD'),
-    page(`Orders, search "${ORDERS_SEARCH}"`, `/api/orders?search=${ORDERS_SEARCH}&page=1&pageSize=50&currency=USD`),
-    page('Order Matching, page 1 (this month)', `/api/matching/orders?month=${monthOf(now)}&page=1&currency=USD`),
+    ...[7, 30, 90, 365].map((days) => page(`Dashboard metrics, ${days} days`, withQuery(ORDER_API.dashboardMetrics, { days, currency }))),
+    page('Dashboard: unmatched orders card (30 days)', withQuery(ORDER_API.orders, { status: 'unmatched', days: 30, page: 1, pageSize: 10, currency })),
+    page('Orders, page 1', withQuery(ORDER_API.orders, { page: 1, pageSize: 50, currency })),
+    page(`Orders, search "${ORDERS_SEARCH}"`, withQuery(ORDER_API.orders, { search: ORDERS_SEARCH, page: 1, pageSize: 50, currency })),
+    page('Order Matching, page 1 (this month)', withQuery(ORDER_API.matchingOrders, { month: monthOf(now), page: 1, currency })),
     { label: 'Trivial signed-in: GET /api/auth/user', path: '/api/auth/user', signedIn: true, page: false },
     { label: 'Bare: GET /livez', path: '/livez', signedIn: false, page: false },
   ];
