@@ -43,6 +43,7 @@ describe('load bench report', () => {
     expect(goalText(measured({ p99Ms: 201 }))).toBe('NOT met: p99 > 200 ms');
     expect(goalText(measured({}, { ...livez, p99Ms: 51 }))).toBe('NOT met: /livez p99 > 50 ms');
     expect(goalText(measured({}, { ...livez, failures: 1 }))).toBe('NOT met: /livez p99 > 50 ms');
+    expect(goalText(measured({ requests: 0, p50Ms: 0, p99Ms: 0, statusCodes: {} }))).toBe('NOT met: no answer completed');
   });
 
   it('compares the mean of the first and last 5 minutes of a soak, or of its first and last fifth when shorter', () => {

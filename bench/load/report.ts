@@ -28,6 +28,8 @@ function errorText(result: CannonResult): string {
 /** Whether the route meets its goals; the trivial and bare routes are judged by their ratio instead. */
 export function goalText(m: RouteMeasurement): string {
   const misses: string[] = [];
+  // A run too short for the route's slowest answers completes none: autocannon counts no error then.
+  if (m.result.requests === 0) misses.push('no answer completed');
   if (m.route.page && m.result.p99Ms > GOALS.p99Ms) misses.push(`p99 > ${GOALS.p99Ms} ms`);
   if (errorCount(m.result) > 0) misses.push('errors');
   if (!(m.livez.p99Ms <= GOALS.livezP99Ms) || m.livez.failures > 0) misses.push(`/livez p99 > ${GOALS.livezP99Ms} ms`);
