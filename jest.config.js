@@ -22,7 +22,7 @@ const common = { rootDir: __dirname, moduleNameMapper, transform, setupFiles: ['
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,gateway,services}/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,gateway,services,bench}/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'] },
     {
       ...common,
       displayName: 'integration',

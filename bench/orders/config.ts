@@ -2,7 +2,7 @@
  * The orders bench's sizes and clock. BENCH_ORDERS_SCALE (default 1) scales every count, so
  * 0.01 checks the whole bench in seconds; BENCH_ORDERS_REPEAT sets the timed runs per read.
  */
-function numberFromEnv(name: string, fallback: number, min: number, max: number): number {
+export function numberFromEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -12,13 +12,17 @@ function numberFromEnv(name: string, fallback: number, min: number, max: number)
 
 const SCALE = numberFromEnv('BENCH_ORDERS_SCALE', 1, 0.001, 1);
 
-export interface BenchSizes {
-  scale: number;
+/** What the seed plan needs: how many orders and sellers. */
+export interface SeedSizes {
   /** The big seller's Etsy receipts, and as many Printify orders. */
   bigUserOrders: number;
   /** Orders (a receipt and its Printify order) of every other seller together. */
   otherOrders: number;
   otherUsers: number;
+}
+
+export interface BenchSizes extends SeedSizes {
+  scale: number;
   /** Warm-up runs, then timed runs (the median is reported) of each read. */
   warmUps: number;
   repeats: number;

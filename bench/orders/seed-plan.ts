@@ -1,4 +1,4 @@
-import type { BenchSizes } from './config';
+import type { SeedSizes } from './config';
 
 /**
  * The generated sellers and orders, as temporary tables the inserts into the real tables read
@@ -61,7 +61,7 @@ const sqlText = (values: readonly string[]) => `ARRAY[${values.map((value) => `'
 const sqlInts = (values: readonly number[]) => `ARRAY[${values.join(', ')}]::bigint[]`;
 
 /** The statements that fill seed_user, seed_order and seed_line for these sizes, in order. */
-export function seedPlanStatements(sizes: BenchSizes, now: Date): string[] {
+export function seedPlanStatements(sizes: SeedSizes, now: Date): string[] {
   const big = sizes.bigUserOrders;
   const loneOrders = Math.floor(big / 200);
   const nowSql = `'${now.toISOString()}'::timestamptz`;

@@ -9,8 +9,17 @@ import { DASHBOARD_DAY_BACKFILL_SQL } from '../../libs/db/src/migrations/1765300
  * payment account's currency (the shop's) for the gross, the processing fee, the 6.5 %
  * transaction fee per line and on shipping, Offsite Ads on 4 % of orders (15 %, capped at 100)
  * and refunds; Printify orders in USD with per-unit costs, canceled ones costing nothing.
+ * With `sqlRecords` false, the other sellers' records and figures are left out (the matcher and
+ * the compute-profits job write them instead).
  */
-export function seedTableStatements(now: Date): Array<[label: string, sql: string]> {
+export function seedTableStatements(now: Date, options: { sqlRecords: boolean } = { sqlRecords: true }): Array<[label: string, sql: string]> {
+  const all = allSeedTableStatements(now);
+  // Every step that writes what the product derives (records, figures and whatever is kept from
+  // them) is labelled "other sellers' …".
+  return options.sqlRecords ? all : all.filter(([label]) => !label.startsWith("other sellers'"));
+}
+
+function allSeedTableStatements(now: Date): Array<[label: string, sql: string]> {
   const nowSql = `'${now.toISOString()}'::timestamptz`;
   return [
     [

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { prepareDatabase } from '@pod/db';
 import { createTestDatabase, type TestDatabase } from '@pod/testing';
-import type { BenchSizes } from './config';
+import type { SeedSizes } from './config';
 import { seedPlanStatements } from './seed-plan';
 import { seedTableStatements } from './seed-tables';
 
@@ -19,19 +19,36 @@ export interface SeededDatabase {
 }
 
 /**
+ * What the seed writes besides the synced rows. The orders bench (the default) writes every
+ * other seller's records and figures with SQL and then vacuums and analyzes, as a database that
+ * has lived a while would be; the load bench writes only the synced rows and leaves records,
+ * figures and planner statistics to the product's own code (a seller's state, nothing more).
+ */
+export interface SeedOptions {
+  /** Whether the other sellers' order_record and order_profit rows are written by the seed's SQL. */
+  sqlRecords: boolean;
+  /** Whether the seed ends with VACUUM (ANALYZE), which the product itself never runs. */
+  vacuumAnalyze: boolean;
+  /** Names the database (bench_<label>_…). */
+  label: string;
+}
+
+const ORDERS_BENCH_SEED: SeedOptions = { sqlRecords: true, vacuumAnalyze: true, label: 'orders' };
+
+/**
  * A fresh database migrated as the tests migrate theirs, filled with set-based SQL
- * (INSERT … SELECT from the seed plan's generate_series), then vacuumed and analyzed, as a
- * database that has lived a while would be.
+ * (INSERT … SELECT from the seed plan's generate_series), then (by default) vacuumed and
+ * analyzed, as a database that has lived a while would be.
  *
  * Loading tricks, for speed only — the schema the bench measures is the migrations' own:
  * secondary (non-unique) indexes are dropped and rebuilt from their own definitions after the
  * load, and foreign-key triggers are off during it (session_replication_role = replica; the
  * rows are consistent by construction).
  */
-export async function seedOrdersDatabase(sizes: BenchSizes, now: Date): Promise<SeededDatabase> {
+export async function seedOrdersDatabase(sizes: SeedSizes, now: Date, options: SeedOptions = ORDERS_BENCH_SEED): Promise<SeededDatabase> {
   const started = performance.now();
   const steps: Array<[string, number]> = [];
-  const database = await createTestDatabase('bench_orders');
+  const database = await createTestDatabase(`bench_${options.label}`);
   const client = new Client({ connectionString: database.url });
   try {
     await timed(steps, 'migrate', () => prepareDatabase({ DATABASE_URL: database.url }));
@@ -50,12 +67,12 @@ export async function seedOrdersDatabase(sizes: BenchSizes, now: Date): Promise<
       for (const sql of seedPlanStatements(sizes, now)) await client.query(sql);
     });
     await client.query(`SET session_replication_role = replica`);
-    for (const [label, sql] of seedTableStatements(now)) await timed(steps, label, () => client.query(sql));
+    for (const [label, sql] of seedTableStatements(now, { sqlRecords: options.sqlRecords })) await timed(steps, label, () => client.query(sql));
     await client.query(`RESET session_replication_role`);
     await timed(steps, 'secondary indexes', async () => {
       for (const index of indexes.rows) await client.query(index.indexdef);
     });
-    await timed(steps, 'vacuum analyze', () => client.query(`VACUUM (ANALYZE)`));
+    if (options.vacuumAnalyze) await timed(steps, 'vacuum analyze', () => client.query(`VACUUM (ANALYZE)`));
     const big = await client.query<{ user_id: string }>(`SELECT user_id FROM seed_user WHERE user_no = 0`);
     const rows: Record<string, number> = {};
     for (const table of SEEDED_TABLES) {

@@ -7,6 +7,11 @@ export class GatewaySession {
 
   constructor(readonly baseUrl: string) {}
 
+  /** The session cookie as a `cookie` header carries it (`name=value`), for another HTTP client. */
+  get cookieHeader(): string {
+    return this.cookie;
+  }
+
   /** The password of every account a bench registers. */
   static readonly PASSWORD = 'Correct-Horse-7-Battery';
 

@@ -1,0 +1,50 @@
+import { GOALS } from './config';
+import type { CannonResult } from './cannon';
+import type { LivezSample } from './livez-sampler';
+import type { LoadRoute } from './routes';
+
+export interface RouteMeasurement {
+  route: LoadRoute;
+  result: CannonResult;
+  /** /livez from another client while this route was under load. */
+  livez: LivezSample;
+}
+
+export const routeHeader = (connections: number, seconds: number) => [`Route (${connections} connections × ${seconds} s each)`, 'req/s', 'p50', 'p99', 'Errors', '/livez p99 meanwhile', 'Goal'];
+
+const ms = (value: number) => (Number.isFinite(value) ? `${value < 10 ? value.toFixed(1) : Math.round(value)} ms` : '-');
+
+/** Errors: answers other than 2xx (their codes listed) plus socket errors and timeouts. */
+export function errorCount(result: CannonResult): number {
+  return result.non2xx + result.errors;
+}
+
+function errorText(result: CannonResult): string {
+  const codes = Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2'));
+  const detail = [...codes.map(([code, n]) => `${n}×${code}`), ...(result.errors ? [`${result.errors} socket/timeout`] : [])];
+  return detail.length ? `${errorCount(result)} (${detail.join(', ')})` : '0';
+}
+
+/** Whether the route meets its goals; the trivial and bare routes are judged by their ratio instead. */
+export function goalText(m: RouteMeasurement): string {
+  const misses: string[] = [];
+  // A run too short for the route's slowest answers completes none: autocannon counts no error then.
+  if (m.result.requests === 0) misses.push('no answer completed');
+  if (m.route.page && m.result.p99Ms > GOALS.p99Ms) misses.push(`p99 > ${GOALS.p99Ms} ms`);
+  if (errorCount(m.result) > 0) misses.push('errors');
+  if (!(m.livez.p99Ms <= GOALS.livezP99Ms) || m.livez.failures > 0) misses.push(`/livez p99 > ${GOALS.livezP99Ms} ms`);
+  return misses.length ? `NOT met: ${misses.join(', ')}` : 'met';
+}
+
+export function routeRow(m: RouteMeasurement): string[] {
+  const perSecond = m.result.requests / m.result.seconds;
+  return [
+    `${m.route.label} (${m.route.path.split('?')[0]})`,
+    perSecond.toFixed(perSecond < 100 ? 1 : 0),
+    ms(m.result.p50Ms),
+    ms(m.result.p99Ms),
+    errorText(m.result),
+    m.livez.failures ? `${ms(m.livez.p99Ms)}, ${m.livez.failures} failed` : ms(m.livez.p99Ms),
+    goalText(m),
+  ];
+}
