@@ -21,7 +21,7 @@ export type LoadTicket = number;
  * on every request. It stays authoritative because every revocation evicts (here and, through
  * SessionRevocationsService, on every other gateway) and because it answers only while `live`:
  * while this gateway cannot hear revocations it reads PostgreSQL every time. The TTL bounds
- * what a revocation lost in flight could leave behind (docs/adr/0016-sessions.md).
+ * what a revocation lost in flight could leave behind (docs/adr/0017-sessions.md).
  */
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();

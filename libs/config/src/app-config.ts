@@ -265,7 +265,7 @@ export class AppConfig {
   /**
    * How long a gateway trusts a session it read from PostgreSQL before reading it again.
    * Revocations (logout, password change, demo removal) reach every gateway at once over Redis;
-   * this bounds a revocation lost while a gateway's subscriber was reconnecting (ADR 0016-sessions).
+   * this bounds a revocation lost while a gateway's subscriber was reconnecting (ADR 0017-sessions).
    * 0 reads the session row on every request.
    */
   @Type(() => Number)

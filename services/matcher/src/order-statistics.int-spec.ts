@@ -19,7 +19,7 @@ import { UserProfits } from './profits/user-profits';
 import { UserMatcher } from './user-matcher';
 
 /**
- * Planner statistics of the order tables (docs/adr/0016-rollups.md), on real PostgreSQL with
+ * Planner statistics of the order tables (docs/adr/0018-rollups.md), on real PostgreSQL with
  * autovacuum off for them (as on the CI machines): the order pages' statements plan safely on
  * tables never analyzed, and the matcher's jobs analyze the tables they filled.
  */

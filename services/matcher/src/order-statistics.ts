@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { OrderTable, TableStatisticsRepository } from '@pod/db';
 
 /**
- * The matcher's planner-statistics backstop (docs/adr/0016-rollups.md): after each match-user
+ * The matcher's planner-statistics backstop (docs/adr/0018-rollups.md): after each match-user
  * and compute-profits job, the order tables it changed in bulk are analyzed when their
  * statistics lag (TableStatisticsRepository.analyzeOrderTables). A failure only logs: the
  * records and figures are written, and the next job or autovacuum makes the statistics good.

@@ -5,7 +5,7 @@ import { UserEntity } from './user.entity';
 
 /**
  * The dashboard's counts and sums of one user's active orders of one UTC day, in one display
- * currency (migration 1765300000000-dashboard-rollups, docs/adr/0016-rollups.md). Derived: every
+ * currency (migration 1765300000000-dashboard-rollups, docs/adr/0018-rollups.md). Derived: every
  * writer of order_record and order_profit recomputes the days it touched, in its transaction.
  */
 @Entity({ name: 'dashboard_day' })

@@ -29,7 +29,7 @@ const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const SCOPED_USER = `nullif(current_setting('app.user_id', true), '')::uuid`;
 
 /**
- * Dashboard rollups and the order tables' statistics (docs/adr/0016-rollups.md).
+ * Dashboard rollups and the order tables' statistics (docs/adr/0018-rollups.md).
  *
  * - `dashboard_day`: per user, UTC day of order_date and display currency, the dashboard's
  *   counts and sums over the user's active records of that day, exactly as the dashboard's row

@@ -30,7 +30,7 @@ const SUM_FIGURES = 'p.record_sides, p.figures, p.revenue_minor, p.costs_minor, 
  * one probe of order_profit's primary key (record, currency) per record read. A lateral
  * subquery (LIMIT 1 keeps it one) on purpose: joined plainly, the planner derives "the user's
  * figures in that currency" from the user predicates and, on tables without statistics, scanned
- * them all once per record (docs/adr/0016-rollups.md). `columns`: what the reader needs of them.
+ * them all once per record (docs/adr/0018-rollups.md). `columns`: what the reader needs of them.
  */
 export const FIGURES_JOIN_SQL = (currencySql: string, columns = SUM_FIGURES) => `
   LEFT JOIN LATERAL (
@@ -57,7 +57,7 @@ const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * dashboard_day: the dashboard's counts and sums per user, UTC day and display currency
- * (docs/adr/0016-rollups.md), so the dashboard reads O(days) rows instead of every order.
+ * (docs/adr/0018-rollups.md), so the dashboard reads O(days) rows instead of every order.
  * Every writer of order_record or order_profit refreshes the days it touched, in its own
  * transaction and under the user's matching lock (which serializes the delete-and-insert):
  * OrderRecordsRepository (matcher runs, manual match), OrderEditsRepository (unmatch,

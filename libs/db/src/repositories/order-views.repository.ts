@@ -221,7 +221,7 @@ export class OrderViewsRepository {
    * The Dashboard's totals over active orders dated on or after `since`: whole days from the
    * rollup (dashboard_day), the part-day from the rows, so they equal the rows' sum exactly;
    * provisional figures included and counted, orders without a rate counted apart, orders whose
-   * figures are not computed yet counted apart too (docs/adr/0016-rollups.md).
+   * figures are not computed yet counted apart too (docs/adr/0018-rollups.md).
    */
   async dashboard(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<DashboardSums> {
     const { sums, rows } = await inTenantScope(this.db, userId, async (db) => ({

@@ -8,7 +8,7 @@ import { UserMatcher } from '../user-matcher';
 import { UserProfits } from './user-profits';
 
 /**
- * The dashboard from rollups (docs/adr/0016-rollups.md) against the sum of the rows, on real
+ * The dashboard from rollups (docs/adr/0018-rollups.md) against the sum of the rows, on real
  * PostgreSQL: random orders around UTC midnights (with and without rates: ok, provisional and
  * rate-unavailable figures), random sequences of match runs, profit runs (forced or not), new
  * rates, refunds, archive/restore, manual match and unmatch; after every step, every display
