@@ -17,13 +17,26 @@ const noFocusedTests = [
 const restrict = (patterns, paths = []) => ['error', { patterns, paths }];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'web/dist/**', 'coverage/**', 'screenshots/**', 'deploy/**/*.cjs', 'gateway/test/support/web-dist/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'web/dist/**',
+      'coverage/**',
+      'screenshots/**',
+      'deploy/**/*.cjs',
+      'gateway/test/support/web-dist/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['web/vite.config.ts', 'web/build-plugins/*.ts'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['web/vite.config.ts', 'web/build-plugins/*.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: { ...globals.node },
     },
     rules: {
@@ -39,7 +52,11 @@ export default tseslint.config(
   {
     files: ['libs/**/*.ts'],
     ignores: ['libs/testing/**'],
-    rules: { 'no-restricted-imports': restrict([{ group: ['**/gateway/**', '**/services/**'], message: 'Libraries never import applications.' }]) },
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/gateway/**', '**/services/**'], message: 'Libraries never import applications.' },
+      ]),
+    },
   },
   ...[
     { files: ['libs/domain/**/*.ts'], ignores: ['libs/domain/**/*.spec.ts'], allowed: [], paths: [] },
@@ -52,9 +69,31 @@ export default tseslint.config(
   ].map(({ allowed, paths, ...block }) => ({
     ...block,
     rules: {
-      'no-restricted-imports': restrict([
-        { group: ['@pod/*', ...allowed, '@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'pg', 'react', 'node:*', 'fs', 'http', 'https', 'net', '**/gateway/**', '**/services/**'], message: 'libs/domain is pure: no framework, I/O or other library of ours.' },
-      ], paths),
+      'no-restricted-imports': restrict(
+        [
+          {
+            group: [
+              '@pod/*',
+              ...allowed,
+              '@nestjs/*',
+              'typeorm',
+              'bullmq',
+              'ioredis',
+              'pg',
+              'react',
+              'node:*',
+              'fs',
+              'http',
+              'https',
+              'net',
+              '**/gateway/**',
+              '**/services/**',
+            ],
+            message: 'libs/domain is pure: no framework, I/O or other library of ours.',
+          },
+        ],
+        paths,
+      ),
     },
   })),
   ...['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'].map((worker) => ({
@@ -62,26 +101,43 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict([
         { group: ['**/gateway/**'], message: 'Workers never import the gateway.' },
-        { group: ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'].filter((w) => w !== worker).map((w) => `**/${w}/**`), message: 'A worker never imports another worker.' },
+        {
+          group: ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate']
+            .filter((w) => w !== worker)
+            .map((w) => `**/${w}/**`),
+          message: 'A worker never imports another worker.',
+        },
       ]),
     },
   })),
   // One data-access pattern (docs/adr/0003-data-access.md): only libs/db talks to PostgreSQL.
   {
     files: ['gateway/**/*.ts', 'services/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['libs/db/**', 'libs/testing/**', '**/*.spec.ts', '**/*.int-spec.ts', 'gateway/test/**', 'services/test/**'],
+    ignores: [
+      'libs/db/**',
+      'libs/testing/**',
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      'gateway/test/**',
+      'services/test/**',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name=/^(query|getRepository|createQueryBuilder|createQueryRunner|transaction)$/]",
-          message: 'Only libs/db talks to PostgreSQL: add a method to a repository in libs/db/src/repositories (ADR 0003).',
+          selector:
+            'CallExpression[callee.property.name=/^(query|getRepository|createQueryBuilder|createQueryRunner|transaction)$/]',
+          message:
+            'Only libs/db talks to PostgreSQL: add a method to a repository in libs/db/src/repositories (ADR 0003).',
         },
         {
-          selector: "ImportSpecifier[imported.name=/^Inject(Repository|DataSource|EntityManager)$/]",
+          selector: 'ImportSpecifier[imported.name=/^Inject(Repository|DataSource|EntityManager)$/]',
           message: 'Inject a repository from @pod/db, not TypeORM (ADR 0003).',
         },
-        { selector: "ImportDeclaration[source.value='pg']", message: 'Only libs/db (and test helpers) use pg directly (ADR 0003).' },
+        {
+          selector: "ImportDeclaration[source.value='pg']",
+          message: 'Only libs/db (and test helpers) use pg directly (ADR 0003).',
+        },
       ],
     },
   },
@@ -92,8 +148,14 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': restrict([
-        { group: ['@pod/*', '!@pod/domain', '!@pod/contracts'], message: 'The web app imports only @pod/domain and @pod/contracts.' },
-        { group: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'pg'], message: 'Server packages do not belong in the browser.' },
+        {
+          group: ['@pod/*', '!@pod/domain', '!@pod/contracts'],
+          message: 'The web app imports only @pod/domain and @pod/contracts.',
+        },
+        {
+          group: ['@nestjs/*', 'typeorm', 'bullmq', 'ioredis', 'pg'],
+          message: 'Server packages do not belong in the browser.',
+        },
       ]),
     },
   },

@@ -18,11 +18,21 @@ const transform = {
     },
   ],
 };
-const common = { rootDir: __dirname, moduleNameMapper, transform, setupFiles: ['reflect-metadata'], testEnvironment: 'node' };
+const common = {
+  rootDir: __dirname,
+  moduleNameMapper,
+  transform,
+  setupFiles: ['reflect-metadata'],
+  testEnvironment: 'node',
+};
 
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,gateway,services,bench}/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,gateway,services,bench}/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'],
+    },
     {
       ...common,
       displayName: 'integration',

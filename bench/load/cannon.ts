@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     requests: job.paths.map((path) => ({ method: 'GET', path, setupRequest: withCookie })),
   });
   const codes: Record<string, number> = {};
-  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) codes[code] = (stats as { count: number }).count;
+  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {}))
+    codes[code] = (stats as { count: number }).count;
   const summary: CannonResult = {
     requests: result.requests.total,
     seconds: result.duration,

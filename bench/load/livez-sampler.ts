@@ -45,8 +45,15 @@ export class LivezSampler {
     this.running = false;
     await this.loop;
     const sorted = [...this.latencies].sort((a, b) => a - b);
-    const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN);
-    return { count: sorted.length + this.failures, failures: this.failures, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: sorted.at(-1) ?? NaN };
+    const at = (q: number) =>
+      sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
+    return {
+      count: sorted.length + this.failures,
+      failures: this.failures,
+      p50Ms: at(0.5),
+      p99Ms: at(0.99),
+      maxMs: sorted.at(-1) ?? NaN,
+    };
   }
 
   close(): void {

@@ -35,9 +35,15 @@ const log = (line: string) => console.log(line);
 
 async function main(): Promise<void> {
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-  log(`Load bench: scale ${LOAD.scale}, ${LOAD.connections} connections × ${LOAD.seconds} s per route, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `Load bench: scale ${LOAD.scale}, ${LOAD.connections} connections × ${LOAD.seconds} s per route, ${cpus().length} cores, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   ensureFreshServerBuild();
-  log(`Seeding: a seller with ${count(LOAD.seed.bigUserOrders)} orders and ${count(LOAD.seed.otherOrders)} over ${count(LOAD.seed.otherUsers)} others (synced rows only)…`);
+  log(
+    `Seeding: a seller with ${count(LOAD.seed.bigUserOrders)} orders and ${count(LOAD.seed.otherOrders)} over ${count(LOAD.seed.otherUsers)} others (synced rows only)…`,
+  );
   const seeded = await seedOrdersDatabase(LOAD.seed, now, { sqlRecords: false, vacuumAnalyze: false, label: 'load' });
   let stack: LoadStack | null = null;
   const stopAll = async () => {
@@ -45,28 +51,45 @@ async function main(): Promise<void> {
     if (process.env.BENCH_KEEP_DB) log(`Database kept: ${seeded.database.url}`);
     else await seeded.database.drop();
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().finally(() => process.exit(130)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void stopAll().finally(() => process.exit(130)));
   try {
     log(`  seeded in ${seconds(seeded.totalMs)}; starting the gateway (production) and the workers…`);
     stack = await startLoadStack(seeded.database.url);
     log(`  gateway log: ${stack.gatewayLog}`);
     const matched = await matchEverySeller(seeded.database.url, stack.redisPrefix, log);
-    log(`  the matcher worker matched ${count(matched.sellers)} sellers (${count(matched.records)} records, ${count(matched.figures)} figure rows) in ${seconds(matched.ms)}`);
+    log(
+      `  the matcher worker matched ${count(matched.sellers)} sellers (${count(matched.records)} records, ${count(matched.figures)} figure rows) in ${seconds(matched.ms)}`,
+    );
     log(seedSummary(seeded, matched));
     const sessions = await signInSellers(stack.baseUrl, seeded.database.url, LOAD.sessions);
-    log(`Signed in ${sessions.cookies.length} sellers (the biggest with ${count(sessions.bigSellerOrders)} orders; ${count(sessions.signedInOrders)} orders among them).`);
+    log(
+      `Signed in ${sessions.cookies.length} sellers (the biggest with ${count(sessions.bigSellerOrders)} orders; ${count(sessions.signedInOrders)} orders among them).`,
+    );
     const routes = loadRoutes(now);
     const pagePaths = routes.filter((route) => route.page).map((route) => route.path);
     const warmUp = Math.min(10, LOAD.seconds);
     log(`Warm-up: every page's calls mixed, ${warmUp} s (not counted)…`);
-    await runCannon({ baseUrl: stack.baseUrl, paths: pagePaths, cookies: sessions.cookies, connections: LOAD.connections, seconds: warmUp });
+    await runCannon({
+      baseUrl: stack.baseUrl,
+      paths: pagePaths,
+      cookies: sessions.cookies,
+      connections: LOAD.connections,
+      seconds: warmUp,
+    });
     const livez = new LivezSampler(stack.baseUrl, LOAD.livezEveryMs);
     const measured: RouteMeasurement[] = [];
     try {
       for (const route of routes) {
         log(`  ${route.label}…`);
         livez.start();
-        const result = await runCannon({ baseUrl: stack.baseUrl, paths: [route.path], cookies: route.signedIn ? sessions.cookies : [], connections: LOAD.connections, seconds: LOAD.seconds });
+        const result = await runCannon({
+          baseUrl: stack.baseUrl,
+          paths: [route.path],
+          cookies: route.signedIn ? sessions.cookies : [],
+          connections: LOAD.connections,
+          seconds: LOAD.seconds,
+        });
         measured.push({ route, result, livez: await livez.stop() });
       }
     } finally {
@@ -77,7 +100,9 @@ async function main(): Promise<void> {
     const bare = measured.find((m) => !m.route.signedIn);
     if (trivial && bare) {
       const ratio = trivial.result.requests / trivial.result.seconds / (bare.result.requests / bare.result.seconds);
-      log(`Trivial signed-in ÷ bare throughput: ${ratio.toFixed(2)} (goal ≥ ${GOALS.trivialOverBare}: ${ratio >= GOALS.trivialOverBare ? 'met' : 'NOT met'})`);
+      log(
+        `Trivial signed-in ÷ bare throughput: ${ratio.toFixed(2)} (goal ≥ ${GOALS.trivialOverBare}: ${ratio >= GOALS.trivialOverBare ? 'met' : 'NOT met'})`,
+      );
     }
     if (LOAD.soakMinutes > 0) {
       await runSoak(stack, sessions.cookies, [...pagePaths, '/api/auth/user'], LOAD.soakMinutes, LOAD.connections, log);

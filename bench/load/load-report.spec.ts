@@ -35,7 +35,11 @@ describe('load bench report', () => {
   });
 
   it('counts non-2xx answers and socket errors as errors, and a page misses its goal on either, on p99 or on /livez', () => {
-    const measured = (r: Partial<CannonResult>, l = livez): RouteMeasurement => ({ route: dashboard, result: result(r), livez: l });
+    const measured = (r: Partial<CannonResult>, l = livez): RouteMeasurement => ({
+      route: dashboard,
+      result: result(r),
+      livez: l,
+    });
     expect(goalText(measured({}))).toBe('met');
     expect(errorCount(result({ non2xx: 3, errors: 2 }))).toBe(5);
     expect(goalText(measured({ non2xx: 1, statusCodes: { '200': 5999, '429': 1 } }))).toBe('NOT met: errors');
@@ -43,13 +47,22 @@ describe('load bench report', () => {
     expect(goalText(measured({ p99Ms: 201 }))).toBe('NOT met: p99 > 200 ms');
     expect(goalText(measured({}, { ...livez, p99Ms: 51 }))).toBe('NOT met: /livez p99 > 50 ms');
     expect(goalText(measured({}, { ...livez, failures: 1 }))).toBe('NOT met: /livez p99 > 50 ms');
-    expect(goalText(measured({ requests: 0, p50Ms: 0, p99Ms: 0, statusCodes: {} }))).toBe('NOT met: no answer completed');
+    expect(goalText(measured({ requests: 0, p50Ms: 0, p99Ms: 0, statusCodes: {} }))).toBe(
+      'NOT met: no answer completed',
+    );
   });
 
   it('compares the mean of the first and last 5 minutes of a soak, or of its first and last fifth when shorter', () => {
-    const sample = (minute: number, rss: number): MemorySample => ({ atMs: minute * 60_000, byProcess: { gateway: { rss, heap: rss / 2 } } });
-    const long = Array.from({ length: 31 }, (_, minute) => sample(minute, minute <= 5 ? 100 : minute >= 25 ? 130 : 115));
-    expect(memoryGrowth(long, 5 * 60_000)).toEqual([{ name: 'gateway', firstRss: 100, lastRss: 130, firstHeap: 50, lastHeap: 65 }]);
+    const sample = (minute: number, rss: number): MemorySample => ({
+      atMs: minute * 60_000,
+      byProcess: { gateway: { rss, heap: rss / 2 } },
+    });
+    const long = Array.from({ length: 31 }, (_, minute) =>
+      sample(minute, minute <= 5 ? 100 : minute >= 25 ? 130 : 115),
+    );
+    expect(memoryGrowth(long, 5 * 60_000)).toEqual([
+      { name: 'gateway', firstRss: 100, lastRss: 130, firstHeap: 50, lastHeap: 65 },
+    ]);
     const short = [sample(0, 100), sample(1, 200), sample(2, 200), sample(3, 200), sample(4, 200), sample(5, 300)];
     // 5 minutes of samples: windows of 1 minute, both ends included.
     expect(memoryGrowth(short, 5 * 60_000)[0]).toMatchObject({ firstRss: 150, lastRss: 250 });

@@ -2,7 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { deleteRedisPrefix, freePort, REPO_ROOT, spawnService, TEST_APP_SECRET, TEST_OPERATOR_TOKEN, uniqueRedisPrefix, waitForHttp, type ServiceProcess } from '@pod/testing';
+import {
+  deleteRedisPrefix,
+  freePort,
+  REPO_ROOT,
+  spawnService,
+  TEST_APP_SECRET,
+  TEST_OPERATOR_TOKEN,
+  uniqueRedisPrefix,
+  waitForHttp,
+  type ServiceProcess,
+} from '@pod/testing';
 
 const WORKERS = ['matcher', 'etsy-sync', 'printify-sync', 'fx-rate'] as const;
 
@@ -36,11 +46,24 @@ export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
   const redisPrefix = uniqueRedisPrefix('load');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const shared = { NODE_ENV: 'production', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, APP_SECRET: TEST_APP_SECRET };
+  const shared = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: databaseUrl,
+    REDIS_PREFIX: redisPrefix,
+    APP_SECRET: TEST_APP_SECRET,
+  };
   const logFd = openSync(gatewayLog, 'a');
   const gateway: ChildProcess = spawn(process.execPath, [resolve(REPO_ROOT, 'dist/gateway/src/main.js')], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...shared, PORT: String(port), PUBLIC_ORIGIN: baseUrl, OPERATOR_TOKEN: TEST_OPERATOR_TOKEN, SUPPORT_EMAIL: 'help@podprofit.test' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...shared,
+      PORT: String(port),
+      PUBLIC_ORIGIN: baseUrl,
+      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      SUPPORT_EMAIL: 'help@podprofit.test',
+    },
     stdio: ['ignore', logFd, logFd],
   });
   closeSync(logFd);
@@ -60,7 +83,10 @@ export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
     });
     for (const name of WORKERS) {
       const healthPort = await freePort();
-      const service = spawnService(name, `dist/services/${name}/src/main.js`, { ...shared, HEALTH_PORT: String(healthPort) });
+      const service = spawnService(name, `dist/services/${name}/src/main.js`, {
+        ...shared,
+        HEALTH_PORT: String(healthPort),
+      });
       workers.push({ service, healthPort });
       await waitForHttp(`http://127.0.0.1:${healthPort}/healthz`, { process: service, timeoutMs: 60_000 });
     }
@@ -73,8 +99,17 @@ export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
     redisPrefix,
     gatewayLog,
     processes: [
-      { name: 'gateway', pid: gateway.pid ?? 0, metricsUrl: `${baseUrl}/api/admin/metrics`, metricsToken: TEST_OPERATOR_TOKEN },
-      ...workers.map(({ service, healthPort }) => ({ name: service.name, pid: service.child.pid ?? 0, metricsUrl: `http://127.0.0.1:${healthPort}/metrics` })),
+      {
+        name: 'gateway',
+        pid: gateway.pid ?? 0,
+        metricsUrl: `${baseUrl}/api/admin/metrics`,
+        metricsToken: TEST_OPERATOR_TOKEN,
+      },
+      ...workers.map(({ service, healthPort }) => ({
+        name: service.name,
+        pid: service.child.pid ?? 0,
+        metricsUrl: `http://127.0.0.1:${healthPort}/metrics`,
+      })),
     ],
     stop,
   };

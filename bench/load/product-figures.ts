@@ -14,16 +14,27 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
  * idle, so the database is as the product leaves it after a seller's first sync — with no
  * statistics refresh other than the product's own and autovacuum's.
  */
-export async function matchEverySeller(databaseUrl: string, redisPrefix: string, log: (line: string) => void): Promise<{ sellers: number; records: number; figures: number; ms: number }> {
+export async function matchEverySeller(
+  databaseUrl: string,
+  redisPrefix: string,
+  log: (line: string) => void,
+): Promise<{ sellers: number; records: number; figures: number; ms: number }> {
   const started = performance.now();
   const connection = bullConnection({ REDIS_URL } as Parameters<typeof bullConnection>[0], 'producer');
-  const queues = QUEUE_NAMES.map((name) => new Queue(name, { connection, prefix: bullPrefix({ REDIS_PREFIX: redisPrefix }) }));
+  const queues = QUEUE_NAMES.map(
+    (name) => new Queue(name, { connection, prefix: bullPrefix({ REDIS_PREFIX: redisPrefix }) }),
+  );
   const matcher = queues[QUEUE_NAMES.indexOf('matcher')];
-  const dataSource = await createDataSource({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: 2 }, 'bench-load-match').initialize();
+  const dataSource = await createDataSource(
+    { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: 2 },
+    'bench-load-match',
+  ).initialize();
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const users = (await client.query<{ id: string }>(`SELECT id FROM app_user ORDER BY email`)).rows.map((row) => row.id);
+    const users = (await client.query<{ id: string }>(`SELECT id FROM app_user ORDER BY email`)).rows.map(
+      (row) => row.id,
+    );
     const runs = new MatchRunsRepository(dataSource);
     for (const userId of users) {
       const { run } = await runs.queueOrGetQueued(userId, 'operator');
@@ -34,8 +45,13 @@ export async function matchEverySeller(databaseUrl: string, redisPrefix: string,
     let lastReport = performance.now();
     while (idleChecks < 3) {
       await new Promise((done) => setTimeout(done, 1_000));
-      const active = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM match_run WHERE status IN ('queued', 'running')`)).rows[0].n);
-      const failed = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM match_run WHERE status = 'failed'`)).rows[0].n);
+      const active = Number(
+        (await client.query<{ n: string }>(`SELECT count(*) AS n FROM match_run WHERE status IN ('queued', 'running')`))
+          .rows[0].n,
+      );
+      const failed = Number(
+        (await client.query<{ n: string }>(`SELECT count(*) AS n FROM match_run WHERE status = 'failed'`)).rows[0].n,
+      );
       if (failed > 0) throw new Error(`${failed} match runs failed`);
       let pending = 0;
       for (const queue of queues) {
@@ -45,11 +61,14 @@ export async function matchEverySeller(databaseUrl: string, redisPrefix: string,
       idleChecks = active === 0 && pending === 0 ? idleChecks + 1 : 0;
       if (performance.now() - lastReport > 30_000) {
         lastReport = performance.now();
-        log(`  … ${active} match runs active, ${pending} jobs waiting or running (${Math.round((performance.now() - started) / 1000)} s)`);
+        log(
+          `  … ${active} match runs active, ${pending} jobs waiting or running (${Math.round((performance.now() - started) / 1000)} s)`,
+        );
       }
     }
     const ms = performance.now() - started;
-    const rows = async (table: string) => Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+    const rows = async (table: string) =>
+      Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
     return { sellers: users.length, records: await rows('order_record'), figures: await rows('order_profit'), ms };
   } finally {
     await client.end();

@@ -10,9 +10,18 @@ export interface RouteMeasurement {
   livez: LivezSample;
 }
 
-export const routeHeader = (connections: number, seconds: number) => [`Route (${connections} connections × ${seconds} s each)`, 'req/s', 'p50', 'p99', 'Errors', '/livez p99 meanwhile', 'Goal'];
+export const routeHeader = (connections: number, seconds: number) => [
+  `Route (${connections} connections × ${seconds} s each)`,
+  'req/s',
+  'p50',
+  'p99',
+  'Errors',
+  '/livez p99 meanwhile',
+  'Goal',
+];
 
-const ms = (value: number) => (Number.isFinite(value) ? `${value < 10 ? value.toFixed(1) : Math.round(value)} ms` : '-');
+const ms = (value: number) =>
+  Number.isFinite(value) ? `${value < 10 ? value.toFixed(1) : Math.round(value)} ms` : '-';
 
 /** Errors: answers other than 2xx (their codes listed) plus socket errors and timeouts. */
 export function errorCount(result: CannonResult): number {
@@ -21,7 +30,10 @@ export function errorCount(result: CannonResult): number {
 
 function errorText(result: CannonResult): string {
   const codes = Object.entries(result.statusCodes).filter(([code]) => !code.startsWith('2'));
-  const detail = [...codes.map(([code, n]) => `${n}×${code}`), ...(result.errors ? [`${result.errors} socket/timeout`] : [])];
+  const detail = [
+    ...codes.map(([code, n]) => `${n}×${code}`),
+    ...(result.errors ? [`${result.errors} socket/timeout`] : []),
+  ];
   return detail.length ? `${errorCount(result)} (${detail.join(', ')})` : '0';
 }
 

@@ -28,11 +28,22 @@ export function loadRoutes(now: Date): LoadRoute[] {
   const page = (label: string, path: string): LoadRoute => ({ label, path, signedIn: true, page: true });
   const currency = 'USD';
   return [
-    ...[7, 30, 90, 365].map((days) => page(`Dashboard metrics, ${days} days`, withQuery(ORDER_API.dashboardMetrics, { days, currency }))),
-    page('Dashboard: unmatched orders card (30 days)', withQuery(ORDER_API.orders, { status: 'unmatched', days: 30, page: 1, pageSize: 10, currency })),
+    ...[7, 30, 90, 365].map((days) =>
+      page(`Dashboard metrics, ${days} days`, withQuery(ORDER_API.dashboardMetrics, { days, currency })),
+    ),
+    page(
+      'Dashboard: unmatched orders card (30 days)',
+      withQuery(ORDER_API.orders, { status: 'unmatched', days: 30, page: 1, pageSize: 10, currency }),
+    ),
     page('Orders, page 1', withQuery(ORDER_API.orders, { page: 1, pageSize: 50, currency })),
-    page(`Orders, search "${ORDERS_SEARCH}"`, withQuery(ORDER_API.orders, { search: ORDERS_SEARCH, page: 1, pageSize: 50, currency })),
-    page('Order Matching, page 1 (this month)', withQuery(ORDER_API.matchingOrders, { month: monthOf(now), page: 1, currency })),
+    page(
+      `Orders, search "${ORDERS_SEARCH}"`,
+      withQuery(ORDER_API.orders, { search: ORDERS_SEARCH, page: 1, pageSize: 50, currency }),
+    ),
+    page(
+      'Order Matching, page 1 (this month)',
+      withQuery(ORDER_API.matchingOrders, { month: monthOf(now), page: 1, currency }),
+    ),
     { label: 'Trivial signed-in: GET /api/auth/user', path: '/api/auth/user', signedIn: true, page: false },
     { label: 'Bare: GET /livez', path: '/livez', signedIn: false, page: false },
   ];

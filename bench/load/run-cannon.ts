@@ -16,7 +16,8 @@ export function runCannon(job: CannonJob): Promise<CannonResult> {
     child.once('error', fail);
     child.once('exit', (code) => {
       const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !line.startsWith('{')) fail(new Error(`the load generator exited with ${code}: ${err.slice(-2000)}`));
+      if (code !== 0 || !line.startsWith('{'))
+        fail(new Error(`the load generator exited with ${code}: ${err.slice(-2000)}`));
       else done(JSON.parse(line) as CannonResult);
     });
   });

@@ -27,14 +27,21 @@ export async function signInSellers(baseUrl: string, databaseUrl: string, count:
       )
     ).rows;
     const step = Math.max(1, (ranked.length - 1) / Math.max(1, count - 1));
-    const chosen = [...new Set(Array.from({ length: Math.min(count, ranked.length) }, (_, i) => Math.min(ranked.length - 1, Math.round(i * step))))].map((i) => ranked[i]);
+    const chosen = [
+      ...new Set(
+        Array.from({ length: Math.min(count, ranked.length) }, (_, i) =>
+          Math.min(ranked.length - 1, Math.round(i * step)),
+        ),
+      ),
+    ].map((i) => ranked[i]);
     await client.query(
       `UPDATE app_user SET password_hash = (SELECT password_hash FROM app_user WHERE email LIKE 'bench-load-hash.%' ORDER BY created_at DESC LIMIT 1)
        WHERE id = ANY($1)`,
       [chosen.map((user) => user.id)],
     );
     const cookies: string[] = [];
-    for (const user of chosen) cookies.push((await GatewaySession.signIn(baseUrl, user.email, GatewaySession.PASSWORD)).cookieHeader);
+    for (const user of chosen)
+      cookies.push((await GatewaySession.signIn(baseUrl, user.email, GatewaySession.PASSWORD)).cookieHeader);
     return {
       cookies,
       bigSellerOrders: Number(chosen[0].orders),

@@ -54,7 +54,8 @@ export function memoryGrowth(samples: readonly MemorySample[], windowMs: number)
   const window = span >= 5 * windowMs ? windowMs : span / 5;
   const first = samples.filter((s) => s.atMs <= window);
   const last = samples.filter((s) => s.atMs >= span - window);
-  const mean = (of: readonly MemorySample[], name: string, key: 'rss' | 'heap') => of.reduce((sum, s) => sum + s.byProcess[name][key], 0) / of.length;
+  const mean = (of: readonly MemorySample[], name: string, key: 'rss' | 'heap') =>
+    of.reduce((sum, s) => sum + s.byProcess[name][key], 0) / of.length;
   return Object.keys(samples[0].byProcess).map((name) => ({
     name,
     firstRss: mean(first, name, 'rss'),

@@ -6,7 +6,8 @@ export function numberFromEnv(name: string, fallback: number, min: number, max: 
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`${name} must be a number from ${min} to ${max}`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new Error(`${name} must be a number from ${min} to ${max}`);
   return value;
 }
 

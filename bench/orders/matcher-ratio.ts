@@ -38,8 +38,16 @@ export interface MatcherMeasurement {
  * user: from no records to all of them (the records are deleted before each timed run, outside
  * the timing), then again with nothing to change. Each against the plain read of its rows.
  */
-export async function measureMatcher(databaseUrl: string, userId: string, now: Date, runs: { warmUps: number; repeats: number }): Promise<MatcherMeasurement> {
-  const dataSource = await createDataSource({ DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: 4 }, 'bench-matcher').initialize();
+export async function measureMatcher(
+  databaseUrl: string,
+  userId: string,
+  now: Date,
+  runs: { warmUps: number; repeats: number },
+): Promise<MatcherMeasurement> {
+  const dataSource = await createDataSource(
+    { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: 4 },
+    'bench-matcher',
+  ).initialize();
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -47,10 +55,22 @@ export async function measureMatcher(databaseUrl: string, userId: string, now: D
     const logger = pino({ level: 'silent' });
     // With the job's statistics step, as the matcher runs it.
     const statistics = new OrderStatistics(new TableStatisticsRepository(dataSource), logger);
-    const handler = new MatchRunsHandler(matchRuns, new UserMatcher(dataSource, DEFAULT_MATCHING_OPTIONS), { publish: () => Promise.resolve(true) }, logger, () => now, async () => {}, statistics);
+    const handler = new MatchRunsHandler(
+      matchRuns,
+      new UserMatcher(dataSource, DEFAULT_MATCHING_OPTIONS),
+      { publish: () => Promise.resolve(true) },
+      logger,
+      () => now,
+      async () => {},
+      statistics,
+    );
     const runJob = async (): Promise<MatchUserResult> => {
       const { run } = await matchRuns.queueOrGetQueued(userId, 'operator');
-      const job = { data: { runId: run.id }, attemptsMade: 0, opts: { attempts: 1 } } as unknown as Job<MatchUserPayload>;
+      const job = {
+        data: { runId: run.id },
+        attemptsMade: 0,
+        opts: { attempts: 1 },
+      } as unknown as Job<MatchUserPayload>;
       return handler.handle(job);
     };
     let last: MatchUserResult | null = null;

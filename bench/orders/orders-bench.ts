@@ -42,7 +42,10 @@ function matcherTable(m: MatcherMeasurement): string {
     [`${label}: matcher (match-user job)`, seconds(part.matcher.medianMs)],
     [`${label}: plain read of its rows`, millis(part.plain.medianMs)],
     [`${label}: ratio (goal ≤ 2)`, ratio(part.matcher.medianMs / part.plain.medianMs)],
-    [`${label}: records added / changed / removed`, `${count(part.result.added)} / ${count(part.result.changed)} / ${count(part.result.removed)}`],
+    [
+      `${label}: records added / changed / removed`,
+      `${count(part.result.added)} / ${count(part.result.changed)} / ${count(part.result.removed)}`,
+    ],
   ];
   return formatTable(
     ['Matcher, big seller', 'Median'],
@@ -60,13 +63,26 @@ function matcherTable(m: MatcherMeasurement): string {
 function readsTable(reads: readonly ReadMeasurement[]): string {
   return formatTable(
     ['Read route (gateway over HTTP) vs bare SQL', 'Route', 'Bare SQL', 'Ratio (goal ≤ 1.5)', 'Same answer', 'Answer'],
-    reads.map((read) => [read.label, millis(read.route.medianMs), millis(read.sql.medianMs), ratio(read.route.medianMs / read.sql.medianMs), read.agree ? 'yes' : 'NO', read.detail]),
+    reads.map((read) => [
+      read.label,
+      millis(read.route.medianMs),
+      millis(read.sql.medianMs),
+      ratio(read.route.medianMs / read.sql.medianMs),
+      read.agree ? 'yes' : 'NO',
+      read.detail,
+    ]),
   );
 }
 
 async function main(): Promise<void> {
-  console.log(`Orders bench: scale ${SIZES.scale}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`Seeding: a big seller with ${count(SIZES.bigUserOrders)} receipts and as many Printify orders, ${count(SIZES.otherOrders)} orders over ${count(SIZES.otherUsers)} other sellers…`);
+  console.log(
+    `Orders bench: scale ${SIZES.scale}, ${cpus().length} cores, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `Seeding: a big seller with ${count(SIZES.bigUserOrders)} receipts and as many Printify orders, ${count(SIZES.otherOrders)} orders over ${count(SIZES.otherUsers)} other sellers…`,
+  );
   const seeded = await seedOrdersDatabase(SIZES, BENCH_NOW);
   try {
     console.log(`\n${seedTable(seeded)}\n`);

@@ -16,9 +16,14 @@ async function main(): Promise<void> {
   if (!url) throw new Error('usage: profits-profile <database url>');
   const client = new Client({ connectionString: url });
   await client.connect();
-  const biggest: { user_id: string }[] = (await client.query(`SELECT user_id FROM order_record GROUP BY user_id ORDER BY count(*) DESC LIMIT 1`)).rows;
+  const biggest: { user_id: string }[] = (
+    await client.query(`SELECT user_id FROM order_record GROUP BY user_id ORDER BY count(*) DESC LIMIT 1`)
+  ).rows;
   const userId = biggest[0].user_id;
-  const dataSource = await createDataSource({ DATABASE_URL: url, DATABASE_POOL_SIZE: 2 }, 'profits-profile').initialize();
+  const dataSource = await createDataSource(
+    { DATABASE_URL: url, DATABASE_POOL_SIZE: 2 },
+    'profits-profile',
+  ).initialize();
   try {
     await client.query(`DELETE FROM order_profit WHERE user_id = $1`, [userId]);
     await client.query(`VACUUM order_profit`);

@@ -25,7 +25,11 @@ export const ORDERS_SEARCH = 'mith';
  * their bare SQL (read-sql.ts) on a plain pg connection, in the same run. Each: warm-ups, then
  * the median of the timed runs.
  */
-export async function measureReads(databaseUrl: string, bigUserId: string, runs: { warmUps: number; repeats: number }): Promise<ReadMeasurement[]> {
+export async function measureReads(
+  databaseUrl: string,
+  bigUserId: string,
+  runs: { warmUps: number; repeats: number },
+): Promise<ReadMeasurement[]> {
   ensureFreshServerBuild();
   // The stack's own empty database stays unused: the gateway reads the seeded one.
   const stack = await startTestStack({ DATABASE_URL: databaseUrl });
@@ -40,7 +44,12 @@ export async function measureReads(databaseUrl: string, bigUserId: string, runs:
     let dashboard: DashboardMetricsResponse | null = null;
     let dashboardBare: Awaited<ReturnType<typeof dashboardSql>> | null = null;
     const dashboardRoute = await timeRuns(runs, async () => {
-      dashboard = await session.json<DashboardMetricsResponse>('GET', '/api/dashboard/metrics?days=365&currency=USD', undefined, 200);
+      dashboard = await session.json<DashboardMetricsResponse>(
+        'GET',
+        '/api/dashboard/metrics?days=365&currency=USD',
+        undefined,
+        200,
+      );
     });
     const dashboardBareTimings = await timeRuns(runs, async () => {
       dashboardBare = await dashboardSql(client, bigUserId, 'USD', since);
@@ -49,15 +58,37 @@ export async function measureReads(databaseUrl: string, bigUserId: string, runs:
     let page: OrdersPageResponse | null = null;
     let pageBare: Awaited<ReturnType<typeof ordersPageSql>> | null = null;
     const pageRoute = await timeRuns(runs, async () => {
-      page = await session.json<OrdersPageResponse>('GET', `/api/orders?search=${ORDERS_SEARCH}&status=matched&page=1`, undefined, 200);
+      page = await session.json<OrdersPageResponse>(
+        'GET',
+        `/api/orders?search=${ORDERS_SEARCH}&status=matched&page=1`,
+        undefined,
+        200,
+      );
     });
     const pageBareTimings = await timeRuns(runs, async () => {
-      pageBare = await ordersPageSql(client, bigUserId, 'USD', ORDERS_SEARCH, 'matched', (page as OrdersPageResponse | null)?.pageSize ?? 50);
+      pageBare = await ordersPageSql(
+        client,
+        bigUserId,
+        'USD',
+        ORDERS_SEARCH,
+        'matched',
+        (page as OrdersPageResponse | null)?.pageSize ?? 50,
+      );
     });
 
     return [
-      { label: 'Dashboard metrics (365 days, USD)', route: dashboardRoute, sql: dashboardBareTimings, ...compareDashboard(dashboard, dashboardBare) },
-      { label: `Orders, first page (search "${ORDERS_SEARCH}", matched)`, route: pageRoute, sql: pageBareTimings, ...comparePage(page, pageBare) },
+      {
+        label: 'Dashboard metrics (365 days, USD)',
+        route: dashboardRoute,
+        sql: dashboardBareTimings,
+        ...compareDashboard(dashboard, dashboardBare),
+      },
+      {
+        label: `Orders, first page (search "${ORDERS_SEARCH}", matched)`,
+        route: pageRoute,
+        sql: pageBareTimings,
+        ...comparePage(page, pageBare),
+      },
     ];
   } finally {
     await client.end();
@@ -80,7 +111,10 @@ async function signInAs(baseUrl: string, client: Client, userId: string): Promis
   return GatewaySession.signIn(baseUrl, email, GatewaySession.PASSWORD);
 }
 
-function compareDashboard(route: DashboardMetricsResponse | null, bare: Awaited<ReturnType<typeof dashboardSql>> | null): { agree: boolean; detail: string } {
+function compareDashboard(
+  route: DashboardMetricsResponse | null,
+  bare: Awaited<ReturnType<typeof dashboardSql>> | null,
+): { agree: boolean; detail: string } {
   if (!route || !bare) return { agree: false, detail: 'no answer' };
   const agree =
     route.totalRevenue.minor === bare.revenue &&
@@ -92,15 +126,24 @@ function compareDashboard(route: DashboardMetricsResponse | null, bare: Awaited<
     route.ordersWithoutRate === bare.withoutRate &&
     route.hasOrders === bare.hasOrders;
   const money = (minor: number) => (minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
-  return { agree, detail: `revenue ${money(bare.revenue)}, profit ${money(bare.profit)} USD; ${bare.matched.toLocaleString('en-US')} matched` };
+  return {
+    agree,
+    detail: `revenue ${money(bare.revenue)}, profit ${money(bare.profit)} USD; ${bare.matched.toLocaleString('en-US')} matched`,
+  };
 }
 
-function comparePage(route: OrdersPageResponse | null, bare: Awaited<ReturnType<typeof ordersPageSql>> | null): { agree: boolean; detail: string } {
+function comparePage(
+  route: OrdersPageResponse | null,
+  bare: Awaited<ReturnType<typeof ordersPageSql>> | null,
+): { agree: boolean; detail: string } {
   if (!route || !bare) return { agree: false, detail: 'no answer' };
   const agree =
     route.total === bare.total &&
     route.filteredTotal === bare.filteredTotal &&
     JSON.stringify(route.tabCounts) === JSON.stringify(bare.tabCounts) &&
     JSON.stringify(route.orders.map((order) => order.id)) === JSON.stringify(bare.ids);
-  return { agree, detail: `${route.orders.length} rows, ${bare.filteredTotal.toLocaleString('en-US')} of ${bare.total.toLocaleString('en-US')} orders` };
+  return {
+    agree,
+    detail: `${route.orders.length} rows, ${bare.filteredTotal.toLocaleString('en-US')} of ${bare.total.toLocaleString('en-US')} orders`,
+  };
 }

@@ -7,7 +7,16 @@ import type { Client } from 'pg';
 
 /** GET /api/dashboard/metrics: the window's sums of the stored figures and the status counters. */
 export async function dashboardSql(client: Client, userId: string, currency: string, since: Date) {
-  const { rows } = await client.query<{ matched: string; pending: string; unmatched: string; without_rate: string; revenue: string; costs: string; profit: string; has_orders: boolean }>(
+  const { rows } = await client.query<{
+    matched: string;
+    pending: string;
+    unmatched: string;
+    without_rate: string;
+    revenue: string;
+    costs: string;
+    profit: string;
+    has_orders: boolean;
+  }>(
     `SELECT count(*) FILTER (WHERE r.status = 'matched') AS matched,
        count(*) FILTER (WHERE r.status = 'pending') AS pending,
        count(*) FILTER (WHERE r.status = 'unmatched') AS unmatched,
@@ -37,7 +46,14 @@ const SEARCH_TEXT = `(coalesce(r.etsy_receipt_id, '') || ' ' || coalesce(r.print
  * GET /api/orders?search&status&page=1: the first page (newest first) with each row's figures,
  * and the counts the page shows (all orders of the view, the filtered ones per source tab).
  */
-export async function ordersPageSql(client: Client, userId: string, currency: string, search: string, status: string, pageSize: number) {
+export async function ordersPageSql(
+  client: Client,
+  userId: string,
+  currency: string,
+  search: string,
+  status: string,
+  pageSize: number,
+) {
   const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const page = await client.query<{ id: string }>(
     `SELECT r.id, r.status, r.match_method, r.match_confidence, r.etsy_receipt_id, r.printify_order_id, r.product_title, r.product_sku,

@@ -12,7 +12,10 @@ import { DASHBOARD_DAY_BACKFILL_SQL } from '../../libs/db/src/migrations/1765300
  * With `sqlRecords` false, the other sellers' records and figures are left out (the matcher and
  * the compute-profits job write them instead).
  */
-export function seedTableStatements(now: Date, options: { sqlRecords: boolean } = { sqlRecords: true }): Array<[label: string, sql: string]> {
+export function seedTableStatements(
+  now: Date,
+  options: { sqlRecords: boolean } = { sqlRecords: true },
+): Array<[label: string, sql: string]> {
   const all = allSeedTableStatements(now);
   // Every step that writes what the product derives (records, figures and whatever is kept from
   // them) is labelled "other sellers' …".

@@ -6,7 +6,17 @@ import { seedPlanStatements } from './seed-plan';
 import { seedTableStatements } from './seed-tables';
 
 /** The tables the seed fills; their secondary indexes are built once after the rows are in. */
-const SEEDED_TABLES = ['etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line', 'order_record', 'order_profit', 'dashboard_day'];
+const SEEDED_TABLES = [
+  'etsy_receipt',
+  'etsy_receipt_line',
+  'etsy_payment',
+  'etsy_ledger_entry',
+  'printify_order',
+  'printify_order_line',
+  'order_record',
+  'order_profit',
+  'dashboard_day',
+];
 
 export interface SeededDatabase {
   database: TestDatabase;
@@ -45,7 +55,11 @@ const ORDERS_BENCH_SEED: SeedOptions = { sqlRecords: true, vacuumAnalyze: true, 
  * load, and foreign-key triggers are off during it (session_replication_role = replica; the
  * rows are consistent by construction).
  */
-export async function seedOrdersDatabase(sizes: SeedSizes, now: Date, options: SeedOptions = ORDERS_BENCH_SEED): Promise<SeededDatabase> {
+export async function seedOrdersDatabase(
+  sizes: SeedSizes,
+  now: Date,
+  options: SeedOptions = ORDERS_BENCH_SEED,
+): Promise<SeededDatabase> {
   const started = performance.now();
   const steps: Array<[string, number]> = [];
   const database = await createTestDatabase(`bench_${options.label}`);
@@ -67,7 +81,8 @@ export async function seedOrdersDatabase(sizes: SeedSizes, now: Date, options: S
       for (const sql of seedPlanStatements(sizes, now)) await client.query(sql);
     });
     await client.query(`SET session_replication_role = replica`);
-    for (const [label, sql] of seedTableStatements(now, { sqlRecords: options.sqlRecords })) await timed(steps, label, () => client.query(sql));
+    for (const [label, sql] of seedTableStatements(now, { sqlRecords: options.sqlRecords }))
+      await timed(steps, label, () => client.query(sql));
     await client.query(`RESET session_replication_role`);
     await timed(steps, 'secondary indexes', async () => {
       for (const index of indexes.rows) await client.query(index.indexdef);

@@ -5,7 +5,10 @@ export interface Timings {
   medianMs: number;
 }
 
-export async function timeRuns(options: { warmUps: number; repeats: number; before?: () => Promise<void> }, work: () => Promise<unknown>): Promise<Timings> {
+export async function timeRuns(
+  options: { warmUps: number; repeats: number; before?: () => Promise<void> },
+  work: () => Promise<unknown>,
+): Promise<Timings> {
   for (let i = 0; i < options.warmUps; i += 1) {
     await options.before?.();
     await work();

@@ -4,7 +4,14 @@ import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '@pod/testing';
 
 /** The built entry points a bench spawns. */
-const ENTRY_POINTS = ['gateway', 'services/sandbox', 'services/etsy-sync', 'services/printify-sync', 'services/matcher', 'services/fx-rate'].map((app) => `dist/${app}/src/main.js`);
+const ENTRY_POINTS = [
+  'gateway',
+  'services/sandbox',
+  'services/etsy-sync',
+  'services/printify-sync',
+  'services/matcher',
+  'services/fx-rate',
+].map((app) => `dist/${app}/src/main.js`);
 const SOURCE_ROOTS = ['gateway/src', 'services', 'libs'];
 
 function newestSource(dir: string): number {
@@ -30,7 +37,11 @@ export function ensureFreshServerBuild(): void {
   const builtAt = missing ? 0 : Math.min(...outputs.map((file) => statSync(file).mtimeMs));
   const sourcesAt = Math.max(...SOURCE_ROOTS.map((dir) => newestSource(resolve(REPO_ROOT, dir))));
   if (missing || sourcesAt > builtAt) {
-    console.log(missing ? 'The server is not built: npm run build:server' : 'The server build is older than its sources: npm run build:server');
+    console.log(
+      missing
+        ? 'The server is not built: npm run build:server'
+        : 'The server build is older than its sources: npm run build:server',
+    );
     execSync('npm run build:server', { cwd: REPO_ROOT, stdio: 'inherit' });
   }
 }

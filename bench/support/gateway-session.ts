@@ -19,7 +19,13 @@ export class GatewaySession {
     const session = new GatewaySession(baseUrl);
     const password = GatewaySession.PASSWORD;
     const email = `${label}.${Date.now().toString(36)}@example.com`;
-    const response = await session.call('POST', '/api/auth/register', { email, password, confirmPassword: password, firstName: 'Bench', lastName: 'Seller' });
+    const response = await session.call('POST', '/api/auth/register', {
+      email,
+      password,
+      confirmPassword: password,
+      firstName: 'Bench',
+      lastName: 'Seller',
+    });
     await session.keepCookie(response, 'register');
     return session;
   }
@@ -33,7 +39,8 @@ export class GatewaySession {
 
   private async keepCookie(response: Response, what: string): Promise<void> {
     const setCookie = response.headers.getSetCookie()[0];
-    if (response.status !== 201 && response.status !== 200) throw new Error(`${what}: ${response.status} ${await response.text()}`);
+    if (response.status !== 201 && response.status !== 200)
+      throw new Error(`${what}: ${response.status} ${await response.text()}`);
     if (!setCookie) throw new Error(`${what}: no session cookie`);
     this.cookie = setCookie.split(';')[0];
   }

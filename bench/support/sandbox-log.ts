@@ -34,7 +34,11 @@ export function maxInWindow(timesMs: readonly number[], windowMs: number): numbe
 }
 
 /** The most accepted requests of one budget (an Etsy token, a Printify account) in any window. */
-export function busiestWindow(requests: readonly LoggedRequest[], budgetOf: (request: LoggedRequest) => string | null, windowMs: number): number {
+export function busiestWindow(
+  requests: readonly LoggedRequest[],
+  budgetOf: (request: LoggedRequest) => string | null,
+  windowMs: number,
+): number {
   const byBudget = new Map<string, number[]>();
   for (const request of requests) {
     const budget = budgetOf(request);
@@ -47,17 +51,23 @@ export function busiestWindow(requests: readonly LoggedRequest[], budgetOf: (req
 }
 
 /** The Etsy per-token budget a request spent (`etsy-token:…`), null for key-only calls. */
-export const etsyTokenBudget = (request: LoggedRequest): string | null => (request.credential?.startsWith('etsy-token:') ? request.credential : null);
+export const etsyTokenBudget = (request: LoggedRequest): string | null =>
+  request.credential?.startsWith('etsy-token:') ? request.credential : null;
 
 /** The Printify account a request spent (`printify-account:<id> token:…` → the account). */
-export const printifyAccountBudget = (request: LoggedRequest): string | null => /^printify-account:(\S+)/.exec(request.credential ?? '')?.[1] ?? null;
+export const printifyAccountBudget = (request: LoggedRequest): string | null =>
+  /^printify-account:(\S+)/.exec(request.credential ?? '')?.[1] ?? null;
 
 /**
  * The shortest time, over one budget's accepted requests, between a request and the one
  * `count` − 1 after it: with `count` = limit + 1, how close the busiest moment came to a 429
  * (the sandbox refuses when that span is under the window). Null with fewer requests.
  */
-export function tightestSpan(requests: readonly LoggedRequest[], budgetOf: (request: LoggedRequest) => string | null, count: number): number | null {
+export function tightestSpan(
+  requests: readonly LoggedRequest[],
+  budgetOf: (request: LoggedRequest) => string | null,
+  count: number,
+): number | null {
   const byBudget = new Map<string, number[]>();
   for (const request of requests) {
     const budget = budgetOf(request);
@@ -69,7 +79,8 @@ export function tightestSpan(requests: readonly LoggedRequest[], budgetOf: (requ
   let best: number | null = null;
   for (const times of byBudget.values()) {
     times.sort((a, b) => a - b);
-    for (let i = 0; i + count - 1 < times.length; i += 1) best = Math.min(best ?? Infinity, times[i + count - 1] - times[i]);
+    for (let i = 0; i + count - 1 < times.length; i += 1)
+      best = Math.min(best ?? Infinity, times[i + count - 1] - times[i]);
   }
   return best;
 }

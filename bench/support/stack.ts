@@ -47,7 +47,12 @@ export async function cleanUpEverything(): Promise<void> {
  * database and Redis prefix (startTestStack plus the extra replicas, which share everything).
  * `env` goes to the gateway and every worker.
  */
-export async function startBenchStack(options: { workers: readonly TestStackWorker[]; replicas: number; env?: Record<string, string>; logLabel: string }): Promise<BenchStack> {
+export async function startBenchStack(options: {
+  workers: readonly TestStackWorker[];
+  replicas: number;
+  env?: Record<string, string>;
+  logLabel: string;
+}): Promise<BenchStack> {
   const env = options.env ?? {};
   const stack: TestStack = await startTestStack(env, { sandbox: true, workers: options.workers });
   const sandbox = stack.sandbox as TestSandbox;
@@ -57,7 +62,12 @@ export async function startBenchStack(options: { workers: readonly TestStackWork
     stopped ??= (async () => {
       await Promise.allSettled(extra.map((worker) => worker.stop()));
       await stack.stop();
-      keepLogs(options.logLabel, [stack.gateway, ...(stack.sandbox ? [stack.sandbox.process] : []), ...Object.values(stack.workers), ...extra]);
+      keepLogs(options.logLabel, [
+        stack.gateway,
+        ...(stack.sandbox ? [stack.sandbox.process] : []),
+        ...Object.values(stack.workers),
+        ...extra,
+      ]);
       await deleteRedisPrefix(stack.redisPrefix);
     })();
     cleanups.delete(stop);
@@ -76,7 +86,10 @@ export async function startBenchStack(options: { workers: readonly TestStackWork
     for (let replica = 2; replica <= options.replicas; replica += 1) {
       for (const name of options.workers) {
         const healthPort = await freePort();
-        const worker = spawnService(`${name}#${replica}`, `dist/services/${name}/src/main.js`, { ...shared, HEALTH_PORT: String(healthPort) });
+        const worker = spawnService(`${name}#${replica}`, `dist/services/${name}/src/main.js`, {
+          ...shared,
+          HEALTH_PORT: String(healthPort),
+        });
         extra.push(worker);
         await waitForHttp(`http://127.0.0.1:${healthPort}/healthz`, { process: worker, timeoutMs: 60_000 });
       }
@@ -100,6 +113,6 @@ function keepLogs(label: string, processes: readonly (ServiceProcess | undefined
   const dir = process.env.BENCH_LOG_DIR;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
-  for (const service of processes) if (service) writeFileSync(join(dir, `${label}-${service.name.replace(/[^a-z0-9-]/gi, '_')}.log`), service.logs());
+  for (const service of processes)
+    if (service) writeFileSync(join(dir, `${label}-${service.name.replace(/[^a-z0-9-]/gi, '_')}.log`), service.logs());
 }
-

@@ -31,30 +31,65 @@ const jobsCompleted = (worker: ServiceProcess, name: string) =>
     .split('\n')
     .filter((line) => line.includes('"event":"job.completed"') && line.includes(`"job":"${name}"`)).length;
 
-export async function contendForBudgets(stack: BenchStack, sizes: { receipts: number; orders: number }, deadline: number): Promise<ContentionResult> {
-  const connections = await queryDatabase<Connection>(stack.databaseUrl, `SELECT provider, user_id, shop_id FROM provider_connection`);
+export async function contendForBudgets(
+  stack: BenchStack,
+  sizes: { receipts: number; orders: number },
+  deadline: number,
+): Promise<ContentionResult> {
+  const connections = await queryDatabase<Connection>(
+    stack.databaseUrl,
+    `SELECT provider, user_id, shop_id FROM provider_connection`,
+  );
   const etsy = connections.find((row) => row.provider === 'etsy') as Connection;
   const printify = connections.find((row) => row.provider === 'printify') as Connection;
-  const receipts = await queryDatabase<{ id: string }>(stack.databaseUrl, `SELECT receipt_id AS id FROM etsy_receipt ORDER BY receipt_id LIMIT $1`, [sizes.receipts]);
-  const orders = await queryDatabase<{ id: string }>(stack.databaseUrl, `SELECT order_id AS id FROM printify_order ORDER BY order_id LIMIT $1`, [sizes.orders]);
+  const receipts = await queryDatabase<{ id: string }>(
+    stack.databaseUrl,
+    `SELECT receipt_id AS id FROM etsy_receipt ORDER BY receipt_id LIMIT $1`,
+    [sizes.receipts],
+  );
+  const orders = await queryDatabase<{ id: string }>(
+    stack.databaseUrl,
+    `SELECT order_id AS id FROM printify_order ORDER BY order_id LIMIT $1`,
+    [sizes.orders],
+  );
   const config = loadConfig({ REDIS_PREFIX: stack.redisPrefix, APP_SECRET: TEST_APP_SECRET });
   const queues = {
     etsy: new Queue('etsy-sync', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) }),
-    printify: new Queue('printify-sync', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) }),
+    printify: new Queue('printify-sync', {
+      connection: bullConnection(config, 'producer'),
+      prefix: bullPrefix(config),
+    }),
   };
-  const before = Object.fromEntries(stack.workers.map((worker) => [worker.name, jobsCompleted(worker, 'refresh-receipt') + jobsCompleted(worker, 'refresh-order')]));
+  const before = Object.fromEntries(
+    stack.workers.map((worker) => [
+      worker.name,
+      jobsCompleted(worker, 'refresh-receipt') + jobsCompleted(worker, 'refresh-order'),
+    ]),
+  );
   try {
     const startedAt = Date.now();
     await Promise.all([
       queues.etsy.addBulk(
-        receipts.map(({ id }) => ({ name: 'refresh-receipt', data: { userId: etsy.user_id, shopId: etsy.shop_id, receiptId: id }, opts: jobOptionsFor('etsy-sync', 'refresh-receipt') })),
+        receipts.map(({ id }) => ({
+          name: 'refresh-receipt',
+          data: { userId: etsy.user_id, shopId: etsy.shop_id, receiptId: id },
+          opts: jobOptionsFor('etsy-sync', 'refresh-receipt'),
+        })),
       ),
       queues.printify.addBulk(
-        orders.map(({ id }) => ({ name: 'refresh-order', data: { userId: printify.user_id, shopId: printify.shop_id, orderId: id }, opts: jobOptionsFor('printify-sync', 'refresh-order') })),
+        orders.map(({ id }) => ({
+          name: 'refresh-order',
+          data: { userId: printify.user_id, shopId: printify.shop_id, orderId: id },
+          opts: jobOptionsFor('printify-sync', 'refresh-order'),
+        })),
       ),
     ]);
     for (;;) {
-      const counts = await Promise.all(Object.values(queues).map((queue) => queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'paused')));
+      const counts = await Promise.all(
+        Object.values(queues).map((queue) =>
+          queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'paused'),
+        ),
+      );
       if (counts.every((count) => Object.values(count).every((n) => n === 0))) break;
       if (Date.now() > deadline) throw new Error(`the refresh jobs did not finish in time: ${JSON.stringify(counts)}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -64,7 +99,10 @@ export async function contendForBudgets(stack: BenchStack, sizes: { receipts: nu
     // Give the processes a moment to write their last completion lines.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const jobsPerProcess = Object.fromEntries(
-      stack.workers.map((worker) => [worker.name, jobsCompleted(worker, 'refresh-receipt') + jobsCompleted(worker, 'refresh-order') - (before[worker.name] ?? 0)]),
+      stack.workers.map((worker) => [
+        worker.name,
+        jobsCompleted(worker, 'refresh-receipt') + jobsCompleted(worker, 'refresh-order') - (before[worker.name] ?? 0),
+      ]),
     );
     return { startedAt, wallMs, jobsPerProcess, failedJobs: failed.reduce((a, b) => a + b, 0) };
   } finally {

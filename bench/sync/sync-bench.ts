@@ -23,7 +23,14 @@ import { cpus, loadavg } from 'node:os';
 import { consentGrantBody, queryDatabase, type TestSandbox } from '@pod/testing';
 import { ensureFreshServerBuild } from '../support/build';
 import { GatewaySession } from '../support/gateway-session';
-import { busiestWindow, etsyTokenBudget, printifyAccountBudget, requestsOf, tightestSpan, type LoggedRequest } from '../support/sandbox-log';
+import {
+  busiestWindow,
+  etsyTokenBudget,
+  printifyAccountBudget,
+  requestsOf,
+  tightestSpan,
+  type LoggedRequest,
+} from '../support/sandbox-log';
 import { cleanUpEverything, startBenchStack } from '../support/stack';
 import { formatTable } from '../support/table';
 import { contendForBudgets, type ContentionResult } from './contention';
@@ -36,21 +43,24 @@ function intFromEnv(name: string, fallback: number, min: number, max: number): n
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be an integer from ${min} to ${max}`);
   return value;
 }
 
 const RECEIPTS = intFromEnv('BENCH_RECEIPTS', 10_000, 12, 250_000);
 const REPLICAS = (process.env.BENCH_REPLICAS ?? '1,3').split(',').map((part) => {
   const value = Number(part.trim());
-  if (!Number.isInteger(value) || value < 1 || value > 5) throw new Error('BENCH_REPLICAS must list replica counts from 1 to 5, e.g. "1,3"');
+  if (!Number.isInteger(value) || value < 1 || value > 5)
+    throw new Error('BENCH_REPLICAS must list replica counts from 1 to 5, e.g. "1,3"');
   return value;
 });
 /** 700 Printify refreshes outlast Printify's 60-call burst by over a minute, so a full sliding minute is tested. */
 const CONTENTION = intFromEnv('BENCH_CONTENTION', Math.min(700, Math.floor(RECEIPTS / 14)), 0, 5_000);
 const ETSY_QPD = process.env.BENCH_ETSY_QPD ? intFromEnv('BENCH_ETSY_QPD', 10_000, 1, 100_000_000) : null;
 /** Generous: several times what the limits need at this size, and at least 10 minutes. */
-const CASE_TIMEOUT_MS = intFromEnv('BENCH_CASE_TIMEOUT_MINUTES', Math.max(10, Math.ceil((RECEIPTS / 10_000) * 30)), 1, 600) * 60_000;
+const CASE_TIMEOUT_MS =
+  intFromEnv('BENCH_CASE_TIMEOUT_MINUTES', Math.max(10, Math.ceil((RECEIPTS / 10_000) * 30)), 1, 600) * 60_000;
 
 interface SandboxTenant {
   tenantId: string;
@@ -134,14 +144,26 @@ function budgetsOf(requests: readonly LoggedRequest[], settings: SandboxSettings
 const elapsed = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 /** Polls the status the web app polls until neither provider's latest run is active. */
-async function bothSettled(session: GatewaySession, deadline: number, previous: { etsy?: string; printify?: string } = {}): Promise<{ etsy: RunView; printify: RunView }> {
+async function bothSettled(
+  session: GatewaySession,
+  deadline: number,
+  previous: { etsy?: string; printify?: string } = {},
+): Promise<{ etsy: RunView; printify: RunView }> {
   for (;;) {
-    const status = await session.json<{ etsy: RunView | null; printify: RunView | null }>('GET', '/api/sync/status', undefined, 200);
-    const done = (run: RunView | null, before?: string) => run !== null && run.id !== before && !['queued', 'running', 'waiting_for_quota'].includes(run.status);
+    const status = await session.json<{ etsy: RunView | null; printify: RunView | null }>(
+      'GET',
+      '/api/sync/status',
+      undefined,
+      200,
+    );
+    const done = (run: RunView | null, before?: string) =>
+      run !== null && run.id !== before && !['queued', 'running', 'waiting_for_quota'].includes(run.status);
     for (const run of [status.etsy, status.printify]) {
-      if (run?.status === 'waiting_for_quota') throw new Error('a run is waiting for the Etsy daily quota: raise it with BENCH_ETSY_QPD');
+      if (run?.status === 'waiting_for_quota')
+        throw new Error('a run is waiting for the Etsy daily quota: raise it with BENCH_ETSY_QPD');
     }
-    if (done(status.etsy, previous.etsy) && done(status.printify, previous.printify)) return { etsy: status.etsy as RunView, printify: status.printify as RunView };
+    if (done(status.etsy, previous.etsy) && done(status.printify, previous.printify))
+      return { etsy: status.etsy as RunView, printify: status.printify as RunView };
     if (Date.now() > deadline) throw new Error(`the syncs did not finish in time: ${JSON.stringify(status)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -150,10 +172,16 @@ async function bothSettled(session: GatewaySession, deadline: number, previous: 
 async function connectEtsy(session: GatewaySession, sandbox: TestSandbox, tenantId: string): Promise<void> {
   const { authUrl } = await session.json<{ authUrl: string }>('POST', '/api/connections/etsy/oauth', undefined, 200);
   // What the consent page's "Allow access" does for the seller.
-  const { code, state } = await sandbox.admin<{ code: string; state: string }>('POST', `/tenants/${tenantId}/grant`, consentGrantBody(authUrl));
+  const { code, state } = await sandbox.admin<{ code: string; state: string }>(
+    'POST',
+    `/tenants/${tenantId}/grant`,
+    consentGrantBody(authUrl),
+  );
   const callback = await session.call('GET', `/api/connections/etsy/callback?${new URLSearchParams({ code, state })}`);
   if (callback.status !== 302 || !callback.headers.get('location')?.includes('etsy=connected')) {
-    throw new Error(`the Etsy callback answered ${callback.status} ${callback.headers.get('location') ?? (await callback.text()).slice(0, 300)}`);
+    throw new Error(
+      `the Etsy callback answered ${callback.status} ${callback.headers.get('location') ?? (await callback.text()).slice(0, 300)}`,
+    );
   }
 }
 
@@ -172,20 +200,34 @@ async function runCase(replicas: number): Promise<CaseResult> {
     console.log(`  ${elapsed(began)}: gateway, sandbox and ${stack.workers.length} worker processes healthy`);
     if (ETSY_QPD !== null) await sandbox.admin('PATCH', '/settings', { etsyQpd: ETSY_QPD });
     const settings = await sandbox.admin<SandboxSettings>('GET', '/settings');
-    const tenant = await sandbox.admin<SandboxTenant>('POST', '/tenants', { months: MONTHS, ordersPerMonth: Math.ceil(RECEIPTS / MONTHS), printifyShops: 1 });
+    const tenant = await sandbox.admin<SandboxTenant>('POST', '/tenants', {
+      months: MONTHS,
+      ordersPerMonth: Math.ceil(RECEIPTS / MONTHS),
+      printifyShops: 1,
+    });
     const session = await GatewaySession.register(stack.baseUrl, `bench-sync-${replicas}`);
     await connectEtsy(session, sandbox, tenant.tenantId);
 
     // The second connect starts both first syncs.
     const startedAt = Date.now();
-    console.log(`  ${elapsed(began)}: seller of ${tenant.orders} orders signed up, Etsy connected; connecting Printify starts both syncs`);
-    await session.json('POST', '/api/connections/printify', { token: tenant.printify.token, shopId: String(tenant.printify.shops[0].id) }, 200);
+    console.log(
+      `  ${elapsed(began)}: seller of ${tenant.orders} orders signed up, Etsy connected; connecting Printify starts both syncs`,
+    );
+    await session.json(
+      'POST',
+      '/api/connections/printify',
+      { token: tenant.printify.token, shopId: String(tenant.printify.shops[0].id) },
+      200,
+    );
     const first = await bothSettled(session, deadline);
-    for (const run of [first.etsy, first.printify]) if (run.status !== 'succeeded') throw new Error(`a first sync ended ${run.status} (${run.errorCode})`);
+    for (const run of [first.etsy, first.printify])
+      if (run.status !== 'succeeded') throw new Error(`a first sync ended ${run.status} (${run.errorCode})`);
     console.log(`  ${elapsed(began)}: both first syncs finished`);
-    const runs = await queryDatabase<RunRow>(stack.databaseUrl, `SELECT id, provider, started_at, finished_at, requests_made FROM sync_run WHERE id = ANY($1)`, [
-      [first.etsy.id, first.printify.id],
-    ]);
+    const runs = await queryDatabase<RunRow>(
+      stack.databaseUrl,
+      `SELECT id, provider, started_at, finished_at, requests_made FROM sync_run WHERE id = ANY($1)`,
+      [[first.etsy.id, first.printify.id]],
+    );
     const run = (provider: 'etsy' | 'printify') => runs.find((row) => row.provider === provider) as RunRow;
     const finishedAt = Math.max(run('etsy').finished_at.getTime(), run('printify').finished_at.getTime());
     const [stored] = await queryDatabase<CaseResult['stored']>(
@@ -193,7 +235,9 @@ async function runCase(replicas: number): Promise<CaseResult> {
       `SELECT (SELECT count(*)::int FROM etsy_receipt) AS "receipts", (SELECT count(*)::int FROM etsy_ledger_entry) AS "ledgerEntries",
               (SELECT count(*)::int FROM etsy_payment) AS "payments", (SELECT count(*)::int FROM printify_order) AS "printifyOrders"`,
     );
-    const firstRequests = (await requestsOf(sandbox, tenant.tenantId, startedAt)).filter((request) => request.timestampMs <= finishedAt);
+    const firstRequests = (await requestsOf(sandbox, tenant.tenantId, startedAt)).filter(
+      (request) => request.timestampMs <= finishedAt,
+    );
     const etsyRequests = firstRequests.filter((request) => etsyTokenBudget(request) !== null).length;
     const printifyRequests = firstRequests.filter((request) => request.target === 'printify').length;
 
@@ -209,7 +253,11 @@ async function runCase(replicas: number): Promise<CaseResult> {
     let contention: CaseResult['contention'] = null;
     if (CONTENTION > 0) {
       // Two Etsy calls a receipt against one Printify call an order: both budgets stay busy about as long.
-      const result = await contendForBudgets(stack, { receipts: Math.ceil(CONTENTION * 0.43), orders: CONTENTION }, deadline);
+      const result = await contendForBudgets(
+        stack,
+        { receipts: Math.ceil(CONTENTION * 0.43), orders: CONTENTION },
+        deadline,
+      );
       const requests = await requestsOf(sandbox, tenant.tenantId, result.startedAt);
       contention = {
         ...result,
@@ -228,16 +276,25 @@ async function runCase(replicas: number): Promise<CaseResult> {
       etsyRequests,
       printifyRequests,
       requestsByStream: countByStream(firstRequests),
-      paymentRequests: firstRequests.filter((request) => request.target === 'etsy' && request.path.endsWith('/payments')).length,
+      paymentRequests: firstRequests.filter(
+        (request) => request.target === 'etsy' && request.path.endsWith('/payments'),
+      ).length,
       runRequests: { etsy: run('etsy').requests_made, printify: run('printify').requests_made },
-      minimumMs: { etsy: (etsyRequests / settings.etsyQps) * 1000, printify: (printifyRequests / (settings.printifyRpm / 60)) * 1000 },
+      minimumMs: {
+        etsy: (etsyRequests / settings.etsyQps) * 1000,
+        printify: (printifyRequests / (settings.printifyRpm / 60)) * 1000,
+      },
       wallMs: finishedAt - startedAt,
       runMs: {
         etsy: run('etsy').finished_at.getTime() - run('etsy').started_at.getTime(),
         printify: run('printify').finished_at.getTime() - run('printify').started_at.getTime(),
       },
       first: budgetsOf([...firstRequests, ...resyncRequests], settings),
-      resync: { byStream: countByStream(resyncRequests), rateLimited: resyncRequests.filter((request) => request.status === 429).length, wallMs: resyncWallMs },
+      resync: {
+        byStream: countByStream(resyncRequests),
+        rateLimited: resyncRequests.filter((request) => request.status === 429).length,
+        wallMs: resyncWallMs,
+      },
       contention,
     };
   } finally {
@@ -253,51 +310,89 @@ function report(results: CaseResult[]): void {
   const column = (r: CaseResult) => `${r.replicas} replica${r.replicas === 1 ? '' : 's'}`;
   const minimum = (r: CaseResult) => Math.max(r.minimumMs.etsy, r.minimumMs.printify);
   const rateLimited = (r: CaseResult) => r.first.rateLimited + (r.contention?.rateLimited ?? 0);
-  const c = (r: CaseResult, value: (contention: NonNullable<CaseResult['contention']>) => string) => (r.contention ? value(r.contention) : 'skipped');
+  const c = (r: CaseResult, value: (contention: NonNullable<CaseResult['contention']>) => string) =>
+    r.contention ? value(r.contention) : 'skipped';
   const s = results[0].settings;
   const rows: Array<[string, (r: CaseResult) => string]> = [
     ['Orders in the shop (sandbox)', (r) => thousands(r.shopOrders)],
-    ['Stored: receipts / Printify orders', (r) => `${thousands(r.stored.receipts)} / ${thousands(r.stored.printifyOrders)}`],
-    ['Stored: ledger entries / payments', (r) => `${thousands(r.stored.ledgerEntries)} / ${thousands(r.stored.payments)}`],
+    [
+      'Stored: receipts / Printify orders',
+      (r) => `${thousands(r.stored.receipts)} / ${thousands(r.stored.printifyOrders)}`,
+    ],
+    [
+      'Stored: ledger entries / payments',
+      (r) => `${thousands(r.stored.ledgerEntries)} / ${thousands(r.stored.payments)}`,
+    ],
     [
       'Etsy requests: receipt pages + ledger pages + payments',
-      (r) => `${thousands(r.etsyRequests)}: ${thousands(r.requestsByStream['etsy:receipts'])} + ${thousands(r.requestsByStream['etsy:ledger'] - r.paymentRequests)} + ${thousands(r.paymentRequests)}`,
+      (r) =>
+        `${thousands(r.etsyRequests)}: ${thousands(r.requestsByStream['etsy:receipts'])} + ${thousands(r.requestsByStream['etsy:ledger'] - r.paymentRequests)} + ${thousands(r.paymentRequests)}`,
     ],
     ['Printify requests', (r) => thousands(r.printifyRequests)],
-    ['Least time the limits allow: Etsy / Printify', (r) => `${seconds(r.minimumMs.etsy)} / ${seconds(r.minimumMs.printify)}`],
+    [
+      'Least time the limits allow: Etsy / Printify',
+      (r) => `${seconds(r.minimumMs.etsy)} / ${seconds(r.minimumMs.printify)}`,
+    ],
     ['Time taken (connect → both runs done)', (r) => seconds(r.wallMs)],
     ['Run time: Etsy / Printify', (r) => `${seconds(r.runMs.etsy)} / ${seconds(r.runMs.printify)}`],
     ['Time ÷ least time (goal ≤ 1.1)', (r) => (r.wallMs / minimum(r)).toFixed(3)],
     ['429 responses (goal 0)', (r) => String(rateLimited(r))],
-    ['Busiest Etsy second / Printify minute', (r) => `${r.first.busiestEtsySecond} of ${r.settings.etsyQps} / ${r.first.busiestPrintifyMinute} of ${r.settings.printifyRpm}`],
+    [
+      'Busiest Etsy second / Printify minute',
+      (r) =>
+        `${r.first.busiestEtsySecond} of ${r.settings.etsyQps} / ${r.first.busiestPrintifyMinute} of ${r.settings.printifyRpm}`,
+    ],
     [`Tightest ${s.etsyQps + 1} Etsy calls (429 under 1 s)`, (r) => span(r.first.tightestEtsy)],
     [`Tightest ${s.printifyRpm + 1} Printify calls (429 under 60 s)`, (r) => span(r.first.tightestPrintify)],
     ['Etsy daily quota used', (r) => `${thousands(r.etsyRequests)} of ${thousands(r.settings.etsyQpd)}`],
-    ['Re-sync requests: etsy:receipts / etsy:ledger / printify:orders (goal ≤ 2 each)', (r) => STREAMS.map((stream) => r.resync.byStream[stream]).join(' / ')],
+    [
+      'Re-sync requests: etsy:receipts / etsy:ledger / printify:orders (goal ≤ 2 each)',
+      (r) => STREAMS.map((stream) => r.resync.byStream[stream]).join(' / '),
+    ],
     ['Re-sync time', (r) => seconds(r.resync.wallMs)],
     ['Contention: refresh jobs per process', (r) => c(r, (x) => Object.values(x.jobsPerProcess).join(' / '))],
-    ['Contention: Etsy / Printify requests, time', (r) => c(r, (x) => `${thousands(x.etsyRequests)} / ${thousands(x.printifyRequests)}, ${seconds(x.wallMs)}`)],
+    [
+      'Contention: Etsy / Printify requests, time',
+      (r) => c(r, (x) => `${thousands(x.etsyRequests)} / ${thousands(x.printifyRequests)}, ${seconds(x.wallMs)}`),
+    ],
     ['Contention: 429s, failed jobs', (r) => c(r, (x) => `${x.rateLimited}, ${x.failedJobs}`)],
-    ['Contention: busiest Etsy second / Printify minute', (r) => c(r, (x) => `${x.busiestEtsySecond} / ${x.busiestPrintifyMinute}`)],
-    [`Contention: tightest ${s.etsyQps + 1} Etsy / ${s.printifyRpm + 1} Printify calls`, (r) => c(r, (x) => `${span(x.tightestEtsy)} / ${span(x.tightestPrintify)}`)],
+    [
+      'Contention: busiest Etsy second / Printify minute',
+      (r) => c(r, (x) => `${x.busiestEtsySecond} / ${x.busiestPrintifyMinute}`),
+    ],
+    [
+      `Contention: tightest ${s.etsyQps + 1} Etsy / ${s.printifyRpm + 1} Printify calls`,
+      (r) => c(r, (x) => `${span(x.tightestEtsy)} / ${span(x.tightestPrintify)}`),
+    ],
   ];
   console.log(
     `\nSync bench (${new Date().toISOString().slice(0, 10)}): ${thousands(RECEIPTS)} receipts over ${MONTHS} months; sandbox limits ${s.etsyQps}/s per Etsy token, ${s.printifyRpm}/min per Printify account`,
   );
-  console.log(formatTable(['', ...results.map(column)], rows.map(([label, value]) => [label, ...results.map(value)])));
+  console.log(
+    formatTable(
+      ['', ...results.map(column)],
+      rows.map(([label, value]) => [label, ...results.map(value)]),
+    ),
+  );
   for (const r of results) {
     const ratio = r.wallMs / minimum(r);
     const busiest = [r.first, ...(r.contention ? [r.contention] : [])];
     const missed = [
       ratio > 1.1 ? `time ratio ${ratio.toFixed(3)} > 1.1` : null,
       rateLimited(r) > 0 ? `${rateLimited(r)} × 429` : null,
-      busiest.some((b) => b.busiestEtsySecond > r.settings.etsyQps || b.busiestPrintifyMinute > r.settings.printifyRpm) ? 'a window over the limit' : null,
+      busiest.some((b) => b.busiestEtsySecond > r.settings.etsyQps || b.busiestPrintifyMinute > r.settings.printifyRpm)
+        ? 'a window over the limit'
+        : null,
       STREAMS.every((stream) => r.resync.byStream[stream] <= 2) ? null : 'a re-sync stream over 2 requests',
       r.contention && r.contention.failedJobs > 0 ? `${r.contention.failedJobs} failed refresh jobs` : null,
     ].filter((m): m is string => m !== null);
     console.log(`${column(r)}: ${missed.length ? `goals missed: ${missed.join('; ')}` : 'every goal met'}`);
   }
-  console.log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, shared; load average after the bench ${loadavg().map((l) => l.toFixed(1)).join(', ')}`);
+  console.log(
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, shared; load average after the bench ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -306,7 +401,9 @@ async function main(): Promise<void> {
   for (const replicas of REPLICAS) {
     console.log(`Case: ${replicas} replica(s) of etsy-sync and printify-sync, ${thousands(RECEIPTS)} receipts`);
     const result = await runCase(replicas);
-    console.log(`  first syncs took ${seconds(result.wallMs)} for ${thousands(result.etsyRequests)} Etsy and ${thousands(result.printifyRequests)} Printify requests`);
+    console.log(
+      `  first syncs took ${seconds(result.wallMs)} for ${thousands(result.etsyRequests)} Etsy and ${thousands(result.printifyRequests)} Printify requests`,
+    );
     results.push(result);
   }
   report(results);

@@ -20,7 +20,9 @@ const SANDBOX_HEALTH_PATH = '/__sandbox/healthz';
 const app = process.env.APP || 'gateway';
 let path = process.argv[2] || '/healthz';
 if (path !== '/healthz' && path !== '/livez' && !(app === 'sandbox' && path === SANDBOX_HEALTH_PATH)) {
-  process.stderr.write(`healthcheck: unknown path '${path}' (/healthz or /livez${app === 'sandbox' ? ` or ${SANDBOX_HEALTH_PATH}` : ''})\n`);
+  process.stderr.write(
+    `healthcheck: unknown path '${path}' (/healthz or /livez${app === 'sandbox' ? ` or ${SANDBOX_HEALTH_PATH}` : ''})\n`,
+  );
   process.exit(1);
 }
 

@@ -24,7 +24,10 @@ for (const path of added) {
 if (problems.length > 0) {
   process.stderr.write(
     `package-lock.json is out of date (${problems.length} difference(s)); run \`npm install\` and commit the lockfile:\n` +
-      problems.slice(0, 20).map((p) => `  ${p}\n`).join('') +
+      problems
+        .slice(0, 20)
+        .map((p) => `  ${p}\n`)
+        .join('') +
       (problems.length > 20 ? `  ... and ${problems.length - 20} more\n` : ''),
   );
   process.exit(1);

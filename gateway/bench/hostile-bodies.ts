@@ -17,7 +17,10 @@ export function hostileBodies(): HostileBody[] {
       { label: `${kb}, as many fields as fit`, payload: manyFields(size) },
       { label: `${kb}, 60 long field names`, payload: longFieldNames(size, 60) },
       { label: `${kb}, one long string`, payload: JSON.stringify({ email: 'a'.repeat(size - 30), password: 'x' }) },
-      { label: `${kb}, one long array`, payload: JSON.stringify({ email: Array.from({ length: Math.floor((size - 30) / 2) }, () => 1), password: 'x' }) },
+      {
+        label: `${kb}, one long array`,
+        payload: JSON.stringify({ email: Array.from({ length: Math.floor((size - 30) / 2) }, () => 1), password: 'x' }),
+      },
       { label: `${kb}, nested 30 deep`, payload: nested(size, 30) },
     ];
   });
@@ -36,7 +39,9 @@ function manyFields(size: number): string {
 
 function longFieldNames(size: number, count: number): string {
   const nameLength = Math.max(1, Math.floor(size / count) - 12);
-  return JSON.stringify(Object.fromEntries(Array.from({ length: count }, (_, i) => [`${i}`.padEnd(nameLength, 'x'), 1])));
+  return JSON.stringify(
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`${i}`.padEnd(nameLength, 'x'), 1])),
+  );
 }
 
 function nested(size: number, depth: number): string {

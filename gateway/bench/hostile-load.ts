@@ -19,7 +19,8 @@ export interface BodyCost {
 /** Route parameters that reach the handler (a real queue, a real service), so its pipes and validation run. */
 const concretePath = (url: string) => url.replace(':queue', 'matcher').replace(':service', 'etsy').replace(':id', '1');
 /** Signing out ends the session the sweep uses: it goes last. */
-const signOutLast = (a: RouteRef, b: RouteRef) => Number(a.url === '/api/auth/logout') - Number(b.url === '/api/auth/logout');
+const signOutLast = (a: RouteRef, b: RouteRef) =>
+  Number(a.url === '/api/auth/logout') - Number(b.url === '/api/auth/logout');
 
 export interface SweepOptions {
   /** Measurements of each body; its cost is the cheapest. */
@@ -41,7 +42,12 @@ const RECHECK_PAUSE_MS = 150;
  * Every hostile body to every route, through the whole stack in process; each cost is the
  * cheapest of its runs (the body's own cost, without a collector pause or a neighbour's load).
  */
-export async function sweepHostileBodies(app: NestFastifyApplication, routes: RouteRef[], headers: Record<string, string>, options: SweepOptions = {}): Promise<BodyCost[]> {
+export async function sweepHostileBodies(
+  app: NestFastifyApplication,
+  routes: RouteRef[],
+  headers: Record<string, string>,
+  options: SweepOptions = {},
+): Promise<BodyCost[]> {
   const { runs = 3, recheckAboveMs = Infinity, maxRuns = 12 } = options;
   const costs: BodyCost[] = [];
   for (const { method, url } of [...routes].sort(signOutLast)) {
@@ -55,7 +61,14 @@ export async function sweepHostileBodies(app: NestFastifyApplication, routes: Ro
         response = measured.result;
         cpuMs = Math.min(cpuMs, measured.cpuMs);
       }
-      costs.push({ route: `${method} ${url}`, body: label, bytes: payload.length, statusCode: response.statusCode, replyBytes: response.body.length, cpuMs });
+      costs.push({
+        route: `${method} ${url}`,
+        body: label,
+        bytes: payload.length,
+        statusCode: response.statusCode,
+        replyBytes: response.body.length,
+        cpuMs,
+      });
     }
   }
   return costs;
@@ -124,7 +137,11 @@ export async function livezUnderHostileBodies(baseUrl: string, options: HostileT
   } finally {
     await attackers?.stop();
   }
-  const summary = (values: number[]) => ({ p50: percentile(values, 50), p99: percentile(values, 99), max: Math.max(...values) });
+  const summary = (values: number[]) => ({
+    p50: percentile(values, 50),
+    p99: percentile(values, 99),
+    max: Math.max(...values),
+  });
   return { samples: wall.length, wall: summary(wall), cpu: summary(cpu) };
 }
 

@@ -38,12 +38,19 @@ async function main(): Promise<void> {
     const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
     const app = await createGateway(config, { logger: pino(pinoOptions(config, 'gateway'), discard) });
     const routes: RouteRef[] = [];
-    app.getHttpAdapter().getInstance().addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) {
-        // The consent form and the demo sign-in read no JSON body (see hostile-input.int-spec.ts).
-        if (!['GET', 'HEAD', 'OPTIONS'].includes(method) && ![SANDBOX_FORM_PATH, '/api/auth/dev-login'].includes(route.url)) routes.push({ method, url: route.url });
-      }
-    });
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onRoute', (route) => {
+        for (const method of [route.method].flat()) {
+          // The consent form and the demo sign-in read no JSON body (see hostile-input.int-spec.ts).
+          if (
+            !['GET', 'HEAD', 'OPTIONS'].includes(method) &&
+            ![SANDBOX_FORM_PATH, '/api/auth/dev-login'].includes(route.url)
+          )
+            routes.push({ method, url: route.url });
+        }
+      });
     await app.init();
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
@@ -52,7 +59,13 @@ async function main(): Promise<void> {
         method: 'POST',
         url: '/api/auth/register',
         headers: SAME_ORIGIN,
-        payload: { email: `bench.${Date.now()}@example.com`, password, confirmPassword: password, firstName: 'Bench', lastName: 'Mark' },
+        payload: {
+          email: `bench.${Date.now()}@example.com`,
+          password,
+          confirmPassword: password,
+          firstName: 'Bench',
+          lastName: 'Mark',
+        },
       });
       const cookie = String(([signedUp.headers['set-cookie']].flat()[0] ?? '').split(';')[0]);
       const headers = { ...SAME_ORIGIN, cookie, authorization: `Bearer ${TEST_OPERATOR_TOKEN}` };
@@ -61,10 +74,20 @@ async function main(): Promise<void> {
       console.log('Worst hostile body per route (CPU time of the whole request, cheapest of 5 runs):');
       const byRoute = new Map<string, (typeof costs)[number]>();
       for (const cost of costs) if ((byRoute.get(cost.route)?.cpuMs ?? -1) < cost.cpuMs) byRoute.set(cost.route, cost);
-      console.table([...byRoute.values()].map((c) => ({ route: c.route, body: c.body, status: c.statusCode, 'reply bytes': c.replyBytes, 'CPU ms': Number(c.cpuMs.toFixed(2)) })));
+      console.table(
+        [...byRoute.values()].map((c) => ({
+          route: c.route,
+          body: c.body,
+          status: c.statusCode,
+          'reply bytes': c.replyBytes,
+          'CPU ms': Number(c.cpuMs.toFixed(2)),
+        })),
+      );
       const accepted = costs.filter((c) => c.statusCode !== 413);
       const worstAccepted = accepted.sort((a, b) => b.cpuMs - a.cpuMs)[0];
-      console.log(`Worst body any route reads (not refused as too large): ${worstAccepted.route}, ${worstAccepted.body}: ${worstAccepted.cpuMs.toFixed(2)} ms CPU`);
+      console.log(
+        `Worst body any route reads (not refused as too large): ${worstAccepted.route}, ${worstAccepted.body}: ${worstAccepted.cpuMs.toFixed(2)} ms CPU`,
+      );
 
       const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
       const traffic = { attackPath: '/api/auth/login', samples: 300, headers: SAME_ORIGIN };
@@ -81,10 +104,22 @@ async function main(): Promise<void> {
         'wall p99 ms': ms(l.wall.p99),
         'wall max ms': ms(l.wall.max),
       });
-      console.log('/livez over HTTP, one probe every 10 ms; hostile bodies of every kind sent to /api/auth/login from another process.');
-      console.log('CPU = the gateway process\'s CPU time while the probe was outstanding; wall = the probe\'s wall time.');
-      console.table({ 'no hostile bodies': row(quiet), '50 hostile bodies/s': row(steady), 'back-to-back on 2 connections': row(flood) });
-      console.log(`Machine load average while measuring: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores`);
+      console.log(
+        '/livez over HTTP, one probe every 10 ms; hostile bodies of every kind sent to /api/auth/login from another process.',
+      );
+      console.log(
+        "CPU = the gateway process's CPU time while the probe was outstanding; wall = the probe's wall time.",
+      );
+      console.table({
+        'no hostile bodies': row(quiet),
+        '50 hostile bodies/s': row(steady),
+        'back-to-back on 2 connections': row(flood),
+      });
+      console.log(
+        `Machine load average while measuring: ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(', ')} on ${cpus().length} cores`,
+      );
     } finally {
       await app.close();
     }

@@ -81,10 +81,17 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
     reply.header('x-request-id', request.id);
   });
   // Before the web app's static files: the board brings its own @fastify/static (see bull-board.ts).
-  await registerBullBoard(fastify, config, (name) => app.get<Queue>(getQueueToken(name), { strict: false }), app.get(OperatorThrottle, { strict: false }));
+  await registerBullBoard(
+    fastify,
+    config,
+    (name) => app.get<Queue>(getQueueToken(name), { strict: false }),
+    app.get(OperatorThrottle, { strict: false }),
+  );
   const spa = await SpaFallback.register(fastify, config.WEB_DIST_DIR);
 
-  app.setGlobalPrefix('api', { exclude: ['sandbox/oauth/connect', 'sandbox/oauth/connect/decision', 'healthz', 'livez'] });
+  app.setGlobalPrefix('api', {
+    exclude: ['sandbox/oauth/connect', 'sandbox/oauth/connect/decision', 'healthz', 'livez'],
+  });
   const errorFilter = new AllExceptionsFilter(logger, spa);
   frameworkErrors.useFilter(errorFilter);
   app.useGlobalFilters(errorFilter);
@@ -93,7 +100,11 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   // One user's requests take at most userRequestConcurrency of the pool's connections (issue 16).
   const jwt = app.get(JwtService, { strict: false });
   registerUserTurns(fastify, {
-    limiter: new UserConcurrencyLimiter({ perUser: config.userRequestConcurrency, queue: config.USER_REQUEST_QUEUE, maxWaitMs: USER_TURN_MAX_WAIT_MS }),
+    limiter: new UserConcurrencyLimiter({
+      perUser: config.userRequestConcurrency,
+      queue: config.USER_REQUEST_QUEUE,
+      maxWaitMs: USER_TURN_MAX_WAIT_MS,
+    }),
     cookieName: sessionCookieName(config),
     subjectOf: (token) => verifiedSubject(jwt, token),
     refuse: (error, request, reply) => errorFilter.replyWithError(error, request, reply),

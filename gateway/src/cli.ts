@@ -3,7 +3,15 @@ import { Queue, QueueEvents } from 'bullmq';
 import { loadConfigOrExit, type AppConfig } from '@pod/config';
 import type { QueueName } from '@pod/contracts';
 import { createDatabaseIfMissing, prepareDatabase } from '@pod/db';
-import { bullConnection, bullPrefix, jobOptionsFor, schedulesFor, upsertSchedulers, withTimeout, type SyncFanOutResult } from '@pod/queue';
+import {
+  bullConnection,
+  bullPrefix,
+  jobOptionsFor,
+  schedulesFor,
+  upsertSchedulers,
+  withTimeout,
+  type SyncFanOutResult,
+} from '@pod/queue';
 
 const SCHEDULERS_TIMEOUT_MS = 15_000;
 const RESYNC_WAIT_MS = 60_000;
@@ -35,14 +43,18 @@ async function main(command: string | undefined): Promise<void> {
     say(await requestResync(config));
     return;
   }
-  throw new Error(`Unknown command "${command ?? ''}". Use: prepare | migrate | create-database | upsert-schedulers | resync`);
+  throw new Error(
+    `Unknown command "${command ?? ''}". Use: prepare | migrate | create-database | upsert-schedulers | resync`,
+  );
 }
 
 /** The same registration every gateway does at start; for deploy steps and `npm run schedulers`. */
 async function registerSchedulers(config: AppConfig): Promise<string[]> {
   const queues = new Map<QueueName, Queue>();
   const queueOf = (name: QueueName) => {
-    const queue = queues.get(name) ?? new Queue(name, { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
+    const queue =
+      queues.get(name) ??
+      new Queue(name, { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
     queues.set(name, queue);
     return queue;
   };
@@ -62,11 +74,17 @@ async function registerSchedulers(config: AppConfig): Promise<string[]> {
 async function requestResync(config: AppConfig): Promise<string> {
   const connection = bullConnection(config, 'producer');
   const queue = new Queue('maintenance', { connection, prefix: bullPrefix(config) });
-  const events = new QueueEvents('maintenance', { connection: bullConnection(config, 'worker'), prefix: bullPrefix(config) });
+  const events = new QueueEvents('maintenance', {
+    connection: bullConnection(config, 'worker'),
+    prefix: bullPrefix(config),
+  });
   try {
     const minute = new Date().toISOString().slice(0, 16);
     const options = jobOptionsFor('maintenance', 'sync-fan-out');
-    const job = await withTimeout(queue.add('sync-fan-out', { mode: 'nightly' }, { ...options, jobId: `resync-${minute}` }), SCHEDULERS_TIMEOUT_MS);
+    const job = await withTimeout(
+      queue.add('sync-fan-out', { mode: 'nightly' }, { ...options, jobId: `resync-${minute}` }),
+      SCHEDULERS_TIMEOUT_MS,
+    );
     await withTimeout(events.waitUntilReady(), SCHEDULERS_TIMEOUT_MS);
     const result = (await job.waitUntilFinished(events, RESYNC_WAIT_MS).catch(() => null)) as SyncFanOutResult | null;
     if (!result) return `Resync queued (job ${job.id}); a gateway will start it.`;

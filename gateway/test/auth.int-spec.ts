@@ -4,7 +4,16 @@ import { hash } from '@node-rs/argon2';
 import { JwtService } from '@nestjs/jwt';
 import { deriveKey } from '@pod/config';
 import { queryDatabase, TEST_APP_SECRET } from '@pod/testing';
-import { GatewayTestBed, SAME_ORIGIN, STRONG_PASSWORD, login, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
+import {
+  GatewayTestBed,
+  SAME_ORIGIN,
+  STRONG_PASSWORD,
+  login,
+  register,
+  sessionCookie,
+  uniqueEmail,
+  type TestGateway,
+} from './support/test-gateway';
 
 const bed = new GatewayTestBed();
 let gw: TestGateway;
@@ -17,14 +26,22 @@ beforeAll(async () => {
 });
 afterAll(() => bed.tearDown());
 
-const me = (app = gw.app, cookie?: string) => app.inject({ method: 'GET', url: '/api/auth/user', headers: cookie ? { cookie } : {} });
+const me = (app = gw.app, cookie?: string) =>
+  app.inject({ method: 'GET', url: '/api/auth/user', headers: cookie ? { cookie } : {} });
 
 describe('accounts', () => {
   it('registers, answers the current user, and refuses a taken email with 409', async () => {
     const email = uniqueEmail();
     const created = await register(gw.app, email);
     expect(created.statusCode).toBe(201);
-    expect(created.json().user).toEqual({ id: expect.any(String), email, firstName: 'Test', lastName: 'Seller', currency: 'USD', isDemo: false });
+    expect(created.json().user).toEqual({
+      id: expect.any(String),
+      email,
+      firstName: 'Test',
+      lastName: 'Seller',
+      currency: 'USD',
+      isDemo: false,
+    });
     const cookie = sessionCookie(created);
     expect((await me(gw.app, cookie)).json()).toMatchObject({ email, firstName: 'Test' });
     const again = await register(gw.app, email.toUpperCase());
@@ -39,12 +56,20 @@ describe('accounts', () => {
     // Any other route still needs a session.
     const orders = await gw.app.inject({ method: 'GET', url: '/api/orders' });
     expect(orders.statusCode).toBe(401);
-    expect(orders.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Please sign in to continue.', code: 'unauthenticated' });
+    expect(orders.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Please sign in to continue.',
+      code: 'unauthenticated',
+    });
   });
 
   it.each([
     [{ password: 'short', confirmPassword: 'short' }, 'Password must be at least 8 characters long'],
-    [{ password: 'password1', confirmPassword: 'password1' }, 'This password is too common. Please choose a less guessable one.'],
+    [
+      { password: 'password1', confirmPassword: 'password1' },
+      'This password is too common. Please choose a less guessable one.',
+    ],
     [{ password: 'Correct-Horse-7', confirmPassword: 'Different-Horse-7' }, "Passwords don't match"],
     [{ email: 'not-an-email' }, 'Please enter a valid email address'],
     [{ firstName: '   ' }, 'Please fill in all fields'],
@@ -55,7 +80,14 @@ describe('accounts', () => {
     [{ password: undefined }, 'Please fill in all fields'],
     [{ lastName: null }, 'Please fill in all fields'],
   ])('refuses bad sign-up input %j with a clear 400', async (override, message) => {
-    const payload = { email: uniqueEmail(), password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, firstName: 'A', lastName: 'B', ...override };
+    const payload = {
+      email: uniqueEmail(),
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+      firstName: 'A',
+      lastName: 'B',
+      ...override,
+    };
     const response = await gw.app.inject({ method: 'POST', url: '/api/auth/register', headers: SAME_ORIGIN, payload });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe(message);
@@ -107,7 +139,8 @@ describe('sign-in throttling (item 17) and no enumeration (item 18)', () => {
   it('limits failures per IP across accounts', async () => {
     const ip = '10.9.9.9';
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i += 1) statuses.push((await login(gw.app, uniqueEmail('ip'), 'whatever-pass', ip)).statusCode);
+    for (let i = 0; i < 31; i += 1)
+      statuses.push((await login(gw.app, uniqueEmail('ip'), 'whatever-pass', ip)).statusCode);
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
     expect(statuses[30]).toBe(429);
   });
@@ -150,7 +183,11 @@ describe('sessions (item 20)', () => {
     const second = sessionCookie(await login(gw.app, email, STRONG_PASSWORD));
     expect(first).not.toBe(second);
     expect((await me(replica.app, first)).statusCode).toBe(200);
-    const out = await gw.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...SAME_ORIGIN, cookie: first } });
+    const out = await gw.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { ...SAME_ORIGIN, cookie: first },
+    });
     expect(out.statusCode).toBe(200);
     expect(String(out.headers['set-cookie'])).toMatch(/podprofit_session=;/);
     expect((await me(replica.app, first)).statusCode).toBe(204);
@@ -168,7 +205,10 @@ describe('sessions (item 20)', () => {
     const tokens = [
       `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: userId, sid: 'x', exp: now + 60 })}.`,
       jwt.sign({ sub: userId, sid: 'x' }, { secret: key, algorithm: 'HS512' }),
-      jwt.sign({ sub: userId, sid: 'x' }, { secret: Buffer.from('another-key-another-key-another-key!'), algorithm: 'HS256' }),
+      jwt.sign(
+        { sub: userId, sid: 'x' },
+        { secret: Buffer.from('another-key-another-key-another-key!'), algorithm: 'HS256' },
+      ),
       jwt.sign({ sub: userId, sid: 'x', exp: now - 10 }, { secret: key, algorithm: 'HS256' }),
       jwt.sign({ sub: userId, sid: 'never-issued' }, { secret: key, algorithm: 'HS256', expiresIn: 60 }),
     ];
@@ -179,10 +219,14 @@ describe('sessions (item 20)', () => {
     const email = uniqueEmail('idle');
     const cookie = sessionCookie(await register(gw.app, email));
     expect((await me(gw.app, cookie)).statusCode).toBe(200);
-    await query(`UPDATE user_session SET last_seen_at = now() - interval '25 hours' WHERE user_id = (SELECT id FROM app_user WHERE email = '${email}')`);
+    await query(
+      `UPDATE user_session SET last_seen_at = now() - interval '25 hours' WHERE user_id = (SELECT id FROM app_user WHERE email = '${email}')`,
+    );
     expect((await me(gw.app, cookie)).statusCode).toBe(204);
     const fresh = sessionCookie(await login(gw.app, email, STRONG_PASSWORD));
-    await query(`UPDATE user_session SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM app_user WHERE email = '${email}')`);
+    await query(
+      `UPDATE user_session SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM app_user WHERE email = '${email}')`,
+    );
     expect((await me(gw.app, fresh)).statusCode).toBe(204);
   });
 });
@@ -193,9 +237,18 @@ describe('password change and settings', () => {
     const here = sessionCookie(await register(gw.app, email));
     const elsewhere = sessionCookie(await login(gw.app, email, STRONG_PASSWORD));
     const change = (payload: object) =>
-      gw.app.inject({ method: 'POST', url: '/api/user/change-password', headers: { ...SAME_ORIGIN, cookie: here }, payload });
-    expect((await change({ currentPassword: 'Not-my-password-1', newPassword: 'Brand-new-pass-9' })).json().message).toBe('Current password is incorrect');
-    expect((await change({ currentPassword: STRONG_PASSWORD, newPassword: 'short' })).json().message).toBe('Password must be at least 8 characters long');
+      gw.app.inject({
+        method: 'POST',
+        url: '/api/user/change-password',
+        headers: { ...SAME_ORIGIN, cookie: here },
+        payload,
+      });
+    expect(
+      (await change({ currentPassword: 'Not-my-password-1', newPassword: 'Brand-new-pass-9' })).json().message,
+    ).toBe('Current password is incorrect');
+    expect((await change({ currentPassword: STRONG_PASSWORD, newPassword: 'short' })).json().message).toBe(
+      'Password must be at least 8 characters long',
+    );
     const ok = await change({ currentPassword: STRONG_PASSWORD, newPassword: 'Brand-new-pass-9' });
     expect(ok.statusCode).toBe(200);
     expect((await me(gw.app, here)).statusCode).toBe(200);
@@ -206,10 +259,21 @@ describe('password change and settings', () => {
   it('saves the display currency and refuses anything else (item 25)', async () => {
     const cookie = sessionCookie(await register(gw.app, uniqueEmail('cur')));
     const patch = (payload: unknown) =>
-      gw.app.inject({ method: 'PATCH', url: '/api/user/settings', headers: { ...SAME_ORIGIN, cookie }, payload: payload as object });
+      gw.app.inject({
+        method: 'PATCH',
+        url: '/api/user/settings',
+        headers: { ...SAME_ORIGIN, cookie },
+        payload: payload as object,
+      });
     expect((await patch({ currency: 'EUR' })).json()).toEqual({ currency: 'EUR' });
     expect((await me(gw.app, cookie)).json().currency).toBe('EUR');
-    for (const bad of [{ currency: 'JPY' }, { currency: 'GBP', userId: 'x' }, { currency: ['GBP'] }, { currency: 'GBP', profit: 1 }, []]) {
+    for (const bad of [
+      { currency: 'JPY' },
+      { currency: 'GBP', userId: 'x' },
+      { currency: ['GBP'] },
+      { currency: 'GBP', profit: 1 },
+      [],
+    ]) {
       const response = await patch(bad);
       expect(response.statusCode).toBe(400);
       expect(typeof response.json().message).toBe('string');
@@ -218,18 +282,60 @@ describe('password change and settings', () => {
   });
 
   it('refuses mass assignment and wrong types at sign-up, and never returns secrets (item 25)', async () => {
-    const base = { email: uniqueEmail('mass'), password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, firstName: 'A', lastName: 'B' };
-    for (const extra of [{ id: 'x' }, { userId: 'x' }, { role: 'admin' }, { createdAt: '2020-01-01' }, { passwordHash: 'x' }]) {
-      const response = await gw.app.inject({ method: 'POST', url: '/api/auth/register', headers: SAME_ORIGIN, payload: { ...base, ...extra } });
+    const base = {
+      email: uniqueEmail('mass'),
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+      firstName: 'A',
+      lastName: 'B',
+    };
+    for (const extra of [
+      { id: 'x' },
+      { userId: 'x' },
+      { role: 'admin' },
+      { createdAt: '2020-01-01' },
+      { passwordHash: 'x' },
+    ]) {
+      const response = await gw.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: SAME_ORIGIN,
+        payload: { ...base, ...extra },
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toMatch(/should not exist/);
     }
-    const typed = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: { email: 'a@b.co', password: 123 } });
-    expect(typed.json()).toMatchObject({ statusCode: 400, message: 'Password must be text', code: 'validation_failed', field: 'password' });
+    const typed = await gw.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: SAME_ORIGIN,
+      payload: { email: 'a@b.co', password: 123 },
+    });
+    expect(typed.json()).toMatchObject({
+      statusCode: 400,
+      message: 'Password must be text',
+      code: 'validation_failed',
+      field: 'password',
+    });
     // An absent field is an unfilled one (spec: sign in needs both, else "Please fill in all fields").
-    const missing = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: { email: 'a@b.co' } });
-    expect(missing.json()).toMatchObject({ statusCode: 400, message: 'Please fill in all fields', code: 'validation_failed', field: 'password' });
-    const created = await gw.app.inject({ method: 'POST', url: '/api/auth/register', headers: SAME_ORIGIN, payload: base });
+    const missing = await gw.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: SAME_ORIGIN,
+      payload: { email: 'a@b.co' },
+    });
+    expect(missing.json()).toMatchObject({
+      statusCode: 400,
+      message: 'Please fill in all fields',
+      code: 'validation_failed',
+      field: 'password',
+    });
+    const created = await gw.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: SAME_ORIGIN,
+      payload: base,
+    });
     expect(created.body).not.toMatch(/argon2|password/i);
   });
 });

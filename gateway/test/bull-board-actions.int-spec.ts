@@ -31,9 +31,13 @@ const board = (gw: TestGateway, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', pat
 /** A job that failed once (a throwaway worker fails it as unrecoverable, then stops). */
 async function failedJob(gw: TestGateway, queueName: string): Promise<string> {
   const job = await queueOf(gw, queueName).add('ping', PING, { attempts: 1 });
-  const worker = new Worker(queueName, async () => Promise.reject(new UnrecoverableError('made to fail')), { connection: bullConnection(gw.config, 'worker'), prefix: bullPrefix(gw.config) });
+  const worker = new Worker(queueName, async () => Promise.reject(new UnrecoverableError('made to fail')), {
+    connection: bullConnection(gw.config, 'worker'),
+    prefix: bullPrefix(gw.config),
+  });
   try {
-    for (let i = 0; i < 100 && (await queueOf(gw, queueName).getJobState(String(job.id))) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && (await queueOf(gw, queueName).getJobState(String(job.id))) !== 'failed'; i++)
+      await new Promise((r) => setTimeout(r, 100));
   } finally {
     await worker.close();
   }
@@ -84,19 +88,44 @@ describe('Bull Board, read-only by default', () => {
     const delayed = String((await queueOf(readOnly, 'etsy-sync').add('ping', PING, { delay: 3_600_000 })).id);
     const ids = { failed, delayed };
     // Obliterating needs a paused queue: pause it the supported way (the JSON operator route) first.
-    expect((await readOnly.app.inject({ method: 'POST', url: '/api/admin/queues/etsy-sync/pause', headers: { authorization: bearer.authorization } })).statusCode).toBe(200);
+    expect(
+      (
+        await readOnly.app.inject({
+          method: 'POST',
+          url: '/api/admin/queues/etsy-sync/pause',
+          headers: { authorization: bearer.authorization },
+        })
+      ).statusCode,
+    ).toBe(200);
     const before = await redisState(readOnly, ids);
     expect(before.scheduler).toBe(60_000);
 
-    const refusals = [...changes(ids), ['PUT', `/api/queues/etsy-sync/${failed}/retry`] as const, ['PUT', `/api/queues/etsy-sync/${delayed}/promote`] as const, ['PUT', '/api/queues/etsy-sync/retry/failed'] as const, ['PUT', '/api/queues/etsy-sync/promote'] as const];
+    const refusals = [
+      ...changes(ids),
+      ['PUT', `/api/queues/etsy-sync/${failed}/retry`] as const,
+      ['PUT', `/api/queues/etsy-sync/${delayed}/promote`] as const,
+      ['PUT', '/api/queues/etsy-sync/retry/failed'] as const,
+      ['PUT', '/api/queues/etsy-sync/promote'] as const,
+    ];
     for (const [method, path, body] of refusals) {
       const response = await board(readOnly, method, path, body);
-      expect({ method, path, status: response.statusCode, code: response.json<{ code?: string }>().code }).toEqual({ method, path, status: 403, code: 'bull_board_read_only' });
+      expect({ method, path, status: response.statusCode, code: response.json<{ code?: string }>().code }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'bull_board_read_only',
+      });
     }
     expect(await redisState(readOnly, ids)).toEqual(before);
     // Reading still works.
-    expect((await readOnly.app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/api/queues`, headers: bearer })).statusCode).toBe(200);
-    await readOnly.app.inject({ method: 'POST', url: '/api/admin/queues/etsy-sync/resume', headers: { authorization: bearer.authorization } });
+    expect(
+      (await readOnly.app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/api/queues`, headers: bearer })).statusCode,
+    ).toBe(200);
+    await readOnly.app.inject({
+      method: 'POST',
+      url: '/api/admin/queues/etsy-sync/resume',
+      headers: { authorization: bearer.authorization },
+    });
   });
 });
 
@@ -109,11 +138,19 @@ describe('Bull Board with BULL_BOARD_MODE=retry', () => {
     const fx = queueOf(retrying, 'fx-rate');
     expect([await fx.getJobState(failed), await fx.getJobState(delayed)]).toEqual(['waiting', 'waiting']);
 
-    const ids = { failed: await failedJob(retrying, 'etsy-sync'), delayed: String((await queueOf(retrying, 'etsy-sync').add('ping', PING, { delay: 3_600_000 })).id) };
+    const ids = {
+      failed: await failedJob(retrying, 'etsy-sync'),
+      delayed: String((await queueOf(retrying, 'etsy-sync').add('ping', PING, { delay: 3_600_000 })).id),
+    };
     const before = await redisState(retrying, ids);
     for (const [method, path, body] of changes(ids)) {
       const response = await board(retrying, method, path, body);
-      expect({ method, path, status: response.statusCode, code: response.json<{ code?: string }>().code }).toEqual({ method, path, status: 403, code: 'bull_board_read_only' });
+      expect({ method, path, status: response.statusCode, code: response.json<{ code?: string }>().code }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'bull_board_read_only',
+      });
     }
     expect(await redisState(retrying, ids)).toEqual(before);
     // The queue-wide forms work too.

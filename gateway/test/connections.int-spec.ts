@@ -7,7 +7,17 @@ import { EtsyClient } from '@pod/integrations';
 import { InMemoryRateLimiter } from '@pod/testing/oracles';
 import { queryDatabase, TEST_APP_SECRET } from '@pod/testing';
 import { SandboxProviders, type SandboxTenant } from './support/sandbox-providers';
-import { GatewayTestBed, ORIGIN, SAME_ORIGIN, login, register, sessionCookie, uniqueEmail, STRONG_PASSWORD, type TestGateway } from './support/test-gateway';
+import {
+  GatewayTestBed,
+  ORIGIN,
+  SAME_ORIGIN,
+  login,
+  register,
+  sessionCookie,
+  uniqueEmail,
+  STRONG_PASSWORD,
+  type TestGateway,
+} from './support/test-gateway';
 
 const REDIRECT_URI = `${ORIGIN}/api/connections/etsy/callback`;
 const bed = new GatewayTestBed();
@@ -16,7 +26,8 @@ const sandbox = new SandboxProviders();
 let seller: SandboxTenant;
 /** Another Printify account (a token that does not see the seller's shops). */
 let otherAccount: SandboxTenant;
-const shopsView = () => seller.printify.shops.map((s) => ({ id: String(s.id), title: s.title, sales_channel: s.sales_channel }));
+const shopsView = () =>
+  seller.printify.shops.map((s) => ({ id: String(s.id), title: s.title, sales_channel: s.sales_channel }));
 let gw: TestGateway;
 let replica: TestGateway;
 /** Every response body the tests saw (no token may ever appear in one). */
@@ -59,7 +70,8 @@ async function startOAuth(cookie: string, app = gw.app) {
   return response.json().authUrl as string;
 }
 
-const callbackUrl = (query: Record<string, string>) => `/api/connections/etsy/callback?${new URLSearchParams(query).toString()}`;
+const callbackUrl = (query: Record<string, string>) =>
+  `/api/connections/etsy/callback?${new URLSearchParams(query).toString()}`;
 
 async function connectEtsy(cookie: string) {
   const { code, state } = await sandbox.consent(await startOAuth(cookie));
@@ -103,12 +115,21 @@ describe('Etsy OAuth 2.0 + PKCE (item 22)', () => {
     expect(await sandbox.tokenRequests()).toBe(before + 1);
 
     const status = (await get('/api/connections/status', cookie)).json();
-    expect(status.etsy).toMatchObject({ connected: true, status: 'connected', needsReconnect: false, shopName: seller.etsy.shopName, lastSync: null });
+    expect(status.etsy).toMatchObject({
+      connected: true,
+      status: 'connected',
+      needsReconnect: false,
+      shopName: seller.etsy.shopName,
+      lastSync: null,
+    });
     expect(status.etsy.shopId).toBe(String(seller.etsy.shopId));
     expect(status.mode).toBe('sandbox');
-    const [row] = await query<{ access_token_enc: string; refresh_token_enc: string; shop_currency: string; external_account_id: string }>(
-      "SELECT * FROM provider_connection WHERE provider = 'etsy' ORDER BY connected_at DESC LIMIT 1",
-    );
+    const [row] = await query<{
+      access_token_enc: string;
+      refresh_token_enc: string;
+      shop_currency: string;
+      external_account_id: string;
+    }>("SELECT * FROM provider_connection WHERE provider = 'etsy' ORDER BY connected_at DESC LIMIT 1");
     expect(row.access_token_enc).toMatch(/^v1\./);
     expect(row.refresh_token_enc).toMatch(/^v1\./);
     expect(row.shop_currency).toBe(seller.etsy.currency);
@@ -173,7 +194,10 @@ describe('Etsy OAuth 2.0 + PKCE (item 22)', () => {
     const { cookie } = await newSeller('denied');
     const state = new URL(await startOAuth(cookie)).searchParams.get('state') ?? '';
     const before = await sandbox.tokenRequests();
-    const denied = await get(callbackUrl({ state, error: 'access_denied', error_description: 'The user denied the request' }), cookie);
+    const denied = await get(
+      callbackUrl({ state, error: 'access_denied', error_description: 'The user denied the request' }),
+      cookie,
+    );
     expect(denied.statusCode).toBe(302);
     expect(denied.headers.location).toBe('/connections?etsy=denied');
     expect(await sandbox.tokenRequests()).toBe(before);
@@ -205,18 +229,31 @@ describe('Printify by personal access token', () => {
     [{ token: '' }, 'Please enter your Printify API token', 'validation_failed', 'token'],
     [{ token: '   ' }, 'Please enter your Printify API token', 'validation_failed', 'token'],
     [{ token: 42 }, 'Please enter your Printify API token', 'validation_failed', 'token'],
-    [{ token: 'not-a-real-token' }, 'Invalid Printify API token. Please check and try again.', 'printify_token_invalid', undefined],
+    [
+      { token: 'not-a-real-token' },
+      'Invalid Printify API token. Please check and try again.',
+      'printify_token_invalid',
+      undefined,
+    ],
     [{ token: 'any-token', extra: 1 }, 'property extra should not exist', 'validation_failed', 'extra'],
   ])('validate refuses %j with 400', async (payload, message, code, field) => {
     const { cookie } = await newSeller('pv');
     const response = await post('/api/connections/printify/validate', cookie, payload);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message, code, ...(field ? { field } : {}) });
+    expect(response.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message,
+      code,
+      ...(field ? { field } : {}),
+    });
   });
 
   it('validate answers the shops of a good token (trimmed)', async () => {
     const { cookie } = await newSeller('pv-ok');
-    const response = await post('/api/connections/printify/validate', cookie, { token: `  ${seller.printify.token}\n` });
+    const response = await post('/api/connections/printify/validate', cookie, {
+      token: `  ${seller.printify.token}\n`,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ shops: shopsView() });
   });
@@ -224,12 +261,15 @@ describe('Printify by personal access token', () => {
   it('limits token checks per user (20 per 10 minutes), so validate cannot test stolen tokens in bulk', async () => {
     const { cookie } = await newSeller('pv-limit');
     const statuses: number[] = [];
-    for (let i = 0; i < 21; i += 1) statuses.push((await post('/api/connections/printify/validate', cookie, { token: `guess-${i}` })).statusCode);
+    for (let i = 0; i < 21; i += 1)
+      statuses.push((await post('/api/connections/printify/validate', cookie, { token: `guess-${i}` })).statusCode);
     expect(statuses.slice(0, 20).every((status) => status === 400)).toBe(true);
     expect(statuses[20]).toBe(429);
     // Another seller is not affected.
     const other = await newSeller('pv-limit-other');
-    expect((await post('/api/connections/printify/validate', other.cookie, { token: seller.printify.token })).statusCode).toBe(200);
+    expect(
+      (await post('/api/connections/printify/validate', other.cookie, { token: seller.printify.token })).statusCode,
+    ).toBe(200);
   });
 
   // Payloads are built lazily: the sandbox's tokens and shops exist only once it has started.
@@ -241,10 +281,26 @@ describe('Printify by personal access token', () => {
     ['a non-numeric shop', () => ({ token: valid(), shopId: 'abc' }), 'Please select a shop'],
     ['a shop the token does not see', () => ({ token: valid(), shopId: 999 }), 'Please select a shop'],
     ["another account's token", () => ({ token: otherAccount.printify.token, shopId: shop() }), 'Please select a shop'],
-    ['a refused token', () => ({ token: 'bad-token', shopId: shop() }), 'Invalid Printify API token. Please check and try again.'],
-    ['a future date', () => ({ token: valid(), shopId: shop(), syncFromDate: '2099-01-01' }), 'The sync start date cannot be in the future'],
-    ['an impossible date', () => ({ token: valid(), shopId: shop(), syncFromDate: '2025-02-30' }), 'Please enter a valid sync start date'],
-    ['a date in another format', () => ({ token: valid(), shopId: shop(), syncFromDate: '01/02/2025' }), 'Please enter the sync start date as YYYY-MM-DD'],
+    [
+      'a refused token',
+      () => ({ token: 'bad-token', shopId: shop() }),
+      'Invalid Printify API token. Please check and try again.',
+    ],
+    [
+      'a future date',
+      () => ({ token: valid(), shopId: shop(), syncFromDate: '2099-01-01' }),
+      'The sync start date cannot be in the future',
+    ],
+    [
+      'an impossible date',
+      () => ({ token: valid(), shopId: shop(), syncFromDate: '2025-02-30' }),
+      'Please enter a valid sync start date',
+    ],
+    [
+      'a date in another format',
+      () => ({ token: valid(), shopId: shop(), syncFromDate: '01/02/2025' }),
+      'Please enter the sync start date as YYYY-MM-DD',
+    ],
   ])('connect refuses %s with 400', async (_label, payload, message) => {
     const { cookie } = await newSeller('pc');
     const response = await post('/api/connections/printify', cookie, payload());
@@ -256,9 +312,16 @@ describe('Printify by personal access token', () => {
   it('connects with a shop of the token and an optional start date, then lists the shops live', async () => {
     const { cookie } = await newSeller('pc-ok');
     const first = seller.printify.shops[0];
-    const response = await post('/api/connections/printify', cookie, { token: valid(), shopId: first.id, syncFromDate: '2025-01-15' });
+    const response = await post('/api/connections/printify', cookie, {
+      token: valid(),
+      shopId: first.id,
+      syncFromDate: '2025-01-15',
+    });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ ok: true, shop: { id: String(first.id), title: first.title, sales_channel: first.sales_channel } });
+    expect(response.json()).toEqual({
+      ok: true,
+      shop: { id: String(first.id), title: first.title, sales_channel: first.sales_channel },
+    });
     const status = (await get('/api/connections/status', cookie)).json();
     expect(status.printify).toMatchObject({
       connected: true,
@@ -279,7 +342,10 @@ describe('Printify by personal access token', () => {
     // An empty date means "sync all orders".
     const second = seller.printify.shops[1];
     await post('/api/connections/printify', cookie, { token: valid(), shopId: String(second.id), syncFromDate: '' });
-    expect((await get('/api/connections/status', cookie)).json().printify).toMatchObject({ shopTitle: second.title, syncFrom: null });
+    expect((await get('/api/connections/status', cookie)).json().printify).toMatchObject({
+      shopTitle: second.title,
+      syncFrom: null,
+    });
   });
 
   it('answers 503 with a clear message when Printify does not answer', async () => {
@@ -288,7 +354,12 @@ describe('Printify by personal access token', () => {
     try {
       const response = await post('/api/connections/printify/validate', cookie, { token: valid() });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toMatchObject({ statusCode: 503, error: 'Service Unavailable', message: 'Printify did not answer. Please try again.', code: 'provider_unavailable' });
+      expect(response.json()).toMatchObject({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'Printify did not answer. Please try again.',
+        code: 'provider_unavailable',
+      });
     } finally {
       await sandbox.clearFaults();
     }
@@ -297,12 +368,19 @@ describe('Printify by personal access token', () => {
   it('marks a stored token Printify no longer accepts as expired, and asks to reconnect', async () => {
     const { cookie } = await newSeller('pc-expired');
     const tenant = await sandbox.newTenant(1);
-    await post('/api/connections/printify', cookie, { token: tenant.printify.token, shopId: tenant.printify.shops[0].id });
+    await post('/api/connections/printify', cookie, {
+      token: tenant.printify.token,
+      shopId: tenant.printify.shops[0].id,
+    });
     await sandbox.fault({ target: 'printify', kind: 'expire-access-token', match: { tenantId: tenant.tenantId } });
     const shops = await get('/api/printify/shops', cookie);
     expect(shops.statusCode).toBe(409);
     expect(shops.json().message).toBe('Your Printify token is no longer valid. Please reconnect Printify.');
-    expect((await get('/api/connections/status', cookie)).json().printify).toMatchObject({ connected: false, status: 'expired', needsReconnect: true });
+    expect((await get('/api/connections/status', cookie)).json().printify).toMatchObject({
+      connected: false,
+      status: 'expired',
+      needsReconnect: true,
+    });
   });
 
   it('GET /api/printify/shops is 404 without a connection', async () => {
@@ -317,7 +395,10 @@ describe('disconnecting, and one seller never touching another (item 23)', () =>
   it('disconnects one service, then all; unknown services are 404', async () => {
     const { cookie } = await newSeller('disc');
     await connectEtsy(cookie);
-    await post('/api/connections/printify', cookie, { token: seller.printify.token, shopId: seller.printify.shops[0].id });
+    await post('/api/connections/printify', cookie, {
+      token: seller.printify.token,
+      shopId: seller.printify.shops[0].id,
+    });
     expect((await del('/api/connections/shopify', cookie)).statusCode).toBe(404);
     expect((await del('/api/connections/etsy', cookie)).json()).toEqual({ ok: true });
     let status = (await get('/api/connections/status', cookie)).json();
@@ -335,7 +416,10 @@ describe('disconnecting, and one seller never touching another (item 23)', () =>
     const a = await newSeller('idor-a');
     const b = await newSeller('idor-b');
     await connectEtsy(a.cookie);
-    await post('/api/connections/printify', a.cookie, { token: seller.printify.token, shopId: seller.printify.shops[0].id });
+    await post('/api/connections/printify', a.cookie, {
+      token: seller.printify.token,
+      shopId: seller.printify.shops[0].id,
+    });
     const bStatus = (await get('/api/connections/status', b.cookie)).json();
     expect([bStatus.etsy.connected, bStatus.printify.connected, bStatus.etsy.shopName]).toEqual([false, false, null]);
     expect((await get('/api/printify/shops', b.cookie)).statusCode).toBe(404);
@@ -354,13 +438,21 @@ describe('disconnecting, and one seller never touching another (item 23)', () =>
       ['DELETE', '/api/connections/etsy'],
       ['DELETE', '/api/connections/all'],
     ] as const) {
-      expect([url, (await gw.app.inject({ method, url, headers: method === 'GET' ? {} : SAME_ORIGIN })).statusCode]).toEqual([url, 401]);
+      expect([
+        url,
+        (await gw.app.inject({ method, url, headers: method === 'GET' ? {} : SAME_ORIGIN })).statusCode,
+      ]).toEqual([url, 401]);
     }
     const { cookie } = await newSeller('csrf');
     const crossSite = await gw.app.inject({
       method: 'DELETE',
       url: '/api/connections/all',
-      headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+      headers: {
+        cookie,
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'application/json',
+      },
     });
     expect(crossSite.statusCode).toBe(403);
   });
@@ -374,19 +466,35 @@ describe('Etsy token refresh with the real client against the sandbox (item 15)'
       "SELECT id, user_id, token_version, refresh_token_enc FROM provider_connection WHERE provider = 'etsy' ORDER BY connected_at DESC LIMIT 1",
     );
     const cipher = TokenCipher.fromAppSecret(TEST_APP_SECRET);
-    const oldRefresh = cipher.decrypt(row.refresh_token_enc, { userId: row.user_id, provider: 'etsy', purpose: 'refresh' });
+    const oldRefresh = cipher.decrypt(row.refresh_token_enc, {
+      userId: row.user_id,
+      provider: 'etsy',
+      purpose: 'refresh',
+    });
     const etsy = new EtsyClient(
-      { apiUrl: sandbox.url, keystring: 'sandbox-keystring', sharedSecret: 'sandbox-shared-secret', redirectUri: REDIRECT_URI, retry: { baseDelayMs: 10, maxDelayMs: 50 } },
+      {
+        apiUrl: sandbox.url,
+        keystring: 'sandbox-keystring',
+        sharedSecret: 'sandbox-shared-secret',
+        redirectUri: REDIRECT_URI,
+        retry: { baseDelayMs: 10, maxDelayMs: 50 },
+      },
       { limiter: new InMemoryRateLimiter() },
     );
     // Three "replicas", each with its own database pool and token service.
-    const pools = await Promise.all([0, 1, 2].map((i) => createDataSource({ DATABASE_URL: bed.database.url, DATABASE_POOL_SIZE: 3 }, `replica-${i}`).initialize()));
+    const pools = await Promise.all(
+      [0, 1, 2].map((i) =>
+        createDataSource({ DATABASE_URL: bed.database.url, DATABASE_POOL_SIZE: 3 }, `replica-${i}`).initialize(),
+      ),
+    );
     try {
       const services = pools.map((dataSource) => createEtsyTokenService({ dataSource, cipher, etsy }));
       await sandbox.fault({ target: 'etsy', kind: 'expire-access-token', match: { tenantId: seller.tenantId } });
       const before = await sandbox.tokenRequests();
       // getMe needs the OAuth token (getShop needs only the app key).
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => etsy.getMe(services[i % 3].forConnection(row.user_id, row.id))));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => etsy.getMe(services[i % 3].forConnection(row.user_id, row.id))),
+      );
       expect(answers.map((me) => me.shopId)).toEqual(Array(10).fill(String(seller.etsy.shopId)));
       expect(await sandbox.tokenRequests()).toBe(before + 1);
       const [after] = await query<{ token_version: number; refresh_token_enc: string; status: string }>(
@@ -395,7 +503,9 @@ describe('Etsy token refresh with the real client against the sandbox (item 15)'
       );
       expect(after.token_version).toBe(row.token_version + 1);
       expect(after.status).toBe('connected');
-      expect(cipher.decrypt(after.refresh_token_enc, { userId: row.user_id, provider: 'etsy', purpose: 'refresh' })).not.toBe(oldRefresh);
+      expect(
+        cipher.decrypt(after.refresh_token_enc, { userId: row.user_id, provider: 'etsy', purpose: 'refresh' }),
+      ).not.toBe(oldRefresh);
 
       // A revoked grant (a password change on Etsy): reauth_required, the error surfaces, no more token calls.
       await sandbox.fault({ target: 'etsy', kind: 'revoke-refresh-token', match: { tenantId: seller.tenantId } });
@@ -403,7 +513,9 @@ describe('Etsy token refresh with the real client against the sandbox (item 15)'
       const revoked = await Promise.allSettled(
         Array.from({ length: 4 }, (_, i) => etsy.getMe(services[i % 3].forConnection(row.user_id, row.id))),
       );
-      expect(revoked.every((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'reauth_required')).toBe(true);
+      expect(
+        revoked.every((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'reauth_required'),
+      ).toBe(true);
       expect(await sandbox.tokenRequests()).toBe(before + 2);
       const status = (await get('/api/connections/status', cookie)).json();
       expect(status.etsy).toMatchObject({ connected: false, status: 'reauth_required', needsReconnect: true });
@@ -417,20 +529,34 @@ describe('tokens never readable outside their ciphertext (items 26, 28)', () => 
   it('appear in no pg_dump, Redis key or value, log line or response', async () => {
     const { cookie } = await newSeller('leak');
     await connectEtsy(cookie);
-    await post('/api/connections/printify', cookie, { token: seller.printify.token, shopId: seller.printify.shops[0].id });
+    await post('/api/connections/printify', cookie, {
+      token: seller.printify.token,
+      shopId: seller.printify.shops[0].id,
+    });
     // Every token we hold, in the clear (decrypted here with the test key), plus the app's shared secret.
     const cipher = TokenCipher.fromAppSecret(TEST_APP_SECRET);
-    const rows = await query<{ user_id: string; provider: 'etsy' | 'printify'; access_token_enc: string; refresh_token_enc: string | null }>(
-      'SELECT user_id, provider, access_token_enc, refresh_token_enc FROM provider_connection',
-    );
+    const rows = await query<{
+      user_id: string;
+      provider: 'etsy' | 'printify';
+      access_token_enc: string;
+      refresh_token_enc: string | null;
+    }>('SELECT user_id, provider, access_token_enc, refresh_token_enc FROM provider_connection');
     const secrets = new Set<string>(['sandbox-shared-secret', seller.printify.token, otherAccount.printify.token]);
     for (const row of rows) {
-      secrets.add(cipher.decrypt(row.access_token_enc, { userId: row.user_id, provider: row.provider, purpose: 'access' }));
-      if (row.refresh_token_enc) secrets.add(cipher.decrypt(row.refresh_token_enc, { userId: row.user_id, provider: row.provider, purpose: 'refresh' }));
+      secrets.add(
+        cipher.decrypt(row.access_token_enc, { userId: row.user_id, provider: row.provider, purpose: 'access' }),
+      );
+      if (row.refresh_token_enc)
+        secrets.add(
+          cipher.decrypt(row.refresh_token_enc, { userId: row.user_id, provider: row.provider, purpose: 'refresh' }),
+        );
     }
     expect(secrets.size).toBeGreaterThan(10);
 
-    const dump = execFileSync('pg_dump', ['--data-only', bed.database.url], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const dump = execFileSync('pg_dump', ['--data-only', bed.database.url], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(dump).toContain('provider_connection');
 
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');

@@ -35,15 +35,27 @@ interface Answer {
 
 beforeAll(async () => {
   stack = await startTestStack();
-  dataSource = await createDataSource({ DATABASE_URL: stack.database.url, DATABASE_POOL_SIZE: 2 }, 'contention-test').initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: stack.database.url, DATABASE_POOL_SIZE: 2 },
+    'contention-test',
+  ).initialize();
   await storeGoldenRates(dataSource, [goldenDay(NOW)]);
   sellerA = await register('contention-a');
   sellerB = await register('contention-b');
-  for (const [seller, prefix] of [[sellerA, 'ca'], [sellerB, 'cb']] as const) {
+  for (const [seller, prefix] of [
+    [sellerA, 'ca'],
+    [sellerB, 'cb'],
+  ] as const) {
     await seedOrderSeller(dataSource, seller, prefix, NOW, 6);
     await matchAndFigure(dataSource, seller.userId, NOW);
   }
-  recordsOfA = (await queryDatabase<{ id: string }>(stack.database.url, 'SELECT id FROM order_record WHERE user_id = $1 ORDER BY id', [sellerA.userId])).map((row) => row.id);
+  recordsOfA = (
+    await queryDatabase<{ id: string }>(
+      stack.database.url,
+      'SELECT id FROM order_record WHERE user_id = $1 ORDER BY id',
+      [sellerA.userId],
+    )
+  ).map((row) => row.id);
 }, 120_000);
 
 afterAll(async () => {
@@ -57,16 +69,30 @@ async function register(label: string): Promise<Seller> {
   const response = await fetch(`${stack.baseUrl}/api/auth/register`, {
     method: 'POST',
     headers: sameOrigin(),
-    body: JSON.stringify({ email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, firstName: 'Load', lastName: 'Seller' }),
+    body: JSON.stringify({
+      email,
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+      firstName: 'Load',
+      lastName: 'Seller',
+    }),
   });
-  if (response.status !== 201 && response.status !== 200) throw new Error(`register: ${response.status} ${await response.text()}`);
+  if (response.status !== 201 && response.status !== 200)
+    throw new Error(`register: ${response.status} ${await response.text()}`);
   const cookie = (response.headers.getSetCookie()[0] ?? '').split(';')[0];
-  const [{ id }] = await queryDatabase<{ id: string }>(stack.database.url, 'SELECT id FROM app_user WHERE email = $1', [email]);
+  const [{ id }] = await queryDatabase<{ id: string }>(stack.database.url, 'SELECT id FROM app_user WHERE email = $1', [
+    email,
+  ]);
   return { cookie, userId: id };
 }
 
 function sameOrigin(cookie?: string): Record<string, string> {
-  return { origin: stack.baseUrl, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json', ...(cookie ? { cookie } : {}) };
+  return {
+    origin: stack.baseUrl,
+    'sec-fetch-site': 'same-origin',
+    'content-type': 'application/json',
+    ...(cookie ? { cookie } : {}),
+  };
 }
 
 /** Each client (seller A, seller B, the probe) on its own keep-alive sockets, so no client waits for another's connection. */
@@ -77,18 +103,26 @@ async function call(method: 'GET' | 'POST', path: string, cookie?: string): Prom
   agents.set(cookie ?? '', agent);
   const headers = method === 'POST' ? { ...sameOrigin(cookie), 'content-length': '0' } : cookie ? { cookie } : {};
   const started = performance.now();
-  const { status, text, retryAfter } = await new Promise<{ status: number; text: string; retryAfter: string | null }>((resolve, reject) => {
-    const req = request(`${stack.baseUrl}${path}`, { method, headers, agent, timeout: 30_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: body, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end();
-  });
+  const { status, text, retryAfter } = await new Promise<{ status: number; text: string; retryAfter: string | null }>(
+    (resolve, reject) => {
+      const req = request(`${stack.baseUrl}${path}`, { method, headers, agent, timeout: 30_000 }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text: body,
+            retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
+          }),
+        );
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', reject);
+      req.end();
+    },
+  );
   const ms = performance.now() - started;
   let body: { code?: string; message?: string } = {};
   try {
@@ -143,7 +177,8 @@ async function floodOfChanges(loops: number, until: Promise<unknown>): Promise<A
         const id = recordsOfA[(loop + i) % recordsOfA.length];
         const answer = await call('POST', `/api/orders/${id}/${i % 2 === 0 ? 'archive' : 'restore'}`, sellerA.cookie);
         answers.push(answer);
-        if (answer.status === 429) await new Promise((resolve) => setTimeout(resolve, Number(answer.retryAfter ?? 1) * 1_000));
+        if (answer.status === 429)
+          await new Promise((resolve) => setTimeout(resolve, Number(answer.retryAfter ?? 1) * 1_000));
       }
     }),
   );
@@ -154,18 +189,38 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
-const slowest = (answers: Answer[]) => answers.map((a, i) => `${(i / 10).toFixed(1)}s:${a.ms.toFixed(0)}`).sort((x, y) => Number(y.split(':')[1]) - Number(x.split(':')[1])).slice(0, 6).join(' ');
-const tally = (answers: Answer[]) => answers.reduce<Record<string, number>>((counts, a) => ({ ...counts, [`${a.status} ${a.code ?? ''}`.trim()]: (counts[`${a.status} ${a.code ?? ''}`.trim()] ?? 0) + 1 }), {});
+const slowest = (answers: Answer[]) =>
+  answers
+    .map((a, i) => `${(i / 10).toFixed(1)}s:${a.ms.toFixed(0)}`)
+    .sort((x, y) => Number(y.split(':')[1]) - Number(x.split(':')[1]))
+    .slice(0, 6)
+    .join(' ');
+const tally = (answers: Answer[]) =>
+  answers.reduce<Record<string, number>>(
+    (counts, a) => ({
+      ...counts,
+      [`${a.status} ${a.code ?? ''}`.trim()]: (counts[`${a.status} ${a.code ?? ''}`.trim()] ?? 0) + 1,
+    }),
+    {},
+  );
 
 describe('one seller holding the matching lock', () => {
-  it("an order change waits about a second, then 409 matching_in_progress, and changes nothing; after the lock it goes through", async () => {
+  it('an order change waits about a second, then 409 matching_in_progress, and changes nothing; after the lock it goes through', async () => {
     const release = await holdLockOf(sellerA.userId);
     try {
       const refused = await call('POST', `/api/orders/${recordsOfA[0]}/archive`, sellerA.cookie);
-      expect(refused).toMatchObject({ status: 409, code: 'matching_in_progress', message: 'Matching is running for your orders; try again in a moment.' });
+      expect(refused).toMatchObject({
+        status: 409,
+        code: 'matching_in_progress',
+        message: 'Matching is running for your orders; try again in a moment.',
+      });
       expect(refused.ms).toBeGreaterThanOrEqual(900);
       expect(refused.ms).toBeLessThan(5_000);
-      const [row] = await queryDatabase<{ archived: boolean }>(stack.database.url, 'SELECT archived_at IS NOT NULL AS archived FROM order_record WHERE id = $1', [recordsOfA[0]]);
+      const [row] = await queryDatabase<{ archived: boolean }>(
+        stack.database.url,
+        'SELECT archived_at IS NOT NULL AS archived FROM order_record WHERE id = $1',
+        [recordsOfA[0]],
+      );
       expect(row.archived).toBe(false);
     } finally {
       await release();
@@ -190,7 +245,11 @@ describe('one seller holding the matching lock', () => {
     })();
     let answers: Answer[];
     try {
-      answers = await Promise.all(Array.from({ length: 40 }, (_, i) => call('POST', `/api/orders/${recordsOfA[i % recordsOfA.length]}/archive`, sellerA.cookie)));
+      answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          call('POST', `/api/orders/${recordsOfA[i % recordsOfA.length]}/archive`, sellerA.cookie),
+        ),
+      );
     } finally {
       sampling = false;
       await sampler;
@@ -202,7 +261,12 @@ describe('one seller holding the matching lock', () => {
     expect(Object.keys(tally(answers)).sort()).toEqual(['409 matching_in_progress', '429 too_many_requests']);
     const tooMany = answers.filter((a) => a.status === 429);
     expect(tooMany.length).toBeGreaterThanOrEqual(40 - 2 - 16);
-    expect(tooMany.every((a) => a.retryAfter === '1' && a.message === 'Too many requests from your account at once; try again in a moment.')).toBe(true);
+    expect(
+      tooMany.every(
+        (a) =>
+          a.retryAfter === '1' && a.message === 'Too many requests from your account at once; try again in a moment.',
+      ),
+    ).toBe(true);
   });
 
   it("seller B's Dashboard at 10 reads a second: only 200s, p99 within 2x its idle p99, /healthz up, while A floods changes", async () => {
@@ -232,19 +296,33 @@ describe('one seller holding the matching lock', () => {
     } finally {
       await release();
     }
-    const idleP99 = percentile(idle.map((a) => a.ms), 99);
-    const loadedP99 = percentile(loaded.map((a) => a.ms), 99);
+    const idleP99 = percentile(
+      idle.map((a) => a.ms),
+      99,
+    );
+    const loadedP99 = percentile(
+      loaded.map((a) => a.ms),
+      99,
+    );
     // The figures, for the report and for whoever reads a failure.
     process.stdout.write(
-      `contention: B idle p50 ${percentile(idle.map((a) => a.ms), 50).toFixed(1)} ms p99 ${idleP99.toFixed(1)} ms; ` +
-        `loaded p50 ${percentile(loaded.map((a) => a.ms), 50).toFixed(1)} ms p99 ${loadedP99.toFixed(1)} ms; A: ${JSON.stringify(tally(flood))}\n` +
+      `contention: B idle p50 ${percentile(
+        idle.map((a) => a.ms),
+        50,
+      ).toFixed(1)} ms p99 ${idleP99.toFixed(1)} ms; ` +
+        `loaded p50 ${percentile(
+          loaded.map((a) => a.ms),
+          50,
+        ).toFixed(1)} ms p99 ${loadedP99.toFixed(1)} ms; A: ${JSON.stringify(tally(flood))}\n` +
         `slowest idle ${slowest(idle)}; slowest loaded ${slowest(loaded)}\n`,
     );
     expect(tally(loaded)).toEqual({ '200': loaded.length });
     expect(loadedP99).toBeLessThanOrEqual(2 * idleP99);
     expect(health.length).toBeGreaterThan(10);
     expect(tally(health)).toEqual({ '200': health.length });
-    expect(Object.keys(tally(flood)).every((key) => key === '409 matching_in_progress' || key === '429 too_many_requests')).toBe(true);
+    expect(
+      Object.keys(tally(flood)).every((key) => key === '409 matching_in_progress' || key === '429 too_many_requests'),
+    ).toBe(true);
     expect(flood.some((a) => a.code === 'matching_in_progress')).toBe(true);
   }, 120_000);
 });

@@ -1,6 +1,14 @@
 import { Client } from 'pg';
 import { SandboxProviders } from './support/sandbox-providers';
-import { GatewayTestBed, ORIGIN, SAME_ORIGIN, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
+import {
+  GatewayTestBed,
+  ORIGIN,
+  SAME_ORIGIN,
+  register,
+  sessionCookie,
+  uniqueEmail,
+  type TestGateway,
+} from './support/test-gateway';
 import { DemoCleanupService } from '../src/demo/demo-cleanup.service';
 
 const REDIRECT_URI = `${ORIGIN}/api/connections/etsy/callback`;
@@ -18,14 +26,18 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-const devLogin = (remoteAddress?: string) => gw.app.inject({ method: 'POST', url: '/api/auth/dev-login', headers: SAME_ORIGIN, remoteAddress });
+const devLogin = (remoteAddress?: string) =>
+  gw.app.inject({ method: 'POST', url: '/api/auth/dev-login', headers: SAME_ORIGIN, remoteAddress });
 const get = (url: string, cookie: string) => gw.app.inject({ method: 'GET', url, headers: { cookie } });
 
 async function tenantOf(userId: string): Promise<string | null> {
   const client = new Client({ connectionString: bed.database.url });
   await client.connect();
   try {
-    return (await client.query('SELECT sandbox_tenant_id FROM app_user WHERE id = $1', [userId])).rows[0]?.sandbox_tenant_id ?? null;
+    return (
+      (await client.query('SELECT sandbox_tenant_id FROM app_user WHERE id = $1', [userId])).rows[0]
+        ?.sandbox_tenant_id ?? null
+    );
   } finally {
     await client.end();
   }
@@ -76,7 +88,11 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
 
   it('serves the consent page through the gateway for the visitor’s own seller, and Allow completes the real OAuth flow', async () => {
     const cookie = sessionCookie(await register(gw.app, uniqueEmail('proxy')));
-    const started = await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } });
+    const started = await gw.app.inject({
+      method: 'POST',
+      url: '/api/connections/etsy/oauth',
+      headers: { ...SAME_ORIGIN, cookie },
+    });
     const authUrl = new URL(started.json().authUrl);
     expect(authUrl.pathname).toBe('/sandbox/oauth/connect');
 
@@ -95,12 +111,22 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     expect(page.body).toContain(own.etsy.loginName);
     expect(page.body).not.toContain('name="sandbox_tenant"');
 
-    const form = new URLSearchParams([...page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [m[1], decodeHtml(m[2])]));
+    const form = new URLSearchParams(
+      [...page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m): [string, string] => [
+        m[1],
+        decodeHtml(m[2]),
+      ]),
+    );
     form.set('decision', 'allow');
     const decided = await gw.app.inject({
       method: 'POST',
       url: '/sandbox/oauth/connect/decision',
-      headers: { cookie, origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie,
+        origin: ORIGIN,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: form.toString(),
     });
     expect(decided.statusCode).toBe(302);
@@ -110,7 +136,11 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     expect(callback.headers.location).toBe('/connections?etsy=connected');
 
     // Naming another seller (the page's "choose another seller" field) is ignored through the gateway.
-    const again = new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })).json().authUrl);
+    const again = new URL(
+      (
+        await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })
+      ).json().authUrl,
+    );
     again.searchParams.set('sandbox_tenant', 'default');
     const other = await get(`${again.pathname}${again.search}`, cookie);
     expect(other.statusCode).toBe(200);
@@ -123,8 +153,18 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     const victimTenant = (await tenantOf((await get('/api/auth/user', victim)).json().id)) as string;
     const victimShop = (await sandbox.tenant(victimTenant)).etsy.shopName;
     const attacker = sessionCookie(await register(gw.app, uniqueEmail('attacker')));
-    const started = new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie: attacker } })).json().authUrl);
-    const requests = async () => (await sandbox.admin<{ requests: unknown[] }>('GET', `/requests?tenantId=${victimTenant}&target=etsy`)).requests.length;
+    const started = new URL(
+      (
+        await gw.app.inject({
+          method: 'POST',
+          url: '/api/connections/etsy/oauth',
+          headers: { ...SAME_ORIGIN, cookie: attacker },
+        })
+      ).json().authUrl,
+    );
+    const requests = async () =>
+      (await sandbox.admin<{ requests: unknown[] }>('GET', `/requests?tenantId=${victimTenant}&target=etsy`)).requests
+        .length;
     const before = await requests();
 
     // Signed out, naming the victim's seller: the gateway refuses before the sandbox sees it.
@@ -140,7 +180,12 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
       gw.app.inject({
         method: 'POST',
         url: '/sandbox/oauth/connect/decision',
-        headers: { ...(cookie ? { cookie } : {}), origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          origin: ORIGIN,
+          'sec-fetch-site': 'same-origin',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         payload: new URLSearchParams(form).toString(),
       });
     expect((await decide()).statusCode).toBe(401);
@@ -160,14 +205,25 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     expect(failed.body).toContain('<header class="top"><span class="mark" aria-hidden="true"><svg');
     expect(failed.body).toContain('<span class="name">PodProfit</span>');
     expect(failed.body).toContain('<h1>Etsy connection failed</h1>');
-    expect(failed.body).toContain('<p class="error" role="alert">Please sign in to PodProfit, then connect Etsy again.</p>');
+    expect(failed.body).toContain(
+      '<p class="error" role="alert">Please sign in to PodProfit, then connect Etsy again.</p>',
+    );
     expect(failed.body).toContain('<a class="action" href="/connections">Back to Connections</a>');
     expect(failed.body).not.toMatch(/<script/i);
   });
 
   it('gives an ordinary account a new sandbox seller when the sandbox removed its old one', async () => {
     const cookie = sessionCookie(await register(gw.app, uniqueEmail('renewed')));
-    const authUrl = async () => new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })).json().authUrl);
+    const authUrl = async () =>
+      new URL(
+        (
+          await gw.app.inject({
+            method: 'POST',
+            url: '/api/connections/etsy/oauth',
+            headers: { ...SAME_ORIGIN, cookie },
+          })
+        ).json().authUrl,
+      );
     const first = await authUrl();
     expect((await get(`${first.pathname}${first.search}`, cookie)).statusCode).toBe(200);
     const me = (await get('/api/auth/user', cookie)).json();
@@ -190,7 +246,11 @@ describe('Try the demo (demo mode: no Etsy credentials)', () => {
     const details = await get('/api/demo/sandbox', cookie);
     expect(details.statusCode).toBe(410);
     expect(details.json().message).toMatch(/^Your demo has ended/);
-    const started = new URL((await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })).json().authUrl);
+    const started = new URL(
+      (
+        await gw.app.inject({ method: 'POST', url: '/api/connections/etsy/oauth', headers: { ...SAME_ORIGIN, cookie } })
+      ).json().authUrl,
+    );
     const page = await get(`${started.pathname}${started.search}`, cookie);
     expect(page.statusCode).toBe(410);
     expect(page.body).toContain('Your demo has ended');
@@ -227,7 +287,13 @@ describe('a full sandbox (SANDBOX_MAX_TENANTS=3)', () => {
   afterAll(() => small.stop());
 
   it('never answers 503 to "Try the demo": the seller unused for longest makes room', async () => {
-    const login = () => smallGw.app.inject({ method: 'POST', url: '/api/auth/dev-login', headers: SAME_ORIGIN, remoteAddress: '203.0.113.77' });
+    const login = () =>
+      smallGw.app.inject({
+        method: 'POST',
+        url: '/api/auth/dev-login',
+        headers: SAME_ORIGIN,
+        remoteAddress: '203.0.113.77',
+      });
     // "default" plus two demos fill it; each further demo evicts the oldest idle one.
     const visitors = [];
     for (let i = 0; i < 4; i++) {
@@ -236,7 +302,8 @@ describe('a full sandbox (SANDBOX_MAX_TENANTS=3)', () => {
       visitors.push(sessionCookie(response));
     }
     expect((await small.admin<{ tenants: number }>('GET', '/healthz')).tenants).toBe(3);
-    const status = async (cookie: string) => (await smallGw.app.inject({ method: 'GET', url: '/api/demo/sandbox', headers: { cookie } })).statusCode;
+    const status = async (cookie: string) =>
+      (await smallGw.app.inject({ method: 'GET', url: '/api/demo/sandbox', headers: { cookie } })).statusCode;
     expect(await status(visitors[0])).toBe(410);
     expect(await status(visitors[1])).toBe(410);
     expect(await status(visitors[2])).toBe(200);
@@ -244,7 +311,11 @@ describe('a full sandbox (SANDBOX_MAX_TENANTS=3)', () => {
 
     // The sandbox down: 503 with a plain message, never a 500.
     await small.stop();
-    const down = await smallGw.app.inject({ method: 'GET', url: '/api/demo/sandbox', headers: { cookie: visitors[3] } });
+    const down = await smallGw.app.inject({
+      method: 'GET',
+      url: '/api/demo/sandbox',
+      headers: { cookie: visitors[3] },
+    });
     expect(down.statusCode).toBe(503);
     expect(down.json().message).toBe('The demo sandbox is not answering. Please try again shortly.');
   }, 60_000);
@@ -252,8 +323,14 @@ describe('a full sandbox (SANDBOX_MAX_TENANTS=3)', () => {
 
 describe('live mode (real Etsy credentials configured)', () => {
   it('has no demo: dev-login answers 404 and no sandbox page is served', async () => {
-    const live = await bed.start({ ETSY_API_KEY: 'realkeystring', ETSY_SHARED_SECRET: 'real-shared-secret', ETSY_REDIRECT_URI: REDIRECT_URI });
-    expect((await live.app.inject({ method: 'POST', url: '/api/auth/dev-login', headers: SAME_ORIGIN })).statusCode).toBe(404);
+    const live = await bed.start({
+      ETSY_API_KEY: 'realkeystring',
+      ETSY_SHARED_SECRET: 'real-shared-secret',
+      ETSY_REDIRECT_URI: REDIRECT_URI,
+    });
+    expect(
+      (await live.app.inject({ method: 'POST', url: '/api/auth/dev-login', headers: SAME_ORIGIN })).statusCode,
+    ).toBe(404);
     // An unknown path of the web app: the SPA's own "Page Not Found", never the sandbox's consent page.
     const consent = await live.app.inject({ method: 'GET', url: '/sandbox/oauth/connect?x=1' });
     expect(consent.body).not.toContain('Allow access');
@@ -265,10 +342,17 @@ describe('live mode (real Etsy credentials configured)', () => {
       payload: 'decision=allow',
     });
     expect(decision.statusCode).toBe(404);
-    expect((await live.app.inject({ method: 'GET', url: '/api/public/config' })).json()).toMatchObject({ demoEnabled: false });
+    expect((await live.app.inject({ method: 'GET', url: '/api/public/config' })).json()).toMatchObject({
+      demoEnabled: false,
+    });
   });
 });
 
 function decodeHtml(value: string): string {
-  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }

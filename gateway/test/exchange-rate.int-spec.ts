@@ -26,7 +26,8 @@ afterAll(async () => {
   await bed.tearDown();
 });
 
-const get = (path: string, headers: Record<string, string> = { cookie }) => gw.app.inject({ method: 'GET', url: `/api/exchange-rate/${path}`, headers });
+const get = (path: string, headers: Record<string, string> = { cookie }) =>
+  gw.app.inject({ method: 'GET', url: `/api/exchange-rate/${path}`, headers });
 
 describe('GET /api/exchange-rate/:date/:from/:to', () => {
   it('answers the ECB cross rate of the date as a decimal string with the ECB day used', async () => {
@@ -37,7 +38,7 @@ describe('GET /api/exchange-rate/:date/:from/:to', () => {
     expect((await get('2026-03-13/gbp/jpy')).json()).toEqual({ rate: '198.2590199', date: '2026-03-13' });
   });
 
-  it('uses Friday\'s rate on a weekend and says so', async () => {
+  it("uses Friday's rate on a weekend and says so", async () => {
     expect((await get('2026-03-14/USD/GBP')).json()).toEqual({ rate: '0.7537730917', date: '2026-03-13' });
     expect((await get('2026-03-15/USD/EUR')).json()).toEqual({ rate: '0.8713837574', date: '2026-03-13' });
   });
@@ -47,7 +48,14 @@ describe('GET /api/exchange-rate/:date/:from/:to', () => {
   });
 
   it('refuses a bad date or currency with 400 and the field', async () => {
-    for (const [path, field] of [['2026-02-30/USD/GBP', 'date'], ['yesterday/USD/GBP', 'date'], ['2026-3-13/USD/GBP', 'date'], ['2026-03-13/ABC/GBP', 'from'], ['2026-03-13/USD/XAU', 'to'], ['2026-03-13/USD/US', 'to']]) {
+    for (const [path, field] of [
+      ['2026-02-30/USD/GBP', 'date'],
+      ['yesterday/USD/GBP', 'date'],
+      ['2026-3-13/USD/GBP', 'date'],
+      ['2026-03-13/ABC/GBP', 'from'],
+      ['2026-03-13/USD/XAU', 'to'],
+      ['2026-03-13/USD/US', 'to'],
+    ]) {
       const response = await get(path);
       expect({ path, status: response.statusCode }).toEqual({ path, status: 400 });
       expect(response.json()).toMatchObject({ code: 'validation_failed', field, message: expect.any(String) });
@@ -58,7 +66,11 @@ describe('GET /api/exchange-rate/:date/:from/:to', () => {
     for (const date of ['0000-01-01', '0001-01-01', '1998-12-31', '2100-01-01', '9999-12-31']) {
       const response = await get(`${date}/USD/EUR`);
       expect({ date, status: response.statusCode }).toEqual({ date, status: 400 });
-      expect(response.json()).toMatchObject({ code: 'validation_failed', field: 'date', message: 'The date must be a calendar date from 1999-01-01 to 2099-12-31, written YYYY-MM-DD.' });
+      expect(response.json()).toMatchObject({
+        code: 'validation_failed',
+        field: 'date',
+        message: 'The date must be a calendar date from 1999-01-01 to 2099-12-31, written YYYY-MM-DD.',
+      });
     }
     expect((await get('1999-01-01/USD/EUR')).json()).toMatchObject({ statusCode: 404, code: 'rate_unavailable' });
     expect((await get('2099-12-31/USD/EUR')).json()).toMatchObject({ statusCode: 404, code: 'rate_unavailable' });
@@ -71,7 +83,11 @@ describe('GET /api/exchange-rate/:date/:from/:to', () => {
     expect((await get('2026-02-01/USD/GBP')).json()).toMatchObject({ statusCode: 404, code: 'rate_unavailable' });
     // Monday 16 March's rates are not in the table: not the Friday rate in disguise.
     const monday = await get('2026-03-16/USD/GBP');
-    expect(monday.json()).toMatchObject({ statusCode: 404, code: 'rate_unavailable', message: expect.stringContaining('Try again later') });
+    expect(monday.json()).toMatchObject({
+      statusCode: 404,
+      code: 'rate_unavailable',
+      message: expect.stringContaining('Try again later'),
+    });
   });
 
   it('is for signed-in users only', async () => {

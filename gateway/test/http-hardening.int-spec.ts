@@ -2,7 +2,15 @@ import { connect } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { SANDBOX_FORM_PATH } from '../src/http/security';
-import { GatewayTestBed, ORIGIN, SAME_ORIGIN, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
+import {
+  GatewayTestBed,
+  ORIGIN,
+  SAME_ORIGIN,
+  register,
+  sessionCookie,
+  uniqueEmail,
+  type TestGateway,
+} from './support/test-gateway';
 
 const bed = new GatewayTestBed();
 let gw: TestGateway;
@@ -10,14 +18,20 @@ const stateChangingRoutes: Array<{ method: string; url: string }> = [];
 
 beforeAll(async () => {
   await bed.setUp();
-  gw = await bed.start({ HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_HEADERS_TIMEOUT_MS: '1000' }, (app: NestFastifyApplication) => {
-    // Enumerate every route as Nest registers it, so a new route cannot escape these checks.
-    app.getHttpAdapter().getInstance().addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) {
-        if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) stateChangingRoutes.push({ method, url: route.url });
-      }
-    });
-  });
+  gw = await bed.start(
+    { HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_HEADERS_TIMEOUT_MS: '1000' },
+    (app: NestFastifyApplication) => {
+      // Enumerate every route as Nest registers it, so a new route cannot escape these checks.
+      app
+        .getHttpAdapter()
+        .getInstance()
+        .addHook('onRoute', (route) => {
+          for (const method of [route.method].flat()) {
+            if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) stateChangingRoutes.push({ method, url: route.url });
+          }
+        });
+    },
+  );
 });
 afterAll(() => bed.tearDown());
 
@@ -42,7 +56,13 @@ function signUpDuringDatabaseFault(label: string) {
       method: 'POST',
       url: '/api/auth/register',
       headers: SAME_ORIGIN,
-      payload: { email: uniqueEmail(label), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: FAULTY_NAME, lastName: 'C' },
+      payload: {
+        email: uniqueEmail(label),
+        password: 'Correct-Horse-7-Battery',
+        confirmPassword: 'Correct-Horse-7-Battery',
+        firstName: FAULTY_NAME,
+        lastName: 'C',
+      },
     }),
   );
 }
@@ -65,19 +85,35 @@ const SECURITY_HEADERS = (headers: Record<string, unknown>) => {
 describe('CSRF on every state-changing route (item 21)', () => {
   it('found the routes', () => {
     expect(stateChangingRoutes.map((r) => `${r.method} ${r.url}`)).toEqual(
-      expect.arrayContaining(['POST /api/auth/login', 'POST /api/auth/register', 'POST /api/auth/logout', 'PATCH /api/user/settings']),
+      expect.arrayContaining([
+        'POST /api/auth/login',
+        'POST /api/auth/register',
+        'POST /api/auth/logout',
+        'PATCH /api/user/settings',
+      ]),
     );
   });
 
   it('exempts only the provider webhook routes, which refuse unsigned deliveries and non-JSON bodies instead', async () => {
     const webhookRoutes = stateChangingRoutes.filter((r) => r.url.startsWith('/api/webhooks/'));
-    expect(webhookRoutes.map((r) => `${r.method} ${r.url}`).sort()).toEqual(['POST /api/webhooks/etsy', 'POST /api/webhooks/printify/:connectionKey']);
+    expect(webhookRoutes.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'POST /api/webhooks/etsy',
+      'POST /api/webhooks/printify/:connectionKey',
+    ]);
     for (const { url } of webhookRoutes) {
       const path = url.replace(':connectionKey', 'k'.repeat(43));
-      const unsigned = await gw.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, payload: '{}' });
+      const unsigned = await gw.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+        payload: '{}',
+      });
       // No such connection (Printify), or Etsy webhooks not configured here: never accepted.
       expect(unsigned.statusCode).toBe(404);
-      expect((await gw.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'text/plain' }, payload: 'a=b' })).statusCode).toBe(415);
+      expect(
+        (await gw.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'text/plain' }, payload: 'a=b' }))
+          .statusCode,
+      ).toBe(415);
     }
   });
 
@@ -111,7 +147,12 @@ describe('CSRF on every state-changing route (item 21)', () => {
     const cookie = sessionCookie(await register(gw.app, email));
     expect((await gw.app.inject({ method: 'GET', url: '/api/auth/logout', headers: { cookie } })).statusCode).toBe(404);
     expect((await gw.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } })).statusCode).toBe(200);
-    const ok = await gw.app.inject({ method: 'PATCH', url: '/api/user/settings', headers: { ...SAME_ORIGIN, cookie }, payload: { currency: 'GBP' } });
+    const ok = await gw.app.inject({
+      method: 'PATCH',
+      url: '/api/user/settings',
+      headers: { ...SAME_ORIGIN, cookie },
+      payload: { currency: 'GBP' },
+    });
     expect(ok.statusCode).toBe(200);
   });
 });
@@ -121,7 +162,13 @@ describe('generic errors (item 29)', () => {
     const response = await signUpDuringDatabaseFault('fault');
     expect(response.statusCode).toBe(500);
     const body = response.json();
-    expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error', code: 'internal', requestId: expect.any(String) });
+    expect(body).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: 'Internal Server Error',
+      code: 'internal',
+      requestId: expect.any(String),
+    });
     expect(response.body).not.toMatch(/sql|postgres|insert|app_user|at \w+ \(/i);
     expect(gw.logs.some((line) => line.includes(body.requestId) && line.includes('"level":"error"'))).toBe(true);
     expect((await gw.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
@@ -138,13 +185,25 @@ describe('generic errors (item 29)', () => {
 describe('limits (item 31)', () => {
   it('answers 413 past the route limit, 415 for unknown types, 400 quickly for deep nesting', async () => {
     const big = JSON.stringify({ email: 'a'.repeat(1024 * 1024), password: 'x' });
-    expect((await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: big })).statusCode).toBe(413);
+    expect(
+      (await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: big })).statusCode,
+    ).toBe(413);
     // A sign-in takes 8 KiB at most (see body-limits.ts).
     const justOver = JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(8 * 1024) });
-    const tooLarge = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, payload: justOver });
+    const tooLarge = await gw.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: SAME_ORIGIN,
+      payload: justOver,
+    });
     expect(tooLarge.statusCode).toBe(413);
     expect(tooLarge.json().message).toBe('The request body is too large.');
-    const weird = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: { ...SAME_ORIGIN, 'content-type': 'application/xml' }, payload: '<a/>' });
+    const weird = await gw.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { ...SAME_ORIGIN, 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(weird.statusCode).toBe(415);
     expect(weird.json().message).toBe('Send the request body as JSON (Content-Type: application/json).');
     // 10k levels no longer fit a sign-in (413); 3,000 levels do, and are refused before parsing.
@@ -206,7 +265,13 @@ describe('headers on every response (item 32)', () => {
   it('adds them to 429 and 500 answers too', async () => {
     let throttled;
     for (let i = 0; i < 12; i += 1) {
-      throttled = await gw.app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, remoteAddress: '10.5.5.5', payload: { email: 'nobody@example.com', password: 'Wrong-pass-1' } });
+      throttled = await gw.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: SAME_ORIGIN,
+        remoteAddress: '10.5.5.5',
+        payload: { email: 'nobody@example.com', password: 'Wrong-pass-1' },
+      });
     }
     expect(throttled!.statusCode).toBe(429);
     SECURITY_HEADERS(throttled!.headers);

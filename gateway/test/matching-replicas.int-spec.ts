@@ -2,7 +2,16 @@ import { jobOptionsFor } from '@pod/queue';
 import { freePort } from '@pod/testing';
 import { ensureBuilt } from '../../services/test/support/fleet';
 import { logEvents } from '../../services/test/support/sync-fleet';
-import { decideByHand, diffSnapshots, recordKinds, sellerPart, snapshotOf, staleProfits, type SellerChoices, type Snapshot } from './support/matching-snapshot';
+import {
+  decideByHand,
+  diffSnapshots,
+  recordKinds,
+  sellerPart,
+  snapshotOf,
+  staleProfits,
+  type SellerChoices,
+  type Snapshot,
+} from './support/matching-snapshot';
 import { MatchingStack, SpawnedSandbox, type SandboxTenant, type StackSeller } from './support/matching-stack';
 
 /**
@@ -67,7 +76,10 @@ async function matchOrders(stack: MatchingStack, seller: StackSeller, cookie = s
 
 /** Snapshot sections renamed to the base labels (usd, eur), so sellers of other suffixes compare with the baseline. */
 function asBase(snapshot: Snapshot, sellers: readonly StackSeller[]): Snapshot {
-  return Object.assign({}, ...sellers.map((seller) => sellerPart(snapshot, seller.label, seller.label.replace(/-.*$/, ''))));
+  return Object.assign(
+    {},
+    ...sellers.map((seller) => sellerPart(snapshot, seller.label, seller.label.replace(/-.*$/, ''))),
+  );
 }
 
 async function withDiagnosis<T>(stack: MatchingStack, step: () => Promise<T>): Promise<T> {
@@ -79,7 +91,10 @@ async function withDiagnosis<T>(stack: MatchingStack, step: () => Promise<T>): P
 }
 
 /** After the automatic runs: every record figured, then the sellers' own decisions and "Match Orders" again. */
-async function settleAndDecide(stack: MatchingStack, sellers: StackSeller[]): Promise<{ settled: Snapshot; decided: Snapshot; choices: SellerChoices[] }> {
+async function settleAndDecide(
+  stack: MatchingStack,
+  sellers: StackSeller[],
+): Promise<{ settled: Snapshot; decided: Snapshot; choices: SellerChoices[] }> {
   await withDiagnosis(stack, () => stack.settled(sellers));
   for (const seller of sellers) expect(await staleProfits(stack, seller)).toEqual([]);
   const settled = asBase(await snapshotOf(stack, sellers), sellers);
@@ -119,14 +134,26 @@ async function makeOneFuzzyPairPending(tenant: SandboxTenant): Promise<number> {
   const unnamed: number[] = [];
   const shopId = tenant.printify.shops[0].id;
   for (let page = 1; ; page++) {
-    const response = await fetch(`${sandbox.url}/v1/shops/${shopId}/orders.json?page=${page}&limit=10`, { headers: { authorization: `Bearer ${tenant.printify.token}` } });
-    const { data } = (await response.json()) as { data: { app_order_id: string; metadata: { order_type: string; is_reprint: boolean; shop_order_id?: unknown } }[] };
+    const response = await fetch(`${sandbox.url}/v1/shops/${shopId}/orders.json?page=${page}&limit=10`, {
+      headers: { authorization: `Bearer ${tenant.printify.token}` },
+    });
+    const { data } = (await response.json()) as {
+      data: { app_order_id: string; metadata: { order_type: string; is_reprint: boolean; shop_order_id?: unknown } }[];
+    };
     for (const order of data) {
-      if (order.metadata.order_type !== 'sample' && !order.metadata.is_reprint && order.metadata.shop_order_id === undefined) unnamed.push(Number(order.app_order_id.split('.')[1]) - 1);
+      if (
+        order.metadata.order_type !== 'sample' &&
+        !order.metadata.is_reprint &&
+        order.metadata.shop_order_id === undefined
+      )
+        unnamed.push(Number(order.app_order_id.split('.')[1]) - 1);
     }
     if (data.length < 10) break;
   }
-  if (tenant.orders > 100 || unnamed.length === 0) throw new Error(`the fixture needs one page of receipts and an unlinked Printify order (${tenant.orders} orders, ${unnamed.length} unlinked)`);
+  if (tenant.orders > 100 || unnamed.length === 0)
+    throw new Error(
+      `the fixture needs one page of receipts and an unlinked Printify order (${tenant.orders} orders, ${unnamed.length} unlinked)`,
+    );
   const index = Math.min(...unnamed);
   await sandbox.admin('POST', '/faults', {
     target: 'etsy',
@@ -141,7 +168,9 @@ async function makeOneFuzzyPairPending(tenant: SandboxTenant): Promise<number> {
 beforeAll(async () => {
   ensureBuilt();
   for (const replicas of [1, 3]) ports.set(replicas, await freePort());
-  sandbox = await SpawnedSandbox.start([...ports.values()].map((port) => `http://127.0.0.1:${port}/api/connections/etsy/callback`));
+  sandbox = await SpawnedSandbox.start(
+    [...ports.values()].map((port) => `http://127.0.0.1:${port}/api/connections/etsy/callback`),
+  );
   for (const label of Object.keys(TENANTS) as TenantLabel[]) {
     tenants[label] = await sandbox.admin<SandboxTenant>('POST', '/tenants', { ...TENANTS[label], private: true });
     await makeOneFuzzyPairPending(tenants[label]);
@@ -154,7 +183,14 @@ afterAll(async () => {
 });
 
 /** What the fixture must exercise: every matcher pass, and the seller's own decisions. */
-const KINDS_AFTER_SYNC = ['pair matched exact', 'pair matched fuzzy', 'pair pending fuzzy-review', 'lone-receipt pending -', 'lone-receipt unmatched -', 'lone-order unmatched -'];
+const KINDS_AFTER_SYNC = [
+  'pair matched exact',
+  'pair matched fuzzy',
+  'pair pending fuzzy-review',
+  'lone-receipt pending -',
+  'lone-receipt unmatched -',
+  'lone-order unmatched -',
+];
 const KINDS_AFTER_DECISIONS = ['pair matched manual', 'pair matched exact archived'];
 
 /** The first stack's sellers and their decisions, for the contention test on the 3-replica stack. */
@@ -194,7 +230,8 @@ describe('item 33: matching, profits and rates with 1 or 3 replicas (built proce
     expect(baseline.decided).toBeDefined();
     const stack = await stackWith(3);
     const sellers: StackSeller[] = [];
-    for (const label of Object.keys(TENANTS) as TenantLabel[]) sellers.push(await stack.signUp(`${label}-hammered`, tenants[label]));
+    for (const label of Object.keys(TENANTS) as TenantLabel[])
+      sellers.push(await stack.signUp(`${label}-hammered`, tenants[label]));
     let syncing = true;
     const hammer = (async () => {
       let presses = 0;
@@ -245,7 +282,10 @@ describe('item 33: matching, profits and rates with 1 or 3 replicas (built proce
     const keptBefore = await kept();
     expect(keptBefore).toHaveLength(2);
     // Every automatic record gone (their figures with them), as before a first run: each job has the whole user to write.
-    const removed = await stack.sql(`DELETE FROM order_record WHERE user_id = $1 AND match_method IS DISTINCT FROM 'manual' AND archived_at IS NULL RETURNING id`, [seller.userId]);
+    const removed = await stack.sql(
+      `DELETE FROM order_record WHERE user_id = $1 AND match_method IS DISTINCT FROM 'manual' AND archived_at IS NULL RETURNING id`,
+      [seller.userId],
+    );
     expect(removed.length).toBeGreaterThan(50);
     // Twelve runs of the user, each with its own job: only one run per user can be queued (triggers
     // join it), so they are made "running", the state a retried or stalled job takes up again.
@@ -257,20 +297,40 @@ describe('item 33: matching, profits and rates with 1 or 3 replicas (built proce
     ).map((row) => row.id);
     const sessions = await Promise.all([1, 2, 3].map(() => stack.signIn(seller)));
     const jobs = await stack.queues.matcher.addBulk([
-      ...runIds.map((runId) => ({ name: 'match-user', data: { runId }, opts: { ...jobOptionsFor('matcher', 'match-user'), jobId: runId } })),
-      ...[1, 2, 3, 4, 5, 6].map((n) => ({ name: 'compute-profits', data: { userId: seller.userId, reason: 'operator' }, opts: { ...jobOptionsFor('matcher', 'compute-profits'), jobId: `contended-profits-${n}` } })),
+      ...runIds.map((runId) => ({
+        name: 'match-user',
+        data: { runId },
+        opts: { ...jobOptionsFor('matcher', 'match-user'), jobId: runId },
+      })),
+      ...[1, 2, 3, 4, 5, 6].map((n) => ({
+        name: 'compute-profits',
+        data: { userId: seller.userId, reason: 'operator' },
+        opts: { ...jobOptionsFor('matcher', 'compute-profits'), jobId: `contended-profits-${n}` },
+      })),
     ]);
     await Promise.all(sessions.flatMap((cookie) => [1, 2, 3, 4].map(() => matchOrders(stack, seller, cookie))));
     await withDiagnosis(stack, () => stack.settled([seller]));
 
     for (const job of jobs) {
       const done = await stack.queues.matcher.getJob(String(job.id));
-      expect({ id: job.id, state: await done?.getState(), attempts: done?.attemptsMade, errors: done?.stacktrace }).toEqual({ id: job.id, state: 'completed', attempts: 1, errors: [] });
+      expect({
+        id: job.id,
+        state: await done?.getState(),
+        attempts: done?.attemptsMade,
+        errors: done?.stacktrace,
+      }).toEqual({ id: job.id, state: 'completed', attempts: 1, errors: [] });
     }
-    const runs = await stack.sql<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM match_run WHERE id = ANY($1::uuid[]) GROUP BY status`, [runIds]);
+    const runs = await stack.sql<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM match_run WHERE id = ANY($1::uuid[]) GROUP BY status`,
+      [runIds],
+    );
     expect(runs).toEqual([{ status: 'succeeded', n: 12 }]);
     // The replicas shared the jobs, and none logged a failed attempt.
-    const ranOn = stack.replicasOf('matcher').map((worker) => logEvents(worker, 'job.completed').filter((event) => runIds.includes(String(event.jobId))).length);
+    const ranOn = stack
+      .replicasOf('matcher')
+      .map(
+        (worker) => logEvents(worker, 'job.completed').filter((event) => runIds.includes(String(event.jobId))).length,
+      );
     console.log(`match-user jobs completed per matcher replica: ${JSON.stringify(ranOn)}`);
     expect(ranOn.filter((count) => count > 0).length).toBeGreaterThan(1);
     for (const worker of stack.replicasOf('matcher')) expect(logEvents(worker, 'job.failed')).toEqual([]);
@@ -287,7 +347,9 @@ describe('item 33: matching, profits and rates with 1 or 3 replicas (built proce
     expect(first).toBeDefined();
     const { sellers } = first as { sellers: StackSeller[] };
     // The last five ECB days are taken away, and the sellers' profits figured without them.
-    const [{ since }] = await stack.sql<{ since: string }>(`SELECT min(rate_date)::text AS since FROM (SELECT DISTINCT rate_date FROM fx_rate ORDER BY rate_date DESC LIMIT 5) AS days`);
+    const [{ since }] = await stack.sql<{ since: string }>(
+      `SELECT min(rate_date)::text AS since FROM (SELECT DISTINCT rate_date FROM fx_rate ORDER BY rate_date DESC LIMIT 5) AS days`,
+    );
     await stack.sql(`DELETE FROM fx_rate WHERE rate_date >= $1::date`, [since]);
     await stack.queues.matcher.addBulk(
       sellers.map((seller) => ({
@@ -298,11 +360,18 @@ describe('item 33: matching, profits and rates with 1 or 3 replicas (built proce
     );
     await withDiagnosis(stack, () => stack.settled(sellers));
     for (const seller of sellers) {
-      const [{ provisional }] = await stack.sql<{ provisional: number }>(`SELECT count(*)::int AS provisional FROM order_profit WHERE user_id = $1 AND figures = 'provisional'`, [seller.userId]);
+      const [{ provisional }] = await stack.sql<{ provisional: number }>(
+        `SELECT count(*)::int AS provisional FROM order_profit WHERE user_id = $1 AND figures = 'provisional'`,
+        [seller.userId],
+      );
       expect(provisional).toBeGreaterThan(0);
     }
     // The fx-rate worker fetches the missing days; the rates it adds queue refigure-profits, which queues each seller's figures.
-    const refresh = await stack.queues['fx-rate'].add('refresh-rates', { reason: 'operator' }, jobOptionsFor('fx-rate', 'refresh-rates'));
+    const refresh = await stack.queues['fx-rate'].add(
+      'refresh-rates',
+      { reason: 'operator' },
+      jobOptionsFor('fx-rate', 'refresh-rates'),
+    );
     await withDiagnosis(stack, () => stack.settled(sellers));
     expect(await refresh.getState()).toBe('completed');
     for (const seller of sellers) expect(await staleProfits(stack, seller)).toEqual([]);

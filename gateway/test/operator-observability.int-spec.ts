@@ -29,7 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => bed.tearDown());
 
-const get = (app: TestGateway, url: string, headers: Record<string, string> = {}) => app.app.inject({ method: 'GET', url, headers });
+const get = (app: TestGateway, url: string, headers: Record<string, string> = {}) =>
+  app.app.inject({ method: 'GET', url, headers });
 
 describe('GET /api/admin/metrics', () => {
   it('serves the gateway’s Prometheus metrics to the operator token', async () => {
@@ -40,7 +41,9 @@ describe('GET /api/admin/metrics', () => {
     expect(response.body).toMatch(/^process_cpu_user_seconds_total\{service="gateway"\} /m);
     // Every queue's depth, read from Redis at scrape time.
     for (const queue of ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate', 'maintenance']) {
-      expect(response.body).toMatch(new RegExp(`^podprofit_queue_jobs\\{queue="${queue}",state="waiting",service="gateway"\\} \\d+$`, 'm'));
+      expect(response.body).toMatch(
+        new RegExp(`^podprofit_queue_jobs\\{queue="${queue}",state="waiting",service="gateway"\\} \\d+$`, 'm'),
+      );
     }
     expect(response.body).toContain('# TYPE podprofit_provider_requests_total counter');
   });
@@ -68,7 +71,15 @@ describe('GET /api/admin/metrics', () => {
   });
 
   it('is the only place the public port serves metrics', async () => {
-    for (const url of ['/metrics', '/api/metrics', '/metrics/', '/api/admin/metrics/', '/healthz', '/livez', '/api/admin/bull-board/metrics']) {
+    for (const url of [
+      '/metrics',
+      '/api/metrics',
+      '/metrics/',
+      '/api/admin/metrics/',
+      '/healthz',
+      '/livez',
+      '/api/admin/bull-board/metrics',
+    ]) {
       for (const headers of [{}, { cookie: sellerCookie }] as Array<Record<string, string>>) {
         const response = await get(gw, url, headers);
         expect(`${url} ${response.statusCode} ${response.body}`).not.toMatch(/process_cpu|# TYPE|podprofit_queue_jobs/);
@@ -81,12 +92,30 @@ describe('GET /api/admin/workers', () => {
   it('lists per queue the workers BullMQ knows, the job counts and the completion rates', async () => {
     const response = await get(gw, '/api/admin/workers', bearer);
     expect(response.statusCode).toBe(200);
-    const queues = response.json<Array<{ queue: string; counts: Record<string, number>; workers: Array<{ name: string | null }>; rates: Record<string, unknown> }>>();
+    const queues = response.json<
+      Array<{
+        queue: string;
+        counts: Record<string, number>;
+        workers: Array<{ name: string | null }>;
+        rates: Record<string, unknown>;
+      }>
+    >();
     expect(queues.map((q) => q.queue)).toEqual(['etsy-sync', 'printify-sync', 'matcher', 'fx-rate', 'maintenance']);
     for (const queue of queues) {
-      expect(queue.counts).toEqual(expect.objectContaining({ waiting: expect.any(Number), active: expect.any(Number), failed: expect.any(Number) }));
+      expect(queue.counts).toEqual(
+        expect.objectContaining({
+          waiting: expect.any(Number),
+          active: expect.any(Number),
+          failed: expect.any(Number),
+        }),
+      );
       expect(queue.rates).toEqual({
-        completed: expect.objectContaining({ total: expect.any(Number), lastMinute: expect.any(Number), lastHour: expect.any(Number), perMinute: expect.any(Number) }),
+        completed: expect.objectContaining({
+          total: expect.any(Number),
+          lastMinute: expect.any(Number),
+          lastHour: expect.any(Number),
+          perMinute: expect.any(Number),
+        }),
         failed: expect.objectContaining({ total: expect.any(Number) }),
       });
     }
@@ -104,7 +133,9 @@ describe('GET /api/admin/workers', () => {
 
 describe('Bull Board', () => {
   const boardCookieOf = (response: { headers: Record<string, unknown> }) => {
-    const raw = [response.headers['set-cookie']].flat().find((c) => typeof c === 'string' && c.startsWith('podprofit_board='));
+    const raw = [response.headers['set-cookie']]
+      .flat()
+      .find((c) => typeof c === 'string' && c.startsWith('podprofit_board='));
     if (typeof raw !== 'string') throw new Error('no board cookie was set');
     return raw;
   };
@@ -119,15 +150,26 @@ describe('Bull Board', () => {
     expect(csp).toMatch(/script-src 'self'(;|$)/);
     expect(csp).toContain("frame-ancestors 'none'");
     // The rest of the gateway keeps base-uri 'none'.
-    expect(String((await get(gw, '/api/admin/queues', bearer)).headers['content-security-policy'])).toContain("base-uri 'none'");
+    expect(String((await get(gw, '/api/admin/queues', bearer)).headers['content-security-policy'])).toContain(
+      "base-uri 'none'",
+    );
     const queues = await get(gw, `${BULL_BOARD_PATH}/api/queues`, bearer);
     expect(queues.statusCode).toBe(200);
-    expect(queues.json<{ queues: Array<{ name: string }> }>().queues.map((q) => q.name).sort()).toEqual(['etsy-sync', 'fx-rate', 'maintenance', 'matcher', 'printify-sync']);
+    expect(
+      queues
+        .json<{ queues: Array<{ name: string }> }>()
+        .queues.map((q) => q.name)
+        .sort(),
+    ).toEqual(['etsy-sync', 'fx-rate', 'maintenance', 'matcher', 'printify-sync']);
   });
 
   it('answers 401 without the token (a sign-in form to a browser), to a wrong token and to a seller’s session', async () => {
     const api = `${BULL_BOARD_PATH}/api/queues`;
-    for (const headers of [{}, { authorization: 'Bearer test-operator-token-wrong-00' }, { cookie: sellerCookie }] as Array<Record<string, string>>) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer test-operator-token-wrong-00' },
+      { cookie: sellerCookie },
+    ] as Array<Record<string, string>>) {
       const response = await get(gw, api, headers);
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ code: 'operator_credential_required' });
@@ -141,17 +183,32 @@ describe('Bull Board', () => {
   });
 
   it('is closed (404) while OPERATOR_TOKEN is unset', async () => {
-    for (const url of [`${BULL_BOARD_PATH}/`, `${BULL_BOARD_PATH}/api/queues`, `${BULL_BOARD_PATH}/login`, `${BULL_BOARD_PATH}/static/favicon-32x32.png`]) {
+    for (const url of [
+      `${BULL_BOARD_PATH}/`,
+      `${BULL_BOARD_PATH}/api/queues`,
+      `${BULL_BOARD_PATH}/login`,
+      `${BULL_BOARD_PATH}/static/favicon-32x32.png`,
+    ]) {
       expect((await get(closed, url, bearer)).statusCode).toBe(404);
     }
   });
 
   it('signs a browser in with the token posted once, then serves the page, assets and API on a short-lived path cookie', async () => {
     const form = { ...fromBoardPage, 'content-type': 'application/x-www-form-urlencoded' };
-    const wrong = await gw.app.inject({ method: 'POST', url: `${BULL_BOARD_PATH}/login`, headers: form, payload: 'token=not-the-token' });
+    const wrong = await gw.app.inject({
+      method: 'POST',
+      url: `${BULL_BOARD_PATH}/login`,
+      headers: form,
+      payload: 'token=not-the-token',
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers['set-cookie']).toBeUndefined();
-    const login = await gw.app.inject({ method: 'POST', url: `${BULL_BOARD_PATH}/login`, headers: form, payload: `token=${encodeURIComponent(TEST_OPERATOR_TOKEN)}` });
+    const login = await gw.app.inject({
+      method: 'POST',
+      url: `${BULL_BOARD_PATH}/login`,
+      headers: form,
+      payload: `token=${encodeURIComponent(TEST_OPERATOR_TOKEN)}`,
+    });
     expect(login.statusCode).toBe(303);
     expect(login.headers.location).toBe(`${BULL_BOARD_PATH}/`);
     const setCookie = boardCookieOf(login);
@@ -177,10 +234,18 @@ describe('Bull Board', () => {
   });
 
   it('refuses changes from another site, even with the board cookie; allows them from its own page and to a bearer script', async () => {
-    const cookie = boardCookieOf(await get(retrying, `${BULL_BOARD_PATH}/`, { ...bearer, accept: 'text/html' })).split(';')[0];
+    const cookie = boardCookieOf(await get(retrying, `${BULL_BOARD_PATH}/`, { ...bearer, accept: 'text/html' })).split(
+      ';',
+    )[0];
     // Promoting every delayed job of a queue: a change the retry mode allows.
-    const promote = (headers: Record<string, string>) => retrying.app.inject({ method: 'PUT', url: `${BULL_BOARD_PATH}/api/queues/fx-rate/promote`, headers });
-    const crossSiteHeaders: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site', origin: ORIGIN }, { 'sec-fetch-site': 'same-site' }, {}];
+    const promote = (headers: Record<string, string>) =>
+      retrying.app.inject({ method: 'PUT', url: `${BULL_BOARD_PATH}/api/queues/fx-rate/promote`, headers });
+    const crossSiteHeaders: Array<Record<string, string>> = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site', origin: ORIGIN },
+      { 'sec-fetch-site': 'same-site' },
+      {},
+    ];
     for (const crossSite of crossSiteHeaders) {
       const response = await promote({ cookie, ...crossSite });
       expect(response.statusCode).toBe(403);
@@ -200,7 +265,9 @@ describe('Bull Board', () => {
   });
 
   it('takes urlencoded bodies at the sign-in form only', async () => {
-    const cookie = boardCookieOf(await get(retrying, `${BULL_BOARD_PATH}/`, { ...bearer, accept: 'text/html' })).split(';')[0];
+    const cookie = boardCookieOf(await get(retrying, `${BULL_BOARD_PATH}/`, { ...bearer, accept: 'text/html' })).split(
+      ';',
+    )[0];
     const response = await retrying.app.inject({
       method: 'PUT',
       url: `${BULL_BOARD_PATH}/api/queues/fx-rate/promote`,

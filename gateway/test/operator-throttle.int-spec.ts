@@ -23,10 +23,18 @@ beforeAll(async () => {
 });
 afterAll(() => bed.tearDown());
 
-const api = (app: TestGateway, remoteAddress: string, headers: Record<string, string>) => app.app.inject({ method: 'GET', url: '/api/admin/queues', headers, remoteAddress });
-const boardApi = (app: TestGateway, remoteAddress: string, headers: Record<string, string>) => app.app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/api/queues`, headers, remoteAddress });
+const api = (app: TestGateway, remoteAddress: string, headers: Record<string, string>) =>
+  app.app.inject({ method: 'GET', url: '/api/admin/queues', headers, remoteAddress });
+const boardApi = (app: TestGateway, remoteAddress: string, headers: Record<string, string>) =>
+  app.app.inject({ method: 'GET', url: `${BULL_BOARD_PATH}/api/queues`, headers, remoteAddress });
 const boardLogin = (app: TestGateway, remoteAddress: string, token: string) =>
-  app.app.inject({ method: 'POST', url: `${BULL_BOARD_PATH}/login`, headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, payload: `token=${encodeURIComponent(token)}`, remoteAddress });
+  app.app.inject({
+    method: 'POST',
+    url: `${BULL_BOARD_PATH}/login`,
+    headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `token=${encodeURIComponent(token)}`,
+    remoteAddress,
+  });
 
 function logEvents(app: TestGateway, event: string): Array<Record<string, unknown>> {
   return app.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.event === event);
@@ -52,14 +60,18 @@ describe('wrong operator tokens', () => {
     expect((await boardApi(replica, address, right)).statusCode).toBe(429);
     expect((await api(gw, '203.0.113.11', right)).statusCode).toBe(200);
     // No credential at all is not a guess: it does not count.
-    for (let i = 0; i < OPERATOR_FAILURE_LIMIT.max + 2; i++) expect((await api(gw, '203.0.113.12', {})).statusCode).toBe(401);
+    for (let i = 0; i < OPERATOR_FAILURE_LIMIT.max + 2; i++)
+      expect((await api(gw, '203.0.113.12', {})).statusCode).toBe(401);
     expect((await api(gw, '203.0.113.12', right)).statusCode).toBe(200);
   });
 
   it('are throttled per address on Bull Board, by bearer and through its sign-in form', async () => {
     const address = '198.51.100.20';
     for (let i = 0; i < OPERATOR_FAILURE_LIMIT.max; i++) {
-      const response = i % 2 ? await boardLogin(gw, address, WRONG) : await boardApi(gw, address, { authorization: `Bearer ${WRONG}` });
+      const response =
+        i % 2
+          ? await boardLogin(gw, address, WRONG)
+          : await boardApi(gw, address, { authorization: `Bearer ${WRONG}` });
       expect(response.statusCode).toBe(401);
     }
     const form = await boardLogin(gw, address, TEST_OPERATOR_TOKEN);
@@ -72,9 +84,17 @@ describe('wrong operator tokens', () => {
   });
 
   it('are logged at WARN with the address and the surface, never with the token presented', () => {
-    const rejected = [...logEvents(gw, 'operator.credential_rejected'), ...logEvents(replica, 'operator.credential_rejected')];
+    const rejected = [
+      ...logEvents(gw, 'operator.credential_rejected'),
+      ...logEvents(replica, 'operator.credential_rejected'),
+    ];
     expect(rejected.length).toBe(2 * OPERATOR_FAILURE_LIMIT.max);
-    for (const entry of rejected) expect(entry).toMatchObject({ level: 'warn', ip: expect.stringMatching(/^(203\.0\.113\.10|198\.51\.100\.20)$/), surface: expect.stringMatching(/^(api|bull-board)$/) });
+    for (const entry of rejected)
+      expect(entry).toMatchObject({
+        level: 'warn',
+        ip: expect.stringMatching(/^(203\.0\.113\.10|198\.51\.100\.20)$/),
+        surface: expect.stringMatching(/^(api|bull-board)$/),
+      });
     expect(logEvents(gw, 'operator.throttled').length).toBeGreaterThan(0);
     for (const entry of logEvents(gw, 'operator.throttled')) expect(entry.level).toBe('warn');
     for (const app of [gw, replica]) expect(app.logs.join('\n')).not.toContain(WRONG);

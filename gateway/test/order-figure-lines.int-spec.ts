@@ -26,7 +26,10 @@ const AWAITED = nextTargetDay(LOADED);
 beforeAll(async () => {
   await bed.setUp();
   gw = await bed.start();
-  dataSource = await createDataSource({ DATABASE_URL: bed.database.url, DATABASE_POOL_SIZE: 3 }, 'order-figure-lines-test').initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: bed.database.url, DATABASE_POOL_SIZE: 3 },
+    'order-figure-lines-test',
+  ).initialize();
   // EUR→GBP 0.85 and USD→GBP 0.8, as in the golden scenarios.
   await new FxRatesRepository(dataSource).upsertRates(
     [
@@ -38,10 +41,16 @@ beforeAll(async () => {
   );
   seller = await signedInSeller(gw, bed.database.url, 'lines');
   // The shop's (so the bank account's) country sets the processing fee schedule: US, 3% + USD 0.25.
-  await queryDatabase(bed.database.url, `INSERT INTO provider_connection (user_id, provider, shop_id, shop_country, access_token_enc, key_version) VALUES ($1, 'etsy', 'fl-usd-shop', 'us', 'x', 1)`, [
+  await queryDatabase(
+    bed.database.url,
+    `INSERT INTO provider_connection (user_id, provider, shop_id, shop_country, access_token_enc, key_version) VALUES ($1, 'etsy', 'fl-usd-shop', 'us', 'x', 1)`,
+    [seller.userId],
+  );
+  await storeProfitOrder(
+    dataSource,
     seller.userId,
-  ]);
-  await storeProfitOrder(dataSource, seller.userId, goldenEurOrder('pv', { orderedAt: new Date(`${AWAITED}T08:00:00Z`) }));
+    goldenEurOrder('pv', { orderedAt: new Date(`${AWAITED}T08:00:00Z`) }),
+  );
   // No payment yet: the processing fee is estimated; the ledger holds transaction fees in two currencies.
   await storeProfitOrder(
     dataSource,
@@ -75,7 +84,13 @@ describe('provisional figures', () => {
     const id = await recordIdOf(bed.database.url, seller.userId, { receipt: 'pv9002' });
     const details = await get<OrderDetailsResponse>(`/api/orders/${id}?currency=GBP`);
     // The golden EUR order in GBP at the loaded day's rates: revenue 39.10, costs 21.53, profit 17.57.
-    expect(details.order).toMatchObject({ figures: 'provisional', revenue: { minor: 3910, currency: 'GBP' }, cost: { minor: 2153 }, profit: { minor: 1757 }, profitMarginPercent: 44.9 });
+    expect(details.order).toMatchObject({
+      figures: 'provisional',
+      revenue: { minor: 3910, currency: 'GBP' },
+      cost: { minor: 2153 },
+      profit: { minor: 1757 },
+      profitMarginPercent: 44.9,
+    });
     expect(details.profit).toMatchObject({
       figures: 'provisional',
       totalRevenue: { minor: 3910 },
@@ -86,7 +101,9 @@ describe('provisional figures', () => {
     expect(details.profit?.ratesUsed.map((rate) => rate.date)).toEqual([LOADED, LOADED]);
     expect(details.printify).toMatchObject({ totalCost: { minor: 1600, currency: 'GBP' } });
     const list = await get<OrdersPageResponse>('/api/orders?currency=GBP&search=pv9002');
-    expect(list.orders).toEqual([expect.objectContaining({ figures: 'provisional', profit: { minor: 1757, currency: 'GBP' } })]);
+    expect(list.orders).toEqual([
+      expect.objectContaining({ figures: 'provisional', profit: { minor: 1757, currency: 'GBP' } }),
+    ]);
   });
 
   it('a final order says nothing of the kind', async () => {
@@ -118,7 +135,13 @@ describe('Profit Summary lines', () => {
   it('gives every line its own label: the estimated processing fee in its percentage and fixed part, a fee charged in two currencies by currency', async () => {
     const id = await recordIdOf(bed.database.url, seller.userId, { receipt: 'fl9001' });
     const { profit } = await get<OrderDetailsResponse>(`/api/orders/${id}?currency=USD`);
-    const lines = (profit?.costLines ?? []).map((line) => [line.label, line.source, line.estimated, line.amount?.minor, `${line.original.minor} ${line.original.currency}`]);
+    const lines = (profit?.costLines ?? []).map((line) => [
+      line.label,
+      line.source,
+      line.estimated,
+      line.amount?.minor,
+      `${line.original.minor} ${line.original.currency}`,
+    ]);
     // Buyer paid 37.13: 3% = 1.1139 → 1.11, plus the fixed USD 0.25. Transaction: 1.95 + 0.33 in USD; 0.20 EUR at EUR→USD 1.0625 = 0.2125 → 0.21.
     expect(lines).toEqual([
       ['Printify production', 'printify', false, 1250, '1250 USD'],

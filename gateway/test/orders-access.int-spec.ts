@@ -7,7 +7,14 @@ import { bullConnection, bullPrefix } from '@pod/queue';
 import { queryDatabase, storeGoldenRates, storeSyncedOrders } from '@pod/testing';
 import { UserMatcher } from '../../services/matcher/src/user-matcher';
 import { UserProfits } from '../../services/matcher/src/profits/user-profits';
-import { DAY_MS, goldenDay, matchAndFigure, recordIdOf, seedOrderSeller, signedInSeller } from './support/order-sellers';
+import {
+  DAY_MS,
+  goldenDay,
+  matchAndFigure,
+  recordIdOf,
+  seedOrderSeller,
+  signedInSeller,
+} from './support/order-sellers';
 import { GatewayTestBed, SAME_ORIGIN, type TestGateway } from './support/test-gateway';
 
 /**
@@ -31,18 +38,35 @@ beforeAll(async () => {
   console.log(`orders fuzz: fast-check seed ${seed} (FC_SEED=${seed} replays it), ${numRuns} runs per route`);
   await bed.setUp();
   gw = await bed.start();
-  dataSource = await createDataSource({ DATABASE_URL: bed.database.url, DATABASE_POOL_SIZE: 3 }, 'orders-access-test').initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: bed.database.url, DATABASE_POOL_SIZE: 3 },
+    'orders-access-test',
+  ).initialize();
   const config = loadConfig({ REDIS_PREFIX: bed.redisPrefix });
   matcherQueue = new Queue('matcher', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
   await storeGoldenRates(dataSource, [goldenDay(NOW)]);
   a = await signedInSeller(gw, bed.database.url, 'access-a');
   b = await signedInSeller(gw, bed.database.url, 'access-b');
-  for (const [seller, prefix] of [[a, 'xa'], [b, 'xb']] as const) {
+  for (const [seller, prefix] of [
+    [a, 'xa'],
+    [b, 'xb'],
+  ] as const) {
     await seedOrderSeller(dataSource, seller, prefix, NOW);
     // A look-alike of the 60-day-old receipt (same buyer and product, a day later): the matcher pairs them (fuzzy).
-    await storeSyncedOrders(dataSource, seller.userId, [], [
-      { shopId: `${prefix}-pfy`, id: `${prefix}-hoodie`, buyerName: 'Barbara Liskov', orderedAt: new Date(NOW.getTime() - 59 * DAY_MS), lines: [{ title: 'Hoodie', sku: 'HOOD', quantity: 2 }] },
-    ]);
+    await storeSyncedOrders(
+      dataSource,
+      seller.userId,
+      [],
+      [
+        {
+          shopId: `${prefix}-pfy`,
+          id: `${prefix}-hoodie`,
+          buyerName: 'Barbara Liskov',
+          orderedAt: new Date(NOW.getTime() - 59 * DAY_MS),
+          lines: [{ title: 'Hoodie', sku: 'HOOD', quantity: 2 }],
+        },
+      ],
+    );
     await matchAndFigure(dataSource, seller.userId, NOW);
   }
 }, 90_000);
@@ -55,19 +79,33 @@ afterAll(async () => {
 
 type Seller = { cookie: string; userId: string };
 const send = (method: 'GET' | 'POST', url: string, seller: Seller, payload?: unknown) =>
-  gw.app.inject({ method, url, headers: method === 'POST' ? { ...SAME_ORIGIN, cookie: seller.cookie } : { cookie: seller.cookie }, payload: payload as object | undefined });
-const idOf = (seller: Seller, side: { receipt?: string; order?: string }) => recordIdOf(bed.database.url, seller.userId, side);
+  gw.app.inject({
+    method,
+    url,
+    headers: method === 'POST' ? { ...SAME_ORIGIN, cookie: seller.cookie } : { cookie: seller.cookie },
+    payload: payload as object | undefined,
+  });
+const idOf = (seller: Seller, side: { receipt?: string; order?: string }) =>
+  recordIdOf(bed.database.url, seller.userId, side);
 
 /** Everything of the user that the routes could change. */
 const snapshot = async (userId: string) => ({
   records: await queryDatabase(bed.database.url, `SELECT * FROM order_record WHERE user_id = $1 ORDER BY id`, [userId]),
-  profits: await queryDatabase(bed.database.url, `SELECT * FROM order_profit WHERE user_id = $1 ORDER BY order_record_id, currency`, [userId]),
+  profits: await queryDatabase(
+    bed.database.url,
+    `SELECT * FROM order_profit WHERE user_id = $1 ORDER BY order_record_id, currency`,
+    [userId],
+  ),
 });
 
 describe('per-record routes', () => {
   it('unmatch splits a pair into two manual lone records; the matcher never pairs them again', async () => {
     const pairId = await idOf(a, { receipt: 'xa7060' });
-    const [pair] = await queryDatabase<{ status: string; match_method: string; printify_order_id: string }>(bed.database.url, `SELECT * FROM order_record WHERE id = $1`, [pairId]);
+    const [pair] = await queryDatabase<{ status: string; match_method: string; printify_order_id: string }>(
+      bed.database.url,
+      `SELECT * FROM order_record WHERE id = $1`,
+      [pairId],
+    );
     expect(pair).toMatchObject({ status: 'matched', match_method: 'fuzzy', printify_order_id: 'xa-hoodie' });
     const response = await send('POST', `/api/orders/${pairId}/unmatch`, a);
     expect(response.statusCode).toBe(200);
@@ -75,12 +113,27 @@ describe('per-record routes', () => {
     expect(orders).toHaveLength(2);
     expect(orders).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ id: pairId, status: 'unmatched', source: 'etsy', matchMethod: 'manual', printifyOrderId: null }),
-        expect.objectContaining({ status: 'unmatched', source: 'printify', matchMethod: 'manual', printifyOrderId: 'xa-hoodie', productTitle: 'Hoodie' }),
+        expect.objectContaining({
+          id: pairId,
+          status: 'unmatched',
+          source: 'etsy',
+          matchMethod: 'manual',
+          printifyOrderId: null,
+        }),
+        expect.objectContaining({
+          status: 'unmatched',
+          source: 'printify',
+          matchMethod: 'manual',
+          printifyOrderId: 'xa-hoodie',
+          productTitle: 'Hoodie',
+        }),
       ]),
     );
     await new UserMatcher(dataSource).matchUser(a.userId, NOW);
-    expect((await send('GET', `/api/orders/${pairId}`, a)).json().order).toMatchObject({ status: 'unmatched', printifyOrderId: null });
+    expect((await send('GET', `/api/orders/${pairId}`, a)).json().order).toMatchObject({
+      status: 'unmatched',
+      printifyOrderId: null,
+    });
     expect((await send('POST', `/api/orders/${pairId}/unmatch`, a)).json()).toMatchObject({ code: 'conflict' });
   });
 
@@ -98,7 +151,15 @@ describe('per-record routes', () => {
 
     const matched = await send('POST', `/api/orders/${receiptId}/match`, a, { withOrderId: hoodieId });
     expect(matched.statusCode).toBe(200);
-    expect(matched.json().orders).toEqual([expect.objectContaining({ id: receiptId, status: 'matched', matchMethod: 'manual', matchConfidence: null, printifyOrderId: 'xa-hoodie' })]);
+    expect(matched.json().orders).toEqual([
+      expect.objectContaining({
+        id: receiptId,
+        status: 'matched',
+        matchMethod: 'manual',
+        matchConfidence: null,
+        printifyOrderId: 'xa-hoodie',
+      }),
+    ]);
     // The pair's sides are those its figures were stored for before the unmatch, so they are current ('ok'); new sides read 'not_computed' until the job runs.
     const jobs = await matcherQueue.getJobs(['waiting', 'delayed', 'prioritized']);
     expect(jobs.some((job) => job.name === 'compute-profits' && job.data.userId === a.userId)).toBe(true);
@@ -115,26 +176,46 @@ describe('per-record routes', () => {
     const lone = await idOf(a, { order: 'xa-lone-1' });
     const receipt = await idOf(a, { receipt: 'xa7020' });
     const otherReceipt = await idOf(a, { receipt: 'xa7002' });
-    for (const [id, withOrderId] of [[golden, lone], [receipt, otherReceipt], [lone, lone]]) {
+    for (const [id, withOrderId] of [
+      [golden, lone],
+      [receipt, otherReceipt],
+      [lone, lone],
+    ]) {
       const response = await send('POST', `/api/orders/${id}/match`, a, { withOrderId });
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toMatchObject({ code: 'conflict', message: expect.stringContaining('cannot be matched') });
+      expect(response.json()).toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining('cannot be matched'),
+      });
     }
-    expect((await send('GET', `/api/orders/${golden}`, a)).json().order).toMatchObject({ status: 'matched', matchMethod: 'exact' });
+    expect((await send('GET', `/api/orders/${golden}`, a)).json().order).toMatchObject({
+      status: 'matched',
+      matchMethod: 'exact',
+    });
   });
 
   it('archive and restore answer the order as it now is, twice alike; an archived order cannot be unmatched', async () => {
     const golden = await idOf(a, { receipt: 'xa9002' });
-    for (let i = 0; i < 2; i += 1) expect((await send('POST', `/api/orders/${golden}/archive`, a)).json().orders).toEqual([expect.objectContaining({ id: golden, archived: true })]);
+    for (let i = 0; i < 2; i += 1)
+      expect((await send('POST', `/api/orders/${golden}/archive`, a)).json().orders).toEqual([
+        expect.objectContaining({ id: golden, archived: true }),
+      ]);
     expect((await send('POST', `/api/orders/${golden}/unmatch`, a)).statusCode).toBe(409);
-    for (let i = 0; i < 2; i += 1) expect((await send('POST', `/api/orders/${golden}/restore`, a)).json().orders).toEqual([expect.objectContaining({ id: golden, archived: false })]);
+    for (let i = 0; i < 2; i += 1)
+      expect((await send('POST', `/api/orders/${golden}/restore`, a)).json().orders).toEqual([
+        expect.objectContaining({ id: golden, archived: false }),
+      ]);
   });
 });
 
 describe('access matrix (item 23)', () => {
   it("user A with B's ids and with guessed ids gets the same 404 on every route with an id; B's rows do not change", async () => {
     const before = await snapshot(b.userId);
-    const bIds = [await idOf(b, { receipt: 'xb9001' }), await idOf(b, { receipt: 'xb7020' }), await idOf(b, { order: 'xb-lone-1' })];
+    const bIds = [
+      await idOf(b, { receipt: 'xb9001' }),
+      await idOf(b, { receipt: 'xb7020' }),
+      await idOf(b, { order: 'xb-lone-1' }),
+    ];
     const aLone = await idOf(a, { order: 'xa-lone-2' });
     const aReceipt = await idOf(a, { receipt: 'xa7020' });
     const guessed = ['00000000-0000-4000-8000-000000000000', crypto.randomUUID()];
@@ -164,7 +245,12 @@ describe('access matrix (item 23)', () => {
   });
 
   it('without a session every order route answers 401', async () => {
-    for (const url of ['/api/orders', `/api/orders/${crypto.randomUUID()}`, '/api/matching/orders', '/api/dashboard/metrics']) {
+    for (const url of [
+      '/api/orders',
+      `/api/orders/${crypto.randomUUID()}`,
+      '/api/matching/orders',
+      '/api/dashboard/metrics',
+    ]) {
       expect((await gw.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     }
   });
@@ -175,29 +261,108 @@ describe('strict parsing and fuzz (item 30)', () => {
     for (const value of ['1e3', '12abc', ' 1', '01', '-1', '0', '1.0', '0x10', '1000000']) {
       const response = await send('GET', `/api/orders?page=${encodeURIComponent(value)}`, a);
       expect([value, response.statusCode]).toEqual([value, 400]);
-      expect(response.json()).toMatchObject({ code: 'validation_failed', field: 'page', message: expect.stringContaining('page must be a whole number') });
+      expect(response.json()).toMatchObject({
+        code: 'validation_failed',
+        field: 'page',
+        message: expect.stringContaining('page must be a whole number'),
+      });
     }
-    for (const url of ['/api/orders?pageSize=101', '/api/orders?days=180', '/api/dashboard/metrics?days=1e3', '/api/matching/orders?month=2026-13', '/api/orders?currency=JPY', '/api/orders?page=1&page=2', '/api/orders?nope=1']) {
+    for (const url of [
+      '/api/orders?pageSize=101',
+      '/api/orders?days=180',
+      '/api/dashboard/metrics?days=1e3',
+      '/api/matching/orders?month=2026-13',
+      '/api/orders?currency=JPY',
+      '/api/orders?page=1&page=2',
+      '/api/orders?nope=1',
+    ]) {
       expect([url, (await send('GET', url, a)).statusCode]).toEqual([url, 400]);
     }
     // Months outside the supported years (1999–2099): 0000-01 used to answer 1900-01's orders.
     for (const month of ['0000-01', '1900-01', '1998-12', '2100-01', '9999-12', '-000001-12', '+010000-01']) {
       const response = await send('GET', `/api/matching/orders?month=${encodeURIComponent(month)}`, a);
       expect([month, response.statusCode]).toEqual([month, 400]);
-      expect(response.json()).toMatchObject({ code: 'validation_failed', field: 'month', message: 'month must be a month as YYYY-MM from 1999-01 to 2099-12' });
+      expect(response.json()).toMatchObject({
+        code: 'validation_failed',
+        field: 'month',
+        message: 'month must be a month as YYYY-MM from 1999-01 to 2099-12',
+      });
     }
-    expect((await send('GET', '/api/orders/not-a-uuid', a)).json()).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('id must be an order id') });
+    expect((await send('GET', '/api/orders/not-a-uuid', a)).json()).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('id must be an order id'),
+    });
   });
 
   const queryValue = fc.oneof(
-    fc.constantFrom('1', '2', '7', '30', '90', '365', '100', 'USD', 'EUR', 'GBP', 'all', 'matched', 'pending', 'unmatched', 'etsy', 'printify', 'active', 'archived', '2026-11', '0000-01', '9999-12', '-000001-12', '1e3', '12abc', ' 1', '', '%', '_', '\\', "'", '"', '%00', '-1', '9'.repeat(30)),
+    fc.constantFrom(
+      '1',
+      '2',
+      '7',
+      '30',
+      '90',
+      '365',
+      '100',
+      'USD',
+      'EUR',
+      'GBP',
+      'all',
+      'matched',
+      'pending',
+      'unmatched',
+      'etsy',
+      'printify',
+      'active',
+      'archived',
+      '2026-11',
+      '0000-01',
+      '9999-12',
+      '-000001-12',
+      '1e3',
+      '12abc',
+      ' 1',
+      '',
+      '%',
+      '_',
+      '\\',
+      "'",
+      '"',
+      '%00',
+      '-1',
+      '9'.repeat(30),
+    ),
     fc.string({ maxLength: 40 }),
     fc.string({ unit: 'grapheme', maxLength: 20 }),
   );
-  const queryKey = fc.constantFrom('search', 'status', 'days', 'source', 'view', 'page', 'pageSize', 'currency', 'month', 'id', 'constructor', '__proto__', 'x');
-  const queryString = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 5 }).map((pairs) => pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&'));
-  const pathId = fc.oneof(fc.uuid(), fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 10 }), fc.constantFrom('match', 'status', '..', '%00', '00000000-0000-0000-0000-000000000000'));
-  const body = fc.oneof(fc.constant(undefined), fc.record({ withOrderId: fc.oneof(fc.uuid(), fc.string(), fc.integer(), fc.constant(null)) }), fc.jsonValue({ maxDepth: 2 }));
+  const queryKey = fc.constantFrom(
+    'search',
+    'status',
+    'days',
+    'source',
+    'view',
+    'page',
+    'pageSize',
+    'currency',
+    'month',
+    'id',
+    'constructor',
+    '__proto__',
+    'x',
+  );
+  const queryString = fc
+    .array(fc.tuple(queryKey, queryValue), { maxLength: 5 })
+    .map((pairs) => pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&'));
+  const pathId = fc.oneof(
+    fc.uuid(),
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: 'grapheme', maxLength: 10 }),
+    fc.constantFrom('match', 'status', '..', '%00', '00000000-0000-0000-0000-000000000000'),
+  );
+  const body = fc.oneof(
+    fc.constant(undefined),
+    fc.record({ withOrderId: fc.oneof(fc.uuid(), fc.string(), fc.integer(), fc.constant(null)) }),
+    fc.jsonValue({ maxDepth: 2 }),
+  );
 
   it('never answers 5xx to any query string, path parameter or body', async () => {
     const fuzzer = await signedInSeller(gw, bed.database.url, 'fuzz');
@@ -207,19 +372,27 @@ describe('strict parsing and fuzz (item 30)', () => {
     const id = fc.oneof(pathId, fc.constantFrom(...ids));
     const check = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
       const response = await send(method, url, fuzzer, payload);
-      if (response.statusCode >= 500) throw new Error(`${method} ${url} ${JSON.stringify(payload)} → ${response.statusCode} ${response.body}`);
+      if (response.statusCode >= 500)
+        throw new Error(`${method} ${url} ${JSON.stringify(payload)} → ${response.statusCode} ${response.body}`);
     };
     const routes: fc.Arbitrary<[string, 'GET' | 'POST', unknown]>[] = [
       queryString.map((q) => [`/api/orders?${q}`, 'GET', undefined]),
       queryString.map((q) => [`/api/matching/orders?${q}`, 'GET', undefined]),
       queryString.map((q) => [`/api/dashboard/metrics?${q}`, 'GET', undefined]),
       fc.tuple(id, queryString).map(([i, q]) => [`/api/orders/${encodeURIComponent(i)}?${q}`, 'GET', undefined]),
-      fc.tuple(id, queryString).map(([i, q]) => [`/api/orders/${encodeURIComponent(i)}/candidates?${q}`, 'GET', undefined]),
+      fc
+        .tuple(id, queryString)
+        .map(([i, q]) => [`/api/orders/${encodeURIComponent(i)}/candidates?${q}`, 'GET', undefined]),
       fc.tuple(id, body).map(([i, p]) => [`/api/orders/${encodeURIComponent(i)}/match`, 'POST', p]),
-      fc.tuple(id, fc.constantFrom('unmatch', 'archive', 'restore')).map(([i, action]) => [`/api/orders/${encodeURIComponent(i)}/${action}`, 'POST', undefined]),
+      fc
+        .tuple(id, fc.constantFrom('unmatch', 'archive', 'restore'))
+        .map(([i, action]) => [`/api/orders/${encodeURIComponent(i)}/${action}`, 'POST', undefined]),
     ];
     for (const route of routes) {
-      await fc.assert(fc.asyncProperty(route, async ([url, method, payload]) => check(method, url, payload)), { seed, numRuns });
+      await fc.assert(
+        fc.asyncProperty(route, async ([url, method, payload]) => check(method, url, payload)),
+        { seed, numRuns },
+      );
     }
   }, 300_000);
 });

@@ -1,10 +1,23 @@
 import type { DataSource } from 'typeorm';
-import { computeOrderProfit, DISPLAY_CURRENCY_CODES, RateTable, rateTableConverter, type OrderProfit } from '@pod/domain';
+import {
+  computeOrderProfit,
+  DISPLAY_CURRENCY_CODES,
+  RateTable,
+  rateTableConverter,
+  type OrderProfit,
+} from '@pod/domain';
 import { sumOrderProfits } from '@pod/testing/oracles';
 import { createDataSource, FxRatesRepository, ProfitInputsRepository } from '@pod/db';
 import { queryDatabase, storeGoldenRates } from '@pod/testing';
 import { orderInput, profitSettingsFor } from '../../services/matcher/src/profits/user-profits';
-import { DAY_MS, goldenDay, matchAndFigure, recordIdOf, seedOrderSeller, signedInSeller } from './support/order-sellers';
+import {
+  DAY_MS,
+  goldenDay,
+  matchAndFigure,
+  recordIdOf,
+  seedOrderSeller,
+  signedInSeller,
+} from './support/order-sellers';
 import { GatewayTestBed, SAME_ORIGIN, type TestGateway } from './support/test-gateway';
 
 /**
@@ -23,7 +36,10 @@ const EXTRA_IN_MONTH = 17;
 beforeAll(async () => {
   await bed.setUp();
   gw = await bed.start();
-  dataSource = await createDataSource({ DATABASE_URL: bed.database.url, DATABASE_POOL_SIZE: 3 }, 'orders-api-test').initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: bed.database.url, DATABASE_POOL_SIZE: 3 },
+    'orders-api-test',
+  ).initialize();
   await storeGoldenRates(dataSource, [goldenDay(NOW)]);
   seller = await signedInSeller(gw, bed.database.url, 'orders');
   await seedOrderSeller(dataSource, seller, 'oa', NOW, EXTRA_IN_MONTH);
@@ -66,13 +82,17 @@ describe('GET /api/orders', () => {
       productTitle: 'Cat Mug 11oz',
       customerName: 'Ada Lovelace',
     });
-    const lonePrintify = body.orders.find((order: { printifyOrderId: string }) => order.printifyOrderId === 'oa-lone-1');
+    const lonePrintify = body.orders.find(
+      (order: { printifyOrderId: string }) => order.printifyOrderId === 'oa-lone-1',
+    );
     expect(lonePrintify).toMatchObject({ source: 'printify', status: 'unmatched', revenue: null, figures: 'ok' });
     expect(lonePrintify.profit.minor).toBe(-lonePrintify.cost.minor);
   });
 
   it('searches receipt ids, Printify ids, customers and products case-insensitively; % and _ are literal', async () => {
-    expect((await get('/api/orders?search=ADA%20love')).body.orders.map((o: { etsyReceiptId: string }) => o.etsyReceiptId)).toEqual(['oa9001']);
+    expect(
+      (await get('/api/orders?search=ADA%20love')).body.orders.map((o: { etsyReceiptId: string }) => o.etsyReceiptId),
+    ).toEqual(['oa9001']);
     expect((await get('/api/orders?search=oa-lone-')).body.filteredTotal).toBe(2);
     expect((await get('/api/orders?search=poster')).body.filteredTotal).toBe(2); // the golden poster and the old one
     expect((await get('/api/orders?search=100%25')).body.filteredTotal).toBe(1);
@@ -89,7 +109,8 @@ describe('GET /api/orders', () => {
     expect(week.orders.map((o: { etsyReceiptId: string }) => o.etsyReceiptId)).toEqual(['oa7002']);
     expect((await get('/api/orders?days=90&status=unmatched&source=etsy')).body.filteredTotal).toBe(2);
     const pages = [];
-    for (let page = 1; page <= 5; page += 1) pages.push(...(await get(`/api/orders?pageSize=5&page=${page}`)).body.orders.map((o: { id: string }) => o.id));
+    for (let page = 1; page <= 5; page += 1)
+      pages.push(...(await get(`/api/orders?pageSize=5&page=${page}`)).body.orders.map((o: { id: string }) => o.id));
     const all = (await get('/api/orders?pageSize=100')).body.orders.map((o: { id: string }) => o.id);
     expect(pages).toEqual(all);
     expect((await get('/api/orders?pageSize=5&page=99')).body).toMatchObject({ orders: [], filteredTotal: ALL });
@@ -106,17 +127,32 @@ describe('GET /api/orders', () => {
     expect(year.filteredTotal).toBe(ALL - 3 - 1);
     expect(allTime.filteredTotal).toBe(year.filteredTotal + 1);
     const refused = await get('/api/orders?status=unmatched&days=180');
-    expect(refused).toMatchObject({ status: 400, body: { code: 'validation_failed', field: 'days', message: 'days must be 7, 30, 90 or 365' } });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { code: 'validation_failed', field: 'days', message: 'days must be 7, 30, 90 or 365' },
+    });
   });
 
   it('archived orders leave the active view and make the archived one; restore brings them back', async () => {
     const id = await recordIdOf(bed.database.url, seller.userId, { receipt: 'oa7060' });
-    const archived = await gw.app.inject({ method: 'POST', url: `/api/orders/${id}/archive`, headers: { ...SAME_ORIGIN, cookie: seller.cookie } });
+    const archived = await gw.app.inject({
+      method: 'POST',
+      url: `/api/orders/${id}/archive`,
+      headers: { ...SAME_ORIGIN, cookie: seller.cookie },
+    });
     expect(archived.statusCode).toBe(200);
     expect(archived.json().orders).toEqual([expect.objectContaining({ id, archived: true })]);
     expect((await get('/api/orders')).body.total).toBe(ALL - 1);
-    expect((await get('/api/orders?view=archived')).body).toMatchObject({ total: 1, filteredTotal: 1, orders: [{ id, archived: true }] });
-    await gw.app.inject({ method: 'POST', url: `/api/orders/${id}/restore`, headers: { ...SAME_ORIGIN, cookie: seller.cookie } });
+    expect((await get('/api/orders?view=archived')).body).toMatchObject({
+      total: 1,
+      filteredTotal: 1,
+      orders: [{ id, archived: true }],
+    });
+    await gw.app.inject({
+      method: 'POST',
+      url: `/api/orders/${id}/restore`,
+      headers: { ...SAME_ORIGIN, cookie: seller.cookie },
+    });
     expect((await get('/api/orders')).body.total).toBe(ALL);
     expect((await get('/api/orders?view=archived')).body.total).toBe(0);
   });
@@ -127,7 +163,12 @@ describe('GET /api/orders/:id (the golden pipeline)', () => {
     const id = await recordIdOf(bed.database.url, seller.userId, { receipt: 'oa9001' });
     const { status, body } = await get(`/api/orders/${id}?currency=USD`);
     expect(status).toBe(200);
-    expect(body.etsy).toMatchObject({ receiptId: 'oa9001', customerName: 'Ada Lovelace', revenue: { minor: 3500, currency: 'USD' }, originalTotal: { minor: 3713, currency: 'USD' } });
+    expect(body.etsy).toMatchObject({
+      receiptId: 'oa9001',
+      customerName: 'Ada Lovelace',
+      revenue: { minor: 3500, currency: 'USD' },
+      originalTotal: { minor: 3713, currency: 'USD' },
+    });
     expect(body.printify).toMatchObject({
       orderId: 'oa-pfy-9001',
       externalId: 'oa9001',
@@ -145,9 +186,22 @@ describe('GET /api/orders/:id (the golden pipeline)', () => {
       taxExcluded: { minor: 213, currency: 'USD' },
       ratesUsed: [],
     });
-    const costs = body.profit.costLines.map((line: { kind: string; source: string; amount: { minor: number } }) => `${line.kind}/${line.source} ${line.amount.minor}`);
-    expect(costs).toEqual(['printify_production/printify 1250', 'printify_shipping/printify 475', 'printify_tax/printify 0', 'processing/payment 136', 'transaction/ledger 228', 'listing/estimate 20']);
-    expect(body.profit.costLines.find((line: { kind: string }) => line.kind === 'listing')).toMatchObject({ estimated: true, label: 'Listing fee' });
+    const costs = body.profit.costLines.map(
+      (line: { kind: string; source: string; amount: { minor: number } }) =>
+        `${line.kind}/${line.source} ${line.amount.minor}`,
+    );
+    expect(costs).toEqual([
+      'printify_production/printify 1250',
+      'printify_shipping/printify 475',
+      'printify_tax/printify 0',
+      'processing/payment 136',
+      'transaction/ledger 228',
+      'listing/estimate 20',
+    ]);
+    expect(body.profit.costLines.find((line: { kind: string }) => line.kind === 'listing')).toMatchObject({
+      estimated: true,
+      label: 'Listing fee',
+    });
   });
 
   it('the EUR shop order in GBP: golden scenario 2 at EUR→GBP 0.85 and USD→GBP 0.8, originals kept', async () => {
@@ -156,9 +210,26 @@ describe('GET /api/orders/:id (the golden pipeline)', () => {
     // margin 1757 / 3910 = 44.94% → 44.9.
     const id = await recordIdOf(bed.database.url, seller.userId, { receipt: 'oa9002' });
     const { body } = await get(`/api/orders/${id}?currency=GBP`);
-    expect(body.order).toMatchObject({ revenue: { minor: 3910, currency: 'GBP' }, cost: { minor: 2153 }, profit: { minor: 1757 }, profitMarginPercent: 44.9 });
-    expect(body.profit).toMatchObject({ totalRevenue: { minor: 3910 }, totalCosts: { minor: 2153 }, netProfit: { minor: 1757 }, marginPercent: 44.9 });
-    const costs = body.profit.costLines.map((line: { kind: string; amount: { minor: number }; original: { minor: number; currency: string } }) => [line.kind, line.amount.minor, line.original.minor, line.original.currency]);
+    expect(body.order).toMatchObject({
+      revenue: { minor: 3910, currency: 'GBP' },
+      cost: { minor: 2153 },
+      profit: { minor: 1757 },
+      profitMarginPercent: 44.9,
+    });
+    expect(body.profit).toMatchObject({
+      totalRevenue: { minor: 3910 },
+      totalCosts: { minor: 2153 },
+      netProfit: { minor: 1757 },
+      marginPercent: 44.9,
+    });
+    const costs = body.profit.costLines.map(
+      (line: { kind: string; amount: { minor: number }; original: { minor: number; currency: string } }) => [
+        line.kind,
+        line.amount.minor,
+        line.original.minor,
+        line.original.currency,
+      ],
+    );
     expect(costs).toEqual([
       ['printify_production', 1200, 1500, 'USD'],
       ['printify_shipping', 400, 500, 'USD'],
@@ -175,23 +246,44 @@ describe('GET /api/orders/:id (the golden pipeline)', () => {
         { from: 'USD', to: 'GBP', rate: '0.8', date: goldenDay(NOW) },
       ]),
     );
-    expect(body.printify).toMatchObject({ productionCost: { minor: 1200, currency: 'GBP' }, originalTotalCost: { minor: 2000, currency: 'USD' } });
+    expect(body.printify).toMatchObject({
+      productionCost: { minor: 1200, currency: 'GBP' },
+      originalTotalCost: { minor: 2000, currency: 'USD' },
+    });
     expect(body.etsy.originalTotal).toEqual({ minor: 5520, currency: 'EUR' });
   });
 
   it('an order without a rate for its date shows no converted figure, never an unconverted one', async () => {
     const id = await recordIdOf(bed.database.url, seller.userId, { receipt: 'oa7002' });
     const { body } = await get(`/api/orders/${id}?currency=GBP`);
-    expect(body.order).toMatchObject({ figures: 'rate_unavailable', revenue: null, cost: null, profit: null, profitMarginPercent: null });
-    expect(body.profit).toMatchObject({ figures: 'rate_unavailable', totalRevenue: null, netProfit: null, marginPercent: null });
+    expect(body.order).toMatchObject({
+      figures: 'rate_unavailable',
+      revenue: null,
+      cost: null,
+      profit: null,
+      profitMarginPercent: null,
+    });
+    expect(body.profit).toMatchObject({
+      figures: 'rate_unavailable',
+      totalRevenue: null,
+      netProfit: null,
+      marginPercent: null,
+    });
     expect(body.profit.revenueLines[0]).toMatchObject({ amount: null, original: { minor: 2500, currency: 'USD' } });
-    expect((await get(`/api/orders/${id}?currency=USD`)).body.order).toMatchObject({ figures: 'ok', revenue: { minor: 2500, currency: 'USD' } });
+    expect((await get(`/api/orders/${id}?currency=USD`)).body.order).toMatchObject({
+      figures: 'ok',
+      revenue: { minor: 2500, currency: 'USD' },
+    });
   });
 
   it('GET /api/orders/match is not taken for an id; the match run routes still answer', async () => {
     expect((await get('/api/orders/match')).body).toMatchObject({ code: 'validation_failed' });
     expect((await get('/api/orders/match/status')).status).toBe(200);
-    const started = await gw.app.inject({ method: 'POST', url: '/api/orders/match', headers: { ...SAME_ORIGIN, cookie: seller.cookie } });
+    const started = await gw.app.inject({
+      method: 'POST',
+      url: '/api/orders/match',
+      headers: { ...SAME_ORIGIN, cookie: seller.cookie },
+    });
     expect(started.statusCode).toBe(202);
   });
 });
@@ -199,16 +291,31 @@ describe('GET /api/orders/:id (the golden pipeline)', () => {
 describe('GET /api/matching/orders', () => {
   it('one month, 15 a page, newest first, filtered by status', async () => {
     const month = NOW.toISOString().slice(0, 7);
-    const inMonth = (await get(`/api/orders?pageSize=100`)).body.orders.filter((o: { orderDate: string }) => o.orderDate.slice(0, 7) === month);
+    const inMonth = (await get(`/api/orders?pageSize=100`)).body.orders.filter(
+      (o: { orderDate: string }) => o.orderDate.slice(0, 7) === month,
+    );
     const first = (await get(`/api/matching/orders?currency=EUR`)).body;
-    expect(first).toMatchObject({ month, page: 1, pageSize: 15, total: inMonth.length, pageCount: Math.ceil(inMonth.length / 15), currency: 'EUR' });
+    expect(first).toMatchObject({
+      month,
+      page: 1,
+      pageSize: 15,
+      total: inMonth.length,
+      pageCount: Math.ceil(inMonth.length / 15),
+      currency: 'EUR',
+    });
     expect(first.orders).toHaveLength(15);
     const second = (await get(`/api/matching/orders?month=${month}&page=2`)).body;
-    expect([...first.orders, ...second.orders].map((o: { id: string }) => o.id)).toEqual(inMonth.map((o: { id: string }) => o.id));
+    expect([...first.orders, ...second.orders].map((o: { id: string }) => o.id)).toEqual(
+      inMonth.map((o: { id: string }) => o.id),
+    );
     const goldenMonth = goldenDay(NOW).slice(0, 7);
     const matched = (await get(`/api/matching/orders?month=${goldenMonth}&status=matched`)).body;
     expect(matched.orders.map((o: { etsyReceiptId: string }) => o.etsyReceiptId)).toEqual(['oa9002', 'oa9001']);
-    expect((await get('/api/matching/orders?month=1999-01')).body).toMatchObject({ total: 0, pageCount: 1, orders: [] });
+    expect((await get('/api/matching/orders?month=1999-01')).body).toMatchObject({
+      total: 0,
+      pageCount: 1,
+      orders: [],
+    });
   });
 });
 
@@ -217,7 +324,12 @@ describe('GET /api/dashboard/metrics', () => {
     for (const currency of DISPLAY_CURRENCY_CODES) {
       const { body } = await get(`/api/dashboard/metrics?days=365&currency=${currency}`);
       const since = new Date(Date.now() - 365 * DAY_MS);
-      const rows = await queryDatabase<{ figures: string; revenue_minor: string | null; costs_minor: string | null; net_profit_minor: string | null }>(
+      const rows = await queryDatabase<{
+        figures: string;
+        revenue_minor: string | null;
+        costs_minor: string | null;
+        net_profit_minor: string | null;
+      }>(
         bed.database.url,
         `SELECT p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor FROM order_profit p JOIN order_record r ON r.id = p.order_record_id
          WHERE r.user_id = $1 AND p.currency = $2 AND r.archived_at IS NULL AND r.order_date >= $3`,
@@ -225,7 +337,8 @@ describe('GET /api/dashboard/metrics', () => {
       );
       // Final and provisional figures are summed; provisional ones also counted apart.
       const summed = rows.filter((row) => row.figures !== 'rate_unavailable');
-      const sum = (key: 'revenue_minor' | 'costs_minor' | 'net_profit_minor') => summed.reduce((total, row) => total + Number(row[key]), 0);
+      const sum = (key: 'revenue_minor' | 'costs_minor' | 'net_profit_minor') =>
+        summed.reduce((total, row) => total + Number(row[key]), 0);
       expect(body).toMatchObject({
         currency,
         days: 365,
@@ -238,10 +351,16 @@ describe('GET /api/dashboard/metrics', () => {
       });
       // The engine, run here on the same stored inputs and rates, summed by the domain library.
       const inputs = await new ProfitInputsRepository(dataSource).load(seller.userId);
-      const table = RateTable.fromRows(await new FxRatesRepository(dataSource).ratesBetween('2000-01-01', NOW.toISOString().slice(0, 10)));
+      const table = RateTable.fromRows(
+        await new FxRatesRepository(dataSource).ratesBetween('2000-01-01', NOW.toISOString().slice(0, 10)),
+      );
       const convert = rateTableConverter(table);
       const results: OrderProfit[] = [];
-      const window = await queryDatabase<{ id: string }>(bed.database.url, `SELECT id FROM order_record WHERE user_id = $1 AND archived_at IS NULL AND order_date >= $2`, [seller.userId, since]);
+      const window = await queryDatabase<{ id: string }>(
+        bed.database.url,
+        `SELECT id FROM order_record WHERE user_id = $1 AND archived_at IS NULL AND order_date >= $2`,
+        [seller.userId, since],
+      );
       const inWindow = new Set(window.map((row) => row.id));
       for (const record of inputs.records.filter((r) => inWindow.has(r.id))) {
         const input = orderInput(inputs, record.receiptKey, record.printifyKey);
@@ -266,15 +385,29 @@ describe('GET /api/dashboard/metrics', () => {
     const year = (await get('/api/dashboard/metrics?days=365&currency=USD')).body;
     expect(year).toMatchObject({ matchedOrders: 2, pendingOrders: 1, unmatchedOrders: ALL - 3 - 1 }); // the 400-day-old order is out
     const id = await recordIdOf(bed.database.url, seller.userId, { receipt: 'oa9001' });
-    await gw.app.inject({ method: 'POST', url: `/api/orders/${id}/archive`, headers: { ...SAME_ORIGIN, cookie: seller.cookie } });
+    await gw.app.inject({
+      method: 'POST',
+      url: `/api/orders/${id}/archive`,
+      headers: { ...SAME_ORIGIN, cookie: seller.cookie },
+    });
     const without = (await get('/api/dashboard/metrics?days=365&currency=USD')).body;
     expect(without.matchedOrders).toBe(1);
     expect(without.netProfit.minor).toBe(year.netProfit.minor - 1391);
-    await gw.app.inject({ method: 'POST', url: `/api/orders/${id}/restore`, headers: { ...SAME_ORIGIN, cookie: seller.cookie } });
+    await gw.app.inject({
+      method: 'POST',
+      url: `/api/orders/${id}/restore`,
+      headers: { ...SAME_ORIGIN, cookie: seller.cookie },
+    });
   });
 
   it('a new seller sees the empty state', async () => {
     const fresh = await signedInSeller(gw, bed.database.url, 'empty');
-    expect((await get('/api/dashboard/metrics', fresh.cookie)).body).toMatchObject({ hasOrders: false, days: 30, netProfit: { minor: 0 }, profitMargin: null, matchedOrders: 0 });
+    expect((await get('/api/dashboard/metrics', fresh.cookie)).body).toMatchObject({
+      hasOrders: false,
+      days: 30,
+      netProfit: { minor: 0 },
+      profitMargin: null,
+      matchedOrders: 0,
+    });
   });
 });

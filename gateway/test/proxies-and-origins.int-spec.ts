@@ -17,7 +17,9 @@ const failedSignInVia = (app: NestFastifyApplication, proxy: string, forwardedFo
 
 /** The client address the gateway logged for its sign-in failures. */
 const loggedIps = (gw: TestGateway) =>
-  gw.logs.filter((line) => line.includes('"event":"auth.login_failed"')).map((line) => (JSON.parse(line) as { ip: string }).ip);
+  gw.logs
+    .filter((line) => line.includes('"event":"auth.login_failed"'))
+    .map((line) => (JSON.parse(line) as { ip: string }).ip);
 
 describe('trusted proxies (TRUST_PROXY)', () => {
   it('behind one proxy hop, per-IP limits count each client, not the proxy', async () => {
@@ -54,7 +56,13 @@ describe('same-origin checks compare with PUBLIC_ORIGIN (item 21)', () => {
       method: 'POST',
       url: '/api/auth/register',
       headers: { 'content-type': 'application/json', ...headers },
-      payload: { email: uniqueEmail('origin'), password: 'Correct-Horse-7-Battery', confirmPassword: 'Correct-Horse-7-Battery', firstName: 'A', lastName: 'B' },
+      payload: {
+        email: uniqueEmail('origin'),
+        password: 'Correct-Horse-7-Battery',
+        confirmPassword: 'Correct-Horse-7-Battery',
+        firstName: 'A',
+        lastName: 'B',
+      },
     });
 
   it('refuses an Origin that merely matches the Host header', async () => {
@@ -62,7 +70,15 @@ describe('same-origin checks compare with PUBLIC_ORIGIN (item 21)', () => {
     expect((await signUp(gw.app, { host: 'evil.example', origin: 'http://evil.example' })).statusCode).toBe(403);
     expect((await signUp(gw.app, { host: 'evil.example:80', origin: 'http://evil.example:80' })).statusCode).toBe(403);
     // A DNS-rebound name is "same-origin" to the browser, but its Origin is not ours.
-    expect((await signUp(gw.app, { host: 'rebound.example', origin: 'http://rebound.example', 'sec-fetch-site': 'same-origin' })).statusCode).toBe(403);
+    expect(
+      (
+        await signUp(gw.app, {
+          host: 'rebound.example',
+          origin: 'http://rebound.example',
+          'sec-fetch-site': 'same-origin',
+        })
+      ).statusCode,
+    ).toBe(403);
     // A same-origin form post under Referrer-Policy: no-referrer says Origin: null; alone, null is refused.
     expect((await signUp(gw.app, { origin: 'null', 'sec-fetch-site': 'same-origin' })).statusCode).toBe(201);
     expect((await signUp(gw.app, { origin: 'null' })).statusCode).toBe(403);
@@ -72,7 +88,9 @@ describe('same-origin checks compare with PUBLIC_ORIGIN (item 21)', () => {
     const gw = await bed.start({ PUBLIC_ORIGIN: 'https://podprofit.example.com', TRUST_PROXY: '1' });
     const browser = { host: 'podprofit.example.com', origin: 'https://podprofit.example.com' };
     expect((await signUp(gw.app, browser)).statusCode).toBe(201);
-    expect((await signUp(gw.app, { ...browser, 'x-forwarded-proto': 'https', 'sec-fetch-site': 'same-origin' })).statusCode).toBe(201);
+    expect(
+      (await signUp(gw.app, { ...browser, 'x-forwarded-proto': 'https', 'sec-fetch-site': 'same-origin' })).statusCode,
+    ).toBe(201);
     expect((await signUp(gw.app, { ...browser, origin: 'http://podprofit.example.com' })).statusCode).toBe(403);
   });
 });

@@ -1,4 +1,14 @@
-import { freePort, queryDatabase, refuseDatabaseConnections, spawnService, startTestStack, TEST_APP_SECRET, waitForHttp, type ServiceProcess, type TestStack } from '@pod/testing';
+import {
+  freePort,
+  queryDatabase,
+  refuseDatabaseConnections,
+  spawnService,
+  startTestStack,
+  TEST_APP_SECRET,
+  waitForHttp,
+  type ServiceProcess,
+  type TestStack,
+} from '@pod/testing';
 
 /**
  * The session check across two built gateways sharing PostgreSQL and Redis: each keeps the
@@ -12,7 +22,11 @@ jest.setTimeout(120_000);
 let stack: TestStack;
 let second: ServiceProcess;
 let gateways: [string, string];
-const ORIGIN_HEADERS = (base: string) => ({ origin: base, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' });
+const ORIGIN_HEADERS = (base: string) => ({
+  origin: base,
+  'sec-fetch-site': 'same-origin',
+  'content-type': 'application/json',
+});
 const PASSWORD = 'Correct-Horse-7-Battery';
 
 /** Both gateways: a long TTL (see above) and the demo cleanup every second. */
@@ -51,7 +65,11 @@ async function call(base: string, method: string, path: string, cookie?: string,
     redirect: 'manual',
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+  };
 }
 
 function cookieOf(response: { headers: Headers }): string {
@@ -62,7 +80,13 @@ function cookieOf(response: { headers: Headers }): string {
 
 async function signUp(label: string): Promise<{ email: string; cookie: string }> {
   const email = uniqueEmail(label);
-  const answer = await call(gateways[0], 'POST', '/api/auth/register', undefined, { email, password: PASSWORD, confirmPassword: PASSWORD, firstName: 'Two', lastName: 'Replicas' });
+  const answer = await call(gateways[0], 'POST', '/api/auth/register', undefined, {
+    email,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    firstName: 'Two',
+    lastName: 'Replicas',
+  });
   if (answer.status !== 201) throw new Error(`sign-up: ${answer.status}`);
   return { email, cookie: cookieOf(answer) };
 }
@@ -94,7 +118,10 @@ describe('session revocation across two gateways', () => {
     const elsewhere = await signIn(email);
     expect(await statusOnBoth(here)).toEqual([200, 200]);
     expect(await statusOnBoth(elsewhere)).toEqual([200, 200]);
-    const changed = await call(gateways[0], 'POST', '/api/user/change-password', here, { currentPassword: PASSWORD, newPassword: 'Brand-new-pass-9' });
+    const changed = await call(gateways[0], 'POST', '/api/user/change-password', here, {
+      currentPassword: PASSWORD,
+      newPassword: 'Brand-new-pass-9',
+    });
     expect(changed.status).toBe(200);
     expect(await statusOnBoth(elsewhere)).toEqual([204, 204]);
     expect(await statusOnBoth(here)).toEqual([200, 200]);
@@ -113,7 +140,11 @@ describe('accounts removed by the demo cleanup', () => {
     const { email, cookie } = await signUp('removed');
     expect(await statusOnBoth(cookie)).toEqual([200, 200]);
     // An expired demo account: the next sweep (every second, on either gateway) removes it.
-    await queryDatabase(stack.database.url, `UPDATE app_user SET is_demo = true, demo_expires_at = now() - interval '1 minute' WHERE email = $1`, [email]);
+    await queryDatabase(
+      stack.database.url,
+      `UPDATE app_user SET is_demo = true, demo_expires_at = now() - interval '1 minute' WHERE email = $1`,
+      [email],
+    );
     const deadline = Date.now() + 20_000;
     while ((await queryDatabase(stack.database.url, 'SELECT 1 FROM app_user WHERE email = $1', [email])).length > 0) {
       if (Date.now() > deadline) throw new Error('the demo cleanup did not remove the account');
@@ -140,7 +171,13 @@ describe('when the database does not answer the session check', () => {
         const busy = await call(gateways[0], 'GET', path, cold);
         expect([path, busy.status]).toEqual([path, 503]);
         expect(busy.headers.get('retry-after')).toBe('2');
-        expect(busy.json).toEqual({ statusCode: 503, error: 'Service Unavailable', code: 'service_busy', message: 'Service busy, retrying. Please wait a moment.', requestId: expect.any(String) });
+        expect(busy.json).toEqual({
+          statusCode: 503,
+          error: 'Service Unavailable',
+          code: 'service_busy',
+          message: 'Service busy, retrying. Please wait a moment.',
+          requestId: expect.any(String),
+        });
       }
       // Checked a moment ago: no database round trip needed (within SESSION_CACHE_TTL_MS).
       expect((await call(gateways[0], 'GET', '/api/auth/user', warm)).status).toBe(200);

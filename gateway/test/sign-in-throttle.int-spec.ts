@@ -1,6 +1,14 @@
 import Redis from 'ioredis';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { GatewayTestBed, SAME_ORIGIN, STRONG_PASSWORD, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
+import {
+  GatewayTestBed,
+  SAME_ORIGIN,
+  STRONG_PASSWORD,
+  register,
+  sessionCookie,
+  uniqueEmail,
+  type TestGateway,
+} from './support/test-gateway';
 
 // Lockout abuse (issue 7) and item 17: guessing is slowed per address, per (account, address or
 // device) and per account, but an attacker spraying from many addresses cannot lock the owner's
@@ -63,12 +71,15 @@ describe('sign-in lockout cannot be turned against the owner', () => {
   it('spraying from many addresses locks unknown origins for the window only, never the owner’s device or address', async () => {
     const { email, device } = await owner('192.0.2.10');
     const statuses: number[] = [];
-    for (let i = 1; i <= 10; i += 1) statuses.push((await signIn(gw.app, email, `Guess-${i}-pass`, `203.0.113.${i}`)).statusCode);
+    for (let i = 1; i <= 10; i += 1)
+      statuses.push((await signIn(gw.app, email, `Guess-${i}-pass`, `203.0.113.${i}`)).statusCode);
     expect(statuses).toEqual(Array(10).fill(401));
     const eleventh = await signIn(gw.app, email, 'Guess-11-pass', '203.0.113.11');
     expect(eleventh.statusCode).toBe(429);
     expect(Number(eleventh.headers['retry-after'])).toBeGreaterThan(0);
-    expect(gw.logs.some((l) => l.includes('"event":"auth.login_locked"') && l.includes('"scope":"account"'))).toBe(true);
+    expect(gw.logs.some((l) => l.includes('"event":"auth.login_locked"') && l.includes('"scope":"account"'))).toBe(
+      true,
+    );
 
     // Neither a made-up nor another account's (valid) device cookie counts as the owner's device.
     const forged = `${device.slice(0, -3)}abc`;
@@ -112,22 +123,28 @@ describe('sign-in lockout cannot be turned against the owner', () => {
     }
     expect(attackerFailures).toBe(80);
     expect((await signIn(gw.app, email, STRONG_PASSWORD, '198.51.100.9')).statusCode).toBe(429);
-    expect(gw.logs.some((l) => l.includes('"event":"auth.login_locked"') && l.includes('"scope":"account-hour"'))).toBe(true);
+    expect(gw.logs.some((l) => l.includes('"event":"auth.login_locked"') && l.includes('"scope":"account-hour"'))).toBe(
+      true,
+    );
 
     // The owner's usual address still has 10 tries, the usual browser 10 more.
     const fromAddress: number[] = [];
-    for (let i = 0; i < 11; i += 1) fromAddress.push((await signIn(gw.app, email, 'Typo-pass-1', '192.0.2.30')).statusCode);
+    for (let i = 0; i < 11; i += 1)
+      fromAddress.push((await signIn(gw.app, email, 'Typo-pass-1', '192.0.2.30')).statusCode);
     expect(fromAddress).toEqual([...Array(10).fill(401), 429]);
     expect((await signIn(gw.app, email, STRONG_PASSWORD, '198.51.100.10', device)).statusCode).toBe(200);
     await advanceRedisClock(60);
     const fromDevice: number[] = [];
-    for (let i = 0; i < 11; i += 1) fromDevice.push((await signIn(gw.app, email, 'Typo-pass-1', '198.51.100.10', device)).statusCode);
+    for (let i = 0; i < 11; i += 1)
+      fromDevice.push((await signIn(gw.app, email, 'Typo-pass-1', '198.51.100.10', device)).statusCode);
     expect(fromDevice).toEqual([...Array(10).fill(401), 429]);
     // 80 + 10 + 10: the hour is used up for every origin now.
     await advanceRedisClock(60);
     expect((await signIn(gw.app, email, 'Typo-pass-1', '198.51.100.10', device)).statusCode).toBe(429);
     // Every failed verification is logged: exactly 100 reached argon2 in the hour.
-    const failures = gw.logs.filter((l) => l.includes('"event":"auth.login_failed"') && l.includes(`"userId":"${userId}"`)).length;
+    const failures = gw.logs.filter(
+      (l) => l.includes('"event":"auth.login_failed"') && l.includes(`"userId":"${userId}"`),
+    ).length;
     expect(failures).toBe(100);
     await advanceRedisClock(3600);
     expect((await signIn(gw.app, email, STRONG_PASSWORD, '198.51.100.11')).statusCode).toBe(200);

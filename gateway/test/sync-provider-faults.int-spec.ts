@@ -2,7 +2,15 @@ import { bucketForSlidingLimit } from '@pod/integrations';
 import { userMessageFor } from '@pod/sync';
 import { queryDatabase } from '@pod/testing';
 import { ensureBuilt, pollUntil, readHealth } from '../../services/test/support/fleet';
-import { diffVersions, logEvents, maxInWindow, SourceOracle, storedVersions, SyncFleet, type LoggedRequest } from '../../services/test/support/sync-fleet';
+import {
+  diffVersions,
+  logEvents,
+  maxInWindow,
+  SourceOracle,
+  storedVersions,
+  SyncFleet,
+  type LoggedRequest,
+} from '../../services/test/support/sync-fleet';
 import { SandboxProviders } from './support/sandbox-providers';
 import { connectPrintify, connectSeller, runsOf, triggerSync, type RunRow, type Seller } from './support/sync-sellers';
 import { GatewayTestBed, ORIGIN, type TestGateway } from './support/test-gateway';
@@ -37,19 +45,30 @@ const dbUrl = () => bed.database.url;
 const SMALL = { months: 1, ordersPerMonth: 60 };
 
 async function requestsOf(seller: Seller, target: 'etsy' | 'printify'): Promise<LoggedRequest[]> {
-  const { requests } = await sandbox.admin<{ requests: LoggedRequest[] }>('GET', `/requests?tenantId=${seller.tenant.tenantId}&target=${target}&limit=100000`);
+  const { requests } = await sandbox.admin<{ requests: LoggedRequest[] }>(
+    'GET',
+    `/requests?tenantId=${seller.tenant.tenantId}&target=${target}&limit=100000`,
+  );
   return requests.filter((request) => !request.path.includes('/oauth/'));
 }
 
 async function settled(seller: Seller, provider: 'etsy' | 'printify', index = 0, timeoutMs = 90_000): Promise<RunRow> {
-  return pollUntil(`${provider} run ${index + 1} settles`, async () => {
-    const run = (await runsOf(dbUrl(), seller, provider))[index];
-    return run && !['queued', 'running', 'waiting_for_quota'].includes(run.status) ? run : undefined;
-  }, timeoutMs, 200);
+  return pollUntil(
+    `${provider} run ${index + 1} settles`,
+    async () => {
+      const run = (await runsOf(dbUrl(), seller, provider))[index];
+      return run && !['queued', 'running', 'waiting_for_quota'].includes(run.status) ? run : undefined;
+    },
+    timeoutMs,
+    200,
+  );
 }
 
 /** Every Etsy API call of this shop from the third on (the first two go through: "fail page 3"). */
-const fromThirdCall = (seller: Seller) => ({ match: { tenantId: seller.tenant.tenantId, pathPrefix: `/v3/application/shops/${seller.etsyShop}` }, skip: 2 });
+const fromThirdCall = (seller: Seller) => ({
+  match: { tenantId: seller.tenant.tenantId, pathPrefix: `/v3/application/shops/${seller.etsyShop}` },
+  skip: 2,
+});
 
 /** The calls for the same page as `first` (same path and query), from it on: one request and its retries. */
 function attemptsOf(requests: LoggedRequest[], first: LoggedRequest): LoggedRequest[] {
@@ -58,26 +77,47 @@ function attemptsOf(requests: LoggedRequest[], first: LoggedRequest): LoggedRequ
 }
 
 async function expectEqualsSource(seller: Seller, what: ('receipts' | 'printify')[]): Promise<void> {
-  const oracle = await new SourceOracle(sandbox.url, (m, p, b) => sandbox.admin(m, p, b), seller.tenant, REDIRECT_URI).connect();
+  const oracle = await new SourceOracle(
+    sandbox.url,
+    (m, p, b) => sandbox.admin(m, p, b),
+    seller.tenant,
+    REDIRECT_URI,
+  ).connect();
   if (what.includes('receipts')) {
     const source = await oracle.receipts();
-    expect(diffVersions(source, await storedVersions(dbUrl(), seller.userId, 'receipts'))).toEqual({ missing: [], extra: [], changed: [] });
+    expect(diffVersions(source, await storedVersions(dbUrl(), seller.userId, 'receipts'))).toEqual({
+      missing: [],
+      extra: [],
+      changed: [],
+    });
   }
   if (what.includes('printify')) {
     const source = await oracle.printifyOrders();
-    expect(diffVersions(source, await storedVersions(dbUrl(), seller.userId, 'printify'))).toEqual({ missing: [], extra: [], changed: [] });
+    expect(diffVersions(source, await storedVersions(dbUrl(), seller.userId, 'printify'))).toEqual({
+      missing: [],
+      extra: [],
+      changed: [],
+    });
   }
 }
 
 /** A sync run enqueued with one attempt, for a sync that has to fail within seconds. */
 async function syncWithOneAttempt(seller: Seller): Promise<string> {
-  const [{ id }] = await queryDatabase<{ id: string }>(dbUrl(), `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode) VALUES ($1, 'etsy', $2, 'user', 'incremental') RETURNING id`, [seller.userId, seller.etsyShop]);
+  const [{ id }] = await queryDatabase<{ id: string }>(
+    dbUrl(),
+    `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode) VALUES ($1, 'etsy', $2, 'user', 'incremental') RETURNING id`,
+    [seller.userId, seller.etsyShop],
+  );
   await fleet.queues['etsy-sync'].add('sync', { runId: id }, { jobId: id, attempts: 1 });
   return id;
 }
 
 async function cursorsOf(seller: Seller): Promise<{ stream: string; version: number; position: unknown }[]> {
-  return queryDatabase(dbUrl(), `SELECT stream, version, position FROM sync_cursor WHERE user_id = $1 AND provider = 'etsy' ORDER BY stream`, [seller.userId]);
+  return queryDatabase(
+    dbUrl(),
+    `SELECT stream, version, position FROM sync_cursor WHERE user_id = $1 AND provider = 'etsy' ORDER BY stream`,
+    [seller.userId],
+  );
 }
 
 beforeAll(async () => {
@@ -85,7 +125,11 @@ beforeAll(async () => {
   await sandbox.start(REDIRECT_URI);
   await sandbox.admin('PATCH', '/settings', { etsyQps: ETSY_QPS, printifyRpm: PRINTIFY_RPM });
   await bed.setUp();
-  const providerEnv = { ...sandbox.env(REDIRECT_URI), ETSY_REQUESTS_PER_SECOND: String(ETSY_QPS), PRINTIFY_REQUESTS_PER_MINUTE: String(PRINTIFY_RPM) };
+  const providerEnv = {
+    ...sandbox.env(REDIRECT_URI),
+    ETSY_REQUESTS_PER_SECOND: String(ETSY_QPS),
+    PRINTIFY_REQUESTS_PER_MINUTE: String(PRINTIFY_RPM),
+  };
   gw = await bed.start(providerEnv);
   fleet = new SyncFleet(
     {
@@ -114,15 +158,37 @@ jest.setTimeout(120_000);
 
 describe('provider faults and rate limits with 3 replicas of each sync worker', () => {
   it('item 10: over every replica, no 1 s window holds more than 10 Etsy calls per connection and the Printify account shared by two sellers stays inside its budget; no 429', async () => {
-    const first = await connectSeller(gw, sandbox, dbUrl(), { seed: 'limits-a', months: 2, ordersPerMonth: 300 }, { etsyOnly: true });
-    const second = await connectSeller(gw, sandbox, dbUrl(), { seed: 'limits-b', months: 2, ordersPerMonth: 300 }, { etsyOnly: true });
+    const first = await connectSeller(
+      gw,
+      sandbox,
+      dbUrl(),
+      { seed: 'limits-a', months: 2, ordersPerMonth: 300 },
+      { etsyOnly: true },
+    );
+    const second = await connectSeller(
+      gw,
+      sandbox,
+      dbUrl(),
+      { seed: 'limits-b', months: 2, ordersPerMonth: 300 },
+      { etsyOnly: true },
+    );
     // Both sellers connect the same Printify account (the second with a token of its own): one budget for both syncs.
-    const { token } = await sandbox.admin<{ token: string }>('POST', `/tenants/${first.tenant.tenantId}/printify-tokens`);
+    const { token } = await sandbox.admin<{ token: string }>(
+      'POST',
+      `/tenants/${first.tenant.tenantId}/printify-tokens`,
+    );
     await connectPrintify(gw, first);
     await connectPrintify(gw, second, { token, shopId: first.printifyShop });
-    const runs = await Promise.all([settled(first, 'etsy'), settled(second, 'etsy'), settled(first, 'printify'), settled(second, 'printify')]);
+    const runs = await Promise.all([
+      settled(first, 'etsy'),
+      settled(second, 'etsy'),
+      settled(first, 'printify'),
+      settled(second, 'printify'),
+    ]);
     expect(runs.map((run) => run.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
-    const pids = new Set(fleet.all().flatMap((worker) => (logEvents(worker, 'sync.finished').length > 0 ? [worker.child.pid] : [])));
+    const pids = new Set(
+      fleet.all().flatMap((worker) => (logEvents(worker, 'sync.finished').length > 0 ? [worker.child.pid] : [])),
+    );
     expect(pids.size).toBeGreaterThanOrEqual(2);
 
     for (const seller of [first, second]) {
@@ -130,7 +196,12 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
       expect(etsy.length).toBeGreaterThan(40);
       for (const credential of new Set(etsy.map((request) => request.credential))) {
         const calls = etsy.filter((request) => request.credential === credential);
-        expect(maxInWindow(calls.map((call) => call.timestampMs), 1_000)).toBeLessThanOrEqual(ETSY_QPS);
+        expect(
+          maxInWindow(
+            calls.map((call) => call.timestampMs),
+            1_000,
+          ),
+        ).toBeLessThanOrEqual(ETSY_QPS);
       }
       expect(etsy.filter((request) => request.status === 429)).toEqual([]);
     }
@@ -146,20 +217,35 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
     // Only the syncs' calls: the gateway's token check (GET /v1/shops.json, before the account is
     // known) spends no token of the account's bucket; the sliding-window margin absorbs it.
     const bucket = bucketForSlidingLimit(PRINTIFY_RPM, 60);
-    const synced = printify.filter((request) => request.path !== '/v1/shops.json').map((request) => request.timestampMs);
+    const synced = printify
+      .filter((request) => request.path !== '/v1/shops.json')
+      .map((request) => request.timestampMs);
     expect(printify.length - synced.length).toBe(2);
     for (const seconds of [1, 2, 5, 10]) {
       const most = maxInWindow(synced, seconds * 1_000);
-      console.log(`item 10: Printify account, most calls in ${seconds} s: ${most} (bucket allows ${bucket.capacity} + ${bucket.refillPerSecond}/s)`);
+      console.log(
+        `item 10: Printify account, most calls in ${seconds} s: ${most} (bucket allows ${bucket.capacity} + ${bucket.refillPerSecond}/s)`,
+      );
       // Half a second of slack: a call granted on time may leave a busy 2-core machine late and arrive with the next ones.
       expect(most).toBeLessThanOrEqual(Math.floor(bucket.capacity + bucket.refillPerSecond * (seconds + 0.5)));
     }
   });
 
   it('item 10: when Etsy lowers x-limit-per-second mid-sync, every replica slows down within 1 s', async () => {
-    const seller = await connectSeller(gw, sandbox, dbUrl(), { seed: 'lowered', months: 2, ordersPerMonth: 100 }, { etsyOnly: true });
+    const seller = await connectSeller(
+      gw,
+      sandbox,
+      dbUrl(),
+      { seed: 'lowered', months: 2, ordersPerMonth: 100 },
+      { etsyOnly: true },
+    );
     await triggerSync(gw, seller, 'etsy');
-    await pollUntil('a few Etsy calls', async () => ((await requestsOf(seller, 'etsy')).length >= 12 ? true : undefined), 30_000, 25);
+    await pollUntil(
+      'a few Etsy calls',
+      async () => ((await requestsOf(seller, 'etsy')).length >= 12 ? true : undefined),
+      30_000,
+      25,
+    );
     const loweredAt = Date.now();
     await sandbox.admin('PATCH', '/settings', { etsyQps: 4 });
     try {
@@ -169,23 +255,50 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
     }
     const after = (await requestsOf(seller, 'etsy')).filter((request) => request.timestampMs >= loweredAt + 1_000);
     expect(after.length).toBeGreaterThan(8);
-    expect(maxInWindow(after.map((request) => request.timestampMs), 1_000)).toBeLessThanOrEqual(4);
+    expect(
+      maxInWindow(
+        after.map((request) => request.timestampMs),
+        1_000,
+      ),
+    ).toBeLessThanOrEqual(4);
     // The call already on its way when the limit dropped may meet it; none after that second.
     expect(after.filter((request) => request.status === 429)).toEqual([]);
   });
 
   it('item 9: a 429 with retry-after on page 3: no replica calls that bucket before the wait ends, exactly one 429, no attempt spent, other connections keep syncing', async () => {
-    const limited = await connectSeller(gw, sandbox, dbUrl(), { seed: 'retry-after', months: 2, ordersPerMonth: 100 }, { etsyOnly: true });
+    const limited = await connectSeller(
+      gw,
+      sandbox,
+      dbUrl(),
+      { seed: 'retry-after', months: 2, ordersPerMonth: 100 },
+      { etsyOnly: true },
+    );
     // Big enough to be syncing both providers while the other one waits.
-    const other = await connectSeller(gw, sandbox, dbUrl(), { seed: 'bystander', months: 3, ordersPerMonth: 150 }, { etsyOnly: true });
+    const other = await connectSeller(
+      gw,
+      sandbox,
+      dbUrl(),
+      { seed: 'bystander', months: 3, ordersPerMonth: 150 },
+      { etsyOnly: true },
+    );
     await sandbox.fault({ target: 'etsy', kind: '429', retryAfterSeconds: 2, ...fromThirdCall(limited) });
-    await sandbox.fault({ target: 'printify', kind: '429', retryAfterSeconds: 2, match: { tenantId: limited.tenant.tenantId, pathPrefix: '/v1/shops' }, skip: 2 });
+    await sandbox.fault({
+      target: 'printify',
+      kind: '429',
+      retryAfterSeconds: 2,
+      match: { tenantId: limited.tenant.tenantId, pathPrefix: '/v1/shops' },
+      skip: 2,
+    });
     await connectPrintify(gw, other);
     await connectPrintify(gw, limited);
-    for (const seller of [limited, other]) for (const provider of ['etsy', 'printify'] as const) expect((await settled(seller, provider)).status).toBe('succeeded');
+    for (const seller of [limited, other])
+      for (const provider of ['etsy', 'printify'] as const)
+        expect((await settled(seller, provider)).status).toBe('succeeded');
 
     for (const target of ['etsy', 'printify'] as const) {
-      const calls = (await requestsOf(limited, target)).filter((request) => request.path.startsWith(target === 'etsy' ? '/v3/application/shops' : '/v1/shops/'));
+      const calls = (await requestsOf(limited, target)).filter((request) =>
+        request.path.startsWith(target === 'etsy' ? '/v3/application/shops' : '/v1/shops/'),
+      );
       const refused = calls.filter((request) => request.status === 429);
       expect(refused).toHaveLength(1);
       const [hit] = refused;
@@ -194,7 +307,9 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
       expect(later.length).toBeGreaterThan(0);
       expect(Math.min(...later.map((request) => request.timestampMs)) - hit.timestampMs).toBeGreaterThanOrEqual(2_000);
       // The bystander's bucket kept going meanwhile.
-      const bystander = (await requestsOf(other, target)).filter((request) => request.timestampMs > hit.timestampMs && request.timestampMs < hit.timestampMs + 2_000);
+      const bystander = (await requestsOf(other, target)).filter(
+        (request) => request.timestampMs > hit.timestampMs && request.timestampMs < hit.timestampMs + 2_000,
+      );
       expect(bystander.length).toBeGreaterThan(0);
     }
     // The wait happened inside the job: no failed attempt, nothing failed in any replica's log.
@@ -203,7 +318,12 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
       const job = await fleet.queues[provider === 'etsy' ? 'etsy-sync' : 'printify-sync'].getJob(run.id);
       expect(job?.failedReason).toBeUndefined();
       expect(job?.attemptsMade).toBeLessThanOrEqual(1);
-      expect(fleet.all().flatMap((worker) => logEvents(worker, 'job.failed')).filter((event) => event.jobId === run.id)).toEqual([]);
+      expect(
+        fleet
+          .all()
+          .flatMap((worker) => logEvents(worker, 'job.failed'))
+          .filter((event) => event.jobId === run.id),
+      ).toEqual([]);
     }
     await expectEqualsSource(limited, ['receipts', 'printify']);
   });
@@ -226,7 +346,13 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
   it(`item 12: transient failures (${TRANSIENT.map((c) => c.name).join(', ')}) are retried with jittered exponential back-off and the sync completes`, async () => {
     const cases = await Promise.all(
       TRANSIENT.map(async (entry, n) => {
-        const seller = await connectSeller(gw, sandbox, dbUrl(), { seed: `transient-${n}`, ...SMALL }, { etsyOnly: true });
+        const seller = await connectSeller(
+          gw,
+          sandbox,
+          dbUrl(),
+          { seed: `transient-${n}`, ...SMALL },
+          { etsyOnly: true },
+        );
         await sandbox.fault({ target: 'etsy', ...entry.fault, count: 2, ...fromThirdCall(seller) });
         await triggerSync(gw, seller, 'etsy');
         return { ...entry, seller };
@@ -235,12 +361,17 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
     const gaps: number[] = [];
     for (const { name, seller } of cases) {
       expect({ name, status: (await settled(seller, 'etsy')).status }).toEqual({ name, status: 'succeeded' });
-      const calls = (await requestsOf(seller, 'etsy')).filter((request) => request.path.startsWith('/v3/application/shops'));
+      const calls = (await requestsOf(seller, 'etsy')).filter((request) =>
+        request.path.startsWith('/v3/application/shops'),
+      );
       const faulted = calls.filter((request) => request.fault !== null);
       expect({ name, faulted: faulted.length }).toEqual({ name, faulted: 2 });
       const attempts = attemptsOf(calls, faulted[0]);
       // Two failures, then the third attempt of the same request succeeds.
-      expect({ name, attempts: attempts.map((a) => a.fault ?? a.status) }).toEqual({ name, attempts: [faulted[0].fault, faulted[1].fault, 200] });
+      expect({ name, attempts: attempts.map((a) => a.fault ?? a.status) }).toEqual({
+        name,
+        attempts: [faulted[0].fault, faulted[1].fault, 200],
+      });
       for (let k = 1; k < attempts.length; k++) {
         const gap = attempts[k].timestampMs - attempts[k - 1].timestampMs;
         gaps.push(gap);
@@ -257,21 +388,39 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
     const seller = await connectSeller(gw, sandbox, dbUrl(), { seed: 'outage', ...SMALL }, { etsyOnly: true });
     await sandbox.fault({ target: 'etsy', kind: '5xx', status: 503, count: 50, ...fromThirdCall(seller) });
     const runId = await syncWithOneAttempt(seller);
-    const failed = await pollUntil('the run fails', async () => {
-      const run = (await runsOf(dbUrl(), seller, 'etsy')).find((row) => row.id === runId);
-      return run?.status === 'failed' ? run : undefined;
-    }, 60_000, 200);
+    const failed = await pollUntil(
+      'the run fails',
+      async () => {
+        const run = (await runsOf(dbUrl(), seller, 'etsy')).find((row) => row.id === runId);
+        return run?.status === 'failed' ? run : undefined;
+      },
+      60_000,
+      200,
+    );
     expect(failed).toMatchObject({ error_code: 'provider_unavailable' });
-    const [message] = await queryDatabase<{ error_message: string }>(dbUrl(), `SELECT error_message FROM sync_run WHERE id = $1`, [runId]);
+    const [message] = await queryDatabase<{ error_message: string }>(
+      dbUrl(),
+      `SELECT error_message FROM sync_run WHERE id = $1`,
+      [runId],
+    );
     expect(message.error_message).toBe(userMessageFor('provider_unavailable', 'etsy'));
-    const calls = (await requestsOf(seller, 'etsy')).filter((request) => request.path.startsWith('/v3/application/shops'));
+    const calls = (await requestsOf(seller, 'etsy')).filter((request) =>
+      request.path.startsWith('/v3/application/shops'),
+    );
     const attempts = attemptsOf(calls, calls.find((request) => request.fault !== null) as LoggedRequest);
     expect(attempts.map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
     expect(calls.at(-1)?.seq).toBe(attempts.at(-1)?.seq);
-    for (let k = 1; k < attempts.length; k++) expect(attempts[k].timestampMs - attempts[k - 1].timestampMs).toBeLessThanOrEqual(BACKOFF_BASE_MS * 2 ** (k - 1) + SLACK_MS);
+    for (let k = 1; k < attempts.length; k++)
+      expect(attempts[k].timestampMs - attempts[k - 1].timestampMs).toBeLessThanOrEqual(
+        BACKOFF_BASE_MS * 2 ** (k - 1) + SLACK_MS,
+      );
     // The pages committed before the failing one, and only those, moved the cursors.
     const committed = await cursorsOf(seller);
-    const [{ pages }] = await queryDatabase<{ pages: number }>(dbUrl(), `SELECT pages_done AS pages FROM sync_run WHERE id = $1`, [runId]);
+    const [{ pages }] = await queryDatabase<{ pages: number }>(
+      dbUrl(),
+      `SELECT pages_done AS pages FROM sync_run WHERE id = $1`,
+      [runId],
+    );
     expect(committed.reduce((sum, cursor) => sum + cursor.version, 0)).toBe(pages);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await cursorsOf(seller)).toEqual(committed);
@@ -288,9 +437,14 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
     await sandbox.fault({ target: 'etsy', kind: 'slow-body', bytesPerSecond: 1, ...fromThirdCall(slow) });
     await triggerSync(gw, hung, 'etsy');
     await triggerSync(gw, slow, 'etsy');
-    for (const [seller, kind, timeoutMs] of [[hung, 'hang', HEADERS_TIMEOUT_MS], [slow, 'slow-body', BODY_TIMEOUT_MS]] as const) {
+    for (const [seller, kind, timeoutMs] of [
+      [hung, 'hang', HEADERS_TIMEOUT_MS],
+      [slow, 'slow-body', BODY_TIMEOUT_MS],
+    ] as const) {
       expect((await settled(seller, 'etsy')).status).toBe('succeeded');
-      const calls = (await requestsOf(seller, 'etsy')).filter((request) => request.path.startsWith('/v3/application/shops'));
+      const calls = (await requestsOf(seller, 'etsy')).filter((request) =>
+        request.path.startsWith('/v3/application/shops'),
+      );
       const stuck = calls.find((request) => request.fault === kind) as LoggedRequest;
       const [, retry] = attemptsOf(calls, stuck);
       expect(retry?.status).toBe(200);
@@ -306,15 +460,26 @@ describe('provider faults and rate limits with 3 replicas of each sync worker', 
     const seller = await connectSeller(gw, sandbox, dbUrl(), { seed: 'oversize', ...SMALL }, { etsyOnly: true });
     await sandbox.fault({ target: 'etsy', kind: 'oversize', ...fromThirdCall(seller) });
     const runId = await syncWithOneAttempt(seller);
-    const failed = await pollUntil('the run fails', async () => {
-      const run = (await runsOf(dbUrl(), seller, 'etsy')).find((row) => row.id === runId);
-      return run?.status === 'failed' ? run : undefined;
-    }, 30_000, 200);
+    const failed = await pollUntil(
+      'the run fails',
+      async () => {
+        const run = (await runsOf(dbUrl(), seller, 'etsy')).find((row) => row.id === runId);
+        return run?.status === 'failed' ? run : undefined;
+      },
+      30_000,
+      200,
+    );
     expect(failed.error_code).toBe('provider_rejected');
-    const calls = (await requestsOf(seller, 'etsy')).filter((request) => request.path.startsWith('/v3/application/shops'));
+    const calls = (await requestsOf(seller, 'etsy')).filter((request) =>
+      request.path.startsWith('/v3/application/shops'),
+    );
     expect(calls.filter((request) => request.fault === 'oversize')).toHaveLength(1);
     expect(calls.at(-1)?.fault).toBe('oversize');
-    const [{ pages }] = await queryDatabase<{ pages: number }>(dbUrl(), `SELECT pages_done AS pages FROM sync_run WHERE id = $1`, [runId]);
+    const [{ pages }] = await queryDatabase<{ pages: number }>(
+      dbUrl(),
+      `SELECT pages_done AS pages FROM sync_run WHERE id = $1`,
+      [runId],
+    );
     expect((await cursorsOf(seller)).reduce((sum, cursor) => sum + cursor.version, 0)).toBe(pages);
     for (const worker of fleet.replicas('etsy-sync')) expect(worker.child.exitCode).toBeNull();
   });

@@ -5,7 +5,15 @@ import { bullConnection, bullPrefix } from '@pod/queue';
 import { freePort, queryDatabase } from '@pod/testing';
 import { ensureBuilt, pollUntil, startWorker, type WorkerProcess } from '../../services/test/support/fleet';
 import { SandboxProviders, type SandboxTenant } from './support/sandbox-providers';
-import { GatewayTestBed, ORIGIN, SAME_ORIGIN, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
+import {
+  GatewayTestBed,
+  ORIGIN,
+  SAME_ORIGIN,
+  register,
+  sessionCookie,
+  uniqueEmail,
+  type TestGateway,
+} from './support/test-gateway';
 
 /**
  * The whole sync path: the gateway enqueues, the built etsy-sync and printify-sync workers (OS
@@ -22,30 +30,51 @@ let gw: TestGateway;
 let cookie: string;
 const workers: WorkerProcess[] = [];
 
-const post = (url: string, payload?: unknown) => gw.app.inject({ method: 'POST', url, headers: { ...SAME_ORIGIN, cookie }, payload: payload as object });
+const post = (url: string, payload?: unknown) =>
+  gw.app.inject({ method: 'POST', url, headers: { ...SAME_ORIGIN, cookie }, payload: payload as object });
 const del = (url: string) => gw.app.inject({ method: 'DELETE', url, headers: { ...SAME_ORIGIN, cookie } });
-const syncStatus = async () => (await gw.app.inject({ method: 'GET', url: '/api/sync/status', headers: { cookie } })).json();
+const syncStatus = async () =>
+  (await gw.app.inject({ method: 'GET', url: '/api/sync/status', headers: { cookie } })).json();
 const sql = <T>(text: string, params: unknown[] = []) => queryDatabase<T>(bed.database.url, text, params);
 
-type RunView = { id: string; status: string; ordersAdded: number; ordersChanged: number; errorCode: string | null; resumeAt: string | null };
+type RunView = {
+  id: string;
+  status: string;
+  ordersAdded: number;
+  ordersChanged: number;
+  errorCode: string | null;
+  resumeAt: string | null;
+};
 
 /** Waits until the provider's latest run is no longer active, and returns it. */
 async function settled(provider: 'etsy' | 'printify', timeoutMs = 90_000): Promise<RunView> {
-  return pollUntil(`${provider} run to settle`, async () => {
-    const run = (await syncStatus())[provider] as RunView | null;
-    return run && !['queued', 'running', 'waiting_for_quota'].includes(run.status) ? run : undefined;
-  }, timeoutMs, 250);
+  return pollUntil(
+    `${provider} run to settle`,
+    async () => {
+      const run = (await syncStatus())[provider] as RunView | null;
+      return run && !['queued', 'running', 'waiting_for_quota'].includes(run.status) ? run : undefined;
+    },
+    timeoutMs,
+    250,
+  );
 }
 
 async function connectEtsy(): Promise<void> {
   const start = await post('/api/connections/etsy/oauth');
   const { code, state } = await sandbox.consent(start.json().authUrl);
-  const callback = await gw.app.inject({ method: 'GET', url: `/api/connections/etsy/callback?${new URLSearchParams({ code, state })}`, headers: { cookie } });
+  const callback = await gw.app.inject({
+    method: 'GET',
+    url: `/api/connections/etsy/callback?${new URLSearchParams({ code, state })}`,
+    headers: { cookie },
+  });
   expect(callback.headers.location).toBe('/connections?etsy=connected');
 }
 
 async function connectPrintify(): Promise<void> {
-  const response = await post('/api/connections/printify', { token: seller.printify.token, shopId: String(seller.printify.shops[0].id) });
+  const response = await post('/api/connections/printify', {
+    token: seller.printify.token,
+    shopId: String(seller.printify.shops[0].id),
+  });
   expect(response.statusCode).toBe(200);
 }
 
@@ -76,7 +105,16 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  if (process.env.DEBUG_WORKERS) for (const worker of workers) console.log(worker.logs().split('\n').filter((l) => !l.includes('job.completed')).slice(-40).join('\n'));
+  if (process.env.DEBUG_WORKERS)
+    for (const worker of workers)
+      console.log(
+        worker
+          .logs()
+          .split('\n')
+          .filter((l) => !l.includes('job.completed'))
+          .slice(-40)
+          .join('\n'),
+      );
   await Promise.all(workers.map((worker) => worker.stop()));
   await bed.tearDown();
   await sandbox.stop();
@@ -97,7 +135,9 @@ describe('sync workers end to end', () => {
     expect(counts.orders).toBe(printify.ordersAdded);
     expect(counts.receipts).toBeGreaterThan(80);
     expect(counts.orders).toBeGreaterThan(60);
-    const [connections] = await sql<{ synced: number }>(`SELECT count(*)::int AS synced FROM provider_connection WHERE last_sync_at IS NOT NULL`);
+    const [connections] = await sql<{ synced: number }>(
+      `SELECT count(*)::int AS synced FROM provider_connection WHERE last_sync_at IS NOT NULL`,
+    );
     expect(connections.synced).toBe(2);
   });
 
@@ -114,31 +154,55 @@ describe('sync workers end to end', () => {
 
   it('webhooks bring a new order and its Printify order in within seconds, without a sync run', async () => {
     const runsBefore = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM sync_run`);
-    const { inserted } = await sandbox.admin<{ inserted: number[] }>('POST', `/tenants/${seller.tenantId}/mutations`, { insert: 1, printify: true });
+    const { inserted } = await sandbox.admin<{ inserted: number[] }>('POST', `/tenants/${seller.tenantId}/mutations`, {
+      insert: 1,
+      printify: true,
+    });
     const receiptId = String(inserted[0]);
-    const stored = await pollUntil('the webhook-refreshed receipt and its Printify order', async () => {
-      const [row] = await sql<{ receipt: number; order: number }>(
-        `SELECT (SELECT count(*)::int FROM etsy_receipt WHERE receipt_id = $1) AS receipt,
+    const stored = await pollUntil(
+      'the webhook-refreshed receipt and its Printify order',
+      async () => {
+        const [row] = await sql<{ receipt: number; order: number }>(
+          `SELECT (SELECT count(*)::int FROM etsy_receipt WHERE receipt_id = $1) AS receipt,
                 (SELECT count(*)::int FROM printify_order WHERE shop_order_id = $1) AS "order"`,
-        [receiptId],
-      );
-      return row.receipt === 1 && row.order === 1 ? row : undefined;
-    }, 20_000, 200);
+          [receiptId],
+        );
+        return row.receipt === 1 && row.order === 1 ? row : undefined;
+      },
+      20_000,
+      200,
+    );
     expect(stored).toEqual({ receipt: 1, order: 1 });
     expect(await sql(`SELECT count(*)::int AS n FROM sync_run`)).toEqual(runsBefore);
   });
 
   it('an exhausted daily quota parks the run until the quota resets, then it finishes', async () => {
-    await sandbox.admin('POST', '/faults', { target: 'etsy', kind: 'quota-exhausted', retryAfterSeconds: 120, match: { tenantId: seller.tenantId, pathPrefix: '/v3/application/shops' } });
+    await sandbox.admin('POST', '/faults', {
+      target: 'etsy',
+      kind: 'quota-exhausted',
+      retryAfterSeconds: 120,
+      match: { tenantId: seller.tenantId, pathPrefix: '/v3/application/shops' },
+    });
     const asked = Date.now();
     expect((await post('/api/sync/etsy')).statusCode).toBe(202);
-    const waiting = await pollUntil('the run to wait for the quota', async () => {
-      const run = (await syncStatus()).etsy as RunView;
-      return run.status === 'waiting_for_quota' ? run : undefined;
-    }, 20_000, 100);
+    const waiting = await pollUntil(
+      'the run to wait for the quota',
+      async () => {
+        const run = (await syncStatus()).etsy as RunView;
+        return run.status === 'waiting_for_quota' ? run : undefined;
+      },
+      20_000,
+      100,
+    );
     expect(Date.parse(waiting.resumeAt as string)).toBeGreaterThanOrEqual(asked + 115_000);
     // Parked, not polling: no further Etsy request while the quota is spent.
-    const calls = async () => (await sandbox.admin<{ requests: unknown[] }>('GET', `/requests?tenantId=${seller.tenantId}&since=${asked}&target=etsy`)).requests.length;
+    const calls = async () =>
+      (
+        await sandbox.admin<{ requests: unknown[] }>(
+          'GET',
+          `/requests?tenantId=${seller.tenantId}&since=${asked}&target=etsy`,
+        )
+      ).requests.length;
     const made = await calls();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await calls()).toBe(made);
@@ -147,7 +211,10 @@ describe('sync workers end to end', () => {
     await sandbox.admin('PATCH', '/settings', { resetRateLimits: true });
     const config = loadConfig({ REDIS_PREFIX: bed.redisPrefix });
     const redis = new Redis(config.REDIS_URL);
-    const queue = new Queue('etsy-sync', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
+    const queue = new Queue('etsy-sync', {
+      connection: bullConnection(config, 'producer'),
+      prefix: bullPrefix(config),
+    });
     try {
       const blocks = await redis.keys(`${bed.redisPrefix}:ratelimit:*`);
       expect(blocks.length).toBeGreaterThan(0);
@@ -162,8 +229,16 @@ describe('sync workers end to end', () => {
   });
 
   it('a revoked Etsy grant fails the run once and asks the seller to reconnect', async () => {
-    await sandbox.admin('POST', '/faults', { target: 'etsy', kind: 'expire-access-token', match: { tenantId: seller.tenantId } });
-    await sandbox.admin('POST', '/faults', { target: 'etsy', kind: 'revoke-refresh-token', match: { tenantId: seller.tenantId } });
+    await sandbox.admin('POST', '/faults', {
+      target: 'etsy',
+      kind: 'expire-access-token',
+      match: { tenantId: seller.tenantId },
+    });
+    await sandbox.admin('POST', '/faults', {
+      target: 'etsy',
+      kind: 'revoke-refresh-token',
+      match: { tenantId: seller.tenantId },
+    });
     expect((await post('/api/sync/etsy')).statusCode).toBe(202);
     expect(await settled('etsy')).toMatchObject({ status: 'failed', errorCode: 'needs_reconnecting' });
     const [etsy] = await sql<{ status: string }>(`SELECT status FROM provider_connection WHERE provider = 'etsy'`);

@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { EcbClient, MalformedResponseError, RedirectRefusedError, TransportError, type EcbRateDay } from '@pod/integrations';
+import {
+  EcbClient,
+  MalformedResponseError,
+  RedirectRefusedError,
+  TransportError,
+  type EcbRateDay,
+} from '@pod/integrations';
 import { createSandboxApp } from '../sandbox/src/app';
 
 /**
@@ -22,7 +28,10 @@ afterAll(async () => {
 });
 
 const byDate = (days: EcbRateDay[]) => new Map(days.map((day) => [day.date, day.rates]));
-const fault = (body: object) => fetch(`${url}/__sandbox/faults`, { method: 'POST', headers: ADMIN, body: JSON.stringify(body) }).then((r) => expect(r.status).toBe(201));
+const fault = (body: object) =>
+  fetch(`${url}/__sandbox/faults`, { method: 'POST', headers: ADMIN, body: JSON.stringify(body) }).then((r) =>
+    expect(r.status).toBe(201),
+  );
 
 describe('EcbClient against the sandbox', () => {
   it('reads all five files, which agree with one another', async () => {
@@ -41,13 +50,35 @@ describe('EcbClient against the sandbox', () => {
   });
 
   it('retries a 503 with Retry-After and a cut body, refuses a redirect, and calls a garbled file malformed', async () => {
-    await fault({ target: 'ecb', kind: '5xx', status: 503, retryAfterSeconds: 0, count: 2, match: { pathPrefix: '/stats/eurofxref/eurofxref-daily.xml' } });
+    await fault({
+      target: 'ecb',
+      kind: '5xx',
+      status: 503,
+      retryAfterSeconds: 0,
+      count: 2,
+      match: { pathPrefix: '/stats/eurofxref/eurofxref-daily.xml' },
+    });
     expect(await client.fetchRates('daily')).toHaveLength(1);
-    await fault({ target: 'ecb', kind: 'redirect', location: 'https://elsewhere.example/', match: { pathPrefix: '/stats/eurofxref/eurofxref-daily.xml' } });
+    await fault({
+      target: 'ecb',
+      kind: 'redirect',
+      location: 'https://elsewhere.example/',
+      match: { pathPrefix: '/stats/eurofxref/eurofxref-daily.xml' },
+    });
     await expect(client.fetchRates('daily')).rejects.toBeInstanceOf(RedirectRefusedError);
-    await fault({ target: 'ecb', kind: 'truncated-body', count: 1, match: { pathPrefix: '/stats/eurofxref/eurofxref-hist-90d.xml' } });
+    await fault({
+      target: 'ecb',
+      kind: 'truncated-body',
+      count: 1,
+      match: { pathPrefix: '/stats/eurofxref/eurofxref-hist-90d.xml' },
+    });
     expect((await client.fetchRates('last90Days')).length).toBeGreaterThan(55);
-    await fault({ target: 'ecb', kind: 'truncated-body', count: 10, match: { pathPrefix: '/stats/eurofxref/eurofxref-hist-90d.xml' } });
+    await fault({
+      target: 'ecb',
+      kind: 'truncated-body',
+      count: 10,
+      match: { pathPrefix: '/stats/eurofxref/eurofxref-hist-90d.xml' },
+    });
     await expect(client.fetchRates('last90Days')).rejects.toBeInstanceOf(TransportError);
     await fault({ target: 'ecb', kind: 'malformed-json', match: { pathPrefix: '/stats/eurofxref/eurofxref.zip' } });
     await expect(client.fetchRates('dailyZip')).rejects.toBeInstanceOf(MalformedResponseError);

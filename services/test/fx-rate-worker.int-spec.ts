@@ -1,6 +1,12 @@
 import { Queue, QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import { createTestDatabase, deleteRedisPrefix, queryDatabase, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
+import {
+  createTestDatabase,
+  deleteRedisPrefix,
+  queryDatabase,
+  uniqueRedisPrefix,
+  type TestDatabase,
+} from '@pod/testing';
 import { prepareDatabase } from '@pod/db';
 import { bullPrefix, type FxRefreshResult } from '@pod/queue';
 import { createSandboxApp } from '../sandbox/src/app';
@@ -34,7 +40,12 @@ beforeAll(async () => {
   matcherQueue = new Queue('matcher', { connection, prefix: bullPrefix({ REDIS_PREFIX: redisPrefix }) });
   events = new QueueEvents('fx-rate', { connection, prefix: bullPrefix({ REDIS_PREFIX: redisPrefix }) });
   await events.waitUntilReady();
-  worker = await startWorker('fx-rate', { DATABASE_URL: database.url, REDIS_PREFIX: redisPrefix, SANDBOX_URL: sandboxUrl, SHUTDOWN_TIMEOUT_MS: '5000' });
+  worker = await startWorker('fx-rate', {
+    DATABASE_URL: database.url,
+    REDIS_PREFIX: redisPrefix,
+    SANDBOX_URL: sandboxUrl,
+    SHUTDOWN_TIMEOUT_MS: '5000',
+  });
   await waitForHttp(worker.healthUrl, { process: worker, timeoutMs: 60_000 });
 }, 120_000);
 
@@ -55,17 +66,27 @@ async function refresh(): Promise<FxRefreshResult> {
 /** The refigure-profits jobs the worker queued for the matcher (no matcher runs here, so they wait). */
 async function refigureJobs(): Promise<Array<{ previousLatestRateDate: string | null }>> {
   const jobs = await matcherQueue.getJobs(['waiting', 'delayed', 'prioritized'], 0, 100);
-  return jobs.filter((job) => job.name === 'refigure-profits').map((job) => job.data as { previousLatestRateDate: string | null });
+  return jobs
+    .filter((job) => job.name === 'refigure-profits')
+    .map((job) => job.data as { previousLatestRateDate: string | null });
 }
 
-const snapshot = () => sql<{ rows: string; latest: string; fetched: string }>(`SELECT count(*)::text AS rows, max(rate_date)::text AS latest, max(fetched_at)::text AS fetched FROM fx_rate`);
+const snapshot = () =>
+  sql<{ rows: string; latest: string; fetched: string }>(
+    `SELECT count(*)::text AS rows, max(rate_date)::text AS latest, max(fetched_at)::text AS fetched FROM fx_rate`,
+  );
 
 describe('the fx-rate worker', () => {
   it('loads the whole ECB history into the empty table at start, each currency at its own rate', async () => {
-    const startup = await pollUntil('the start-up refresh', async () => {
-      const done = await queue.getJobs(['completed'], 0, 10);
-      return done.find((job) => job.name === 'refresh-rates' && job.data.reason === 'startup');
-    }, 90_000, 500);
+    const startup = await pollUntil(
+      'the start-up refresh',
+      async () => {
+        const done = await queue.getJobs(['completed'], 0, 10);
+        return done.find((job) => job.name === 'refresh-rates' && job.data.reason === 'startup');
+      },
+      90_000,
+      500,
+    );
     expect(startup.returnvalue).toMatchObject({ file: 'historyZip', changed: 0, unchanged: 0 });
     const [{ rows, latest }] = await snapshot();
     expect(Number(rows)).toBe((startup.returnvalue as FxRefreshResult).inserted);
@@ -75,7 +96,13 @@ describe('the fx-rate worker', () => {
     const sample = await sql<{ date: string; currency: string; per_eur: string }>(
       `SELECT rate_date::text AS date, currency, per_eur::text FROM fx_rate WHERE rate_date IN ('2025-12-31', '2026-01-05') AND currency IN ('BGN', 'GBP', 'JPY') ORDER BY 1, 2`,
     );
-    expect(sample.map((r) => `${r.date} ${r.currency}`)).toEqual(['2025-12-31 BGN', '2025-12-31 GBP', '2025-12-31 JPY', '2026-01-05 GBP', '2026-01-05 JPY']);
+    expect(sample.map((r) => `${r.date} ${r.currency}`)).toEqual([
+      '2025-12-31 BGN',
+      '2025-12-31 GBP',
+      '2025-12-31 JPY',
+      '2026-01-05 GBP',
+      '2026-01-05 JPY',
+    ]);
     for (const row of sample.filter((r) => r.currency === 'GBP')) expect(Number(row.per_eur)).toBeLessThan(1.2);
     expect(sample.find((r) => r.currency === 'BGN')?.per_eur).toBe('1.9558');
     expect(await sql(`SELECT 1 FROM fx_rate WHERE rate_date = '2025-05-01'`)).toEqual([]);
@@ -94,8 +121,13 @@ describe('the fx-rate worker', () => {
 
   it('fills business days missing at the end from the 90-day file', async () => {
     const [{ rows }] = await snapshot();
-    const cut = await sql<{ date: string }>(`SELECT DISTINCT rate_date::text AS date FROM fx_rate ORDER BY 1 DESC LIMIT 4`);
-    const removed = await sql<{ n: string }>(`WITH gone AS (DELETE FROM fx_rate WHERE rate_date >= $1 RETURNING 1) SELECT count(*)::text AS n FROM gone`, [cut[2].date]);
+    const cut = await sql<{ date: string }>(
+      `SELECT DISTINCT rate_date::text AS date FROM fx_rate ORDER BY 1 DESC LIMIT 4`,
+    );
+    const removed = await sql<{ n: string }>(
+      `WITH gone AS (DELETE FROM fx_rate WHERE rate_date >= $1 RETURNING 1) SELECT count(*)::text AS n FROM gone`,
+      [cut[2].date],
+    );
     const result = await refresh();
     expect(result).toMatchObject({ file: 'last90Days', inserted: Number(removed[0].n), changed: 0 });
     expect((await snapshot())[0].rows).toBe(rows);

@@ -4,7 +4,15 @@ import { loadConfig } from '@pod/config';
 import type { QueueName } from '@pod/contracts';
 import { bullConnection, bullPrefix } from '@pod/queue';
 import { freePort, startTestStack, TEST_APP_SECRET, type TestStack } from '@pod/testing';
-import { deleteRedisPrefix, ensureBuilt, pollUntil, startWorker, waitForHttp, WORKERS, type WorkerProcess } from './support/fleet';
+import {
+  deleteRedisPrefix,
+  ensureBuilt,
+  pollUntil,
+  startWorker,
+  waitForHttp,
+  WORKERS,
+  type WorkerProcess,
+} from './support/fleet';
 
 /**
  * Jobs whose data breaks their queue contract, put straight into Redis (as Bull Board's "add",
@@ -17,7 +25,10 @@ import { deleteRedisPrefix, ensureBuilt, pollUntil, startWorker, waitForHttp, WO
 jest.setTimeout(180_000);
 
 /** A TCP relay to `target` that counts the bytes its clients send. */
-async function countingRelay(target: { host: string; port: number }): Promise<{ port: number; sent: () => number; close: () => Promise<void> }> {
+async function countingRelay(target: {
+  host: string;
+  port: number;
+}): Promise<{ port: number; sent: () => number; close: () => Promise<void> }> {
   let sent = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
@@ -47,13 +58,23 @@ const USER = '5b0c5e8e-1c1f-4f0e-9d7a-0b6f1c2d3e4f';
 /** [queue, job, data, the reason's tail]: one bad job (or more) per job of each worker's queue. */
 const BAD_JOBS: Array<[QueueName, string, unknown, string]> = [
   ['printify-sync', 'sync', { userId: 'not-a-uuid' }, 'data has 1 unknown field(s)'],
-  ['printify-sync', 'refresh-order', { userId: USER, shopId: '815256', orderId: '../../shops' }, 'orderId is not an id'],
+  [
+    'printify-sync',
+    'refresh-order',
+    { userId: USER, shopId: '815256', orderId: '../../shops' },
+    'orderId is not an id',
+  ],
   ['printify-sync', 'ping', { requestedAt: 'now', requestedBy: 'operator' }, 'requestedAt is not an ISO 8601 time'],
   ['etsy-sync', 'sync', { runId: SQL_LOOKING }, 'runId is not a uuid'],
   ['etsy-sync', 'refresh-receipt', { userId: USER, shopId: '12345678' }, 'receiptId is missing'],
   ['matcher', 'compute-profits', { userId: SQL_LOOKING, reason: 'operator' }, 'userId is not a uuid'],
   ['matcher', 'match-user', { runId: 42 }, 'runId is not a uuid'],
-  ['matcher', 'refigure-profits', { previousLatestRateDate: "2026-01-01'; DROP TABLE fx_rate; --" }, 'previousLatestRateDate is not a date or null'],
+  [
+    'matcher',
+    'refigure-profits',
+    { previousLatestRateDate: "2026-01-01'; DROP TABLE fx_rate; --" },
+    'previousLatestRateDate is not a date or null',
+  ],
   ['fx-rate', 'refresh-rates', { reason: 'history', url: 'http://169.254.169.254/' }, 'data has 1 unknown field(s)'],
   ['fx-rate', 'refresh-rates', null, 'data is not an object'],
 ];
@@ -75,11 +96,21 @@ describe('workers refuse jobs that break their queue contract', () => {
     sandbox = await countingRelay({ host: sandboxUrl.hostname, port: Number(sandboxUrl.port) });
     relays.push(postgres, sandbox);
     database.host = `127.0.0.1:${postgres.port}`;
-    const env = { DATABASE_URL: database.toString(), REDIS_PREFIX: stack.redisPrefix, SANDBOX_URL: `http://127.0.0.1:${sandbox.port}`, SANDBOX_ADMIN_TOKEN: stack.sandbox?.adminToken ?? '' };
+    const env = {
+      DATABASE_URL: database.toString(),
+      REDIS_PREFIX: stack.redisPrefix,
+      SANDBOX_URL: `http://127.0.0.1:${sandbox.port}`,
+      SANDBOX_ADMIN_TOKEN: stack.sandbox?.adminToken ?? '',
+    };
     for (const name of WORKERS) workers.push(await startWorker(name, env));
     for (const worker of workers) await waitForHttp(worker.healthUrl, { process: worker, timeoutMs: 60_000 });
     const config = loadConfig({ REDIS_PREFIX: stack.redisPrefix, APP_SECRET: TEST_APP_SECRET });
-    queues = new Map((['etsy-sync', 'printify-sync', 'matcher', 'fx-rate', 'maintenance'] as const).map((name) => [name, new Queue(name, { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) })]));
+    queues = new Map(
+      (['etsy-sync', 'printify-sync', 'matcher', 'fx-rate', 'maintenance'] as const).map((name) => [
+        name,
+        new Queue(name, { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) }),
+      ]),
+    );
   });
 
   afterAll(async () => {
@@ -100,7 +131,9 @@ describe('workers refuse jobs that break their queue contract', () => {
     await pollUntil(
       'the worker queues idle',
       async () => {
-        const counts = await Promise.all(WORKERS.map((name) => queues.get(name)?.getJobCounts('waiting', 'active', 'prioritized')));
+        const counts = await Promise.all(
+          WORKERS.map((name) => queues.get(name)?.getJobCounts('waiting', 'active', 'prioritized')),
+        );
         return counts.every((count) => Object.values(count ?? {}).every((n) => n === 0)) ? true : undefined;
       },
       90_000,
@@ -114,7 +147,11 @@ describe('workers refuse jobs that break their queue contract', () => {
     await new Promise((done) => setTimeout(done, 1_500));
     const before = { postgres: postgres.sent(), sandbox: sandbox.sent() };
 
-    const added = await Promise.all(BAD_JOBS.map(([queue, name, data]) => (queues.get(queue) as Queue).add(name, data, { attempts: 5, backoff: { type: 'fixed', delay: 100 } })));
+    const added = await Promise.all(
+      BAD_JOBS.map(([queue, name, data]) =>
+        (queues.get(queue) as Queue).add(name, data, { attempts: 5, backoff: { type: 'fixed', delay: 100 } }),
+      ),
+    );
     const outcomes = await Promise.all(
       added.map((job, i) =>
         pollUntil(`bad job ${BAD_JOBS[i][0]}/${BAD_JOBS[i][1]} failed`, async () => {
@@ -127,7 +164,13 @@ describe('workers refuse jobs that break their queue contract', () => {
     );
     outcomes.forEach((outcome, i) => {
       const [queue, name, , reason] = BAD_JOBS[i];
-      expect({ queue, name, ...outcome }).toEqual({ queue, name, state: 'failed', attemptsMade: 1, reason: `invalid job data for ${queue}/${name}: ${reason}` });
+      expect({ queue, name, ...outcome }).toEqual({
+        queue,
+        name,
+        state: 'failed',
+        attemptsMade: 1,
+        reason: `invalid job data for ${queue}/${name}: ${reason}`,
+      });
     });
     // Past any retry the back-off would have allowed: still nothing sent.
     await new Promise((done) => setTimeout(done, 1_500));
@@ -149,6 +192,9 @@ describe('workers refuse jobs that break their queue contract', () => {
       const current = await maintenance.getJob(String(job.id));
       return { attemptsMade: current?.attemptsMade, reason: current?.failedReason };
     });
-    expect(outcome).toEqual({ attemptsMade: 1, reason: 'invalid job data for maintenance/sync-fan-out: mode is not one of incremental, nightly' });
+    expect(outcome).toEqual({
+      attemptsMade: 1,
+      reason: 'invalid job data for maintenance/sync-fan-out: mode is not one of incremental, nightly',
+    });
   });
 });

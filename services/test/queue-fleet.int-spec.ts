@@ -38,7 +38,11 @@ describe('queues and workers across processes', () => {
   const workers = new Map<WorkerName, WorkerProcess>();
   const extra: WorkerProcess[] = [];
 
-  const workerEnv = () => ({ DATABASE_URL: stack.database.url, REDIS_PREFIX: stack.redisPrefix, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+  const workerEnv = () => ({
+    DATABASE_URL: stack.database.url,
+    REDIS_PREFIX: stack.redisPrefix,
+    SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+  });
 
   async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const response = await fetch(`${stack.baseUrl}${path}`, {
@@ -51,7 +55,11 @@ describe('queues and workers across processes', () => {
   }
 
   async function enqueuePing(queue: WorkerName): Promise<string> {
-    const { status, body } = await api<{ id: string; queue: string; name: string }>('POST', `/api/admin/queues/${queue}/jobs`, { name: 'ping' });
+    const { status, body } = await api<{ id: string; queue: string; name: string }>(
+      'POST',
+      `/api/admin/queues/${queue}/jobs`,
+      { name: 'ping' },
+    );
     expect(status).toBe(202);
     expect(body).toMatchObject({ queue, name: 'ping' });
     return body.id;
@@ -123,7 +131,9 @@ describe('queues and workers across processes', () => {
       expect(job.finishedOn).toEqual(expect.any(Number));
 
       const overview = await pollUntil(`job.completed for ${queue}/${id} heard by the gateway`, async () => {
-        const { body } = await api<Array<{ name: string; workers: number; lastCompletedEvent: { jobId: string; worker: string } | null }>>('GET', '/api/admin/queues');
+        const { body } = await api<
+          Array<{ name: string; workers: number; lastCompletedEvent: { jobId: string; worker: string } | null }>
+        >('GET', '/api/admin/queues');
         const row = body.find((q) => q.name === queue);
         return row?.lastCompletedEvent?.jobId === id ? row : undefined;
       });
@@ -133,12 +143,22 @@ describe('queues and workers across processes', () => {
   });
 
   it('lists every queue with its counts for the operator', async () => {
-    const { status, body } = await api<Array<{ name: string; counts: Record<string, number>; isPaused: boolean }>>('GET', '/api/admin/queues');
+    const { status, body } = await api<Array<{ name: string; counts: Record<string, number>; isPaused: boolean }>>(
+      'GET',
+      '/api/admin/queues',
+    );
     expect(status).toBe(200);
     // The worker processes' queues, and `maintenance`, which the gateway itself consumes.
     expect(body.map((q) => q.name).sort()).toEqual([...WORKERS, 'maintenance'].sort());
     for (const queue of body) {
-      expect(Object.keys(queue.counts).sort()).toEqual(['active', 'completed', 'delayed', 'failed', 'paused', 'waiting']);
+      expect(Object.keys(queue.counts).sort()).toEqual([
+        'active',
+        'completed',
+        'delayed',
+        'failed',
+        'paused',
+        'waiting',
+      ]);
       if (queue.name !== 'maintenance') expect(queue.counts.completed).toBeGreaterThanOrEqual(1);
       expect(queue.isPaused).toBe(false);
     }

@@ -49,8 +49,16 @@ const RECEIPT_DRIFT: Drift[] = [
   { name: 'divisor 0', patches: [set(['grandtotal', 'divisor'], 0)], verdict: 'quarantine' },
   { name: 'divisor negative', patches: [set(['total_shipping_cost', 'divisor'], -100)], verdict: 'quarantine' },
   { name: 'unknown currency', patches: [set(['grandtotal', 'currency_code'], 'ZZZ')], verdict: 'quarantine' },
-  { name: 'another currency inside the record', patches: [set(['subtotal', 'currency_code'], 'EUR')], verdict: 'quarantine' },
-  { name: 'both creation times missing', patches: [del(['created_timestamp']), del(['create_timestamp'])], verdict: 'quarantine' },
+  {
+    name: 'another currency inside the record',
+    patches: [set(['subtotal', 'currency_code'], 'EUR')],
+    verdict: 'quarantine',
+  },
+  {
+    name: 'both creation times missing',
+    patches: [del(['created_timestamp']), del(['create_timestamp'])],
+    verdict: 'quarantine',
+  },
   { name: 'creation time negative', patches: [set(['created_timestamp'], -1)], verdict: 'quarantine' },
   { name: 'status empty', patches: [set(['status'], '')], verdict: 'quarantine' },
   { name: 'status a number', patches: [set(['status'], 42)], verdict: 'quarantine' },
@@ -59,16 +67,28 @@ const RECEIPT_DRIFT: Drift[] = [
   { name: 'transactions not a list', patches: [set(['transactions'], 'nope')], verdict: 'quarantine' },
   { name: 'refunds an object', patches: [set(['refunds'], {})], verdict: 'quarantine' },
   { name: 'is_paid "yes"', patches: [set(['is_paid'], 'yes')], verdict: 'quarantine' },
-  { name: 'extra fields', patches: [set(['extra_field'], { deep: [1, { x: null }] }), set(['grandtotal', 'extra'], true)], verdict: 'store' },
+  {
+    name: 'extra fields',
+    patches: [set(['extra_field'], { deep: [1, { x: null }] }), set(['grandtotal', 'extra'], true)],
+    verdict: 'store',
+  },
   { name: 'huge buyer name', patches: [set(['name'], HUGE)], verdict: 'store' },
   { name: 'huge unread field', patches: [set(['message_from_buyer'], HUGE)], verdict: 'store' },
   { name: 'amount as a string', patches: [set(['grandtotal', 'amount'], '__AS_STRING__')], verdict: 'store' },
   { name: 'receipt_id as a string', patches: [set(['receipt_id'], '__AS_STRING__')], verdict: 'store' },
   { name: 'is_paid as 1', patches: [set(['is_paid'], 1)], verdict: 'store' },
   { name: 'currency in lower case', patches: [set(['grandtotal', 'currency_code'], 'usd')], verdict: 'store' },
-  { name: 'optional fields null', patches: [set(['buyer_user_id'], null), set(['zip'], null), set(['total_vat_cost'], null)], verdict: 'store' },
+  {
+    name: 'optional fields null',
+    patches: [set(['buyer_user_id'], null), set(['zip'], null), set(['total_vat_cost'], null)],
+    verdict: 'store',
+  },
   { name: 'optional lists missing', patches: [del(['shipments']), del(['refunds'])], verdict: 'store' },
-  { name: 'divisor 1000, amount × 10', patches: [set(['grandtotal', 'amount'], '__TIMES_10__'), set(['grandtotal', 'divisor'], 1000)], verdict: 'store' },
+  {
+    name: 'divisor 1000, amount × 10',
+    patches: [set(['grandtotal', 'amount'], '__TIMES_10__'), set(['grandtotal', 'divisor'], 1000)],
+    verdict: 'store',
+  },
 ];
 
 /** Printify orders (b.4). */
@@ -112,11 +132,24 @@ const admin = <T>(method: string, path: string, body?: unknown): Promise<T> => b
 function streamsFor(run: SyncRun): SyncStream<unknown>[] {
   const common = { dataSource, lookbacks: DEFAULT_LOOKBACKS, now: Date.now };
   if (run.provider === 'etsy') return [etsyReceiptsStream(etsy, { ...common, auth: etsyAuth }) as SyncStream<unknown>];
-  return [printifyOrdersStream(printify, { ...common, auth: printifyAuth, currency: 'USD', syncFromMs: null }) as SyncStream<unknown>];
+  return [
+    printifyOrdersStream(printify, {
+      ...common,
+      auth: printifyAuth,
+      currency: 'USD',
+      syncFromMs: null,
+    }) as SyncStream<unknown>,
+  ];
 }
 
 async function sync(userId: string, provider: 'etsy' | 'printify', shopId: string): Promise<string> {
-  const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({ userId, provider, shopId, trigger: 'user', mode: 'incremental' });
+  const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({
+    userId,
+    provider,
+    shopId,
+    trigger: 'user',
+    mode: 'incremental',
+  });
   const job = await bed.queue.add('sync', { runId: run.id }, { jobId: run.id });
   await job.waitUntilFinished(bed.events, 60_000);
   const [row] = await bed.sql<{ status: string }>(`SELECT status FROM sync_run WHERE id = $1`, [run.id]);
@@ -124,8 +157,17 @@ async function sync(userId: string, provider: 'etsy' | 'printify', shopId: strin
 }
 
 /** The patches of one drift for record `index`, with placeholders filled from the clean record. */
-function concrete(drift: Drift, record: Record<string, unknown>, index: number): { index: number; path: (string | number)[]; op: 'set' | 'delete'; value?: unknown }[] {
-  const at = (path: (string | number)[]): unknown => path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string | number, unknown>)[key] : undefined), record);
+function concrete(
+  drift: Drift,
+  record: Record<string, unknown>,
+  index: number,
+): { index: number; path: (string | number)[]; op: 'set' | 'delete'; value?: unknown }[] {
+  const at = (path: (string | number)[]): unknown =>
+    path.reduce<unknown>(
+      (value, key) =>
+        value && typeof value === 'object' ? (value as Record<string | number, unknown>)[key] : undefined,
+      record,
+    );
   return drift.patches.map((patch) => {
     if (patch.value === '__AS_STRING__') return { ...patch, index, value: String(at(patch.path)) };
     if (patch.value === '__TIMES_10__') return { ...patch, index, value: Number(at(patch.path)) * 10 };
@@ -148,11 +190,16 @@ beforeAll(async () => {
   });
   ({ dataSource, sandboxUrl, etsy, printify, etsyAuth, printifyAuth, seller: tenant } = bed);
   const tokens = { accessToken: bed.accessToken };
-  const firstReceipts = await fetch(`${sandboxUrl}/v3/application/shops/${tenant.etsy.shopId}/receipts?min_created=946684800&sort_on=created&sort_order=asc&limit=100&offset=0`, {
-    headers: { 'x-api-key': `${KEYSTRING}:sandbox-shared-secret`, authorization: `Bearer ${tokens.accessToken}` },
-  });
+  const firstReceipts = await fetch(
+    `${sandboxUrl}/v3/application/shops/${tenant.etsy.shopId}/receipts?min_created=946684800&sort_on=created&sort_order=asc&limit=100&offset=0`,
+    {
+      headers: { 'x-api-key': `${KEYSTRING}:sandbox-shared-secret`, authorization: `Bearer ${tokens.accessToken}` },
+    },
+  );
   sourceReceipts = ((await firstReceipts.json()) as { results: Record<string, unknown>[] }).results;
-  const firstOrders = await fetch(`${sandboxUrl}/v1/shops/${tenant.printify.shops[0].id}/orders.json?limit=10&page=1`, { headers: { authorization: `Bearer ${tenant.printify.token}`, 'user-agent': 'tests' } });
+  const firstOrders = await fetch(`${sandboxUrl}/v1/shops/${tenant.printify.shops[0].id}/orders.json?limit=10&page=1`, {
+    headers: { authorization: `Bearer ${tenant.printify.token}`, 'user-agent': 'tests' },
+  });
   sourceOrders = ((await firstOrders.json()) as { data: Record<string, unknown>[] }).data;
   expect(sourceReceipts).toHaveLength(100);
   expect(sourceOrders).toHaveLength(10);
@@ -174,12 +221,19 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
   const seed = Number(process.env.FC_SEED ?? Date.now() % 2_147_483_647);
   console.log(`item 14 fast-check seed ${seed} (${NUM_RUNS} runs; FC_SEED=${seed} replays them)`);
   const damage = (drifts: Drift[], size: number) =>
-    fc.uniqueArray(fc.record({ index: fc.integer({ min: 0, max: size - 1 }), drift: fc.constantFrom(...drifts) }), { minLength: 1, maxLength: Math.min(size, 12), selector: (hit) => hit.index });
+    fc.uniqueArray(fc.record({ index: fc.integer({ min: 0, max: size - 1 }), drift: fc.constantFrom(...drifts) }), {
+      minLength: 1,
+      maxLength: Math.min(size, 12),
+      selector: (hit) => hit.index,
+    });
   let users = 0;
   await fc.assert(
     fc.asyncProperty(damage(RECEIPT_DRIFT, 100), damage(ORDER_DRIFT, 10), async (receiptHits, orderHits) => {
       users += 1;
-      const [{ id: userId }] = await bed.sql<{ id: string }>(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'B', 'P') RETURNING id`, [`bad-${seed}-${users}@test.invalid`]);
+      const [{ id: userId }] = await bed.sql<{ id: string }>(
+        `INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'B', 'P') RETURNING id`,
+        [`bad-${seed}-${users}@test.invalid`],
+      );
       await admin('POST', '/faults', {
         target: 'etsy',
         kind: 'patch-records',
@@ -204,25 +258,41 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
         expect(row.field.length).toBeGreaterThan(0);
         expect(row.reason.length).toBeGreaterThan(0);
       }
-      const check = async (provider: 'etsy' | 'printify', hits: typeof receiptHits, source: Record<string, unknown>[], idKey: string, table: string, column: string, total: number) => {
+      const check = async (
+        provider: 'etsy' | 'printify',
+        hits: typeof receiptHits,
+        source: Record<string, unknown>[],
+        idKey: string,
+        table: string,
+        column: string,
+        total: number,
+      ) => {
         const bad = hits.filter((hit) => hit.drift.verdict === 'quarantine');
         const badIds = new Set(bad.map((hit) => String(source[hit.index][idKey])));
-        const stored: { id: string }[] = await bed.sql(`SELECT ${column} AS id FROM ${table} WHERE user_id = $1`, [userId]);
+        const stored: { id: string }[] = await bed.sql(`SELECT ${column} AS id FROM ${table} WHERE user_id = $1`, [
+          userId,
+        ]);
         const storedIds = new Set(stored.map((row) => row.id));
         const mine = quarantined.filter((row) => row.provider === provider);
         for (const hit of bad) {
           const id = String(source[hit.index][idKey]);
           // Keyed by the id as served (the patched one when readable), or by position when unreadable.
-          const served = hit.drift.patches.find((patch) => patch.path.length === 1 && patch.path[0] === idKey && patch.op === 'set')?.value;
+          const served = hit.drift.patches.find(
+            (patch) => patch.path.length === 1 && patch.path[0] === idKey && patch.op === 'set',
+          )?.value;
           const keys = new Set([id, String(served)]);
           const keyed = mine.some((row) => keys.has(row.record_key) || row.record_key.endsWith(`#${hit.index}`));
-          if (!keyed || storedIds.has(id)) throw new Error(`${provider} record ${hit.index} (${hit.drift.name}, id ${id}) was not quarantined (stored: ${storedIds.has(id)}): ${JSON.stringify(mine)}`);
+          if (!keyed || storedIds.has(id))
+            throw new Error(
+              `${provider} record ${hit.index} (${hit.drift.name}, id ${id}) was not quarantined (stored: ${storedIds.has(id)}): ${JSON.stringify(mine)}`,
+            );
         }
         // Every bad record is quarantined (by id when its id is readable), every good one stored once.
         expect({ provider, quarantined: mine.length }).toEqual({ provider, quarantined: bad.length });
         expect(stored.length).toBe(total - bad.length);
         for (const hit of hits.filter((h) => h.drift.verdict === 'store')) {
-          if (!storedIds.has(String(source[hit.index][idKey]))) throw new Error(`${provider} record ${hit.index} (${hit.drift.name}) was not stored`);
+          if (!storedIds.has(String(source[hit.index][idKey])))
+            throw new Error(`${provider} record ${hit.index} (${hit.drift.name}) was not stored`);
         }
         expect([...badIds].filter((id) => storedIds.has(id))).toEqual([]);
       };
@@ -230,12 +300,21 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
       await check('printify', orderHits, sourceOrders, 'id', 'printify_order', 'order_id', printifyTotal);
 
       // Money columns hold the payload's amounts converted to integer minor units, as received.
-      const receipts: { payload: Record<string, { amount: unknown; divisor: unknown }>; grandtotal_minor: string; subtotal_minor: string; total_price_minor: string }[] = await bed.sql(
+      const receipts: {
+        payload: Record<string, { amount: unknown; divisor: unknown }>;
+        grandtotal_minor: string;
+        subtotal_minor: string;
+        total_price_minor: string;
+      }[] = await bed.sql(
         `SELECT payload, grandtotal_minor, subtotal_minor, total_price_minor FROM etsy_receipt WHERE user_id = $1`,
         [userId],
       );
       for (const row of receipts) {
-        for (const [column, field] of [['grandtotal_minor', 'grandtotal'], ['subtotal_minor', 'subtotal'], ['total_price_minor', 'total_price']] as const) {
+        for (const [column, field] of [
+          ['grandtotal_minor', 'grandtotal'],
+          ['subtotal_minor', 'subtotal'],
+          ['total_price_minor', 'total_price'],
+        ] as const) {
           expect(row[column]).toMatch(/^-?\d+$/);
           expect(Math.abs(Number(row[column]) - minorOf(row.payload[field]))).toBeLessThanOrEqual(0.5);
         }
@@ -248,11 +327,15 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
         [userId],
       );
       expect(lines.length).toBeGreaterThanOrEqual(receipts.length);
-      for (const line of lines) expect(Math.abs(Number(line.unit_price_minor) - minorOf(line.price))).toBeLessThanOrEqual(0.5);
-      const printifyRows: { payload: { total_price: unknown; total_tax: unknown }; total_price_minor: string; total_tax_minor: string }[] = await bed.sql(
-        `SELECT payload, total_price_minor, total_tax_minor FROM printify_order WHERE user_id = $1`,
-        [userId],
-      );
+      for (const line of lines)
+        expect(Math.abs(Number(line.unit_price_minor) - minorOf(line.price))).toBeLessThanOrEqual(0.5);
+      const printifyRows: {
+        payload: { total_price: unknown; total_tax: unknown };
+        total_price_minor: string;
+        total_tax_minor: string;
+      }[] = await bed.sql(`SELECT payload, total_price_minor, total_tax_minor FROM printify_order WHERE user_id = $1`, [
+        userId,
+      ]);
       for (const row of printifyRows) {
         expect(row.total_price_minor).toBe(String(Number(row.payload.total_price)));
         expect(row.total_tax_minor).toBe(String(Number(row.payload.total_tax)));

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import type { DataSource } from 'typeorm';
 import { SyncRunsRepository, type SyncRun } from '@pod/db';
 import { RedisRateLimiter } from '@pod/integrations';
-import { DEFAULT_LOOKBACKS, etsyLedgerStream, etsyReceiptsStream, printifyOrdersStream, type SyncStream } from '@pod/sync';
+import {
+  DEFAULT_LOOKBACKS,
+  etsyLedgerStream,
+  etsyReceiptsStream,
+  printifyOrdersStream,
+  type SyncStream,
+} from '@pod/sync';
 import { deleteRedisPrefix, FAULT_OPERATION_KINDS, uniqueRedisPrefix, type FaultOperationKind } from '@pod/testing';
 import { InProcessSyncBed, REDIRECT } from './support/in-process-sync';
 import { OperationFaults, type InjectedFault } from './support/operation-faults';
@@ -37,32 +43,60 @@ const limiterPrefix = uniqueRedisPrefix('sweep-limiter');
 // Made in beforeAll: a connection opened at load would keep Jest alive when every test is skipped.
 let limiterRedis: ReturnType<OperationFaults['redis']> | undefined;
 let dataSource: DataSource;
-let source: { receipts: Map<string, RecordVersion>; ledger: Map<string, RecordVersion>; printify: Map<string, RecordVersion> };
+let source: {
+  receipts: Map<string, RecordVersion>;
+  ledger: Map<string, RecordVersion>;
+  printify: Map<string, RecordVersion>;
+};
 let users = 0;
 
 function streamsFor(run: SyncRun): SyncStream<unknown>[] {
   const common = { dataSource, lookbacks: DEFAULT_LOOKBACKS, now: Date.now };
   if (run.provider === 'etsy') {
     const deps = { ...common, auth: bed.etsyAuth };
-    return [etsyReceiptsStream(bed.etsy, deps) as SyncStream<unknown>, etsyLedgerStream(bed.etsy, deps) as SyncStream<unknown>];
+    return [
+      etsyReceiptsStream(bed.etsy, deps) as SyncStream<unknown>,
+      etsyLedgerStream(bed.etsy, deps) as SyncStream<unknown>,
+    ];
   }
-  return [printifyOrdersStream(bed.printify, { ...common, auth: bed.printifyAuth, currency: 'USD', syncFromMs: null }) as SyncStream<unknown>];
+  return [
+    printifyOrdersStream(bed.printify, {
+      ...common,
+      auth: bed.printifyAuth,
+      currency: 'USD',
+      syncFromMs: null,
+    }) as SyncStream<unknown>,
+  ];
 }
 
 /** Seeding and reading back go through bed.sql, as the login: row-level security does not restrict it. */
 async function newUser(): Promise<string> {
   users += 1;
-  const [{ id }] = await bed.sql<{ id: string }>(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'S', 'W') RETURNING id`, [`sweep-${users}@test.invalid`]);
+  const [{ id }] = await bed.sql<{ id: string }>(
+    `INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'S', 'W') RETURNING id`,
+    [`sweep-${users}@test.invalid`],
+  );
   return id;
 }
 
 /** A first sync of both providers for a new user, with `target` armed; the runs' rows. */
-async function firstSync(targets: Partial<Record<FaultOperationKind, number>>): Promise<{ userId: string; runs: { id: string; status: string; pages_done: number; error_code: string | null }[]; fired: InjectedFault[]; counts: OperationFaults['counts'] }> {
+async function firstSync(targets: Partial<Record<FaultOperationKind, number>>): Promise<{
+  userId: string;
+  runs: { id: string; status: string; pages_done: number; error_code: string | null }[];
+  fired: InjectedFault[];
+  counts: OperationFaults['counts'];
+}> {
   const userId = await newUser();
   const shops = { etsy: String(bed.seller.etsy.shopId), printify: String(bed.seller.printify.shops[0].id) } as const;
   const runIds = await Promise.all(
     (['etsy', 'printify'] as const).map(async (provider) => {
-      const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({ userId, provider, shopId: shops[provider], trigger: 'user', mode: 'incremental' });
+      const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({
+        userId,
+        provider,
+        shopId: shops[provider],
+        trigger: 'user',
+        mode: 'incremental',
+      });
       return run.id;
     }),
   );
@@ -72,7 +106,10 @@ async function firstSync(targets: Partial<Record<FaultOperationKind, number>>): 
       runIds.map(async (runId) => {
         const job = await bed.queue.add('sync', { runId }, { jobId: runId });
         await job.waitUntilFinished(bed.events, 120_000).catch(() => undefined);
-        const [row] = await bed.sql<{ id: string; status: string; pages_done: number; error_code: string | null }>(`SELECT id, status, pages_done, error_code FROM sync_run WHERE id = $1`, [runId]);
+        const [row] = await bed.sql<{ id: string; status: string; pages_done: number; error_code: string | null }>(
+          `SELECT id, status, pages_done, error_code FROM sync_run WHERE id = $1`,
+          [runId],
+        );
         return row;
       }),
     );
@@ -80,24 +117,51 @@ async function firstSync(targets: Partial<Record<FaultOperationKind, number>>): 
   } finally {
     faults.disarm();
     // The worker keeps its tables' planner statistics fresh during a sync; this bed's runner does not.
-    await bed.sql(`ANALYZE etsy_receipt, etsy_receipt_line, etsy_payment, etsy_ledger_entry, printify_order, printify_order_line`);
+    await bed.sql(
+      `ANALYZE etsy_receipt, etsy_receipt_line, etsy_payment, etsy_ledger_entry, printify_order, printify_order_line`,
+    );
   }
 }
 
 /** Item 1's invariants for one user's first sync. */
-async function expectInvariants(userId: string, runs: { id: string; status: string; pages_done: number }[], label: string): Promise<void> {
+async function expectInvariants(
+  userId: string,
+  runs: { id: string; status: string; pages_done: number }[],
+  label: string,
+): Promise<void> {
   expect({ label, statuses: runs.map((run) => run.status) }).toEqual({ label, statuses: ['succeeded', 'succeeded'] });
-  for (const [what, expected] of [['receipts', source.receipts], ['ledger', source.ledger], ['printify', source.printify]] as const) {
+  for (const [what, expected] of [
+    ['receipts', source.receipts],
+    ['ledger', source.ledger],
+    ['printify', source.printify],
+  ] as const) {
     const stored = await storedVersions(bed.database.url, userId, what);
-    expect({ label, what, diff: diffVersions(expected, stored), size: stored.size }).toEqual({ label, what, diff: { missing: [], extra: [], changed: [] }, size: expected.size });
+    expect({ label, what, diff: diffVersions(expected, stored), size: stored.size }).toEqual({
+      label,
+      what,
+      diff: { missing: [], extra: [], changed: [] },
+      size: expected.size,
+    });
   }
   expect({ label, duplicates: await duplicateKeys(bed.database.url, userId) }).toEqual({ label, duplicates: [] });
-  const cursors: { provider: string; version: number; position: { completedByRun: string | null } }[] = await bed.sql<{ provider: string; version: number; position: { completedByRun: string | null } }>(`SELECT provider, version, position FROM sync_cursor WHERE user_id = $1`, [userId]);
+  const cursors: { provider: string; version: number; position: { completedByRun: string | null } }[] = await bed.sql<{
+    provider: string;
+    version: number;
+    position: { completedByRun: string | null };
+  }>(`SELECT provider, version, position FROM sync_cursor WHERE user_id = $1`, [userId]);
   for (const run of runs) {
     const provider = run === runs[0] ? 'etsy' : 'printify';
     const mine = cursors.filter((cursor) => cursor.provider === provider);
-    expect({ label, provider, finishedBy: mine.map((cursor) => cursor.position.completedByRun) }).toEqual({ label, provider, finishedBy: mine.map(() => run.id) });
-    expect({ label, provider, pages: run.pages_done }).toEqual({ label, provider, pages: mine.reduce((sum, cursor) => sum + cursor.version, 0) });
+    expect({ label, provider, finishedBy: mine.map((cursor) => cursor.position.completedByRun) }).toEqual({
+      label,
+      provider,
+      finishedBy: mine.map(() => run.id),
+    });
+    expect({ label, provider, pages: run.pages_done }).toEqual({
+      label,
+      provider,
+      pages: mine.reduce((sum, cursor) => sum + cursor.version, 0),
+    });
   }
 }
 
@@ -131,14 +195,17 @@ async function sweep(points: Partial<Record<FaultOperationKind, number[]>>): Pro
     const started = Date.now();
     const result = await firstSync(targets);
     syncs += 1;
-    console.log(`item 3 sync ${syncs}, failing at ${label}: fired ${JSON.stringify(result.fired.map((fault) => fault.message))}, ${Date.now() - started} ms`);
+    console.log(
+      `item 3 sync ${syncs}, failing at ${label}: fired ${JSON.stringify(result.fired.map((fault) => fault.message))}, ${Date.now() - started} ms`,
+    );
     await expectInvariants(result.userId, result.runs, label);
     for (const kind of Object.keys(targets) as FaultOperationKind[]) {
       const fired = result.fired.some((fault) => fault.kind === kind);
       if (fired) firedAt.add(kind);
       // A sync that never reached k: the sweep of this kind is over.
       if (!fired) pending.delete(kind);
-      else if (index >= (points[kind]?.length ?? 0) + 20) throw new Error(`${kind}: still reaching k = ${targets[kind]}, far past the clean sync's count`);
+      else if (index >= (points[kind]?.length ?? 0) + 20)
+        throw new Error(`${kind}: still reaching k = ${targets[kind]}, far past the clean sync's count`);
     }
   }
   // Every kind swept must have failed a sync at least once (k = 1 always exists): a sweep that
@@ -177,12 +244,22 @@ describe('item 3: failure-point sweep, throwing at the k-th operation', () => {
     const started = Date.now();
     const baseline = await firstSync({});
     clean = baseline.counts;
-    const oracle = await new SourceOracle(bed.sandboxUrl, (m, p, b) => bed.admin(m, p, b), bed.seller, REDIRECT).connect();
+    const oracle = await new SourceOracle(
+      bed.sandboxUrl,
+      (m, p, b) => bed.admin(m, p, b),
+      bed.seller,
+      REDIRECT,
+    ).connect();
     const receipts = await oracle.receipts();
-    const [{ oldest }] = await bed.sql<{ oldest: Date }>(`SELECT min(ordered_at) AS oldest FROM etsy_receipt WHERE user_id = $1`, [baseline.userId]);
+    const [{ oldest }] = await bed.sql<{ oldest: Date }>(
+      `SELECT min(ordered_at) AS oldest FROM etsy_receipt WHERE user_id = $1`,
+      [baseline.userId],
+    );
     const ledger = await oracle.ledger(Math.floor(oldest.getTime() / 1000) - 86_400, Math.floor(Date.now() / 1000));
     source = { receipts, ledger, printify: await oracle.printifyOrders() };
-    console.log(`item 3 baseline: ${receipts.size} receipts, ${ledger.size} ledger entries, ${source.printify.size} Printify orders; operations of a clean sync ${JSON.stringify(clean)} in ${Date.now() - started} ms`);
+    console.log(
+      `item 3 baseline: ${receipts.size} receipts, ${ledger.size} ledger entries, ${source.printify.size} Printify orders; operations of a clean sync ${JSON.stringify(clean)} in ${Date.now() - started} ms`,
+    );
     expect(receipts.size).toBe(2_000);
     await expectInvariants(baseline.userId, baseline.runs, 'baseline');
   });
@@ -191,19 +268,33 @@ describe('item 3: failure-point sweep, throwing at the k-th operation', () => {
   const ciIt = FULL ? it.skip : it;
   const fullIt = FULL ? it : it.skip;
 
-  ciIt('CI: each sync fails once at the k-th PostgreSQL write, the k-th Redis command and the k-th provider call; every one converges to the source', async () => {
-    const points = Object.fromEntries(
-      FAULT_OPERATION_KINDS.map((kind) => [kind, sweepPoints(clean[kind], fc.uniqueArray(fc.integer({ min: 3, max: clean[kind] - 1 }), { minLength: SAMPLES, maxLength: SAMPLES }))]),
-    );
-    console.log(`item 3 throwing sweep, one failure of each kind per sync: k ${JSON.stringify(points)} (fast-check seed ${SEED}; FC_SEED=${SEED} replays; SWEEP=full runs every k of each kind alone)`);
-    const started = Date.now();
-    const syncs = await sweep(points);
-    console.log(`item 3 throwing sweep: ${syncs} first syncs of 2,000 orders in ${Date.now() - started} ms`);
-  });
+  ciIt(
+    'CI: each sync fails once at the k-th PostgreSQL write, the k-th Redis command and the k-th provider call; every one converges to the source',
+    async () => {
+      const points = Object.fromEntries(
+        FAULT_OPERATION_KINDS.map((kind) => [
+          kind,
+          sweepPoints(
+            clean[kind],
+            fc.uniqueArray(fc.integer({ min: 3, max: clean[kind] - 1 }), { minLength: SAMPLES, maxLength: SAMPLES }),
+          ),
+        ]),
+      );
+      console.log(
+        `item 3 throwing sweep, one failure of each kind per sync: k ${JSON.stringify(points)} (fast-check seed ${SEED}; FC_SEED=${SEED} replays; SWEEP=full runs every k of each kind alone)`,
+      );
+      const started = Date.now();
+      const syncs = await sweep(points);
+      console.log(`item 3 throwing sweep: ${syncs} first syncs of 2,000 orders in ${Date.now() - started} ms`);
+    },
+  );
 
-  fullIt.each(FAULT_OPERATION_KINDS)('SWEEP=full: a failure at every k-th %s alone, k = 1, 2, … until a sync never reaches k', async (kind) => {
-    const started = Date.now();
-    const syncs = await sweep({ [kind]: sweepPoints(clean[kind], fc.constant([])) });
-    console.log(`item 3 full sweep of ${kind}: ${syncs} first syncs in ${Date.now() - started} ms`);
-  });
+  fullIt.each(FAULT_OPERATION_KINDS)(
+    'SWEEP=full: a failure at every k-th %s alone, k = 1, 2, … until a sync never reaches k',
+    async (kind) => {
+      const started = Date.now();
+      const syncs = await sweep({ [kind]: sweepPoints(clean[kind], fc.constant([])) });
+      console.log(`item 3 full sweep of ${kind}: ${syncs} first syncs in ${Date.now() - started} ms`);
+    },
+  );
 });

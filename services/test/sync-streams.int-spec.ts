@@ -2,7 +2,13 @@ import type { DataSource } from 'typeorm';
 import type { Provider } from '@pod/contracts';
 import { SyncRunsRepository, SyncQuarantineRepository, type SyncRun } from '@pod/db';
 import type { EtsyAuth, EtsyClient, PrintifyAuth, PrintifyClient } from '@pod/integrations';
-import { DEFAULT_LOOKBACKS, etsyLedgerStream, etsyReceiptsStream, printifyOrdersStream, type SyncStream } from '@pod/sync';
+import {
+  DEFAULT_LOOKBACKS,
+  etsyLedgerStream,
+  etsyReceiptsStream,
+  printifyOrdersStream,
+  type SyncStream,
+} from '@pod/sync';
 import { InProcessSyncBed, type SandboxSeller } from './support/in-process-sync';
 
 /**
@@ -24,24 +30,48 @@ let printifyShop: string;
 const admin = <T>(method: string, path: string, body?: unknown): Promise<T> => bed.admin<T>(method, path, body);
 
 async function requestsSince(since: number, target: 'etsy' | 'printify'): Promise<{ path: string; status: number }[]> {
-  const log = await admin<{ requests: { path: string; status: number; target: string }[] }>('GET', `/requests?since=${since}&target=${target}&limit=10000`);
+  const log = await admin<{ requests: { path: string; status: number; target: string }[] }>(
+    'GET',
+    `/requests?since=${since}&target=${target}&limit=10000`,
+  );
   return log.requests.filter((entry) => !entry.path.includes('/oauth/'));
 }
 
 function streamsFor(run: SyncRun): SyncStream<unknown>[] {
   const common = { dataSource, lookbacks: DEFAULT_LOOKBACKS, now: Date.now };
   if (run.provider === 'etsy') {
-    return [etsyReceiptsStream(etsy, { ...common, auth: etsyAuth }) as SyncStream<unknown>, etsyLedgerStream(etsy, { ...common, auth: etsyAuth }) as SyncStream<unknown>];
+    return [
+      etsyReceiptsStream(etsy, { ...common, auth: etsyAuth }) as SyncStream<unknown>,
+      etsyLedgerStream(etsy, { ...common, auth: etsyAuth }) as SyncStream<unknown>,
+    ];
   }
-  return [printifyOrdersStream(printify, { ...common, auth: printifyAuth, currency: 'USD', syncFromMs: null }) as SyncStream<unknown>];
+  return [
+    printifyOrdersStream(printify, {
+      ...common,
+      auth: printifyAuth,
+      currency: 'USD',
+      syncFromMs: null,
+    }) as SyncStream<unknown>,
+  ];
 }
 
-async function sync(provider: Provider): Promise<{ status: string; orders_added: number; orders_changed: number; requests_made: number }> {
+async function sync(
+  provider: Provider,
+): Promise<{ status: string; orders_added: number; orders_changed: number; requests_made: number }> {
   const shopId = provider === 'etsy' ? etsyShop : printifyShop;
-  const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({ userId, provider, shopId, trigger: 'user', mode: 'incremental' });
+  const { run } = await new SyncRunsRepository(dataSource).startOrGetActive({
+    userId,
+    provider,
+    shopId,
+    trigger: 'user',
+    mode: 'incremental',
+  });
   const job = await bed.queue.add('sync', { runId: run.id }, { jobId: run.id });
   await job.waitUntilFinished(bed.events, 120_000);
-  const [row] = await bed.sql<{ status: string; orders_added: number; orders_changed: number; requests_made: number }>(`SELECT status, orders_added, orders_changed, requests_made FROM sync_run WHERE id = $1`, [run.id]);
+  const [row] = await bed.sql<{ status: string; orders_added: number; orders_changed: number; requests_made: number }>(
+    `SELECT status, orders_added, orders_changed, requests_made FROM sync_run WHERE id = $1`,
+    [run.id],
+  );
   return row;
 }
 
@@ -53,9 +83,16 @@ async function count(table: string): Promise<number> {
 /** Every receipt the sandbox serves for the shop: id → update timestamp and status. */
 async function sourceReceipts(): Promise<Map<string, { updated: number; status: string }>> {
   const all = new Map<string, { updated: number; status: string }>();
-  for (let created = 946_684_800, skip = 0; ; ) {
-    const page = await etsy.listReceipts(etsyAuth, etsyShop, { minCreated: created, sortOn: 'created', sortOrder: 'asc', limit: 100, offset: skip });
-    for (const receipt of page.receipts) all.set(receipt.receiptId, { updated: receipt.updatedAt.getTime() / 1000, status: receipt.status });
+  for (let created = 946_684_800, skip = 0; ;) {
+    const page = await etsy.listReceipts(etsyAuth, etsyShop, {
+      minCreated: created,
+      sortOn: 'created',
+      sortOrder: 'asc',
+      limit: 100,
+      offset: skip,
+    });
+    for (const receipt of page.receipts)
+      all.set(receipt.receiptId, { updated: receipt.updatedAt.getTime() / 1000, status: receipt.status });
     if (page.receipts.length < 100) return all;
     skip += 100;
     if (skip >= 12_000) throw new Error('test shop too large for plain offsets');
@@ -71,11 +108,16 @@ async function storedReceipts(): Promise<Map<string, { updated: number; status: 
 }
 
 beforeAll(async () => {
-  await bed.start({ seller: { seed: 'streams', months: 4, ordersPerMonth: 60, printifyEnvelope: 'minimal' }, attempts: 2 });
+  await bed.start({
+    seller: { seed: 'streams', months: 4, ordersPerMonth: 60, printifyEnvelope: 'minimal' },
+    attempts: 2,
+  });
   ({ dataSource, etsy, printify, etsyAuth, printifyAuth, seller: tenant } = bed);
   etsyShop = String(tenant.etsy.shopId);
   printifyShop = String(tenant.printify.shops[0].id);
-  [{ id: userId }] = await bed.sql(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('streams@test.invalid', 'x', 'S', 'T') RETURNING id`);
+  [{ id: userId }] = await bed.sql(
+    `INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('streams@test.invalid', 'x', 'S', 'T') RETURNING id`,
+  );
   bed.runStreams(streamsFor);
 }, 60_000);
 
@@ -95,7 +137,9 @@ describe('provider streams against the sandbox', () => {
       `SELECT count(*)::int AS stored, sum(r.item_count)::int AS counted FROM etsy_receipt r WHERE r.user_id = $1`,
       [userId],
     );
-    const [stored] = await bed.sql(`SELECT sum(quantity)::int AS units FROM etsy_receipt_line WHERE user_id = $1`, [userId]);
+    const [stored] = await bed.sql(`SELECT sum(quantity)::int AS units FROM etsy_receipt_line WHERE user_id = $1`, [
+      userId,
+    ]);
     expect(stored.units).toBe(lines.counted);
 
     // Every PAYMENT_GROSS entry's payment is stored and linked back to its receipt.
@@ -131,7 +175,10 @@ describe('provider streams against the sandbox', () => {
       result.orders.forEach((order) => printifySource.add(order.id));
       if (!result.hasNextPage) break;
     }
-    const printifyStored: { order_id: string }[] = await bed.sql(`SELECT order_id FROM printify_order WHERE user_id = $1`, [userId]);
+    const printifyStored: { order_id: string }[] = await bed.sql(
+      `SELECT order_id FROM printify_order WHERE user_id = $1`,
+      [userId],
+    );
     expect(new Set(printifyStored.map((row) => row.order_id))).toEqual(printifySource);
     expect(await count('printify_order_line')).toBeGreaterThanOrEqual(printifySource.size);
     expect(await new SyncQuarantineRepository(dataSource).listForUser(userId)).toEqual([]);
@@ -147,7 +194,9 @@ describe('provider streams against the sandbox', () => {
     expect(await sync('printify')).toMatchObject({ status: 'succeeded', orders_added: 0, orders_changed: 0 });
     const etsyCalls = await requestsSince(since, 'etsy');
     expect(etsyCalls.filter((call) => call.path.includes('/receipts')).length).toBeLessThanOrEqual(2);
-    expect(etsyCalls.filter((call) => call.path.includes('/ledger-entries') || call.path.includes('/payments')).length).toBeLessThanOrEqual(2);
+    expect(
+      etsyCalls.filter((call) => call.path.includes('/ledger-entries') || call.path.includes('/payments')).length,
+    ).toBeLessThanOrEqual(2);
     expect((await requestsSince(since, 'printify')).length).toBeLessThanOrEqual(2);
     const after = await bed.sql(
       `SELECT (SELECT max(updated_at) FROM etsy_receipt) AS receipts, (SELECT max(updated_at) FROM etsy_payment) AS payments,
@@ -163,9 +212,15 @@ describe('provider streams against the sandbox', () => {
       [userId],
     );
     const ids = older.map((row) => Number(row.receipt_id));
-    const inserted = await admin<{ inserted: string[] }>('POST', `/tenants/${tenant.tenantId}/mutations`, { insert: 25 });
-    const refunded = await admin<{ updated: string[] }>('POST', `/tenants/${tenant.tenantId}/mutations`, { update: { receiptIds: ids.slice(0, 10), change: 'refund' } });
-    await admin('POST', `/tenants/${tenant.tenantId}/mutations`, { update: { receiptIds: ids.slice(10), change: 'cancel' } });
+    const inserted = await admin<{ inserted: string[] }>('POST', `/tenants/${tenant.tenantId}/mutations`, {
+      insert: 25,
+    });
+    const refunded = await admin<{ updated: string[] }>('POST', `/tenants/${tenant.tenantId}/mutations`, {
+      update: { receiptIds: ids.slice(0, 10), change: 'refund' },
+    });
+    await admin('POST', `/tenants/${tenant.tenantId}/mutations`, {
+      update: { receiptIds: ids.slice(10), change: 'cancel' },
+    });
     expect(inserted.inserted).toHaveLength(25);
 
     const result = await sync('etsy');

@@ -2,7 +2,14 @@ import { Queue } from 'bullmq';
 import { prepareDatabase } from '@pod/db';
 import { bullPrefix, jobOptionsFor } from '@pod/queue';
 import { createTestDatabase, uniqueRedisPrefix, type TestDatabase } from '@pod/testing';
-import { deleteRedisPrefix, ensureBuilt, pollUntil, startWorker, waitForHttp, type WorkerProcess } from './support/fleet';
+import {
+  deleteRedisPrefix,
+  ensureBuilt,
+  pollUntil,
+  startWorker,
+  waitForHttp,
+  type WorkerProcess,
+} from './support/fleet';
 
 /**
  * A built worker (matcher) as its own process: its health server also serves the process's
@@ -32,7 +39,10 @@ describe('a worker’s metrics endpoint', () => {
     });
     await waitForHttp(worker.healthUrl, { process: worker, timeoutMs: 60_000 });
     metricsUrl = worker.healthUrl.replace(/\/healthz$/, '/metrics');
-    queue = new Queue('matcher', { connection: { host: '127.0.0.1', port: 6379 }, prefix: bullPrefix({ REDIS_PREFIX: redisPrefix }) });
+    queue = new Queue('matcher', {
+      connection: { host: '127.0.0.1', port: 6379 },
+      prefix: bullPrefix({ REDIS_PREFIX: redisPrefix }),
+    });
   });
 
   afterAll(async () => {
@@ -57,13 +67,21 @@ describe('a worker’s metrics endpoint', () => {
   });
 
   it('times the jobs it runs and reports its queue’s depth at each scrape', async () => {
-    const job = await queue.add('ping', { requestedAt: new Date().toISOString(), requestedBy: 'operator' }, jobOptionsFor('matcher', 'ping'));
+    const job = await queue.add(
+      'ping',
+      { requestedAt: new Date().toISOString(), requestedBy: 'operator' },
+      jobOptionsFor('matcher', 'ping'),
+    );
     await pollUntil('the ping completes', async () => ((await job.getState()) === 'completed' ? true : undefined));
     const body = await pollUntil('the completed ping is counted', async () => {
       const text = await scrape();
-      return /^podprofit_queue_jobs\{queue="matcher",state="completed",service="matcher"\} 1$/m.test(text) ? text : undefined;
+      return /^podprofit_queue_jobs\{queue="matcher",state="completed",service="matcher"\} 1$/m.test(text)
+        ? text
+        : undefined;
     });
-    expect(body).toMatch(/^podprofit_job_duration_seconds_count\{[^}]*queue="matcher",job="ping",outcome="completed"[^}]*\} 1$/m);
+    expect(body).toMatch(
+      /^podprofit_job_duration_seconds_count\{[^}]*queue="matcher",job="ping",outcome="completed"[^}]*\} 1$/m,
+    );
   });
 
   it('runs with the lock and stall settings of its environment', () => {
@@ -73,6 +91,11 @@ describe('a worker’s metrics endpoint', () => {
       .filter((line) => line.includes('"event":"worker.running"'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(running).toHaveLength(1);
-    expect(running[0]).toMatchObject({ queue: 'matcher', lockDuration: 45_000, stalledInterval: 20_000, maxStalledCount: 2 });
+    expect(running[0]).toMatchObject({
+      queue: 'matcher',
+      lockDuration: 45_000,
+      stalledInterval: 20_000,
+      maxStalledCount: 2,
+    });
   });
 });

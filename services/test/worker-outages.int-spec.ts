@@ -14,7 +14,16 @@ import {
   type ServiceProcess,
   type TestDatabase,
 } from '@pod/testing';
-import { dedicatedRedis, ensureBuilt, pollUntil, readHealth, startWorker, stopAndTime, type DedicatedRedis, type WorkerProcess } from './support/fleet';
+import {
+  dedicatedRedis,
+  ensureBuilt,
+  pollUntil,
+  readHealth,
+  startWorker,
+  stopAndTime,
+  type DedicatedRedis,
+  type WorkerProcess,
+} from './support/fleet';
 
 /**
  * A worker and the gateway against their own throwaway redis-server: started while Redis is
@@ -79,14 +88,25 @@ describe('a worker losing its dependencies', () => {
     if (options.withGateway) {
       const port = await freePort();
       stack.gatewayUrl = `http://127.0.0.1:${port}`;
-      stack.gateway = spawnService('gateway', 'dist/gateway/src/main.js', { ...env, PORT: String(port), APP_SECRET: TEST_APP_SECRET, OPERATOR_TOKEN: TEST_OPERATOR_TOKEN });
+      stack.gateway = spawnService('gateway', 'dist/gateway/src/main.js', {
+        ...env,
+        PORT: String(port),
+        APP_SECRET: TEST_APP_SECRET,
+        OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      });
     }
     return stack;
   }
 
   /** How many clients listen on `channel` of the stack's redis-server (PUBSUB NUMSUB). */
   async function subscribers(redis: DedicatedRedis, channel: string): Promise<number> {
-    const client = new Redis({ port: redis.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis({
+      port: redis.port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     try {
       await client.connect();
       const reply = (await client.pubsub('NUMSUB', channel)) as [string, number];
@@ -99,12 +119,18 @@ describe('a worker losing its dependencies', () => {
   }
 
   const healthIs = (worker: WorkerProcess, status: number, what: string, timeoutMs?: number) =>
-    pollUntil(what, async () => {
-      const health = await readHealth(worker);
-      return health.status === status ? health : undefined;
-    }, timeoutMs);
+    pollUntil(
+      what,
+      async () => {
+        const health = await readHealth(worker);
+        return health.status === status ? health : undefined;
+      },
+      timeoutMs,
+    );
 
-  async function postPing(gatewayUrl: string): Promise<{ status: number; body: { id?: string; message?: string }; elapsedMs: number }> {
+  async function postPing(
+    gatewayUrl: string,
+  ): Promise<{ status: number; body: { id?: string; message?: string }; elapsedMs: number }> {
     const started = Date.now();
     const response = await fetch(`${gatewayUrl}/api/admin/queues/matcher/jobs`, {
       method: 'POST',
@@ -112,7 +138,11 @@ describe('a worker losing its dependencies', () => {
       body: JSON.stringify({ name: 'ping' }),
       signal: AbortSignal.timeout(10_000),
     });
-    return { status: response.status, body: (await response.json()) as { id?: string; message?: string }, elapsedMs: Date.now() - started };
+    return {
+      status: response.status,
+      body: (await response.json()) as { id?: string; message?: string },
+      elapsedMs: Date.now() - started,
+    };
   }
 
   it('reports 503 while Redis is down at start, then recovers without exiting', async () => {
@@ -128,7 +158,11 @@ describe('a worker losing its dependencies', () => {
 
     await redis.start();
     const up = await healthIs(worker, 200, 'health answers 200 once Redis is up', 30_000);
-    expect(up.body.checks).toMatchObject({ postgres: { status: 'up' }, redis: { status: 'up' }, queue: { running: true } });
+    expect(up.body.checks).toMatchObject({
+      postgres: { status: 'up' },
+      redis: { status: 'up' },
+      queue: { running: true },
+    });
     expect(worker.child.exitCode).toBeNull();
     expect(gateway?.child.exitCode).toBeNull();
   });
@@ -137,24 +171,41 @@ describe('a worker losing its dependencies', () => {
     const { redis, worker, gatewayUrl, prefix } = await startStack({ redisRunning: false, withGateway: true });
     // Both processes are up and waiting for Redis before it arrives.
     await healthIs(worker, 503, 'the worker is up without Redis');
-    const refused = await pollUntil('the gateway answers without Redis', async () => {
-      const response = await postPing(gatewayUrl);
-      return response.status === 503 ? response : undefined;
-    }, 30_000, 500);
+    const refused = await pollUntil(
+      'the gateway answers without Redis',
+      async () => {
+        const response = await postPing(gatewayUrl);
+        return response.status === 503 ? response : undefined;
+      },
+      30_000,
+      500,
+    );
     expect(refused.body.message).toBe('The job queue is unavailable; try again shortly.');
 
     await redis.start();
     // Events travel by Redis pub/sub, which drops a message published before anyone listens:
     // "hear once Redis is up" means once the gateway's subscription has been replayed, which
     // its reconnect back-off may make later than the queue connection the ping needs.
-    await pollUntil('the gateway subscribes to job.completed again', async () => ((await subscribers(redis, eventChannel(prefix, EVENT_NAMES.jobCompleted))) > 0 ? true : undefined), 30_000, 200);
-    const accepted = await pollUntil('the gateway accepts a ping', async () => {
-      const response = await postPing(gatewayUrl);
-      return response.status === 202 ? response : undefined;
-    }, 30_000, 500);
+    await pollUntil(
+      'the gateway subscribes to job.completed again',
+      async () => ((await subscribers(redis, eventChannel(prefix, EVENT_NAMES.jobCompleted))) > 0 ? true : undefined),
+      30_000,
+      200,
+    );
+    const accepted = await pollUntil(
+      'the gateway accepts a ping',
+      async () => {
+        const response = await postPing(gatewayUrl);
+        return response.status === 202 ? response : undefined;
+      },
+      30_000,
+      500,
+    );
     const id = accepted.body.id as string;
     await pollUntil('the gateway heard job.completed', async () => {
-      const response = await fetch(`${gatewayUrl}/api/admin/queues`, { headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } });
+      const response = await fetch(`${gatewayUrl}/api/admin/queues`, {
+        headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+      });
       const queues = (await response.json()) as Array<{ name: string; lastCompletedEvent: { jobId: string } | null }>;
       return queues.find((q) => q.name === 'matcher')?.lastCompletedEvent?.jobId === id ? true : undefined;
     });
@@ -166,7 +217,10 @@ describe('a worker losing its dependencies', () => {
     await redis.start();
     await healthIs(worker, 200, 'health answers 200 once Redis is up', 30_000);
 
-    const queue = new Queue('matcher', { connection: { host: '127.0.0.1', port: redis.port }, prefix: `${prefix}:bull` });
+    const queue = new Queue('matcher', {
+      connection: { host: '127.0.0.1', port: redis.port },
+      prefix: `${prefix}:bull`,
+    });
     try {
       const job = await queue.add('ping', { requestedAt: new Date().toISOString(), requestedBy: 'test' });
       const done = await pollUntil('ping completed', async () => {
@@ -202,7 +256,12 @@ describe('a worker losing its dependencies', () => {
   it('answers enqueues with a quick 503 while Redis is gone, and 202 again once it is back', async () => {
     const { redis, worker, gateway, gatewayUrl } = await startStack({ redisRunning: true, withGateway: true });
     await healthIs(worker, 200, 'the worker is healthy', 30_000);
-    await pollUntil('the gateway accepts a ping', async () => ((await postPing(gatewayUrl)).status === 202 ? true : undefined), 30_000, 500);
+    await pollUntil(
+      'the gateway accepts a ping',
+      async () => ((await postPing(gatewayUrl)).status === 202 ? true : undefined),
+      30_000,
+      500,
+    );
 
     await redis.kill();
     const refused = await postPing(gatewayUrl);
@@ -216,16 +275,29 @@ describe('a worker losing its dependencies', () => {
     };
     expect((await probe(`${gatewayUrl}/healthz`)).status).toBe(503);
     expect(await probe(`${gatewayUrl}/livez`)).toEqual({ status: 200, body: { status: 'ok', service: 'gateway' } });
-    expect(await probe(worker.healthUrl.replace(/\/healthz$/, '/livez'))).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await probe(worker.healthUrl.replace(/\/healthz$/, '/livez'))).toEqual({
+      status: 200,
+      body: { status: 'ok' },
+    });
     await redis.start();
-    await pollUntil('the gateway accepts a ping again', async () => ((await postPing(gatewayUrl)).status === 202 ? true : undefined), 30_000, 500);
+    await pollUntil(
+      'the gateway accepts a ping again',
+      async () => ((await postPing(gatewayUrl)).status === 202 ? true : undefined),
+      30_000,
+      500,
+    );
     expect(gateway?.child.exitCode).toBeNull();
   });
 
   it('takes no job and exits 1 when its database role would skip row-level security (item 24)', async () => {
     const prefix = uniqueRedisPrefix('outage');
     // DATABASE_APP_ROLE=none keeps the login's own role: postgres, a superuser, which RLS does not bind.
-    const worker = await startWorker('matcher', { DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: prefix, DATABASE_APP_ROLE: 'none' });
+    const worker = await startWorker('matcher', {
+      DATABASE_URL: database.url,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: prefix,
+      DATABASE_APP_ROLE: 'none',
+    });
     try {
       await pollUntil('the worker exits', async () => (worker.child.exitCode !== null ? true : undefined), 30_000);
       expect((await worker.exited).code).toBe(1);

@@ -161,7 +161,11 @@ export async function measureFirstLoad(url) {
     await page.goto(url, { waitUntil: 'load' });
     // The first load is over when the app has rendered its page (no loading state left), its
     // fonts are in, and nothing has been on the wire for a second.
-    await page.waitForFunction(() => document.querySelector('#root main') && !document.querySelector('[aria-busy="true"]'), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#root main') && !document.querySelector('[aria-busy="true"]'),
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     const deadline = Date.now() + 30_000;
     while (inFlight.size > 0 || Date.now() - lastActivity < QUIET_MS) {
@@ -184,14 +188,24 @@ function printTable({ url, resources, totalBytes }) {
   console.log(`${'bytes'.padStart(9)}  ${'KB'.padStart(9)}  ${'status'.padEnd(6)}  ${'encoding'.padEnd(8)}  resource`);
   for (const entry of resources) {
     const note = entry.failed ? ` (failed: ${entry.failed})` : '';
-    console.log(`${String(entry.bytes).padStart(9)}  ${kb(entry.bytes).padStart(9)}  ${String(entry.status ?? '').padEnd(6)}  ${(entry.encoding || '-').padEnd(8)}  ${entry.path}${note}`);
+    console.log(
+      `${String(entry.bytes).padStart(9)}  ${kb(entry.bytes).padStart(9)}  ${String(entry.status ?? '').padEnd(6)}  ${(entry.encoding || '-').padEnd(8)}  ${entry.path}${note}`,
+    );
   }
   console.log(`${String(totalBytes).padStart(9)}  ${kb(totalBytes).padStart(9)}  total, ${resources.length} responses`);
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { url: { type: 'string' }, path: { type: 'string', default: '/' }, json: { type: 'boolean', default: false } } });
-  const gateway = values.url ? { baseUrl: values.url.replace(/\/$/, ''), stop: async () => undefined } : await startGateway();
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string' },
+      path: { type: 'string', default: '/' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const gateway = values.url
+    ? { baseUrl: values.url.replace(/\/$/, ''), stop: async () => undefined }
+    : await startGateway();
   try {
     const result = await measureFirstLoad(`${gateway.baseUrl}${values.path}`);
     if (values.json) console.log(JSON.stringify(result));

@@ -18,7 +18,9 @@ async function filesUnder(dir: string): Promise<string[]> {
   const nested = await Promise.all(
     entries
       .filter((entry) => !entry.name.startsWith('.'))
-      .map((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : Promise.resolve([join(dir, entry.name)]))),
+      .map((entry) =>
+        entry.isDirectory() ? filesUnder(join(dir, entry.name)) : Promise.resolve([join(dir, entry.name)]),
+      ),
   );
   return nested.flat();
 }

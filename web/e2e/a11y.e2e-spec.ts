@@ -103,7 +103,9 @@ describe.each<ViewportName>(['desktop', 'mobile'])('accessibility and screenshot
       await gotoApp(page, '/');
       await settle(page);
       await page.getByRole('button', { name: 'Collapse sidebar' }).click();
-      await page.waitForFunction(() => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 999) < 100);
+      await page.waitForFunction(
+        () => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 999) < 100,
+      );
       await screenshot(page, 'app-sidebar-collapsed');
       const collapsed = await seriousAxeViolations(page);
       if (collapsed.length) problems['app-sidebar-collapsed'] = describeViolations(collapsed);

@@ -152,7 +152,11 @@ describe('sign-up form validation (spec §5, §8)', () => {
     await form.fill({ ...user, lastName: '', confirmPassword: '' });
     await form.submit().click();
     await expectText(form.liveRegion(), 'Please fill in all fields');
-    expect(await invalidAndDescribedBy(fields, form.liveRegion())).toEqual({ ...none, 'Last name': true, 'Confirm password': true });
+    expect(await invalidAndDescribedBy(fields, form.liveRegion())).toEqual({
+      ...none,
+      'Last name': true,
+      'Confirm password': true,
+    });
 
     await form.fill({ ...user, confirmPassword: `${user.password}x` });
     await form.submit().click();
@@ -177,7 +181,10 @@ describe('sign-up form validation (spec §5, §8)', () => {
     const page = await e2e.open();
     const existing = newTestUser('taken');
     await gotoApp(page, '/signup');
-    const created = await pageFetch(page, 'POST', '/api/auth/register', { ...existing, confirmPassword: existing.password });
+    const created = await pageFetch(page, 'POST', '/api/auth/register', {
+      ...existing,
+      confirmPassword: existing.password,
+    });
     expect(created.status).toBe(201);
     await page.context().clearCookies();
 
@@ -198,11 +205,21 @@ describe('sign-up form validation (spec §5, §8)', () => {
   ] as const)('marks the field the error body names (%j)', async (error, status, label) => {
     const page = await e2e.open();
     await page.route('**/api/auth/register', (route) =>
-      route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ statusCode: status, error: 'Refused', ...error }) }),
+      route.fulfill({
+        status,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: status, error: 'Refused', ...error }),
+      }),
     );
     await gotoApp(page, '/signup');
     const form = new SignupForm(page);
-    const fields = { 'First name': form.firstName(), 'Last name': form.lastName(), Email: form.email(), Password: form.password(), 'Confirm password': form.confirm() };
+    const fields = {
+      'First name': form.firstName(),
+      'Last name': form.lastName(),
+      Email: form.email(),
+      Password: form.password(),
+      'Confirm password': form.confirm(),
+    };
     await form.signUp(newTestUser('coded'));
     await expectText(form.liveRegion(), error.message);
     const none = { 'First name': false, 'Last name': false, Email: false, Password: false, 'Confirm password': false };

@@ -19,7 +19,10 @@ describe('sign-up, logout and sign-in', () => {
 
     await expectText(page.getByRole('heading', { level: 1 }), 'Dashboard');
     await expectPath(page, '/');
-    await expectText(page.getByText('Track your Print-on-Demand business performance'), 'Track your Print-on-Demand business performance');
+    await expectText(
+      page.getByText('Track your Print-on-Demand business performance'),
+      'Track your Print-on-Demand business performance',
+    );
     await expectText(shell.userName(), `${user.firstName} ${user.lastName}`);
     await expectText(shell.userEmail(), user.email);
     await expectText(toasts.current().getByText('Account created successfully'), 'Account created successfully');

@@ -18,7 +18,11 @@ beforeAll(async () => {
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : /\.tsx?$/.test(entry.name)
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -29,7 +33,10 @@ function importedChakraNames(): Set<string> {
     const source = readFileSync(file, 'utf8');
     for (const match of source.matchAll(/import\s+(?!type\b)\{([^}]*)\}\s+from\s+'@chakra-ui\/react'/g)) {
       for (const specifier of match[1].split(',')) {
-        const name = specifier.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0];
+        const name = specifier
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0];
         if (name && !specifier.trim().startsWith('type ')) names.add(name);
       }
     }
@@ -44,7 +51,11 @@ it('registers the recipe of every Chakra component the app imports', () => {
   expect(imported).toEqual(expect.arrayContaining(['Button', 'Card', 'Dialog', 'Toast']));
   const missing = imported
     .map(recipeKey)
-    .filter((key) => (defaultSystem.isRecipe(key) && !system.isRecipe(key)) || (defaultSystem.isSlotRecipe(key) && !system.isSlotRecipe(key)));
+    .filter(
+      (key) =>
+        (defaultSystem.isRecipe(key) && !system.isRecipe(key)) ||
+        (defaultSystem.isSlotRecipe(key) && !system.isSlotRecipe(key)),
+    );
   expect(missing).toEqual([]);
 });
 

@@ -24,7 +24,12 @@ interface Seller {
 let seller: Seller;
 const shopLabels = () => seller.printify.shops.map((shop) => `${shop.title} (${shop.sales_channel})`);
 beforeAll(async () => {
-  seller = await e2e.sandbox.admin<Seller>('POST', '/tenants', { id: 'e2e-seller', months: 1, ordersPerMonth: 5, printifyShops: 2 });
+  seller = await e2e.sandbox.admin<Seller>('POST', '/tenants', {
+    id: 'e2e-seller',
+    months: 1,
+    ordersPerMonth: 5,
+    printifyShops: 2,
+  });
 }, 60_000);
 
 /** The shared Connections screen, plus connecting Printify with the seller above. */
@@ -83,14 +88,21 @@ describe('Connections page', () => {
     const help = page.getByRole('region', { name: 'How to get your API credentials' });
     await help.getByRole('heading', { name: 'Etsy' }).waitFor();
     await help.getByText('redirect URI').waitFor();
-    await help.getByText('Generate a personal access token with the scopes orders.read, shops.read and products.read.').waitFor();
+    await help
+      .getByText('Generate a personal access token with the scopes orders.read, shops.read and products.read.')
+      .waitFor();
     // The exact redirect URI to register: the one the gateway sends to Etsy.
     const started = await pageFetch(page, 'POST', '/api/connections/etsy/oauth');
-    const redirectUri = new URL((JSON.parse(started.text) as { authUrl: string }).authUrl).searchParams.get('redirect_uri');
+    const redirectUri = new URL((JSON.parse(started.text) as { authUrl: string }).authUrl).searchParams.get(
+      'redirect_uri',
+    );
     expect(redirectUri).toMatch(/^http:\/\/.+\/api\/connections\/etsy\/callback$/);
     await expectText(help.getByTestId('etsy-redirect-uri'), redirectUri ?? '');
     expect(await page.title()).toBe('API Connections · PodProfit');
-    await expectText(page.getByTestId('sandbox-note'), "Demo mode: Etsy and Printify are PodProfit's built-in sandbox, not the real services.");
+    await expectText(
+      page.getByTestId('sandbox-note'),
+      "Demo mode: Etsy and Printify are PodProfit's built-in sandbox, not the real services.",
+    );
     // An ordinary account in demo mode gets no "Demo:" token callout (that is for demo accounts).
     expect(await screen.demoCallout().count()).toBe(0);
   });
@@ -99,7 +111,10 @@ describe('Connections page', () => {
     const page = await e2e.open('desktop');
     const screen = await signedInOnConnections(page, 'conn-heights');
     const heights = async () => {
-      const [etsy, printify] = await Promise.all([screen.etsyCard().boundingBox(), screen.printifyCard().boundingBox()]);
+      const [etsy, printify] = await Promise.all([
+        screen.etsyCard().boundingBox(),
+        screen.printifyCard().boundingBox(),
+      ]);
       return { etsy: Math.round(etsy?.height ?? 0), printify: Math.round(printify?.height ?? -1) };
     };
     // Disconnected: the Printify card has the token form, the Etsy card one button.
@@ -138,9 +153,19 @@ describe('Connections page', () => {
     const page = await e2e.open();
     const screen = await signedInOnConnections(page, 'conn-preselect');
     // A Printify account with four shops, as the sandbox lists them: etsy, disconnected, shopify, disconnected.
-    const four = await e2e.sandbox.admin<Seller>('POST', '/tenants', { id: `e2e-four-${Date.now()}`, months: 1, ordersPerMonth: 5, printifyShops: 4 });
+    const four = await e2e.sandbox.admin<Seller>('POST', '/tenants', {
+      id: `e2e-four-${Date.now()}`,
+      months: 1,
+      ordersPerMonth: 5,
+      printifyShops: 4,
+    });
     const [etsyShop, oldShop, shopifyShop, testShop] = four.printify.shops;
-    expect([etsyShop, oldShop, shopifyShop, testShop].map((shop) => shop.sales_channel)).toEqual(['etsy', 'disconnected', 'shopify', 'disconnected']);
+    expect([etsyShop, oldShop, shopifyShop, testShop].map((shop) => shop.sales_channel)).toEqual([
+      'etsy',
+      'disconnected',
+      'shopify',
+      'disconnected',
+    ]);
     const label = (shop: { title: string; sales_channel: string }) => `${shop.title} (${shop.sales_channel})`;
 
     // Etsy not connected yet: nothing to link, so nothing is chosen for the seller.
@@ -205,7 +230,9 @@ describe('Connections page', () => {
 
     // The server refusing the final step shows the fulfilment-connect error.
     await page.route('**/api/connections/printify', (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 502, contentType: 'application/json', body: '{"statusCode":502}' }) : route.continue(),
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 502, contentType: 'application/json', body: '{"statusCode":502}' })
+        : route.continue(),
     );
     await screen.connectPrintify().click();
     await screen.shopSelect().selectOption({ label: shopLabels()[0] });
@@ -250,7 +277,9 @@ describe('Connections page', () => {
   it('a callback that fails the state check shows a page that leads back to Connections', async () => {
     const page = await e2e.open();
     await signedInOnConnections(page, 'conn-state');
-    const response = await page.goto('/api/connections/etsy/callback?code=abc&state=forged-state-value-forged-state-value-1234');
+    const response = await page.goto(
+      '/api/connections/etsy/callback?code=abc&state=forged-state-value-forged-state-value-1234',
+    );
     expect(response?.status()).toBe(400);
     await page.getByRole('heading', { name: 'Etsy connection failed' }).waitFor();
     await page.getByRole('link', { name: 'Back to Connections' }).click();
@@ -275,7 +304,9 @@ describe('Connections page', () => {
 
     await screen.connectPrintifyThroughDialog();
     await page.route('**/api/connections/printify', (route) =>
-      route.request().method() === 'DELETE' ? route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }) : route.continue(),
+      route.request().method() === 'DELETE'
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{}' })
+        : route.continue(),
     );
     await screen.disconnect('printify').click();
     await screen.confirmDialog().getByRole('button', { name: 'Disconnect' }).click();
@@ -324,7 +355,10 @@ describe.each<ViewportName>(['desktop', 'mobile'])('Connections at %s width: axe
       if (violations.length) problems[name] = describeViolations(violations);
     };
     // The sign-up toast would cover the cards in the pictures.
-    await new Toasts(page).current().waitFor({ state: 'detached', timeout: 8_000 }).catch(() => undefined);
+    await new Toasts(page)
+      .current()
+      .waitFor({ state: 'detached', timeout: 8_000 })
+      .catch(() => undefined);
     await audit('app-connections');
 
     await screen.tokenInput().fill(seller.printify.token);
@@ -349,7 +383,9 @@ describe.each<ViewportName>(['desktop', 'mobile'])('Connections at %s width: axe
     await screen.open();
     await expectText(page.getByTestId('printify-webhook-status'), 'Not available');
     await page.getByTestId('printify-webhook-failed').waitFor();
-    expect(await page.getByTestId('printify-webhook-failed').innerText()).toContain('Printify could not be set up to notify us of order changes.');
+    expect(await page.getByTestId('printify-webhook-failed').innerText()).toContain(
+      'Printify could not be set up to notify us of order changes.',
+    );
     await audit('app-connections-webhook-failed');
 
     await screen.disconnect('etsy').click();

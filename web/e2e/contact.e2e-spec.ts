@@ -34,7 +34,9 @@ async function checkContactForm(page: Page, signedIn?: TestUser) {
   const address = await supportEmail(page);
   await expectText(form.supportEmail(), address);
   expect(await page.getByRole('heading', { level: 3 }).count()).toBe(3);
-  const prefill = signedIn ? { name: `${signedIn.firstName} ${signedIn.lastName}`, email: signedIn.email } : { name: '', email: '' };
+  const prefill = signedIn
+    ? { name: `${signedIn.firstName} ${signedIn.lastName}`, email: signedIn.email }
+    : { name: '', email: '' };
   expect(await form.name().inputValue()).toBe(prefill.name);
   expect(await form.email().inputValue()).toBe(prefill.email);
   await form.name().fill('');
@@ -83,11 +85,13 @@ async function checkContactForm(page: Page, signedIn?: TestUser) {
 
 /** Waits until an input holds `expected`. */
 async function expectValue(field: Locator, expected: string) {
-  await field.page().waitForFunction(
-    ({ element, value }) => (element as HTMLInputElement | null)?.value === value,
-    { element: await field.elementHandle(), value: expected },
-    { timeout: 10_000 },
-  );
+  await field
+    .page()
+    .waitForFunction(
+      ({ element, value }) => (element as HTMLInputElement | null)?.value === value,
+      { element: await field.elementHandle(), value: expected },
+      { timeout: 10_000 },
+    );
 }
 
 describe('contact page', () => {

@@ -51,10 +51,20 @@ function jsonShapedField(user: TestUser): [string, string] {
 
 function sessionFormAttacks(): FormAttack[] {
   return [
-    { name: 'form-logout-urlencoded', path: '/api/auth/logout', enctype: 'application/x-www-form-urlencoded', fields: [['x', '1']] },
+    {
+      name: 'form-logout-urlencoded',
+      path: '/api/auth/logout',
+      enctype: 'application/x-www-form-urlencoded',
+      fields: [['x', '1']],
+    },
     { name: 'form-logout-text-plain', path: '/api/auth/logout', enctype: 'text/plain', fields: [['x', '1']] },
     { name: 'form-logout-multipart', path: '/api/auth/logout', enctype: 'multipart/form-data', fields: [['x', '1']] },
-    { name: 'form-etsy-oauth-urlencoded', path: '/api/connections/etsy/oauth', enctype: 'application/x-www-form-urlencoded', fields: [] },
+    {
+      name: 'form-etsy-oauth-urlencoded',
+      path: '/api/connections/etsy/oauth',
+      enctype: 'application/x-www-form-urlencoded',
+      fields: [],
+    },
   ];
 }
 
@@ -64,7 +74,12 @@ function loginFormAttacks(user: TestUser): FormAttack[] {
     ['password', user.password],
   ];
   return [
-    { name: 'form-login-urlencoded', path: '/api/auth/login', enctype: 'application/x-www-form-urlencoded', fields: credentials },
+    {
+      name: 'form-login-urlencoded',
+      path: '/api/auth/login',
+      enctype: 'application/x-www-form-urlencoded',
+      fields: credentials,
+    },
     { name: 'form-login-text-plain', path: '/api/auth/login', enctype: 'text/plain', fields: [jsonShapedField(user)] },
     { name: 'form-login-multipart', path: '/api/auth/login', enctype: 'multipart/form-data', fields: credentials },
   ];
@@ -80,10 +95,26 @@ function sessionFetchAttacks(): FetchAttack[] {
     {
       name: 'fetch-logout-no-cors-text-plain',
       path: '/api/auth/logout',
-      init: { method: 'POST', credentials: 'include', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{}' },
+      init: {
+        method: 'POST',
+        credentials: 'include',
+        mode: 'no-cors',
+        headers: { 'content-type': 'text/plain' },
+        body: '{}',
+      },
     },
-    { name: 'fetch-logout-no-cors-bodiless', path: '/api/auth/logout', init: { method: 'POST', credentials: 'include', mode: 'no-cors' }, bodiless: true },
-    { name: 'fetch-etsy-oauth-no-cors-bodiless', path: '/api/connections/etsy/oauth', init: { method: 'POST', credentials: 'include', mode: 'no-cors' }, bodiless: true },
+    {
+      name: 'fetch-logout-no-cors-bodiless',
+      path: '/api/auth/logout',
+      init: { method: 'POST', credentials: 'include', mode: 'no-cors' },
+      bodiless: true,
+    },
+    {
+      name: 'fetch-etsy-oauth-no-cors-bodiless',
+      path: '/api/connections/etsy/oauth',
+      init: { method: 'POST', credentials: 'include', mode: 'no-cors' },
+      bodiless: true,
+    },
   ];
 }
 
@@ -98,9 +129,20 @@ function loginFetchAttacks(user: TestUser): FetchAttack[] {
     {
       name: 'fetch-login-no-cors-text-plain',
       path: '/api/auth/login',
-      init: { method: 'POST', credentials: 'include', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body },
+      init: {
+        method: 'POST',
+        credentials: 'include',
+        mode: 'no-cors',
+        headers: { 'content-type': 'text/plain' },
+        body,
+      },
     },
-    { name: 'fetch-login-no-cors-bodiless', path: '/api/auth/login', init: { method: 'POST', credentials: 'include', mode: 'no-cors' }, bodiless: true },
+    {
+      name: 'fetch-login-no-cors-bodiless',
+      path: '/api/auth/login',
+      init: { method: 'POST', credentials: 'include', mode: 'no-cors' },
+      bodiless: true,
+    },
   ];
 }
 
@@ -120,7 +162,9 @@ class AttackerServer {
   async start() {
     this.server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://attacker.invalid');
-      const form = url.pathname.startsWith('/form/') ? this.forms.get(decodeURIComponent(url.pathname.slice('/form/'.length))) : undefined;
+      const form = url.pathname.startsWith('/form/')
+        ? this.forms.get(decodeURIComponent(url.pathname.slice('/form/'.length)))
+        : undefined;
       if (form) return this.send(res, 'text/html; charset=utf-8', this.formPage(form));
       if (url.pathname === '/fetch') return this.send(res, 'text/html; charset=utf-8', this.fetchPage());
       if (url.pathname === '/fetch.js') return this.send(res, 'text/javascript; charset=utf-8', this.fetchScript());
@@ -155,7 +199,9 @@ class AttackerServer {
 
   private formPage(form: FormAttack) {
     const action = `${this.gateway()}${tagged(form.path, form.name)}`;
-    const inputs = form.fields.map(([name, value]) => `<input type="hidden" name="${escapeAttr(name)}" value="${escapeAttr(value)}">`).join('\n');
+    const inputs = form.fields
+      .map(([name, value]) => `<input type="hidden" name="${escapeAttr(name)}" value="${escapeAttr(value)}">`)
+      .join('\n');
     return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Win a prize</title></head>
 <body><form method="post" action="${escapeAttr(action)}" enctype="${form.enctype}">
@@ -235,7 +281,9 @@ async function observeAttacks(page: Page, gatewayOrigin: string) {
       if (!response) continue;
       const request = sent.get(id) ?? {};
       const cookies = (headerValue(request, 'cookie') ?? '').split(';').map((c) => c.split('=')[0].trim());
-      const setCookies = (headerValue(response.headers, 'set-cookie') ?? '').split('\n').map((c) => c.split('=')[0].trim());
+      const setCookies = (headerValue(response.headers, 'set-cookie') ?? '')
+        .split('\n')
+        .map((c) => c.split('=')[0].trim());
       observed.set(name, {
         status: response.status,
         secFetchSite: headerValue(request, 'sec-fetch-site'),
@@ -274,7 +322,11 @@ async function runFetches(page: Page, attacker: string) {
   await page.locator('html[data-done="true"]').waitFor({ state: 'attached' });
 }
 
-function expectRefused(observed: Map<string, Observed>, attacks: Array<FormAttack | FetchAttack>, site: 'same-site' | 'cross-site') {
+function expectRefused(
+  observed: Map<string, Observed>,
+  attacks: Array<FormAttack | FetchAttack>,
+  site: 'same-site' | 'cross-site',
+) {
   for (const attack of attacks) {
     const seen = observed.get(attack.name);
     expect({ attack: attack.name, reached: seen !== undefined }).toEqual({ attack: attack.name, reached: true });
@@ -286,8 +338,14 @@ function expectRefused(observed: Map<string, Observed>, attacks: Array<FormAttac
       refused: true,
       status: seen.status,
     });
-    expect({ attack: attack.name, secFetchSite: seen.secFetchSite }).toEqual({ attack: attack.name, secFetchSite: site });
-    expect({ attack: attack.name, setsSessionCookie: seen.setsSessionCookie }).toEqual({ attack: attack.name, setsSessionCookie: false });
+    expect({ attack: attack.name, secFetchSite: seen.secFetchSite }).toEqual({
+      attack: attack.name,
+      secFetchSite: site,
+    });
+    expect({ attack: attack.name, setsSessionCookie: seen.setsSessionCookie }).toEqual({
+      attack: attack.name,
+      setsSessionCookie: false,
+    });
   }
 }
 
@@ -304,7 +362,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await attackerServer.stop();
 });
-
 
 /** Serves the attacks from the attacker origin, runs them in the victim's page, and returns what the server answered to each. */
 async function launchAttacks(page: Page, attackerOrigin: string, forms: FormAttack[], fetches: FetchAttack[]) {

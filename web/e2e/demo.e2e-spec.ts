@@ -133,13 +133,21 @@ describe('Try the demo', () => {
       route.fulfill({
         status: 503,
         contentType: 'application/json',
-        body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'The demo is unavailable right now. Please try again in a moment.', code: 'demo_unavailable' }),
+        body: JSON.stringify({
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'The demo is unavailable right now. Please try again in a moment.',
+          code: 'demo_unavailable',
+        }),
       }),
     );
     await tryDemoButton(page).click();
     const toast = new Toasts(page).current();
     await expectText(toast.getByText('Error', { exact: true }), 'Error');
-    await expectText(toast.getByText('Failed to login with test account', { exact: true }), 'Failed to login with test account');
+    await expectText(
+      toast.getByText('Failed to login with test account', { exact: true }),
+      'Failed to login with test account',
+    );
     await expectText(tryDemoButton(page), 'Try the demo');
     expect(await tryDemoButton(page).isEnabled()).toBe(true);
     // Still signed out, on the landing page.
@@ -156,7 +164,10 @@ describe('Try the demo', () => {
     expect((await pageFetch(page, 'DELETE', '/api/connections/printify')).status).toBe(200);
     const screen = new ConnectionsScreen(page);
     await screen.open();
-    await expectText(screen.demoCallout().getByTestId('demo-ended'), 'Your demo has ended: its sandbox seller was removed to make room for new visitors. Start the demo again from the home page.');
+    await expectText(
+      screen.demoCallout().getByTestId('demo-ended'),
+      'Your demo has ended: its sandbox seller was removed to make room for new visitors. Start the demo again from the home page.',
+    );
   });
 
   it('a signed-out visitor cannot read a sandbox seller', async () => {
@@ -193,7 +204,9 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the demo at %s width: axe an
     await audit('demo-dashboard');
     if (viewport === 'desktop') {
       await page.getByRole('button', { name: 'Collapse sidebar' }).click();
-      await page.waitForFunction(() => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 999) < 100);
+      await page.waitForFunction(
+        () => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 999) < 100,
+      );
       await expectText(shell.sidebar().getByTestId('demo-badge'), 'Demo');
       await audit('demo-sidebar-collapsed');
       await page.getByRole('button', { name: 'Expand sidebar' }).click();
@@ -241,15 +254,40 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the demo at %s width: axe an
       if (target === page) await audit(name);
       else await screenshot(target, name);
     };
-    await branded(page, 'demo-consent-refused', 'Etsy connection failed', `${e2e.baseUrl}/sandbox/oauth/connect${consentQuery}`);
+    await branded(
+      page,
+      'demo-consent-refused',
+      'Etsy connection failed',
+      `${e2e.baseUrl}/sandbox/oauth/connect${consentQuery}`,
+    );
     await page.getByText('not started from your PodProfit session', { exact: false }).waitFor();
-    await branded(page, 'etsy-callback-failed', 'Etsy connection failed', `${e2e.baseUrl}/api/connections/etsy/callback?state=forged&code=x`);
+    await branded(
+      page,
+      'etsy-callback-failed',
+      'Etsy connection failed',
+      `${e2e.baseUrl}/api/connections/etsy/callback?state=forged&code=x`,
+    );
     await page.getByRole('link', { name: 'Back to Connections' }).waitFor();
-    await branded(page, 'sandbox-picker', 'Which sandbox seller is connecting to PodProfit?', `${e2e.sandbox.url}/oauth/connect${consentQuery}`);
+    await branded(
+      page,
+      'sandbox-picker',
+      'Which sandbox seller is connecting to PodProfit?',
+      `${e2e.sandbox.url}/oauth/connect${consentQuery}`,
+    );
     await page.getByText('This is the PodProfit sandbox standing in for Etsy.', { exact: false }).waitFor();
-    await branded(page, 'sandbox-error', 'This connection request is not valid', `${e2e.sandbox.url}/oauth/connect?client_id=unknown`);
+    await branded(
+      page,
+      'sandbox-error',
+      'This connection request is not valid',
+      `${e2e.sandbox.url}/oauth/connect?client_id=unknown`,
+    );
     const signedOut = await e2e.open(viewport);
-    await branded(signedOut, 'demo-consent-signed-out', 'Sign in to connect Etsy', `${e2e.baseUrl}/sandbox/oauth/connect${consentQuery}`);
+    await branded(
+      signedOut,
+      'demo-consent-signed-out',
+      'Sign in to connect Etsy',
+      `${e2e.baseUrl}/sandbox/oauth/connect${consentQuery}`,
+    );
     const violations = await seriousAxeViolations(signedOut);
     if (violations.length) problems['demo-consent-signed-out'] = describeViolations(violations);
     expect(problems).toEqual({});

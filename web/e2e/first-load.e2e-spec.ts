@@ -16,7 +16,11 @@ const WEB_DIST = join(REPO_ROOT, 'web/dist');
 /** The issue's goal for a first visit to the landing page, headers included (decimal kB). */
 const LANDING_BUDGET_BYTES = 200_000;
 /** Code only a signed-in visitor needs: the shell and the signed-in pages. */
-const SIGNED_IN_MODULES = ['src/layouts/AppShell.tsx', 'src/pages/dashboard/DashboardPage.tsx', 'src/pages/connections/ConnectionsPage.tsx'];
+const SIGNED_IN_MODULES = [
+  'src/layouts/AppShell.tsx',
+  'src/pages/dashboard/DashboardPage.tsx',
+  'src/pages/connections/ConnectionsPage.tsx',
+];
 
 interface ManifestChunk {
   file: string;
@@ -52,10 +56,14 @@ interface MeasuredResource {
 
 /** Runs the repository's bench script (web/bench/landing-size.mjs) against this stack. */
 async function benchFirstLoad(path: string): Promise<{ resources: MeasuredResource[]; totalBytes: number }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['web/bench/landing-size.mjs', '--url', e2e.baseUrl, '--path', path, '--json'], {
-    cwd: REPO_ROOT,
-    timeout: 90_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['web/bench/landing-size.mjs', '--url', e2e.baseUrl, '--path', path, '--json'],
+    {
+      cwd: REPO_ROOT,
+      timeout: 90_000,
+    },
+  );
   return JSON.parse(stdout) as { resources: MeasuredResource[]; totalBytes: number };
 }
 
@@ -65,7 +73,8 @@ describe('first load of a public page', () => {
     const { resources, totalBytes } = await benchFirstLoad('/');
     const report = resources.map((r) => `${r.bytes}\t${r.status}\t${r.encoding || '-'}\t${r.path}`).join('\n');
 
-    if (totalBytes > LANDING_BUDGET_BYTES) throw new Error(`The landing page's first load took ${totalBytes} bytes on the wire:\n${report}`);
+    if (totalBytes > LANDING_BUDGET_BYTES)
+      throw new Error(`The landing page's first load took ${totalBytes} bytes on the wire:\n${report}`);
     expect(totalBytes).toBeLessThanOrEqual(LANDING_BUDGET_BYTES);
 
     const fetchedAssets = resources.filter((r) => r.path.startsWith('/assets/'));
@@ -98,7 +107,10 @@ describe('first load of a public page', () => {
       await gotoApp(page, path);
       await page.locator('main h1').first().waitFor();
       await page.waitForLoadState('networkidle');
-      expect({ path, signedInChunks: scripts.filter((script) => signedIn.has(script)) }).toEqual({ path, signedInChunks: [] });
+      expect({ path, signedInChunks: scripts.filter((script) => signedIn.has(script)) }).toEqual({
+        path,
+        signedInChunks: [],
+      });
     }
   });
 
@@ -107,10 +119,17 @@ describe('first load of a public page', () => {
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
     for (const file of files.filter((f) => /\.(js|css)$/.test(f))) {
       if (readFileSync(file).length < 1024) continue;
-      expect({ file, br: existsSync(`${file}.br`), gz: existsSync(`${file}.gz`) }).toEqual({ file, br: true, gz: true });
+      expect({ file, br: existsSync(`${file}.br`), gz: existsSync(`${file}.gz`) }).toEqual({
+        file,
+        br: true,
+        gz: true,
+      });
     }
     for (const file of files.filter((f) => f.endsWith('.js'))) {
-      expect({ file, sourceMappingURL: readFileSync(file, 'utf8').includes('sourceMappingURL') }).toEqual({ file, sourceMappingURL: false });
+      expect({ file, sourceMappingURL: readFileSync(file, 'utf8').includes('sourceMappingURL') }).toEqual({
+        file,
+        sourceMappingURL: false,
+      });
     }
   });
 
@@ -179,27 +198,30 @@ describe('reloading a signed-in page', () => {
   it.each([
     ['/', 'Dashboard'],
     ['/connections', 'API Connections'],
-  ])('shows a neutral loading state on %s until the session check answers, never the public pages', async (path, heading) => {
-    for (const viewport of ['desktop', 'mobile'] as const) {
-      const page = await e2e.open(viewport);
-      await signUpThroughApi(page);
-      await recordWrongRouteSet(page);
-      const session = await holdSessionCheck(page);
-      await page.goto(path);
-      await session.waitUntilHeld();
+  ])(
+    'shows a neutral loading state on %s until the session check answers, never the public pages',
+    async (path, heading) => {
+      for (const viewport of ['desktop', 'mobile'] as const) {
+        const page = await e2e.open(viewport);
+        await signUpThroughApi(page);
+        await recordWrongRouteSet(page);
+        const session = await holdSessionCheck(page);
+        await page.goto(path);
+        await session.waitUntilHeld();
 
-      const loading = page.locator('main[aria-busy="true"]');
-      await loading.waitFor();
-      expect(await page.getByRole('status').filter({ hasText: 'Loading…' }).count()).toBe(1);
-      expect(await page.getByRole('banner').count()).toBe(0);
-      if (path === '/') await screenshot(page, 'firstload-loading-state');
+        const loading = page.locator('main[aria-busy="true"]');
+        await loading.waitFor();
+        expect(await page.getByRole('status').filter({ hasText: 'Loading…' }).count()).toBe(1);
+        expect(await page.getByRole('banner').count()).toBe(0);
+        if (path === '/') await screenshot(page, 'firstload-loading-state');
 
-      await session.release();
-      await expectText(page.getByRole('heading', { level: 1 }), heading);
-      expect(await loading.count()).toBe(0);
-      expect(await wrongRouteSetSeen(page)).toEqual([]);
-    }
-  });
+        await session.release();
+        await expectText(page.getByRole('heading', { level: 1 }), heading);
+        expect(await loading.count()).toBe(0);
+        expect(await wrongRouteSetSeen(page)).toEqual([]);
+      }
+    },
+  );
 
   it('sends a signed-in visitor who opens /login or /signup to /', async () => {
     const page = await e2e.open();
@@ -230,6 +252,10 @@ describe('reloading a signed-in page', () => {
 
 function listFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? (entry.name.startsWith('.') ? [] : listFiles(join(dir, entry.name))) : [join(dir, entry.name)],
+    entry.isDirectory()
+      ? entry.name.startsWith('.')
+        ? []
+        : listFiles(join(dir, entry.name))
+      : [join(dir, entry.name)],
   );
 }

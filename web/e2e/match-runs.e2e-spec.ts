@@ -47,7 +47,9 @@ function countRequests(page: Page, path: string, method = 'GET') {
 /** Waits until the page has asked for the run's progress `times` more times. */
 async function untilPolled(page: Page, times: number) {
   for (let i = 0; i < times; i += 1) {
-    await page.waitForResponse((response) => new URL(response.url()).pathname === '/api/orders/match/status', { timeout: 10_000 });
+    await page.waitForResponse((response) => new URL(response.url()).pathname === '/api/orders/match/status', {
+      timeout: 10_000,
+    });
   }
 }
 
@@ -58,8 +60,18 @@ async function untilPolled(page: Page, times: number) {
 async function expectWorking(page: Page, label: string) {
   const button = page.getByRole('button', { name: `${label}: Matching...`, exact: true });
   await button.waitFor();
-  expect(await button.evaluate((element) => Array.from(element.childNodes).filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join('').trim())).toBe('Matching...');
-  expect(await button.getByText(`${label}:`).evaluate((element) => element.getBoundingClientRect().width <= 1)).toBe(true); // for screen readers only
+  expect(
+    await button.evaluate((element) =>
+      Array.from(element.childNodes)
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent)
+        .join('')
+        .trim(),
+    ),
+  ).toBe('Matching...');
+  expect(await button.getByText(`${label}:`).evaluate((element) => element.getBoundingClientRect().width <= 1)).toBe(
+    true,
+  ); // for screen readers only
   expect(await button.locator('.chakra-spinner').count()).toBe(1);
   expect(await button.getAttribute('aria-disabled')).toBe('true');
   expect(await button.getAttribute('aria-busy')).toBe('true');
@@ -81,7 +93,9 @@ async function recordToasts(page: Page) {
     const seen: string[] = [];
     (window as unknown as { toastsSeen: string[] }).toastsSeen = seen;
     new MutationObserver(() => {
-      for (const toast of Array.from(document.querySelectorAll<HTMLElement>('[data-scope="toast"][data-part="root"]'))) {
+      for (const toast of Array.from(
+        document.querySelectorAll<HTMLElement>('[data-scope="toast"][data-part="root"]'),
+      )) {
         const text = toast.innerText.replace(/\s+/g, ' ').trim();
         if (text && !seen.includes(text)) seen.push(text);
       }
@@ -128,7 +142,10 @@ describe('a match run, followed until it ends', () => {
     await expectWorking(other, 'Match Orders');
 
     // It succeeded: the toast, and the counters and lists asked again.
-    const metricsAsked = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/dashboard/metrics', { timeout: 10_000 });
+    const metricsAsked = page.waitForRequest(
+      (request) => new URL(request.url()).pathname === '/api/dashboard/metrics',
+      { timeout: 10_000 },
+    );
     await setLatestMatchRun(databaseUrl(), email, `status = 'succeeded', records_added = 3, finished_at = now()`);
     await expectToast(page, 'Success', 'Order matching completed');
     await metricsAsked;
@@ -149,7 +166,9 @@ describe('a match run, followed until it ends', () => {
     expect(await toastsSeen()).toEqual([]);
     await screenshot(page, 'matching-matching');
 
-    await setLatestMatchRun(databaseUrl(), email, `status = 'failed', error_message = $2, finished_at = now()`, ['Matching failed. Try again shortly.']);
+    await setLatestMatchRun(databaseUrl(), email, `status = 'failed', error_message = $2, finished_at = now()`, [
+      'Matching failed. Try again shortly.',
+    ]);
     await expectToast(page, 'Error', 'Failed to match orders. Matching failed. Try again shortly.');
     await expectIdle(page, 'Auto Match Orders');
 
@@ -162,6 +181,9 @@ describe('a match run, followed until it ends', () => {
     await setLatestMatchRun(databaseUrl(), email, `status = 'succeeded', finished_at = now()`);
     await expectToast(page, 'Success', 'Order matching completed successfully');
     await expectIdle(page, 'Auto Match Orders');
-    expect(await toastsSeen()).toEqual(['Error Failed to match orders. Matching failed. Try again shortly.', 'Success Order matching completed successfully']);
+    expect(await toastsSeen()).toEqual([
+      'Error Failed to match orders. Matching failed. Try again shortly.',
+      'Success Order matching completed successfully',
+    ]);
   });
 });

@@ -17,7 +17,14 @@ const COMING_SOON = [
   ['Settings', 'settings'],
 ] as const;
 
-const FEATURES = ['Automatic Syncing', 'Smart Matching', 'Profit Analysis', 'Multi-Currency', 'Analytics Dashboard', 'Secure & Private'];
+const FEATURES = [
+  'Automatic Syncing',
+  'Smart Matching',
+  'Profit Analysis',
+  'Multi-Currency',
+  'Analytics Dashboard',
+  'Secure & Private',
+];
 
 describe('public pages', () => {
   it('landing: header, hero, six features, closing call to action and footer', async () => {
@@ -25,7 +32,10 @@ describe('public pages', () => {
     await gotoApp(page, '/');
     const banner = page.getByRole('banner');
     await expectText(banner.getByText('PodProfit', { exact: true }), 'PodProfit');
-    await expectText(banner.getByText('Know your real profit on every Etsy order.'), 'Know your real profit on every Etsy order.');
+    await expectText(
+      banner.getByText('Know your real profit on every Etsy order.'),
+      'Know your real profit on every Etsy order.',
+    );
     expect(await banner.getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/login');
     expect(await page.getByRole('link', { name: 'Get Started Free' }).getAttribute('href')).toBe('/signup');
     expect(await page.getByRole('link', { name: 'Start Tracking Profits' }).getAttribute('href')).toBe('/signup');
@@ -115,7 +125,10 @@ describe('signed-in shell', () => {
     expect(await shell.currentLink().count()).toBe(1);
 
     await expectText(page.getByRole('heading', { level: 1 }), 'Dashboard');
-    await expectText(page.getByText('Track your Print-on-Demand business performance'), 'Track your Print-on-Demand business performance');
+    await expectText(
+      page.getByText('Track your Print-on-Demand business performance'),
+      'Track your Print-on-Demand business performance',
+    );
     await expectText(page.getByRole('heading', { name: 'Quick Links' }), 'Quick Links');
     const main = page.getByRole('main');
     expect(await main.getByRole('link', { name: /^All Orders/ }).getAttribute('href')).toBe('/orders');
@@ -202,7 +215,9 @@ describe('signed-in shell', () => {
     await page.getByRole('button', { name: 'Collapse sidebar' }).click();
     await page.getByRole('button', { name: 'Expand sidebar' }).waitFor();
     expect(await shell.toggle().getAttribute('aria-expanded')).toBe('false');
-    await page.waitForFunction(() => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 999) < 100);
+    await page.waitForFunction(
+      () => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 999) < 100,
+    );
     // Labels are gone visually but remain the links' accessible names.
     expect(await shell.sidebar().getByText('Order Matching', { exact: true }).count()).toBe(0);
     expect(await shell.navLink('Order Matching').getAttribute('href')).toBe('/matching');
@@ -223,7 +238,9 @@ describe('signed-in shell', () => {
 
     await page.getByRole('button', { name: 'Expand sidebar' }).click();
     await page.getByRole('button', { name: 'Collapse sidebar' }).waitFor();
-    await page.waitForFunction(() => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 0) > 200);
+    await page.waitForFunction(
+      () => (document.querySelector('#app-sidebar')?.getBoundingClientRect().width ?? 0) > 200,
+    );
     await shell.userName().waitFor();
   });
 

@@ -31,20 +31,29 @@ import { SyncCard } from './support/sync';
 // the others do not look at. Expected figures are the API's answers at the time.
 // The daily rate loads are off: the provisional-figures test removes the latest ECB days and
 // decides itself when they come back.
-const e2e = setupE2E({ sandbox: true, workers: ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'], env: () => ({ FX_RATES_CRON: 'off' }) });
+const e2e = setupE2E({
+  sandbox: true,
+  workers: ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'],
+  env: () => ({ FX_RATES_CRON: 'off' }),
+});
 
 let account: Awaited<ReturnType<typeof demoAccount>>;
 beforeAll(async () => {
   account = await demoAccount(await e2e.open());
 }, 180_000);
 
-const open = (path: string, viewport: ViewportName = 'desktop') => openSignedIn(() => e2e.open(viewport), account, path);
+const open = (path: string, viewport: ViewportName = 'desktop') =>
+  openSignedIn(() => e2e.open(viewport), account, path);
 const tabLabels = (counts: Record<'all' | 'etsy' | 'printify', number>) => [
   `All Orders (${counts.all.toLocaleString('en-US')})`,
   `Etsy (${counts.etsy.toLocaleString('en-US')})`,
   `Printify (${counts.printify.toLocaleString('en-US')})`,
 ];
-const shownDate = (page: Page, iso: string) => page.evaluate((value) => new Date(value).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }), iso);
+const shownDate = (page: Page, iso: string) =>
+  page.evaluate(
+    (value) => new Date(value).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
+    iso,
+  );
 
 describe('Orders', () => {
   it('filters by search, status and date, counts each source tab, says "Showing X of Y orders" and pages by 50', async () => {
@@ -73,7 +82,12 @@ describe('Orders', () => {
     expect(unmatched.filteredTotal).toBeLessThan(unmatched.total);
     expect(await screen.tabs().allInnerTexts()).toEqual(tabLabels(unmatched.tabCounts));
     expect(new Set(await screen.column(4))).toEqual(new Set(['Unmatched']));
-    expect(await screen.pager().getByText(/^Page /).count()).toBe(unmatched.filteredTotal > 50 ? 1 : 0);
+    expect(
+      await screen
+        .pager()
+        .getByText(/^Page /)
+        .count(),
+    ).toBe(unmatched.filteredTotal > 50 ? 1 : 0);
 
     // The Printify tab: Printify orders only (no Etsy side for an unmatched one).
     await screen.tab(/^Printify/).click();
@@ -121,7 +135,10 @@ describe('Orders', () => {
     const screen = new OrdersScreen(page);
     // An automatic match whose figures are known and hold an estimated fee.
     const matched = await ordersPage(page, 'status=matched&pageSize=100&currency=USD');
-    const order = matched.orders.find((row) => row.matchMethod === 'exact' && row.figures === 'ok' && row.hasEstimatedFees && (row.revenue?.minor ?? 0) > 0);
+    const order = matched.orders.find(
+      (row) =>
+        row.matchMethod === 'exact' && row.figures === 'ok' && row.hasEstimatedFees && (row.revenue?.minor ?? 0) > 0,
+    );
     if (!order?.etsyReceiptId) throw new Error('the demo has no exact match with an estimated fee on its first page');
     const details = await orderDetails(page, order.id);
     const { etsy, printify, profit } = details;
@@ -129,20 +146,30 @@ describe('Orders', () => {
 
     await screen.search().fill(order.etsyReceiptId);
     expect((await screen.expectCountOf(`search=${order.etsyReceiptId}&currency=USD`)).filteredTotal).toBe(1);
-    await screen.rows().first().getByRole('button', { name: /^View Details/ }).click();
+    await screen
+      .rows()
+      .first()
+      .getByRole('button', { name: /^View Details/ })
+      .click();
     const dialog = screen.details();
     await dialog.waitFor();
     await expectText(dialog.getByText('Auto', { exact: true }).first(), 'Auto');
 
     const field = async (column: string, label: string) => {
-      const row = dialog.getByRole('heading', { name: column }).locator('..').locator('dl > div').filter({ has: page.getByText(label, { exact: true }) });
+      const row = dialog
+        .getByRole('heading', { name: column })
+        .locator('..')
+        .locator('dl > div')
+        .filter({ has: page.getByText(label, { exact: true }) });
       return (await row.locator('dd').innerText()).trim();
     };
     expect(await field('Etsy order', 'Receipt ID')).toBe(etsy.receiptId);
     expect(await field('Etsy order', 'Customer')).toBe(etsy.customerName);
     expect(await field('Etsy order', 'Order date')).toBe(await shownDate(page, etsy.orderDate));
     expect(await field('Etsy order', 'Revenue')).toBe(money(etsy.revenue));
-    expect(await field('Etsy order', 'Buyer paid (original)')).toBe(`${money(etsy.originalTotal)} ${etsy.originalTotal.currency}`);
+    expect(await field('Etsy order', 'Buyer paid (original)')).toBe(
+      `${money(etsy.originalTotal)} ${etsy.originalTotal.currency}`,
+    );
     expect(await field('Printify order', 'Order ID')).toBe(printify.orderId);
     expect(await field('Printify order', 'External ID')).toBe(etsy.receiptId);
     expect(await field('Printify order', 'Production cost')).toBe(money(printify.productionCost));
@@ -151,10 +178,21 @@ describe('Orders', () => {
 
     // Every line: its label, amount, where it comes from and, for an estimate, the mark.
     const summary = dialog.getByTestId('profit-summary');
-    const SOURCE = { receipt: 'From the Etsy receipt', payment: 'From the Etsy payment', ledger: 'From the Etsy ledger', printify: 'From Printify', estimate: 'Estimated from the fee schedule' };
-    const shown = await summary.locator('li').evaluateAll((items) => items.map((item) => (item as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
+    const SOURCE = {
+      receipt: 'From the Etsy receipt',
+      payment: 'From the Etsy payment',
+      ledger: 'From the Etsy ledger',
+      printify: 'From Printify',
+      estimate: 'Estimated from the fee schedule',
+    };
+    const shown = await summary
+      .locator('li')
+      .evaluateAll((items) => items.map((item) => (item as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
     const expected = [...profit.revenueLines, ...profit.costLines].map((line) => {
-      const original = line.amount?.currency === line.original.currency ? '' : ` · Original: ${money(line.original)} ${line.original.currency}`;
+      const original =
+        line.amount?.currency === line.original.currency
+          ? ''
+          : ` · Original: ${money(line.original)} ${line.original.currency}`;
       return `${line.label}${line.estimated ? ' estimated' : ''} ${SOURCE[line.source]}${original} ${money(line.amount)}`;
     });
     expect(shown).toEqual(expected);
@@ -163,7 +201,14 @@ describe('Orders', () => {
     expect(new Set(labels).size).toBe(labels.length);
     expect(profit.costLines.some((line) => line.estimated && line.source === 'estimate')).toBe(true);
     expect(profit.costLines.some((line) => line.source === 'printify')).toBe(true);
-    const total = async (label: string) => (await summary.locator('dl > div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd').innerText()).trim();
+    const total = async (label: string) =>
+      (
+        await summary
+          .locator('dl > div')
+          .filter({ has: page.getByText(label, { exact: true }) })
+          .locator('dd')
+          .innerText()
+      ).trim();
     expect(await total('Total Revenue')).toBe(money(profit.totalRevenue));
     expect(await total('Total Costs')).toBe(money(profit.totalCosts));
     expect(await total('Net Profit')).toBe(money(profit.netProfit));
@@ -176,7 +221,8 @@ describe('Orders', () => {
     expect(await summary.getByTestId('rates-used').count()).toBe(foreign ? 1 : 0);
     if (foreign) {
       const rates = await summary.getByTestId('rates-used').innerText();
-      for (const rate of profit.ratesUsed) expect(rates).toContain(`1 ${rate.from} = ${rate.rate} ${rate.to} on ${rate.date}`);
+      for (const rate of profit.ratesUsed)
+        expect(rates).toContain(`1 ${rate.from} = ${rate.rate} ${rate.to} on ${rate.date}`);
     }
     await screenshot(page, 'order-details');
 
@@ -200,7 +246,11 @@ describe('Orders', () => {
     const before = await ordersPage(page, 'status=unmatched&days=365&pageSize=10&currency=USD');
     await expectText(card.getByRole('heading', { level: 2 }), `Unmatched Orders (${before.filteredTotal})`);
     expect(await card.locator('tbody tr').count()).toBe(Math.min(10, before.filteredTotal));
-    if (before.filteredTotal > 10) await expectText(card.getByRole('link', { name: /^View All/ }), `View All ${before.filteredTotal} Unmatched Orders`);
+    if (before.filteredTotal > 10)
+      await expectText(
+        card.getByRole('link', { name: /^View All/ }),
+        `View All ${before.filteredTotal} Unmatched Orders`,
+      );
 
     // The preview lists the API's first ten in its order (it shows no ids): archive the first.
     const target: OrderRowView = before.orders[0];
@@ -214,8 +264,12 @@ describe('Orders', () => {
     // Archived stays archived: the profit run the change queued does not bring the order back as a new record.
     await untilComputed(page);
     const targetId = target.etsyReceiptId ?? target.printifyOrderId ?? '';
-    expect((await ordersPage(page, `search=${targetId}&currency=USD`)).orders.map((row) => [row.id, row.status])).toEqual([]);
-    expect((await ordersPage(page, `search=${targetId}&view=archived&currency=USD`)).orders.map((row) => row.id)).toEqual([target.id]);
+    expect(
+      (await ordersPage(page, `search=${targetId}&currency=USD`)).orders.map((row) => [row.id, row.status]),
+    ).toEqual([]);
+    expect(
+      (await ordersPage(page, `search=${targetId}&view=archived&currency=USD`)).orders.map((row) => row.id),
+    ).toEqual([target.id]);
 
     // Orders → Archived orders: the order with Restore; restoring brings it back to the active list.
     // "View All … Unmatched Orders" opens the Orders list on the unmatched orders it counts.
@@ -248,7 +302,12 @@ describe('Dashboard figures', () => {
     const values = async () => (await cards.locator('p:nth-child(2)').allInnerTexts()).map((text) => text.trim());
     const expectFigures = async (days: number, currency: string) => {
       const metrics = await dashboardMetrics(page, days, currency);
-      const wanted = [money(metrics.totalRevenue), money(metrics.totalCosts), money(metrics.netProfit), `${metrics.profitMargin?.toFixed(1)}%`];
+      const wanted = [
+        money(metrics.totalRevenue),
+        money(metrics.totalCosts),
+        money(metrics.netProfit),
+        `${metrics.profitMargin?.toFixed(1)}%`,
+      ];
       await expectText(cards.locator('p:nth-child(2)').first(), wanted[0]);
       expect(await values()).toEqual(wanted);
       expect(await card.counterValues()).toEqual([
@@ -337,7 +396,13 @@ describe('Dashboard: Unmatched Orders over the chosen range', () => {
     expect(await screen.date().locator('option:checked').innerText()).toBe('Last year');
     expect(new Set(await screen.column(4))).toEqual(new Set(['Unmatched']));
     // The spec's windows, and the Dashboard's "Last year" this page was opened on.
-    expect(await screen.date().locator('option').allInnerTexts()).toEqual(['All Time', 'Last 7 days', 'Last 30 days', 'Last 90 days', 'Last year']);
+    expect(await screen.date().locator('option').allInnerTexts()).toEqual([
+      'All Time',
+      'Last 7 days',
+      'Last 30 days',
+      'Last 90 days',
+      'Last year',
+    ]);
     await screen.date().selectOption({ label: 'Last 90 days' });
     expect((await screen.expectCountOf('status=unmatched&days=90&currency=USD')).filteredTotal).toBe(counted.get(90));
   });
@@ -347,7 +412,12 @@ describe('Dashboard: Unmatched Orders over the chosen range', () => {
     const screen = new OrdersScreen(page);
     await screen.expectCountOf('status=unmatched&days=30&currency=USD');
     expect(await screen.date().inputValue()).toBe('30');
-    expect(await screen.date().locator('option').allInnerTexts()).toEqual(['All Time', 'Last 7 days', 'Last 30 days', 'Last 90 days']);
+    expect(await screen.date().locator('option').allInnerTexts()).toEqual([
+      'All Time',
+      'Last 7 days',
+      'Last 30 days',
+      'Last 90 days',
+    ]);
   });
 });
 
@@ -362,13 +432,27 @@ describe('the order screens at 1280, 1024 and 390 px', () => {
       return box !== null && box.x >= 0 && box.x + box.width <= width;
     };
     expect(await scrollsSideways(unmatched.locator('table').locator('..'))).toBe(false);
-    expect(await inView(unmatched.locator('tbody tr').first().getByRole('button', { name: /^Archive / }))).toBe(true);
+    expect(
+      await inView(
+        unmatched
+          .locator('tbody tr')
+          .first()
+          .getByRole('button', { name: /^Archive / }),
+      ),
+    ).toBe(true);
 
     await page.goto('/orders');
     const screen = new OrdersScreen(page);
     await screen.rows().first().waitFor();
     expect(await scrollsSideways(screen.table().locator('..'))).toBe(false);
-    expect(await inView(screen.rows().first().getByRole('button', { name: /^View Details/ }))).toBe(true);
+    expect(
+      await inView(
+        screen
+          .rows()
+          .first()
+          .getByRole('button', { name: /^View Details/ }),
+      ),
+    ).toBe(true);
 
     await page.goto('/matching');
     const table = page.getByTestId('matching-table');
@@ -382,7 +466,11 @@ describe('the order screens at 1280, 1024 and 390 px', () => {
     const fits = async (table: ReturnType<Page['getByTestId']>, where: string) => {
       await table.locator('tbody tr').first().waitFor();
       const { scrollWidth, clientWidth } = await widthsOf(table.locator('..'));
-      expect([where, scrollWidth <= clientWidth, `${scrollWidth} of ${clientWidth} px`]).toEqual([where, true, `${scrollWidth} of ${clientWidth} px`]);
+      expect([where, scrollWidth <= clientWidth, `${scrollWidth} of ${clientWidth} px`]).toEqual([
+        where,
+        true,
+        `${scrollWidth} of ${clientWidth} px`,
+      ]);
     };
     // Every figure and quick link on one line (four metric cards and the side column in a third of the width broke them).
     const lines = (locator: ReturnType<Page['locator']>) =>
@@ -417,7 +505,16 @@ describe('the order screens at 1280, 1024 and 390 px', () => {
     // Both ids stay readable: the Printify ID sits under the Etsy ID below 1280 px.
     const all = await ordersPage(page, 'status=unmatched&currency=USD');
     const lonePrintify = all.orders.findIndex((order) => order.printifyOrderId && !order.etsyReceiptId);
-    if (lonePrintify >= 0) expect(await screen.rows().nth(lonePrintify).locator('td').first().getByTitle(all.orders[lonePrintify].printifyOrderId ?? '').isVisible()).toBe(true);
+    if (lonePrintify >= 0)
+      expect(
+        await screen
+          .rows()
+          .nth(lonePrintify)
+          .locator('td')
+          .first()
+          .getByTitle(all.orders[lonePrintify].printifyOrderId ?? '')
+          .isVisible(),
+      ).toBe(true);
 
     // Order Matching: this month, then its unmatched orders with their Match buttons.
     await page.goto('/matching');
@@ -472,7 +569,13 @@ describe('the order screens at 1280, 1024 and 390 px', () => {
     const page = await open('/', 'mobile');
     const cards = page.getByTestId('unmatched-cards');
     await cards.locator('li').first().waitFor();
-    expect(await cards.locator('li').first().getByRole('button', { name: /^Archive / }).isVisible()).toBe(true);
+    expect(
+      await cards
+        .locator('li')
+        .first()
+        .getByRole('button', { name: /^Archive / })
+        .isVisible(),
+    ).toBe(true);
     await screenshot(page, 'dashboard');
 
     await page.goto('/orders');
@@ -493,10 +596,18 @@ describe('the order screens at 1280, 1024 and 390 px', () => {
 
 describe('provisional figures and fee lines', () => {
   const DAY_MS = 86_400_000;
-  const shownDay = (iso: string) => new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  const shownDay = (iso: string) =>
+    new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', {
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
   const ordersText = (count: number) => `${count} ${count === 1 ? 'order' : 'orders'}`;
   const startMatchRun = async (page: Page) => {
-    const started = await page.request.post('/api/orders/match', { headers: { origin: e2e.baseUrl, 'sec-fetch-site': 'same-origin' } });
+    const started = await page.request.post('/api/orders/match', {
+      headers: { origin: e2e.baseUrl, 'sec-fetch-site': 'same-origin' },
+    });
     expect(started.status()).toBe(202);
   };
 
@@ -508,9 +619,16 @@ describe('provisional figures and fee lines', () => {
     // The ECB days after `loaded` are not loaded yet: the last few days' orders wait for their rates.
     const loaded = latestTargetDayOnOrBefore(new Date(Date.now() - 3 * DAY_MS).toISOString().slice(0, 10));
     const older = await ordersPage(page, 'status=matched&pageSize=100&currency=GBP');
-    const feeOrder = older.orders.find((row) => row.etsyReceiptId && row.orderDate && row.orderDate.slice(0, 10) < loaded && row.figures === 'ok');
-    if (!feeOrder?.etsyReceiptId) throw new Error('the demo has no matched order older than the last few days on its first page');
-    const [{ user_id: userId }] = await queryDatabase<{ user_id: string }>(databaseUrl, 'SELECT user_id FROM order_record WHERE id = $1', [feeOrder.id]);
+    const feeOrder = older.orders.find(
+      (row) => row.etsyReceiptId && row.orderDate && row.orderDate.slice(0, 10) < loaded && row.figures === 'ok',
+    );
+    if (!feeOrder?.etsyReceiptId)
+      throw new Error('the demo has no matched order older than the last few days on its first page');
+    const [{ user_id: userId }] = await queryDatabase<{ user_id: string }>(
+      databaseUrl,
+      'SELECT user_id FROM order_record WHERE id = $1',
+      [feeOrder.id],
+    );
     const removed = await queryDatabase<Record<string, string>>(
       databaseUrl,
       `DELETE FROM fx_rate WHERE rate_date > $1 RETURNING rate_date::text AS rate_date, currency, per_eur::text AS per_eur, source, fetched_at`,
@@ -518,17 +636,27 @@ describe('provisional figures and fee lines', () => {
     );
     expect(removed.length).toBeGreaterThan(0);
     // That order's payment and ledger entries not synced yet: its fees are estimates from the schedule.
-    await queryDatabase(databaseUrl, 'DELETE FROM etsy_payment WHERE user_id = $1 AND receipt_id = $2', [userId, feeOrder.etsyReceiptId]);
-    await queryDatabase(databaseUrl, 'DELETE FROM etsy_ledger_entry WHERE user_id = $1 AND receipt_id = $2', [userId, feeOrder.etsyReceiptId]);
+    await queryDatabase(databaseUrl, 'DELETE FROM etsy_payment WHERE user_id = $1 AND receipt_id = $2', [
+      userId,
+      feeOrder.etsyReceiptId,
+    ]);
+    await queryDatabase(databaseUrl, 'DELETE FROM etsy_ledger_entry WHERE user_id = $1 AND receipt_id = $2', [
+      userId,
+      feeOrder.etsyReceiptId,
+    ]);
     // Every stored figure stale (as after a sync that touched every order): the Dashboard says profit is being calculated.
-    await queryDatabase(databaseUrl, `UPDATE order_profit SET record_sides = '', inputs_hash = '' WHERE user_id = $1`, [userId]);
+    await queryDatabase(databaseUrl, `UPDATE order_profit SET record_sides = '', inputs_hash = '' WHERE user_id = $1`, [
+      userId,
+    ]);
     // The application's writers keep the dashboard's rollup in their transaction; this SQL is not one of them.
     await refreshDashboardRollup(databaseUrl, userId);
     await page.reload();
     const notice = page.getByTestId('totals-notice');
     const waiting = await dashboardMetrics(page, 30, 'GBP');
     expect(waiting.ordersNotComputed).toBeGreaterThan(0);
-    await notice.getByText(`Profit for ${ordersText(waiting.ordersNotComputed)} is still being calculated.`, { exact: true }).waitFor();
+    await notice
+      .getByText(`Profit for ${ordersText(waiting.ordersNotComputed)} is still being calculated.`, { exact: true })
+      .waitFor();
 
     // The profit run, started away from this page: the notice follows by itself (the Dashboard polls while orders wait).
     await startMatchRun(page);
@@ -538,7 +666,10 @@ describe('provisional figures and fee lines', () => {
     const preview = await ordersPage(page, 'status=unmatched&days=30&pageSize=10&currency=GBP');
     const figured = preview.orders.findIndex((row) => row.etsyReceiptId && row.revenue);
     if (figured < 0) throw new Error('the Unmatched Orders preview has no Etsy order with a revenue');
-    await expectText(page.getByTestId('unmatched-orders').locator('tbody tr').nth(figured).locator('td').nth(3), money(preview.orders[figured].revenue));
+    await expectText(
+      page.getByTestId('unmatched-orders').locator('tbody tr').nth(figured).locator('td').nth(3),
+      money(preview.orders[figured].revenue),
+    );
     await untilComputed(page, 60_000);
     const metrics = await dashboardMetrics(page, 30, 'GBP');
     expect(metrics.ordersProvisional).toBeGreaterThan(0);
@@ -551,10 +682,17 @@ describe('provisional figures and fee lines', () => {
     await page.goto('/orders');
     const screen = new OrdersScreen(page);
     // One dated on a removed day (today's orders may wait for today's rates, not published before 16:00 CET).
-    const lastRemoved = removed.map((rate) => rate.rate_date).sort().at(-1) ?? '';
+    const lastRemoved =
+      removed
+        .map((rate) => rate.rate_date)
+        .sort()
+        .at(-1) ?? '';
     const recent = await ordersPage(page, 'status=matched&pageSize=100&currency=GBP');
-    const provisional = recent.orders.find((row) => row.figures === 'provisional' && row.etsyReceiptId && (row.orderDate ?? '').slice(0, 10) <= lastRemoved);
-    if (!provisional?.etsyReceiptId) throw new Error('no matched order with provisional figures dated on a removed ECB day');
+    const provisional = recent.orders.find(
+      (row) => row.figures === 'provisional' && row.etsyReceiptId && (row.orderDate ?? '').slice(0, 10) <= lastRemoved,
+    );
+    if (!provisional?.etsyReceiptId)
+      throw new Error('no matched order with provisional figures dated on a removed ECB day');
     await screen.search().fill(provisional.etsyReceiptId);
     await screen.expectCountOf(`search=${provisional.etsyReceiptId}&currency=GBP`);
     const row = rowOf(screen.rows(), provisional);
@@ -571,7 +709,10 @@ describe('provisional figures and fee lines', () => {
     expect(said).toContain(`the rate of ${shownDay(awaitingRateDate)}`);
     expect(said).toMatch(/these figures update (then|when it is)\.$/);
     await dialog.getByText(provisional.etsyReceiptId, { exact: true }).first().waitFor();
-    await expectText(dialog.getByTestId('profit-summary').locator('dl > div').filter({ hasText: 'Net Profit' }).locator('dd'), money(details.profit?.netProfit ?? null));
+    await expectText(
+      dialog.getByTestId('profit-summary').locator('dl > div').filter({ hasText: 'Net Profit' }).locator('dd'),
+      money(details.profit?.netProfit ?? null),
+    );
     await dialog.getByTestId('provisional-figures').scrollIntoViewIfNeeded();
     await screenshot(page, 'order-details-provisional');
     await dialog.getByRole('button', { name: 'Close' }).first().click();
@@ -580,7 +721,9 @@ describe('provisional figures and fee lines', () => {
     // The order without payment or ledger data: the estimated processing fee is two lines, each named.
     await screen.search().fill(feeOrder.etsyReceiptId);
     await screen.expectCountOf(`search=${feeOrder.etsyReceiptId}&currency=GBP`);
-    await rowOf(screen.rows(), feeOrder).getByRole('button', { name: /^View Details/ }).click();
+    await rowOf(screen.rows(), feeOrder)
+      .getByRole('button', { name: /^View Details/ })
+      .click();
     await dialog.getByText(feeOrder.etsyReceiptId, { exact: true }).first().waitFor();
     const estimated = await orderDetails(page, feeOrder.id, 'GBP');
     const labels = estimated.profit?.costLines.map((line) => line.label) ?? [];
@@ -622,9 +765,18 @@ describe('provisional figures and fee lines', () => {
     await phoneScreen.details().getByRole('button', { name: 'Close' }).first().click();
     await phoneScreen.search().fill(feeOrder.etsyReceiptId);
     await phoneScreen.expectCountOf(`search=${feeOrder.etsyReceiptId}&currency=GBP`);
-    await phone.getByTestId('orders-cards').locator('li').filter({ hasText: feeOrder.etsyReceiptId }).getByRole('button', { name: /^View Details/ }).click();
+    await phone
+      .getByTestId('orders-cards')
+      .locator('li')
+      .filter({ hasText: feeOrder.etsyReceiptId })
+      .getByRole('button', { name: /^View Details/ })
+      .click();
     await phoneScreen.details().getByText(feeOrder.etsyReceiptId, { exact: true }).first().waitFor();
-    await phoneScreen.details().getByTestId('profit-summary').getByText(processing, { exact: true }).scrollIntoViewIfNeeded();
+    await phoneScreen
+      .details()
+      .getByTestId('profit-summary')
+      .getByText(processing, { exact: true })
+      .scrollIntoViewIfNeeded();
     await screenshot(phone, 'order-details-estimated-fees');
 
     // The rates arrive: the next profit run figures the provisional orders again, final now but
@@ -643,7 +795,10 @@ describe('provisional figures and fee lines', () => {
       await page.waitForTimeout(500);
     }
     await untilComputed(page, 60_000);
-    expect((await orderDetails(page, provisional.id, 'GBP')).profit).toMatchObject({ figures: 'ok', provisional: null });
+    expect((await orderDetails(page, provisional.id, 'GBP')).profit).toMatchObject({
+      figures: 'ok',
+      provisional: null,
+    });
     const after = await dashboardMetrics(page, 30, 'GBP');
     expect(after).toMatchObject({ ordersWithoutRate: 0, ordersNotComputed: 0 });
     expect(after.ordersProvisional).toBeLessThan(metrics.ordersProvisional);
@@ -656,6 +811,10 @@ describe('provisional figures and fee lines', () => {
     await page.goto('/');
     await page.getByTestId('metric-cards').waitFor();
     if (after.ordersProvisional === 0) expect(await page.getByTestId('totals-notice').count()).toBe(0);
-    else await expectText(page.getByTestId('totals-notice'), `Totals include ${ordersText(after.ordersProvisional)} at ${after.ordersProvisional === 1 ? 'a provisional exchange rate' : 'provisional exchange rates'}.`);
+    else
+      await expectText(
+        page.getByTestId('totals-notice'),
+        `Totals include ${ordersText(after.ordersProvisional)} at ${after.ordersProvisional === 1 ? 'a provisional exchange rate' : 'provisional exchange rates'}.`,
+      );
   }, 240_000);
 });

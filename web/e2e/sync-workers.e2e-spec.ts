@@ -9,7 +9,6 @@ import { signedInEmail, startDemo, SyncCard, syncStatus } from './support/sync';
 // sync.e2e-spec.ts covers every state of the card against a stack without workers.
 const e2e = setupE2E({ sandbox: true, workers: ['etsy-sync', 'printify-sync'] });
 
-
 /** The demo's first syncs walk six months of orders. */
 const FIRST_SYNC_MS = 150_000;
 

@@ -6,7 +6,15 @@ import { expectContains, expectHidden, expectText } from './support/expect';
 import { pageFetch, setupE2E } from './support/harness';
 import { signUpThroughUi, Toasts } from './support/pages';
 import { screenshot } from './support/screenshots';
-import { finishLatestRun, setLatestRun, signedInEmail, startDemo, SyncCard, syncStatus, type ProviderName } from './support/sync';
+import {
+  finishLatestRun,
+  setLatestRun,
+  signedInEmail,
+  startDemo,
+  SyncCard,
+  syncStatus,
+  type ProviderName,
+} from './support/sync';
 import { queryDatabase } from '@pod/testing';
 import { newTestUser } from './support/users';
 
@@ -53,7 +61,9 @@ describe('Sync & Match Orders card', () => {
     await signUpThroughUi(page, newTestUser('sync-empty'));
     const card = new SyncCard(page);
     await card.card().getByText('Connect Etsy and Printify to start').waitFor();
-    expect(await card.card().getByRole('link', { name: 'Go to Connections' }).getAttribute('href')).toBe('/connections');
+    expect(await card.card().getByRole('link', { name: 'Go to Connections' }).getAttribute('href')).toBe(
+      '/connections',
+    );
     expect(await card.syncAll().count()).toBe(0);
     expect(await card.counters().count()).toBe(0);
   });
@@ -76,12 +86,23 @@ describe('Sync & Match Orders card', () => {
     // The counters come from GET /api/dashboard/metrics: a count each, the margin as a rounded percent ("-" until known).
     const counters = await card.counterValues();
     expect(counters.map(([label]) => label)).toEqual(['Matched', 'Unmatched', 'Pending', 'Profit Margin']);
-    for (const [label, value] of counters) expect(value).toMatch(label === 'Profit Margin' ? /^(-?\d+%|-)$/ : /^(\d[\d,]*|-)$/);
+    for (const [label, value] of counters)
+      expect(value).toMatch(label === 'Profit Margin' ? /^(-?\d+%|-)$/ : /^(\d[\d,]*|-)$/);
     expect(await card.row('etsy').getByRole('status').count()).toBe(1);
 
     // Running with a known total: a determinate bar; without one, an indeterminate bar. Both with the pages and orders so far.
-    await setLatestRun(db(), email, 'etsy', `status = 'running', stream = 'etsy:receipts', pages_done = 3, orders_added = 250, expected_pages = 10, started_at = now()`);
-    await setLatestRun(db(), email, 'printify', `status = 'running', stream = 'printify:orders', pages_done = 1, orders_added = 10, started_at = now()`);
+    await setLatestRun(
+      db(),
+      email,
+      'etsy',
+      `status = 'running', stream = 'etsy:receipts', pages_done = 3, orders_added = 250, expected_pages = 10, started_at = now()`,
+    );
+    await setLatestRun(
+      db(),
+      email,
+      'printify',
+      `status = 'running', stream = 'printify:orders', pages_done = 1, orders_added = 10, started_at = now()`,
+    );
     await expectText(card.headline('etsy'), 'Etsy: Syncing');
     await expectText(card.detail('etsy'), '30% · 3 pages · 250 orders so far');
     expect(await card.progressbar('etsy').getAttribute('aria-valuenow')).toBe('30');
@@ -92,19 +113,32 @@ describe('Sync & Match Orders card', () => {
     // Waiting for the daily quota: when it resumes, and no moving bar (its share is unknown).
     const resumeAt = new Date(Date.now() + 10 * 60_000).toISOString();
     await setLatestRun(db(), email, 'printify', `status = 'waiting_for_quota', resume_at = $3`, [resumeAt]);
-    const resumeTime = await page.evaluate((iso) => new Date(iso).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }), resumeAt);
+    const resumeTime = await page.evaluate(
+      (iso) => new Date(iso).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }),
+      resumeAt,
+    );
     await expectContains(card.headline('printify'), 'Printify: Waiting for the daily quota — resumes');
     await expectContains(card.headline('printify'), resumeTime);
-    await expectText(card.detail('printify'), 'Printify allows only so many requests a day; the sync carries on by itself. 1 page · 10 orders so far.');
+    await expectText(
+      card.detail('printify'),
+      'Printify allows only so many requests a day; the sync carries on by itself. 1 page · 10 orders so far.',
+    );
     expect(await card.progressbar('printify').count()).toBe(0);
     await screenshot(page, 'dashboard-sync-syncing');
 
     // Both end: the counts, the failure's reason, the last sync (the connections answer is asked again).
-    const connectionsAsked = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/connections/status', { timeout: 10_000 });
+    const connectionsAsked = page.waitForRequest(
+      (request) => new URL(request.url()).pathname === '/api/connections/status',
+      { timeout: 10_000 },
+    );
     await finishLatestRun(db(), email, 'etsy', 1200, 34);
-    await setLatestRun(db(), email, 'printify', `status = 'failed', resume_at = NULL, error_code = 'provider_unavailable', error_message = $3, finished_at = now()`, [
-      'Printify did not answer. PodProfit tries again at the next sync.',
-    ]);
+    await setLatestRun(
+      db(),
+      email,
+      'printify',
+      `status = 'failed', resume_at = NULL, error_code = 'provider_unavailable', error_message = $3, finished_at = now()`,
+      ['Printify did not answer. PodProfit tries again at the next sync.'],
+    );
     await expectText(card.headline('etsy'), 'Etsy: 1,234 orders synced');
     await expectText(card.detail('etsy'), '1,200 new, 34 updated');
     await connectionsAsked;
@@ -127,7 +161,9 @@ describe('Sync & Match Orders card', () => {
     const { card } = await readyDemo(page);
     const own = await ownSandbox(page);
     expect(own.printifyShops.length).toBe(2);
-    const connectedShopId = ((await (await page.request.get('/api/connections/status')).json()) as { printify: { shopId: string } }).printify.shopId;
+    const connectedShopId = (
+      (await (await page.request.get('/api/connections/status')).json()) as { printify: { shopId: string } }
+    ).printify.shopId;
     const starts = recordRequests(page, '/api/sync/printify');
 
     // From the keyboard.
@@ -135,7 +171,9 @@ describe('Sync & Match Orders card', () => {
     await page.keyboard.press('Enter');
     await card.expectToast('Success', 'Etsy orders sync initiated');
     await card.dialog().waitFor();
-    const labels = own.printifyShops.map((shop) => (String(shop.id) === connectedShopId ? `${shop.title} (connected)` : shop.title));
+    const labels = own.printifyShops.map((shop) =>
+      String(shop.id) === connectedShopId ? `${shop.title} (connected)` : shop.title,
+    );
     expect(await card.shopSelect().locator('option').allInnerTexts()).toEqual(['Select a shop', ...labels]);
     // The connected shop is chosen for the seller; with none chosen, Sync Orders waits.
     expect(await card.shopSelect().inputValue()).toBe(connectedShopId);
@@ -144,7 +182,10 @@ describe('Sync & Match Orders card', () => {
     expect(await card.syncOrders().isDisabled()).toBe(true);
     const other = own.printifyShops.find((shop) => String(shop.id) !== connectedShopId);
     await card.shopSelect().selectOption({ value: String(other?.id) });
-    await card.dialog().getByText('PodProfit will sync this shop from now on, instead of the one connected now.').waitFor();
+    await card
+      .dialog()
+      .getByText('PodProfit will sync this shop from now on, instead of the one connected now.')
+      .waitFor();
     await card.shopSelect().selectOption({ value: connectedShopId });
     // Behind the (modal, so hidden from the accessibility tree) dialog, Sync All waits.
     expect(await page.getByTestId('sync-match-card').locator('button').first().isDisabled()).toBe(true);
@@ -157,7 +198,9 @@ describe('Sync & Match Orders card', () => {
     await expectHidden(card.dialog());
 
     // Both new runs show (queued: no worker in this stack) and the page polls them.
-    const polled = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/sync/status', { timeout: 5_000 });
+    const polled = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/sync/status', {
+      timeout: 5_000,
+    });
     await expectText(card.headline('etsy'), 'Etsy: Waiting to start');
     await expectText(card.headline('printify'), 'Printify: Waiting to start');
     await expectText(card.syncAll(), 'Syncing...');
@@ -193,7 +236,11 @@ describe('Sync & Match Orders card', () => {
     // Printify goes on: the dialog, while the Etsy error is still on screen.
     await card.dialog().waitFor();
     await card.expectToast('Error', 'Failed to sync Etsy orders');
-    await queryDatabase(db(), `UPDATE provider_connection c SET status = 'expired' FROM app_user u WHERE u.id = c.user_id AND u.email = $1 AND c.provider = 'printify'`, [email]);
+    await queryDatabase(
+      db(),
+      `UPDATE provider_connection c SET status = 'expired' FROM app_user u WHERE u.id = c.user_id AND u.email = $1 AND c.provider = 'printify'`,
+      [email],
+    );
     const printifyStart = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/sync/printify');
     await card.syncOrders().click();
     expect((await printifyStart).status()).toBe(409);
@@ -227,9 +274,23 @@ describe('Connections cards', () => {
     expect(await screen.printifyCard().getByTestId('printify-last-sync').count()).toBe(0);
 
     const resumeAt = new Date(Date.now() + 10 * 60_000).toISOString();
-    await setLatestRun(db(), email, 'etsy', `status = 'waiting_for_quota', resume_at = $3, pages_done = 2, orders_added = 200, started_at = now()`, [resumeAt]);
-    await setLatestRun(db(), email, 'printify', `status = 'running', stream = 'printify:orders', pages_done = 1, orders_added = 10, expected_pages = 4, started_at = now()`);
-    await expectContains(screen.etsyCard().getByTestId('sync-headline-etsy'), 'Etsy: Waiting for the daily quota — resumes');
+    await setLatestRun(
+      db(),
+      email,
+      'etsy',
+      `status = 'waiting_for_quota', resume_at = $3, pages_done = 2, orders_added = 200, started_at = now()`,
+      [resumeAt],
+    );
+    await setLatestRun(
+      db(),
+      email,
+      'printify',
+      `status = 'running', stream = 'printify:orders', pages_done = 1, orders_added = 10, expected_pages = 4, started_at = now()`,
+    );
+    await expectContains(
+      screen.etsyCard().getByTestId('sync-headline-etsy'),
+      'Etsy: Waiting for the daily quota — resumes',
+    );
     await expectText(screen.printifyCard().getByTestId('sync-headline-printify'), 'Printify: Syncing');
     expect(await card.progressbar('printify', screen.printifyCard()).getAttribute('aria-valuenow')).toBe('25');
     await screenshot(page, 'connections-sync-running');
@@ -258,7 +319,9 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the sync card at %s width: a
     };
 
     // Idle: connected, never synced (the demo's first runs removed).
-    await queryDatabase(db(), `DELETE FROM sync_run r USING app_user u WHERE u.id = r.user_id AND u.email = $1`, [email]);
+    await queryDatabase(db(), `DELETE FROM sync_run r USING app_user u WHERE u.id = r.user_id AND u.email = $1`, [
+      email,
+    ]);
     await card.open();
     await expectText(card.headline('etsy'), 'Etsy: Not synced yet');
     await expectText(card.syncAll(), 'Sync All');
@@ -272,9 +335,17 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the sync card at %s width: a
     await expectHidden(card.dialog());
 
     const providers: ProviderName[] = ['etsy', 'printify'];
-    await setLatestRun(db(), email, 'etsy', `status = 'running', stream = 'etsy:ledger', pages_done = 7, orders_added = 640, orders_changed = 12, expected_pages = 12, started_at = now()`);
+    await setLatestRun(
+      db(),
+      email,
+      'etsy',
+      `status = 'running', stream = 'etsy:ledger', pages_done = 7, orders_added = 640, orders_changed = 12, expected_pages = 12, started_at = now()`,
+    );
     await expectText(card.headline('etsy'), 'Etsy: Syncing');
-    await new Toasts(page).current().waitFor({ state: 'detached', timeout: 8_000 }).catch(() => undefined);
+    await new Toasts(page)
+      .current()
+      .waitFor({ state: 'detached', timeout: 8_000 })
+      .catch(() => undefined);
     await audit('dashboard-sync-running');
 
     await finishLatestRun(db(), email, 'etsy', 1200, 34);

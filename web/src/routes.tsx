@@ -1,13 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import type { IconType } from 'react-icons';
-import {
-  LuChartLine,
-  LuGitCompareArrows,
-  LuLayoutDashboard,
-  LuPlug,
-  LuReceipt,
-  LuSettings,
-} from 'react-icons/lu';
+import { LuChartLine, LuGitCompareArrows, LuLayoutDashboard, LuPlug, LuReceipt, LuSettings } from 'react-icons/lu';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootLayout } from './layouts/RootLayout';
 import { RouteSwitch } from './layouts/RouteSwitch';
@@ -20,13 +13,21 @@ import { LandingPage } from './pages/landing/LandingPage';
 // lazy(): a static import here would put them back into every public visitor's download.
 const LoginPage = lazy(() => import('./pages/auth/LoginPage').then((module) => ({ default: module.LoginPage })));
 const SignupPage = lazy(() => import('./pages/auth/SignupPage').then((module) => ({ default: module.SignupPage })));
-const ContactPage = lazy(() => import('./pages/contact/ContactPage').then((module) => ({ default: module.ContactPage })));
+const ContactPage = lazy(() =>
+  import('./pages/contact/ContactPage').then((module) => ({ default: module.ContactPage })),
+);
 const PrivacyPage = lazy(() => import('./pages/legal/PrivacyPage').then((module) => ({ default: module.PrivacyPage })));
 const TermsPage = lazy(() => import('./pages/legal/TermsPage').then((module) => ({ default: module.TermsPage })));
-const DashboardPage = lazy(() => import('./pages/dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })));
-const ConnectionsPage = lazy(() => import('./pages/connections/ConnectionsPage').then((module) => ({ default: module.ConnectionsPage })));
+const DashboardPage = lazy(() =>
+  import('./pages/dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })),
+);
+const ConnectionsPage = lazy(() =>
+  import('./pages/connections/ConnectionsPage').then((module) => ({ default: module.ConnectionsPage })),
+);
 const OrdersPage = lazy(() => import('./pages/orders/OrdersPage').then((module) => ({ default: module.OrdersPage })));
-const MatchingPage = lazy(() => import('./pages/matching/MatchingPage').then((module) => ({ default: module.MatchingPage })));
+const MatchingPage = lazy(() =>
+  import('./pages/matching/MatchingPage').then((module) => ({ default: module.MatchingPage })),
+);
 
 export interface NavItem {
   label: string;

@@ -28,7 +28,13 @@ async function newTestApp(operatorToken: string | undefined) {
       AdminQueuesService,
       OperatorGuard,
       // The per-address throttle (Redis) has its own test: gateway/test/operator-throttle.int-spec.ts.
-      { provide: OperatorThrottle, useValue: { assertAllowed: jest.fn().mockResolvedValue(undefined), recordRejected: jest.fn().mockResolvedValue(undefined) } },
+      {
+        provide: OperatorThrottle,
+        useValue: {
+          assertAllowed: jest.fn().mockResolvedValue(undefined),
+          recordRejected: jest.fn().mockResolvedValue(undefined),
+        },
+      },
       { provide: AppConfig, useValue: Object.assign(new AppConfig(), { OPERATOR_TOKEN: operatorToken }) },
       { provide: QueueProducer, useValue: { enqueue: mocks.enqueue } },
       { provide: QueueRegistry, useValue: { get: () => ({ getJob: mocks.getJob, getJobState: mocks.getJobState }) } },
@@ -64,13 +70,23 @@ describe('operator queue routes', () => {
     ({ app } = await newTestApp(TOKEN));
     const response = await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/1', headers });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Operator credential required', code: 'operator_credential_required' });
+    expect(response.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Operator credential required',
+      code: 'operator_credential_required',
+    });
   });
 
   it('enqueue a ping with 202 and the job id', async () => {
     let mocks;
     ({ app, mocks } = await newTestApp(TOKEN));
-    const response = await app.inject({ method: 'POST', url: '/api/admin/queues/matcher/jobs', headers: auth, payload: { name: 'ping' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/admin/queues/matcher/jobs',
+      headers: auth,
+      payload: { name: 'ping' },
+    });
     expect(response.statusCode).toBe(202);
     expect(response.json()).toEqual({ id: '12', queue: 'matcher', name: 'ping' });
     expect(mocks.enqueue).toHaveBeenCalledWith('matcher', 'ping', expect.objectContaining({ requestedBy: 'operator' }));
@@ -78,21 +94,43 @@ describe('operator queue routes', () => {
 
   it('refuse unknown job names (400), unknown queues (404) and extra fields (400)', async () => {
     ({ app } = await newTestApp(TOKEN));
-    const unknownJob = await app.inject({ method: 'POST', url: '/api/admin/queues/matcher/jobs', headers: auth, payload: { name: 'drop-tables' } });
+    const unknownJob = await app.inject({
+      method: 'POST',
+      url: '/api/admin/queues/matcher/jobs',
+      headers: auth,
+      payload: { name: 'drop-tables' },
+    });
     expect(unknownJob.statusCode).toBe(400);
     expect(unknownJob.json().message).toMatch(/an operator can enqueue: ping/);
-    const unknownQueue = await app.inject({ method: 'POST', url: '/api/admin/queues/nope/jobs', headers: auth, payload: { name: 'ping' } });
+    const unknownQueue = await app.inject({
+      method: 'POST',
+      url: '/api/admin/queues/nope/jobs',
+      headers: auth,
+      payload: { name: 'ping' },
+    });
     expect(unknownQueue.statusCode).toBe(404);
     expect(unknownQueue.json().message).toBe('Queue not found');
-    const extra = await app.inject({ method: 'POST', url: '/api/admin/queues/matcher/jobs', headers: auth, payload: { name: 'ping', data: {} } });
+    const extra = await app.inject({
+      method: 'POST',
+      url: '/api/admin/queues/matcher/jobs',
+      headers: auth,
+      payload: { name: 'ping', data: {} },
+    });
     expect(extra.statusCode).toBe(400);
   });
 
   it('pass the producer 503 through when Redis refuses', async () => {
     let mocks;
     ({ app, mocks } = await newTestApp(TOKEN));
-    mocks.enqueue.mockRejectedValue(new ApiException(503, 'service_unavailable', 'The job queue is unavailable; try again shortly.'));
-    const response = await app.inject({ method: 'POST', url: '/api/admin/queues/matcher/jobs', headers: auth, payload: { name: 'ping' } });
+    mocks.enqueue.mockRejectedValue(
+      new ApiException(503, 'service_unavailable', 'The job queue is unavailable; try again shortly.'),
+    );
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/admin/queues/matcher/jobs',
+      headers: auth,
+      payload: { name: 'ping' },
+    });
     expect(response.statusCode).toBe(503);
     expect(response.json().message).toBe('The job queue is unavailable; try again shortly.');
   });
@@ -109,9 +147,21 @@ describe('operator queue routes', () => {
       finishedOn: 1_700_000_000_000,
     });
     const found = await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/3', headers: auth });
-    expect(found.json()).toEqual({ id: '3', name: 'ping', state: 'failed', result: null, failedReason: 'upstream said token=[redacted]', attemptsMade: 1, finishedOn: 1_700_000_000_000 });
+    expect(found.json()).toEqual({
+      id: '3',
+      name: 'ping',
+      state: 'failed',
+      result: null,
+      failedReason: 'upstream said token=[redacted]',
+      attemptsMade: 1,
+      finishedOn: 1_700_000_000_000,
+    });
     mocks.getJobState.mockResolvedValueOnce('unknown');
-    expect((await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/4', headers: auth })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/..%2F..', headers: auth })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/4', headers: auth })).statusCode,
+    ).toBe(404);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/admin/queues/matcher/jobs/..%2F..', headers: auth })).statusCode,
+    ).toBe(404);
   });
 });

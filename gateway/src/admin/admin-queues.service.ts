@@ -1,6 +1,14 @@
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { QUEUE_NAMES, type EnqueuedJob, type JobState, type JobView, type QueueCounts, type QueueName, type QueueOverview } from '@pod/contracts';
+import {
+  QUEUE_NAMES,
+  type EnqueuedJob,
+  type JobState,
+  type JobView,
+  type QueueCounts,
+  type QueueName,
+  type QueueOverview,
+} from '@pod/contracts';
 import { operatorJob, operatorJobNames, shortReason, withTimeout } from '@pod/queue';
 import { LastCompletionStore } from '../events/last-completion.store';
 import { QueueProducer, QUEUE_UNAVAILABLE_MESSAGE } from '../queues/queue-producer';
@@ -32,7 +40,11 @@ export class AdminQueuesService {
   async enqueue(queue: QueueName, name: string): Promise<EnqueuedJob> {
     const job = operatorJob(queue, name);
     if (!job) {
-      throw new ApiException(HttpStatus.BAD_REQUEST, 'unknown_job_name', `Unknown job name for queue ${queue}; an operator can enqueue: ${operatorJobNames(queue).join(', ')}`);
+      throw new ApiException(
+        HttpStatus.BAD_REQUEST,
+        'unknown_job_name',
+        `Unknown job name for queue ${queue}; an operator can enqueue: ${operatorJobNames(queue).join(', ')}`,
+      );
     }
     // The contract's payload factory matches the job's type; enqueue checks the name.
     return this.producer.enqueue(queue, name as never, job.payload(new Date()) as never);
@@ -79,8 +91,14 @@ export class AdminQueuesService {
 
   private async describe(name: QueueName): Promise<Omit<QueueOverview, 'lastCompletedEvent'>> {
     const queue: Queue = this.registry.get(name);
-    const [counts, workers, isPaused] = await Promise.all([queue.getJobCounts(...COUNTED_STATES), queue.getWorkers(), queue.isPaused()]);
-    const picked = Object.fromEntries(COUNTED_STATES.map((state) => [state, counts[state] ?? 0])) as unknown as QueueCounts;
+    const [counts, workers, isPaused] = await Promise.all([
+      queue.getJobCounts(...COUNTED_STATES),
+      queue.getWorkers(),
+      queue.isPaused(),
+    ]);
+    const picked = Object.fromEntries(
+      COUNTED_STATES.map((state) => [state, counts[state] ?? 0]),
+    ) as unknown as QueueCounts;
     return { name, counts: picked, workers: workers.length, isPaused };
   }
 

@@ -90,7 +90,14 @@ export function workerConnection(client: Record<string, string>): WorkerConnecti
 
 /** Rates from `Queue.getMetrics`: data holds one count per minute, the current minute first. */
 export function jobRate(metrics: { meta: { count: number }; data: number[] }): JobRate {
-  const sum = (minutes: number) => metrics.data.slice(0, minutes).reduce((total, value) => total + (Number.isFinite(value) ? value : 0), 0);
+  const sum = (minutes: number) =>
+    metrics.data.slice(0, minutes).reduce((total, value) => total + (Number.isFinite(value) ? value : 0), 0);
   const lastHour = sum(60);
-  return { total: metrics.meta.count, lastMinute: sum(1), last15Minutes: sum(15), lastHour, perMinute: Math.round((lastHour / 60) * 100) / 100 };
+  return {
+    total: metrics.meta.count,
+    lastMinute: sum(1),
+    last15Minutes: sum(15),
+    lastHour,
+    perMinute: Math.round((lastHour / 60) * 100) / 100,
+  };
 }

@@ -24,7 +24,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * retrying failed jobs and promoting delayed ones, for one job or a whole queue. Every other
  * change the board offers is refused here, whatever the board itself would allow.
  */
-const RETRY_MODE_ACTIONS = [/^\/api\/queues\/[^/]+\/(?:retry\/failed|promote)$/, /^\/api\/queues\/[^/]+\/[^/]+\/(?:retry|promote)$/];
+const RETRY_MODE_ACTIONS = [
+  /^\/api\/queues\/[^/]+\/(?:retry\/failed|promote)$/,
+  /^\/api\/queues\/[^/]+\/[^/]+\/(?:retry|promote)$/,
+];
 
 /** Whether the board may carry out this request: reads always, changes only as BULL_BOARD_MODE allows. */
 export function boardAllows(method: string, path: string, mode: AppConfig['BULL_BOARD_MODE']): boolean {
@@ -55,13 +58,20 @@ export function isValidBoardCookie(value: string | undefined, operatorToken: str
 }
 
 function boardMac(operatorToken: string, expiresAtSeconds: number): string {
-  return createHmac('sha256', operatorToken).update(`podprofit bull-board session ${expiresAtSeconds}`).digest('base64url');
+  return createHmac('sha256', operatorToken)
+    .update(`podprofit bull-board session ${expiresAtSeconds}`)
+    .digest('base64url');
 }
 
 /** The gateway's CSP with one change the board needs: its page sets `<base href>` to its path. */
 export function boardHelmetOptions(isProduction: boolean) {
   const { contentSecurityPolicy } = helmetOptions(isProduction);
-  return { contentSecurityPolicy: { ...contentSecurityPolicy, directives: { ...contentSecurityPolicy.directives, baseUri: ["'self'"] } } };
+  return {
+    contentSecurityPolicy: {
+      ...contentSecurityPolicy,
+      directives: { ...contentSecurityPolicy.directives, baseUri: ["'self'"] },
+    },
+  };
 }
 
 /**
@@ -92,7 +102,13 @@ export async function registerBullBoard(
     // The board's own read-only mode hides its buttons and refuses its changes; it also forbids
     // retries, so the retry mode opens the queues to the board and the gateway's check below
     // (boardAllows) lets through only retry (of failed jobs) and promote.
-    queues: QUEUE_NAMES.map((name) => new BullMQAdapter(queueOf(name), { readOnlyMode: config.BULL_BOARD_MODE !== 'retry', allowRetries: config.BULL_BOARD_MODE === 'retry' })),
+    queues: QUEUE_NAMES.map(
+      (name) =>
+        new BullMQAdapter(queueOf(name), {
+          readOnlyMode: config.BULL_BOARD_MODE !== 'retry',
+          allowRetries: config.BULL_BOARD_MODE === 'retry',
+        }),
+    ),
     serverAdapter,
     options: {
       uiConfig: {
@@ -103,7 +119,12 @@ export async function registerBullBoard(
     },
   });
   const cookieName = boardCookieName(config);
-  const cookieOptions = { httpOnly: true, sameSite: 'strict' as const, secure: config.isProduction, path: BULL_BOARD_PATH };
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: config.isProduction,
+    path: BULL_BOARD_PATH,
+  };
   const helmet = boardHelmetOptions(config.isProduction);
 
   await fastify.register(async (scope) => {
@@ -149,7 +170,10 @@ export async function registerBullBoard(
 
     function refuseUnlessAllowed(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
       if (boardAllows(request.method, request.url.split('?')[0], config.BULL_BOARD_MODE)) return undefined;
-      const message = config.BULL_BOARD_MODE === 'retry' ? 'Bull Board may only retry failed jobs and promote delayed ones.' : 'Bull Board is read-only (BULL_BOARD_MODE).';
+      const message =
+        config.BULL_BOARD_MODE === 'retry'
+          ? 'Bull Board may only retry failed jobs and promote delayed ones.'
+          : 'Bull Board is read-only (BULL_BOARD_MODE).';
       return sendError(reply, 403, 'bull_board_read_only', message);
     }
 
@@ -173,7 +197,10 @@ export async function registerBullBoard(
 
   function setBoardCookie(reply: FastifyReply, operatorToken: string): void {
     const expiresAt = nowSeconds() + BOARD_COOKIE_MAX_AGE_SECONDS;
-    void reply.setCookie(cookieName, boardCookieValue(operatorToken, expiresAt), { ...cookieOptions, maxAge: BOARD_COOKIE_MAX_AGE_SECONDS });
+    void reply.setCookie(cookieName, boardCookieValue(operatorToken, expiresAt), {
+      ...cookieOptions,
+      maxAge: BOARD_COOKIE_MAX_AGE_SECONDS,
+    });
   }
 }
 
@@ -191,7 +218,10 @@ async function throttled(step: () => Promise<void>, reply: FastifyReply): Promis
     const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfter) void reply.header('Retry-After', String(retryAfter));
     const label = status === 429 ? 'Too Many Requests' : 'Service Unavailable';
-    void reply.code(status).type('application/json; charset=utf-8').send({ statusCode: status, error: label, message: error.message, code: error.code });
+    void reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send({ statusCode: status, error: label, message: error.message, code: error.code });
     return false;
   }
 }

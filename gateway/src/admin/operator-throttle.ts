@@ -35,8 +35,14 @@ export class OperatorThrottle {
   async assertAllowed(ip: string, surface: OperatorSurface): Promise<void> {
     const exhausted = await this.counters.firstExhausted([limitFor(ip)]);
     if (!exhausted) return;
-    this.logger.warn({ event: 'operator.throttled', ip, surface, retryAfterSeconds: exhausted.retryAfterSeconds }, 'operator request refused: too many wrong tokens from this address');
-    throw new TooManyAttemptsException(exhausted.retryAfterSeconds, `Too many wrong operator tokens. Try again in ${exhausted.retryAfterSeconds} seconds.`);
+    this.logger.warn(
+      { event: 'operator.throttled', ip, surface, retryAfterSeconds: exhausted.retryAfterSeconds },
+      'operator request refused: too many wrong tokens from this address',
+    );
+    throw new TooManyAttemptsException(
+      exhausted.retryAfterSeconds,
+      `Too many wrong operator tokens. Try again in ${exhausted.retryAfterSeconds} seconds.`,
+    );
   }
 
   /** Counts a wrong token from the address and says so at WARN. */
@@ -47,5 +53,9 @@ export class OperatorThrottle {
 }
 
 function limitFor(ip: string): WindowLimit {
-  return { key: `${OPERATOR_FAILURE_LIMIT.scope}:${ip}`, max: OPERATOR_FAILURE_LIMIT.max, windowSeconds: OPERATOR_FAILURE_LIMIT.windowSeconds };
+  return {
+    key: `${OPERATOR_FAILURE_LIMIT.scope}:${ip}`,
+    max: OPERATOR_FAILURE_LIMIT.max,
+    windowSeconds: OPERATOR_FAILURE_LIMIT.windowSeconds,
+  };
 }

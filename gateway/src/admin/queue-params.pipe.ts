@@ -15,7 +15,8 @@ export class QueueNamePipe implements PipeTransform<string, QueueName> {
 @Injectable()
 export class JobIdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    if (!/^[A-Za-z0-9:_-]{1,100}$/.test(value)) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Job not found');
+    if (!/^[A-Za-z0-9:_-]{1,100}$/.test(value))
+      throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Job not found');
     return value;
   }
 }

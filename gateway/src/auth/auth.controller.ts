@@ -24,7 +24,11 @@ export class AuthController {
   @Post('register')
   @BodyLimit(BODY_LIMITS.signUp)
   @HttpCode(201)
-  async register(@Body() dto: RegisterDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
+  async register(
+    @Body() dto: RegisterDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AuthResponse> {
     return this.signIn(reply, await this.auth.register(dto, this.signInOrigin(req)));
   }
 
@@ -32,7 +36,11 @@ export class AuthController {
   @Post('login')
   @BodyLimit(BODY_LIMITS.signIn)
   @HttpCode(200)
-  async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuthResponse> {
+  async login(
+    @Body() dto: LoginDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AuthResponse> {
     return this.signIn(reply, await this.auth.login(dto, this.signInOrigin(req)));
   }
 
@@ -54,7 +62,10 @@ export class AuthController {
    */
   @Get('user')
   @SessionOptional()
-  user(@CurrentUser() user: SignedInUser | undefined, @Res({ passthrough: true }) reply: FastifyReply): PublicUser | undefined {
+  user(
+    @CurrentUser() user: SignedInUser | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): PublicUser | undefined {
     if (user) return publicUser(user);
     void reply.status(204);
     return undefined;
@@ -63,7 +74,11 @@ export class AuthController {
   private signIn(reply: FastifyReply, signedIn: SignedIn): AuthResponse {
     const { jwt, maxAgeSeconds } = signedIn.session;
     void reply.setCookie(sessionCookieName(this.config), jwt, sessionCookieOptions(this.config, maxAgeSeconds));
-    void reply.setCookie(knownDeviceCookieName(this.config), signedIn.deviceToken, knownDeviceCookieOptions(this.config));
+    void reply.setCookie(
+      knownDeviceCookieName(this.config),
+      signedIn.deviceToken,
+      knownDeviceCookieOptions(this.config),
+    );
     return { user: signedIn.user };
   }
 

@@ -26,7 +26,16 @@ import { SessionsService } from './sessions.service';
     }),
   ],
   controllers: [AuthController],
-  providers: [AuthService, SessionsService, SessionRevocationsService, PasswordsService, AbuseThrottleService, SignInThrottleService, JwtStrategy, SessionGuard],
+  providers: [
+    AuthService,
+    SessionsService,
+    SessionRevocationsService,
+    PasswordsService,
+    AbuseThrottleService,
+    SignInThrottleService,
+    JwtStrategy,
+    SessionGuard,
+  ],
   exports: [SessionsService, PasswordsService, SessionGuard, AbuseThrottleService],
 })
 export class AuthModule {}

@@ -36,7 +36,10 @@ export class AuthService {
   }
 
   async register(dto: RegisterDto, origin: SignInOrigin): Promise<SignedIn> {
-    if (dto.password !== dto.confirmPassword) throw new ApiException(HttpStatus.BAD_REQUEST, 'passwords_mismatch', "Passwords don't match", { field: 'confirmPassword' });
+    if (dto.password !== dto.confirmPassword)
+      throw new ApiException(HttpStatus.BAD_REQUEST, 'passwords_mismatch', "Passwords don't match", {
+        field: 'confirmPassword',
+      });
     this.passwords.assertAcceptable(dto.password);
     await this.throttle.assertSignupAllowed(origin.ip);
     const email = normaliseEmail(dto.email);
@@ -56,7 +59,10 @@ export class AuthService {
     const { ip } = origin;
     const check = await this.signInThrottle.assertAllowed(email, origin).catch((error: unknown) => {
       if (error instanceof SignInLockedException) {
-        this.logger.warn({ event: 'auth.login_locked', ip, scope: error.scope, trust: error.trust }, 'sign-in refused by throttle');
+        this.logger.warn(
+          { event: 'auth.login_locked', ip, scope: error.scope, trust: error.trust },
+          'sign-in refused by throttle',
+        );
       }
       throw error;
     });
@@ -77,5 +83,7 @@ export class AuthService {
 }
 
 function emailTaken(): ApiException {
-  return new ApiException(HttpStatus.CONFLICT, 'conflict_email_taken', 'An account with this email already exists', { field: 'email' });
+  return new ApiException(HttpStatus.CONFLICT, 'conflict_email_taken', 'An account with this email already exists', {
+    field: 'email',
+  });
 }

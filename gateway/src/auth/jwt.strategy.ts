@@ -21,7 +21,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
         (request: unknown) => (request as FastifyRequest).cookies?.[cookieName] ?? null,
       ]),
       // Its types say string | Buffer; it hands the key to jsonwebtoken, which takes a KeyObject.
-      secretOrKeyProvider: (_request: unknown, _token: unknown, done: (error: null, key: Buffer) => void) => done(null, key as unknown as Buffer),
+      secretOrKeyProvider: (_request: unknown, _token: unknown, done: (error: null, key: Buffer) => void) =>
+        done(null, key as unknown as Buffer),
       algorithms: ['HS256'],
       ignoreExpiration: false,
     });

@@ -52,4 +52,5 @@ export class PasswordsService implements OnModuleInit {
   }
 }
 
-const passwordRejected = (message: string) => new ApiException(HttpStatus.BAD_REQUEST, 'password_rejected', message, { field: 'password' });
+const passwordRejected = (message: string) =>
+  new ApiException(HttpStatus.BAD_REQUEST, 'password_rejected', message, { field: 'password' });

@@ -5,7 +5,14 @@ export interface CachedSession {
   userId: string;
   lastSeenAt: number;
   expiresAt: number;
-  user: { id: string; email: string; firstName: string; lastName: string; currency: DisplayCurrencyCode; isDemo: boolean };
+  user: {
+    id: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    currency: DisplayCurrencyCode;
+    isDemo: boolean;
+  };
 }
 
 interface Entry {

@@ -41,7 +41,11 @@ export class SessionRevocationsService implements OnModuleInit, OnApplicationShu
     this.cache = new SessionCache(config.SESSION_CACHE_TTL_MS);
     this.channel = `${config.REDIS_PREFIX}:session.revoked`;
     // Its own connection: a subscribed connection can run no other command. Reconnects forever.
-    this.subscriber = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: null, connectTimeout: 2_000 });
+    this.subscriber = new Redis(config.REDIS_URL, {
+      lazyConnect: true,
+      maxRetriesPerRequest: null,
+      connectTimeout: 2_000,
+    });
   }
 
   onModuleInit(): void {
@@ -51,11 +55,20 @@ export class SessionRevocationsService implements OnModuleInit, OnApplicationShu
     });
     this.subscriber.on('ready', () => void this.listen());
     this.subscriber.on('close', () => {
-      if (this.cache.enabled) this.logger.warn('Session revocations unheard (Redis subscriber disconnected): reading every session from PostgreSQL');
+      if (this.cache.enabled)
+        this.logger.warn(
+          'Session revocations unheard (Redis subscriber disconnected): reading every session from PostgreSQL',
+        );
       this.cache.setLive(false);
     });
     this.subscriber.on('error', () => undefined); // 'close' follows; ioredis reconnects.
-    this.subscriber.connect().catch((error: unknown) => this.logger.warn(`Redis is not reachable yet; sessions are read from PostgreSQL until it is (${shortReason(error)})`));
+    this.subscriber
+      .connect()
+      .catch((error: unknown) =>
+        this.logger.warn(
+          `Redis is not reachable yet; sessions are read from PostgreSQL until it is (${shortReason(error)})`,
+        ),
+      );
   }
 
   async onApplicationShutdown(): Promise<void> {

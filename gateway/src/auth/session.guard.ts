@@ -24,7 +24,10 @@ export class SessionGuard extends AuthGuard('jwt') {
 
   override canActivate(context: ExecutionContext) {
     if (context.getType() !== 'http') return true;
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]);
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (isPublic) return true;
     return super.canActivate(context);
   }
@@ -35,10 +38,13 @@ export class SessionGuard extends AuthGuard('jwt') {
       // passport-jwt reports a bad or expired token as a failure (no user); an error here came
       // from reading the session. Only its short reason is logged: no token, no query values.
       this.logger.warn(`Session check failed, answering 503: ${errorKind(error)}`);
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_busy', SERVICE_BUSY_MESSAGE, { retryAfterSeconds: SERVICE_BUSY_RETRY_AFTER_SECONDS });
+      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_busy', SERVICE_BUSY_MESSAGE, {
+        retryAfterSeconds: SERVICE_BUSY_RETRY_AFTER_SECONDS,
+      });
     }
     if (user) return user;
-    if (this.reflector.getAllAndOverride<boolean>(SESSION_OPTIONAL_KEY, [context.getHandler(), context.getClass()])) return undefined as TUser;
+    if (this.reflector.getAllAndOverride<boolean>(SESSION_OPTIONAL_KEY, [context.getHandler(), context.getClass()]))
+      return undefined as TUser;
     throw new ApiException(HttpStatus.UNAUTHORIZED, 'unauthenticated', 'Please sign in to continue.');
   }
 }

@@ -71,7 +71,14 @@ export class SessionsService {
       userId: user.id,
       lastSeenAt: row.lastSeenAt.getTime(),
       expiresAt: row.expiresAt.getTime(),
-      user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, currency: user.displayCurrency, isDemo: user.isDemo },
+      user: {
+        id: user.id,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        currency: user.displayCurrency,
+        isDemo: user.isDemo,
+      },
     };
     this.revocations.cache.store(idHash, session, ticket, at);
     return session;

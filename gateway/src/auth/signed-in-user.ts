@@ -20,5 +20,12 @@ export const CurrentUser = createParamDecorator((_data: unknown, context: Execut
 });
 
 export function publicUser(user: Omit<SignedInUser, 'sessionIdHash'>): PublicUser {
-  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, currency: user.currency, isDemo: user.isDemo };
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    currency: user.currency,
+    isDemo: user.isDemo,
+  };
 }

@@ -9,7 +9,13 @@ const MESSAGES: Record<Extract<EtsyCallbackOutcome, { kind: 'rejected' }>['reaso
   expired: 'This Etsy connection link has expired.',
 };
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 /** The web app's slate greys, violet brand colour and type stack, as the sandbox's pages use them. */
 const STYLE = `

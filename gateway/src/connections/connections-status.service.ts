@@ -52,7 +52,8 @@ export class ConnectionsStatusService {
         connectedAt: iso(printify?.connectedAt),
         tokenExpiresAt: iso(printify?.tokenExpiresAt),
         tokenExpiresSoon: Boolean(
-          printify?.tokenExpiresAt && new Date(printify.tokenExpiresAt).getTime() - now.getTime() < PRINTIFY_EXPIRY_WARNING_MS,
+          printify?.tokenExpiresAt &&
+          new Date(printify.tokenExpiresAt).getTime() - now.getTime() < PRINTIFY_EXPIRY_WARNING_MS,
         ),
         webhookStatus: printify?.status === 'connected' ? printify.webhookStatus : null,
       },
@@ -63,14 +64,18 @@ export class ConnectionsStatusService {
     // While the connection and its token still exist (webhook subscriptions are removed with them).
     await this.events.disconnecting(user.id, service);
     const removed = await this.connections.remove(user.id, service);
-    if (removed) this.logger.info({ event: `${service}.disconnected`, userId: user.id }, 'connection removed with its tokens');
+    if (removed)
+      this.logger.info({ event: `${service}.disconnected`, userId: user.id }, 'connection removed with its tokens');
     return { ok: true };
   }
 
   async disconnectAll(user: SignedInUser): Promise<{ ok: true }> {
     for (const provider of PROVIDERS) await this.events.disconnecting(user.id, provider);
     const removed = await this.connections.removeAll(user.id);
-    this.logger.info({ event: 'connections.disconnected_all', userId: user.id, removed }, 'all connections removed with their tokens');
+    this.logger.info(
+      { event: 'connections.disconnected_all', userId: user.id, removed },
+      'all connections removed with their tokens',
+    );
     return { ok: true };
   }
 }

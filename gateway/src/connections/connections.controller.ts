@@ -9,7 +9,12 @@ import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
 import { BODY_LIMITS, BodyLimit } from '../http/body-limits';
 import { callbackRejectedPage } from './callback-page';
 import { ConnectionsStatusService } from './connections-status.service';
-import { ConnectPrintifyDto, DisconnectableServicePipe, PrintifyTokenDto, type DisconnectableService } from './dto/connections.dto';
+import {
+  ConnectPrintifyDto,
+  DisconnectableServicePipe,
+  PrintifyTokenDto,
+  type DisconnectableService,
+} from './dto/connections.dto';
 import { EtsyConnectService } from './etsy-connect.service';
 import { PrintifyConnectService } from './printify-connect.service';
 
@@ -80,7 +85,10 @@ export class ConnectionsController {
   }
 
   @Delete(':service')
-  disconnect(@CurrentUser() user: SignedInUser, @Param('service', DisconnectableServicePipe) service: DisconnectableService) {
+  disconnect(
+    @CurrentUser() user: SignedInUser,
+    @Param('service', DisconnectableServicePipe) service: DisconnectableService,
+  ) {
     return this.statusService.disconnect(user, service);
   }
 }

@@ -19,7 +19,11 @@ import { PRINTIFY_API } from './provider-ports';
   imports: [AuthModule],
   controllers: [ConnectionsController, PrintifyShopsController],
   providers: [
-    { provide: TokenCipher, inject: [AppConfig], useFactory: (config: AppConfig) => TokenCipher.fromAppSecret(config.APP_SECRET) },
+    {
+      provide: TokenCipher,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => TokenCipher.fromAppSecret(config.APP_SECRET),
+    },
     {
       provide: ConnectionsRepository,
       inject: [getDataSourceToken(), TokenCipher],
@@ -32,6 +36,14 @@ import { PRINTIFY_API } from './provider-ports';
     ConnectionsStatusService,
     ConnectionEvents,
   ],
-  exports: [ConnectionEvents, ConnectionsRepository, TokenCipher, EtsyConnectService, PrintifyConnectService, OAuthStateStore, PRINTIFY_API],
+  exports: [
+    ConnectionEvents,
+    ConnectionsRepository,
+    TokenCipher,
+    EtsyConnectService,
+    PrintifyConnectService,
+    OAuthStateStore,
+    PRINTIFY_API,
+  ],
 })
 export class ConnectionsModule {}

@@ -11,7 +11,10 @@ import { etsyCallbackFailureReason, providerErrorCode } from './provider-errors'
 
 /** Where the callback sends the browser: always our own page, whatever the query asked for. */
 export type EtsyCallbackOutcome =
-  | { kind: 'redirect'; location: '/connections?etsy=connected' | '/connections?etsy=denied' | `/connections?etsy=error&reason=${string}` }
+  | {
+      kind: 'redirect';
+      location: '/connections?etsy=connected' | '/connections?etsy=denied' | `/connections?etsy=error&reason=${string}`;
+    }
   | { kind: 'rejected'; reason: StateRejection | 'missing-state' | 'signed-out' };
 
 export interface EtsyCallbackQuery {
@@ -49,7 +52,13 @@ export class EtsyConnectService {
     const state = this.pkce.randomState();
     const { verifier, challenge } = this.pkce.createPkcePair();
     const redirectUri = effectiveProviders(this.config).etsy.redirectUri;
-    await this.states.create({ userId: user.id, sessionIdHash: user.sessionIdHash, state, codeVerifier: verifier, redirectUri });
+    await this.states.create({
+      userId: user.id,
+      sessionIdHash: user.sessionIdHash,
+      state,
+      codeVerifier: verifier,
+      redirectUri,
+    });
     this.logger.info({ event: 'etsy.oauth_started', userId: user.id }, 'Etsy authorization started');
     return { authUrl: this.etsy.authorizationUrl({ state, codeChallenge: challenge }) };
   }
@@ -67,8 +76,14 @@ export class EtsyConnectService {
 
     if (query.error) {
       const denied = query.error === 'access_denied';
-      this.logger.info({ event: denied ? 'etsy.oauth_denied' : 'etsy.oauth_error', userId: user.id }, 'Etsy authorization not granted');
-      return { kind: 'redirect', location: denied ? '/connections?etsy=denied' : '/connections?etsy=error&reason=authorization' };
+      this.logger.info(
+        { event: denied ? 'etsy.oauth_denied' : 'etsy.oauth_error', userId: user.id },
+        'Etsy authorization not granted',
+      );
+      return {
+        kind: 'redirect',
+        location: denied ? '/connections?etsy=denied' : '/connections?etsy=error&reason=authorization',
+      };
     }
     if (!query.code) return { kind: 'redirect', location: '/connections?etsy=error&reason=authorization' };
     if (consumed.redirectUri !== effectiveProviders(this.config).etsy.redirectUri) {
@@ -116,8 +131,14 @@ export class EtsyConnectService {
     }
   }
 
-  private reject(user: SignedInUser | null, reason: StateRejection | 'missing-state' | 'signed-out'): EtsyCallbackOutcome {
-    this.logger.warn({ event: 'etsy.oauth_state_rejected', userId: user?.id, reason }, 'Etsy callback refused: state check failed');
+  private reject(
+    user: SignedInUser | null,
+    reason: StateRejection | 'missing-state' | 'signed-out',
+  ): EtsyCallbackOutcome {
+    this.logger.warn(
+      { event: 'etsy.oauth_state_rejected', userId: user?.id, reason },
+      'Etsy callback refused: state check failed',
+    );
     return { kind: 'rejected', reason };
   }
 }

@@ -9,11 +9,16 @@ export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 const MAX_PENDING_PER_USER = 5;
 
 export const hashState = (state: string) => createHash('sha256').update(state, 'utf8').digest('base64url');
-const verifierContext = (userId: string, stateHash: string) => ({ userId, provider: 'etsy', purpose: `pkce:${stateHash}` });
+const verifierContext = (userId: string, stateHash: string) => ({
+  userId,
+  provider: 'etsy',
+  purpose: `pkce:${stateHash}`,
+});
 
 export type StateRejection = 'unknown' | 'other-session' | 'replayed' | 'expired';
 
-export type ConsumedState = { ok: true; codeVerifier: string; redirectUri: string } | { ok: false; reason: StateRejection };
+export type ConsumedState =
+  { ok: true; codeVerifier: string; redirectUri: string } | { ok: false; reason: StateRejection };
 
 /**
  * Pending Etsy authorizations in PostgreSQL (so any gateway replica can take the callback):
@@ -27,7 +32,10 @@ export class OAuthStateStore {
     private readonly cipher: TokenCipher,
   ) {}
 
-  async create(input: { userId: string; sessionIdHash: string; state: string; codeVerifier: string; redirectUri: string }, now = new Date()) {
+  async create(
+    input: { userId: string; sessionIdHash: string; state: string; codeVerifier: string; redirectUri: string },
+    now = new Date(),
+  ) {
     const stateHash = hashState(input.state);
     await this.states.addReplacingOld(
       {
@@ -53,15 +61,24 @@ export class OAuthStateStore {
    * unused (atomically: two callbacks racing with one state cannot both win). A state of
    * another session is left untouched (its owner may still finish).
    */
-  async consume(state: string, who: { userId: string; sessionIdHash: string }, now = new Date()): Promise<ConsumedState> {
+  async consume(
+    state: string,
+    who: { userId: string; sessionIdHash: string },
+    now = new Date(),
+  ): Promise<ConsumedState> {
     const stateHash = hashState(state);
     const consumed = await this.states.consume(stateHash, who, now);
     if (consumed) {
-      return { ok: true, codeVerifier: this.cipher.decrypt(consumed.codeVerifierEnc, verifierContext(who.userId, stateHash)), redirectUri: consumed.redirectUri };
+      return {
+        ok: true,
+        codeVerifier: this.cipher.decrypt(consumed.codeVerifierEnc, verifierContext(who.userId, stateHash)),
+        redirectUri: consumed.redirectUri,
+      };
     }
     const found = await this.states.find(stateHash);
     if (!found) return { ok: false, reason: 'unknown' };
-    if (found.userId !== who.userId || found.sessionIdHash !== who.sessionIdHash) return { ok: false, reason: 'other-session' };
+    if (found.userId !== who.userId || found.sessionIdHash !== who.sessionIdHash)
+      return { ok: false, reason: 'other-session' };
     if (found.consumedAt) return { ok: false, reason: 'replayed' };
     return { ok: false, reason: 'expired' };
   }

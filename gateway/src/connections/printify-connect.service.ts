@@ -15,14 +15,26 @@ import { ApiException } from '../http/api-exception';
 /** Printify personal access tokens are valid for a year from creation; we count from connecting. */
 const PRINTIFY_TOKEN_LIFETIME_MS = 365 * 24 * 3600 * 1000;
 
-const toView = (shop: PrintifyShop): PrintifyShopView => ({ id: shop.id, title: shop.title, sales_channel: shop.salesChannel ?? 'disconnected' });
+const toView = (shop: PrintifyShop): PrintifyShopView => ({
+  id: shop.id,
+  title: shop.title,
+  sales_channel: shop.salesChannel ?? 'disconnected',
+});
 
 /**
  * The merchant account behind a token, as far as a personal access token lets us tell: every
  * token of one account sees the same shops. Used to share Printify's per-account budget.
  */
 const accountKey = (shops: PrintifyShop[]) =>
-  `shops:${createHash('sha256').update(shops.map((s) => String(s.id)).sort().join(',')).digest('base64url').slice(0, 22)}`;
+  `shops:${createHash('sha256')
+    .update(
+      shops
+        .map((s) => String(s.id))
+        .sort()
+        .join(','),
+    )
+    .digest('base64url')
+    .slice(0, 22)}`;
 
 /** Printify by personal access token: validate (list the token's shops), connect, list shops. */
 @Injectable()
@@ -42,14 +54,22 @@ export class PrintifyConnectService {
   }
 
   /** Re-validates the token server-side and checks the shop is one of its own before storing it. */
-  async connect(user: SignedInUser, dto: ConnectPrintifyDto, now = new Date()): Promise<{ ok: true; shop: PrintifyShopView }> {
+  async connect(
+    user: SignedInUser,
+    dto: ConnectPrintifyDto,
+    now = new Date(),
+  ): Promise<{ ok: true; shop: PrintifyShopView }> {
     const syncFrom = checkSyncFromDate(dto.syncFromDate, now);
     const shops = await this.shopsOfToken(user, dto.token);
     const shop = shops.find((s) => String(s.id) === dto.shopId);
-    if (!shop) throw new ApiException(HttpStatus.BAD_REQUEST, 'printify_shop_required', PROVIDER_MESSAGES.selectPrintifyShop, { field: 'shopId' });
+    if (!shop)
+      throw new ApiException(HttpStatus.BAD_REQUEST, 'printify_shop_required', PROVIDER_MESSAGES.selectPrintifyShop, {
+        field: 'shopId',
+      });
     const previous = (await this.connections.listForUser(user.id)).find((c) => c.provider === 'printify');
     // Another shop (of this account or another): its subscriptions are removed with the old token.
-    if (previous?.shopId && previous.shopId !== String(shop.id)) await this.connectionEvents.replacing(user.id, 'printify');
+    if (previous?.shopId && previous.shopId !== String(shop.id))
+      await this.connectionEvents.replacing(user.id, 'printify');
     await this.connections.savePrintify({
       userId: user.id,
       accountKey: accountKey(shops),
@@ -68,10 +88,14 @@ export class PrintifyConnectService {
   /** The connected account's shops, asked live with the stored token. */
   async shopsOfConnection(user: SignedInUser): Promise<PrintifyShopView[]> {
     const stored = await this.connections.readPrintifyToken(user.id).catch((error: unknown) => {
-      this.logger.warn({ event: 'printify.token_unreadable', userId: user.id, err: { name: (error as Error)?.name } }, 'stored token unreadable');
+      this.logger.warn(
+        { event: 'printify.token_unreadable', userId: user.id, err: { name: (error as Error)?.name } },
+        'stored token unreadable',
+      );
       return 'unreadable' as const;
     });
-    if (stored === null) throw new ApiException(HttpStatus.NOT_FOUND, 'printify_not_connected', 'Printify is not connected.');
+    if (stored === null)
+      throw new ApiException(HttpStatus.NOT_FOUND, 'printify_not_connected', 'Printify is not connected.');
     if (stored === 'unreadable' || stored.connection.status !== 'connected') throw this.reconnect();
     try {
       const accountKey = stored.connection.externalAccountId ?? `user:${user.id}`;
@@ -104,12 +128,21 @@ export class PrintifyConnectService {
   }
 
   private reconnect() {
-    return new ApiException(HttpStatus.CONFLICT, 'printify_token_invalid', 'Your Printify token is no longer valid. Please reconnect Printify.');
+    return new ApiException(
+      HttpStatus.CONFLICT,
+      'printify_token_invalid',
+      'Your Printify token is no longer valid. Please reconnect Printify.',
+    );
   }
 
   private failure(user: SignedInUser, error: unknown) {
     this.logger.warn(
-      { event: 'printify.call_failed', userId: user.id, code: providerErrorCode(error), err: { name: (error as Error)?.name, message: (error as Error)?.message } },
+      {
+        event: 'printify.call_failed',
+        userId: user.id,
+        code: providerErrorCode(error),
+        err: { name: (error as Error)?.name, message: (error as Error)?.message },
+      },
       'Printify call failed',
     );
     return providerFailure(error, 'Printify');

@@ -2,7 +2,15 @@ import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@
 import Redis from 'ioredis';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig, effectiveProviders } from '@pod/config';
-import { createPkcePair, EtsyClient, PrintifyClient, randomState, RedisRateLimiter, withLimiterWaitHook, type ProviderLogger } from '@pod/integrations';
+import {
+  createPkcePair,
+  EtsyClient,
+  PrintifyClient,
+  randomState,
+  RedisRateLimiter,
+  withLimiterWaitHook,
+  type ProviderLogger,
+} from '@pod/integrations';
 import { ProcessMetrics } from '@pod/observability';
 import { ETSY_OAUTH, PKCE, PRINTIFY_API, type EtsyOAuthPort, type PkcePort, type PrintifyPort } from './provider-ports';
 
@@ -31,7 +39,10 @@ export const INTERACTIVE_CALLS = {
 } as const;
 
 function providerLogger(logger: PinoLogger): ProviderLogger {
-  return { info: (fields, message) => logger.info(fields, message), warn: (fields, message) => logger.warn(fields, message) };
+  return {
+    info: (fields, message) => logger.info(fields, message),
+    warn: (fields, message) => logger.warn(fields, message),
+  };
 }
 
 /** The real clients from @pod/integrations, pointed at the live hosts or, in demo mode, the sandbox. */
@@ -40,7 +51,12 @@ export const providerClientProviders: Provider[] = [
     provide: LIMITER_REDIS,
     inject: [AppConfig],
     useFactory: (config: AppConfig) =>
-      new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, lazyConnect: false }),
+      new Redis(config.REDIS_URL, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        connectTimeout: 2_000,
+        lazyConnect: false,
+      }),
   },
   LimiterRedisCloser,
   {
@@ -51,7 +67,12 @@ export const providerClientProviders: Provider[] = [
   {
     provide: ETSY_OAUTH,
     inject: [AppConfig, RedisRateLimiter, PinoLogger, ProcessMetrics],
-    useFactory: (config: AppConfig, limiter: RedisRateLimiter, logger: PinoLogger, metrics: ProcessMetrics): EtsyOAuthPort => {
+    useFactory: (
+      config: AppConfig,
+      limiter: RedisRateLimiter,
+      logger: PinoLogger,
+      metrics: ProcessMetrics,
+    ): EtsyOAuthPort => {
       logger.setContext('EtsyClient');
       const { etsy } = effectiveProviders(config);
       return new EtsyClient(
@@ -63,18 +84,31 @@ export const providerClientProviders: Provider[] = [
           redirectUri: etsy.redirectUri,
           ...INTERACTIVE_CALLS,
         },
-        { limiter: withLimiterWaitHook(limiter, metrics.onLimiterWait), logger: providerLogger(logger), metrics: metrics.requestHooks },
+        {
+          limiter: withLimiterWaitHook(limiter, metrics.onLimiterWait),
+          logger: providerLogger(logger),
+          metrics: metrics.requestHooks,
+        },
       );
     },
   },
   {
     provide: PRINTIFY_API,
     inject: [AppConfig, RedisRateLimiter, PinoLogger, ProcessMetrics],
-    useFactory: (config: AppConfig, limiter: RedisRateLimiter, logger: PinoLogger, metrics: ProcessMetrics): PrintifyPort => {
+    useFactory: (
+      config: AppConfig,
+      limiter: RedisRateLimiter,
+      logger: PinoLogger,
+      metrics: ProcessMetrics,
+    ): PrintifyPort => {
       logger.setContext('PrintifyClient');
       return new PrintifyClient(
         { apiUrl: effectiveProviders(config).printify.apiUrl, ...INTERACTIVE_CALLS },
-        { limiter: withLimiterWaitHook(limiter, metrics.onLimiterWait), logger: providerLogger(logger), metrics: metrics.requestHooks },
+        {
+          limiter: withLimiterWaitHook(limiter, metrics.onLimiterWait),
+          logger: providerLogger(logger),
+          metrics: metrics.requestHooks,
+        },
       );
     },
   },

@@ -1,20 +1,42 @@
 import { HttpStatus } from '@nestjs/common';
-import { ProviderError, RateLimitedError, RETRYABLE_PROVIDER_ERROR_CODES, type ProviderErrorCode } from '@pod/integrations';
+import {
+  ProviderError,
+  RateLimitedError,
+  RETRYABLE_PROVIDER_ERROR_CODES,
+  type ProviderErrorCode,
+} from '@pod/integrations';
 import { ApiException } from '../http/api-exception';
 import { etsyCallbackFailureReason, providerErrorCode, providerFailure } from './provider-errors';
 
-const NOT_RETRYABLE: ProviderErrorCode[] = ['invalid_token', 'reauth_required', 'not_found', 'malformed_response', 'payload_schema', 'redirect_refused', 'host_not_allowed', 'bad_request', 'forbidden', 'oauth_error', 'client_error'];
+const NOT_RETRYABLE: ProviderErrorCode[] = [
+  'invalid_token',
+  'reauth_required',
+  'not_found',
+  'malformed_response',
+  'payload_schema',
+  'redirect_refused',
+  'host_not_allowed',
+  'bad_request',
+  'forbidden',
+  'oauth_error',
+  'client_error',
+];
 const failureWith = (code: ProviderErrorCode) =>
-  code === 'rate_limited' ? new RateLimitedError(4_500, 'second', 'etsy', 'etsy: 429') : new ProviderError(`provider failed: ${code}`, { provider: 'etsy', status: null, code });
+  code === 'rate_limited'
+    ? new RateLimitedError(4_500, 'second', 'etsy', 'etsy: 429')
+    : new ProviderError(`provider failed: ${code}`, { provider: 'etsy', status: null, code });
 const codeOf = (answer: unknown) => (answer instanceof ApiException ? answer.code : undefined);
 
 describe('a provider failure the connection flows did not handle', () => {
-  it.each(RETRYABLE_PROVIDER_ERROR_CODES.filter((code) => code !== 'rate_limited'))('%s (retryable) is a 503: try again later', (code) => {
-    const answer = providerFailure(failureWith(code), 'Printify');
-    expect(answer.getStatus()).toBe(HttpStatus.SERVICE_UNAVAILABLE);
-    expect(answer.message).toBe('Printify did not answer. Please try again.');
-    expect(codeOf(answer)).toBe('provider_unavailable');
-  });
+  it.each(RETRYABLE_PROVIDER_ERROR_CODES.filter((code) => code !== 'rate_limited'))(
+    '%s (retryable) is a 503: try again later',
+    (code) => {
+      const answer = providerFailure(failureWith(code), 'Printify');
+      expect(answer.getStatus()).toBe(HttpStatus.SERVICE_UNAVAILABLE);
+      expect(answer.message).toBe('Printify did not answer. Please try again.');
+      expect(codeOf(answer)).toBe('provider_unavailable');
+    },
+  );
 
   it('rate_limited is a 429 naming the wait in whole seconds', () => {
     const answer = providerFailure(failureWith('rate_limited'), 'Etsy');

@@ -1,6 +1,11 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { PROVIDER_MESSAGES, type ProviderLabel } from '@pod/contracts';
-import { isRetryableProviderErrorCode, ProviderError, RateLimitedError, type ProviderErrorCode } from '@pod/integrations';
+import {
+  isRetryableProviderErrorCode,
+  ProviderError,
+  RateLimitedError,
+  type ProviderErrorCode,
+} from '@pod/integrations';
 import { ApiException } from '../http/api-exception';
 
 /**
@@ -11,7 +16,8 @@ export function providerErrorCode(error: unknown): ProviderErrorCode | undefined
   return error instanceof ProviderError ? error.code : undefined;
 }
 
-export const isAuthFailure = (error: unknown) => ['invalid_token', 'forbidden'].includes(providerErrorCode(error) ?? '');
+export const isAuthFailure = (error: unknown) =>
+  ['invalid_token', 'forbidden'].includes(providerErrorCode(error) ?? '');
 
 /** The `reason` of a failed Etsy callback's redirect: `unavailable` when trying again later may work, else the step that failed. */
 export function etsyCallbackFailureReason<Step extends string>(code: string, step: Step): Step | 'unavailable' {
@@ -21,7 +27,9 @@ export function etsyCallbackFailureReason<Step extends string>(code: string, ste
 /** 429 from the provider (or our shared limiter): the caller may try again after the wait. */
 export class ProviderBusyException extends ApiException {
   constructor(retryAfterSeconds: number, provider: ProviderLabel) {
-    super(HttpStatus.TOO_MANY_REQUESTS, 'provider_busy', PROVIDER_MESSAGES.providerBusy(provider, retryAfterSeconds), { retryAfterSeconds });
+    super(HttpStatus.TOO_MANY_REQUESTS, 'provider_busy', PROVIDER_MESSAGES.providerBusy(provider, retryAfterSeconds), {
+      retryAfterSeconds,
+    });
   }
 }
 
@@ -39,9 +47,14 @@ export function providerFailure(error: unknown, provider: ProviderLabel): HttpEx
   }
   const code = providerErrorCode(error);
   if (isRetryableProviderErrorCode(code)) {
-    return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'provider_unavailable', PROVIDER_MESSAGES.providerUnavailable(provider));
+    return new ApiException(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'provider_unavailable',
+      PROVIDER_MESSAGES.providerUnavailable(provider),
+    );
   }
   return new ApiException(HttpStatus.BAD_GATEWAY, 'provider_rejected', PROVIDER_MESSAGES.providerUnavailable(provider));
 }
 
-export const invalidPrintifyToken = () => new ApiException(HttpStatus.BAD_REQUEST, 'printify_token_invalid', PROVIDER_MESSAGES.invalidPrintifyToken);
+export const invalidPrintifyToken = () =>
+  new ApiException(HttpStatus.BAD_REQUEST, 'printify_token_invalid', PROVIDER_MESSAGES.invalidPrintifyToken);

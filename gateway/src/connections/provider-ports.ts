@@ -15,7 +15,10 @@ export interface EtsyOAuthPort {
     etsyUserId: string;
   }>;
   getMe(auth: EtsyAccessTokens): Promise<{ userId: string | number; shopId: string | number | null | undefined }>;
-  getShop(auth: EtsyAccessTokens, shopId: string): Promise<{ shopId: string | number; name: string; currency: string | null; country: string | null }>;
+  getShop(
+    auth: EtsyAccessTokens,
+    shopId: string,
+  ): Promise<{ shopId: string | number; name: string; currency: string | null; country: string | null }>;
 }
 
 export interface PrintifyShop {
@@ -31,9 +34,21 @@ export interface PrintifyPort {
 
 /** The webhook calls of the Printify client (scopes webhooks.read/write), for the subscriptions the gateway makes. */
 export interface PrintifyWebhooksPort {
-  listWebhooks(auth: { token: string; accountKey: string }, shopId: string): Promise<{ webhooks: Array<{ id: string; topic: string; url: string }> }>;
-  createWebhook(auth: { token: string; accountKey: string }, shopId: string, input: { topic: string; url: string; secret?: string }): Promise<{ id: string }>;
-  deleteWebhook(auth: { token: string; accountKey: string }, shopId: string, webhookId: string, host: string): Promise<void>;
+  listWebhooks(
+    auth: { token: string; accountKey: string },
+    shopId: string,
+  ): Promise<{ webhooks: Array<{ id: string; topic: string; url: string }> }>;
+  createWebhook(
+    auth: { token: string; accountKey: string },
+    shopId: string,
+    input: { topic: string; url: string; secret?: string },
+  ): Promise<{ id: string }>;
+  deleteWebhook(
+    auth: { token: string; accountKey: string },
+    shopId: string,
+    webhookId: string,
+    host: string,
+  ): Promise<void>;
 }
 
 export interface PkcePort {

@@ -22,4 +22,5 @@ export function checkSyncFromDate(value: string | undefined, now: Date): string 
   return value;
 }
 
-const invalidDate = (message: string) => new ApiException(HttpStatus.BAD_REQUEST, 'sync_from_date_invalid', message, { field: 'syncFromDate' });
+const invalidDate = (message: string) =>
+  new ApiException(HttpStatus.BAD_REQUEST, 'sync_from_date_invalid', message, { field: 'syncFromDate' });

@@ -17,7 +17,6 @@ const repositoryProviders = DATA_SOURCE_REPOSITORIES.map((Repository) => ({
   useFactory: (dataSource: DataSource) => new Repository(dataSource),
 }));
 
-
 @Global()
 @Module({})
 export class CoreModule implements OnApplicationShutdown {

@@ -40,7 +40,10 @@ export class DemoAccountsService {
   }
 
   async create(now = new Date()): Promise<{ user: PublicUser; session: { jwt: string; maxAgeSeconds: number } }> {
-    const suffix = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, 'x');
+    const suffix = randomBytes(9)
+      .toString('base64url')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, 'x');
     const tenantId = `demo-${suffix}`;
     let user: UserEntity | null = null;
     try {
@@ -74,10 +77,17 @@ export class DemoAccountsService {
       this.logger.info({ event: 'demo.created', userId: user.id }, 'demo account created');
       return { user: publicUser({ ...user, currency: user.displayCurrency }), session };
     } catch (error) {
-      this.logger.error({ event: 'demo.failed', err: { name: (error as Error)?.name, message: (error as Error)?.message } }, 'demo account could not be created');
+      this.logger.error(
+        { event: 'demo.failed', err: { name: (error as Error)?.name, message: (error as Error)?.message } },
+        'demo account could not be created',
+      );
       if (user) await this.users.delete(user.id).catch(() => undefined);
       await this.sandbox.deleteTenant(tenantId).catch(() => undefined);
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'demo_unavailable', 'The demo is unavailable right now. Please try again in a moment.');
+      throw new ApiException(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        'demo_unavailable',
+        'The demo is unavailable right now. Please try again in a moment.',
+      );
     }
   }
 
@@ -95,12 +105,15 @@ export class DemoAccountsService {
     });
     const outcome = await this.etsy.finish(user, { code, state: query.get('state') ?? undefined });
     if (outcome.kind !== 'redirect' || !outcome.location.endsWith('etsy=connected')) {
-      throw new Error(`the sandbox Etsy connection did not complete (${outcome.kind === 'redirect' ? outcome.location : outcome.reason})`);
+      throw new Error(
+        `the sandbox Etsy connection did not complete (${outcome.kind === 'redirect' ? outcome.location : outcome.reason})`,
+      );
     }
   }
 
   private async connectPrintify(user: SignedInUser, tenant: SandboxTenant): Promise<void> {
-    const shop = tenant.printify.shops.find((s) => s.sales_channel.toLowerCase() === 'etsy') ?? tenant.printify.shops[0];
+    const shop =
+      tenant.printify.shops.find((s) => s.sales_channel.toLowerCase() === 'etsy') ?? tenant.printify.shops[0];
     if (!shop) throw new Error('the sandbox seller has no Printify shop');
     await this.printify.connect(user, { token: tenant.printify.token, shopId: String(shop.id) });
   }

@@ -34,23 +34,38 @@ export class DemoCleanupService {
   async sweep(now = new Date()): Promise<number> {
     // After going live there is no sandbox to tidy or ask: expired accounts still go.
     const sandboxRunning = effectiveProviders(this.config).mode === 'sandbox';
-    const liveTenants = sandboxRunning ? await this.sandbox.listTenantIds().catch((error: unknown) => (this.logFailure(error), null)) : null;
+    const liveTenants = sandboxRunning
+      ? await this.sandbox.listTenantIds().catch((error: unknown) => (this.logFailure(error), null))
+      : null;
     // A demo made while the list was fetched has a seller the list lacks: only accounts a
     // minute old or more are judged.
-    const removed = await this.demoAccounts.removeExpired({ now, batch: BATCH, liveTenantIds: liveTenants, judgedBefore: new Date(now.getTime() - 60_000) });
+    const removed = await this.demoAccounts.removeExpired({
+      now,
+      batch: BATCH,
+      liveTenantIds: liveTenants,
+      judgedBefore: new Date(now.getTime() - 60_000),
+    });
     if (!removed) return 0;
     // Their sessions went with them by foreign key: no gateway may keep trusting its copy.
     if (removed.expired.length + removed.evicted > 0) await this.sessions.accountsRemoved();
     // After the commit: a seller left behind by a failed call expires in the sandbox on its own.
     for (const account of removed.expired) {
-      if (account.sandboxTenantId && sandboxRunning) await this.sandbox.deleteTenant(account.sandboxTenantId).catch((error: unknown) => this.logFailure(error));
+      if (account.sandboxTenantId && sandboxRunning)
+        await this.sandbox.deleteTenant(account.sandboxTenantId).catch((error: unknown) => this.logFailure(error));
     }
     const count = removed.expired.length + removed.evicted;
-    if (count > 0) this.logger.info({ event: 'demo.expired_removed', count: removed.expired.length, evicted: removed.evicted }, 'expired demo accounts removed');
+    if (count > 0)
+      this.logger.info(
+        { event: 'demo.expired_removed', count: removed.expired.length, evicted: removed.evicted },
+        'expired demo accounts removed',
+      );
     return count;
   }
 
   private logFailure(error: unknown): void {
-    this.logger.warn({ event: 'demo.cleanup_failed', err: { name: (error as Error)?.name, message: (error as Error)?.message } }, 'demo cleanup step failed');
+    this.logger.warn(
+      { event: 'demo.cleanup_failed', err: { name: (error as Error)?.name, message: (error as Error)?.message } },
+      'demo cleanup step failed',
+    );
   }
 }

@@ -27,7 +27,11 @@ export class DemoController {
     if (!this.demo.enabled) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
     await this.throttle.assertDemoAllowed(req.ip);
     const { user, session } = await this.demo.create();
-    void reply.setCookie(sessionCookieName(this.config), session.jwt, sessionCookieOptions(this.config, session.maxAgeSeconds));
+    void reply.setCookie(
+      sessionCookieName(this.config),
+      session.jwt,
+      sessionCookieOptions(this.config, session.maxAgeSeconds),
+    );
     return { user };
   }
 

@@ -24,7 +24,11 @@ function toTenant(body: Record<string, unknown>): SandboxTenant {
   const etsy = body.etsy as SandboxTenant['etsy'];
   const printify = body.printify as { token?: string; tokens?: string[]; shops: SandboxTenant['printify']['shops'] };
   const token = printify.token ?? printify.tokens?.[0] ?? '';
-  return { tenantId: String(body.tenantId), etsy: { ...etsy, userId: String(etsy.userId), shopId: String(etsy.shopId) }, printify: { token, shops: printify.shops } };
+  return {
+    tenantId: String(body.tenantId),
+    etsy: { ...etsy, userId: String(etsy.userId), shopId: String(etsy.shopId) },
+    printify: { token, shops: printify.shops },
+  };
 }
 
 export class SandboxUnavailableError extends Error {
@@ -46,7 +50,12 @@ export class SandboxAdminClient {
   }
 
   async getTenant(tenantId: string): Promise<SandboxTenant | null> {
-    const body = await this.call<Record<string, unknown>>('GET', `/__sandbox/tenants/${encodeURIComponent(tenantId)}`, undefined, [404]);
+    const body = await this.call<Record<string, unknown>>(
+      'GET',
+      `/__sandbox/tenants/${encodeURIComponent(tenantId)}`,
+      undefined,
+      [404],
+    );
     return body.tenantId ? toTenant(body) : null;
   }
 
@@ -58,8 +67,22 @@ export class SandboxAdminClient {
   }
 
   /** An authorization code as if the tenant's Etsy user had clicked Allow on the consent page. */
-  async grant(tenantId: string, params: { clientId: string; redirectUri: string; scope: string; state: string; codeChallenge: string; codeChallengeMethod: string }): Promise<string> {
-    const body = await this.call<{ code?: unknown }>('POST', `/__sandbox/tenants/${encodeURIComponent(tenantId)}/grant`, params);
+  async grant(
+    tenantId: string,
+    params: {
+      clientId: string;
+      redirectUri: string;
+      scope: string;
+      state: string;
+      codeChallenge: string;
+      codeChallengeMethod: string;
+    },
+  ): Promise<string> {
+    const body = await this.call<{ code?: unknown }>(
+      'POST',
+      `/__sandbox/tenants/${encodeURIComponent(tenantId)}/grant`,
+      params,
+    );
     if (typeof body.code !== 'string') throw new SandboxUnavailableError('the sandbox granted no code');
     return body.code;
   }

@@ -31,14 +31,20 @@ const REFUSALS = {
     status: 403,
     page: {
       title: 'Etsy connection failed',
-      problem: 'This Etsy connection was not started from your PodProfit session, or it has expired or was already used.',
+      problem:
+        'This Etsy connection was not started from your PodProfit session, or it has expired or was already used.',
       advice: 'Nothing was connected. Go back to Connections and choose Connect Etsy to try again.',
       link: TO_CONNECTIONS,
     },
   },
   'demo-ended': {
     status: 410,
-    page: { title: 'Your demo has ended', problem: DEMO_SELLER_GONE, advice: 'A new demo comes with its own sandbox seller, already connected.', link: { href: '/', text: 'Go to the home page' } },
+    page: {
+      title: 'Your demo has ended',
+      problem: DEMO_SELLER_GONE,
+      advice: 'A new demo comes with its own sandbox seller, already connected.',
+      link: { href: '/', text: 'Go to the home page' },
+    },
   },
 } satisfies Record<string, { status: number; page: ProblemPage }>;
 
@@ -77,19 +83,25 @@ export class SandboxConsentProxyController {
   }
 
   private async forward(req: FastifyRequest, reply: FastifyReply, path: string): Promise<void> {
-    if (effectiveProviders(this.config).mode !== 'sandbox') throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
+    if (effectiveProviders(this.config).mode !== 'sandbox')
+      throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
     const query = new URL(req.url, 'http://gateway.invalid').searchParams;
     const form = req.method === 'POST' ? new URLSearchParams(String(req.body ?? '')) : null;
     const jwt = req.cookies?.[sessionCookieName(this.config)];
     const user = jwt ? await this.sessions.resolveJwt(jwt) : null;
     if (!user) return this.refuse(reply, 'signed-out');
     const state = stateOf(form ?? query);
-    if (!state || !(await this.states.isPending(state, { userId: user.id, sessionIdHash: user.sessionIdHash }))) return this.refuse(reply, 'foreign-state');
+    if (!state || !(await this.states.isPending(state, { userId: user.id, sessionIdHash: user.sessionIdHash })))
+      return this.refuse(reply, 'foreign-state');
     try {
       await this.relay(reply, path, user, query, form);
     } catch (error) {
       if (error instanceof ApiException && error.code === 'demo_ended') return this.refuse(reply, 'demo-ended');
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'sandbox_unavailable', 'The demo sandbox is not answering. Please try again shortly.');
+      throw new ApiException(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        'sandbox_unavailable',
+        'The demo sandbox is not answering. Please try again shortly.',
+      );
     }
   }
 
@@ -103,7 +115,13 @@ export class SandboxConsentProxyController {
       .send(problemPage(refusal.page));
   }
 
-  private async relay(reply: FastifyReply, path: string, user: SignedInUser, query: URLSearchParams, form: URLSearchParams | null): Promise<void> {
+  private async relay(
+    reply: FastifyReply,
+    path: string,
+    user: SignedInUser,
+    query: URLSearchParams,
+    form: URLSearchParams | null,
+  ): Promise<void> {
     const headers: Record<string, string> = { 'x-sandbox-tenant': await this.tenants.tenantFor(user.id) };
     const target = new URL(path, this.config.SANDBOX_URL);
     query.delete(TENANT_FIELD);

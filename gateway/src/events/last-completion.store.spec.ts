@@ -1,6 +1,12 @@
 import { isJobCompletedEvent } from './last-completion.store';
 
-const event = { queue: 'fx-rate', jobId: '5', name: 'ping', worker: 'host:123', completedAt: '2026-05-01T10:00:00.000Z' };
+const event = {
+  queue: 'fx-rate',
+  jobId: '5',
+  name: 'ping',
+  worker: 'host:123',
+  completedAt: '2026-05-01T10:00:00.000Z',
+};
 
 describe('a job.completed event from the wire', () => {
   it('is accepted with the contract shape', () => {

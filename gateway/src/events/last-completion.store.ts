@@ -23,7 +23,10 @@ export class LastCompletionStore {
   /** Every queue's last completion (null where none was heard within the TTL). */
   async readAll(): Promise<Record<QueueName, JobCompletedEvent | null>> {
     const values = await withTimeout(this.redis.mget(QUEUE_NAMES.map(keyOf)), READ_TIMEOUT_MS);
-    return Object.fromEntries(QUEUE_NAMES.map((name, index) => [name, parse(values[index])])) as Record<QueueName, JobCompletedEvent | null>;
+    return Object.fromEntries(QUEUE_NAMES.map((name, index) => [name, parse(values[index])])) as Record<
+      QueueName,
+      JobCompletedEvent | null
+    >;
   }
 }
 

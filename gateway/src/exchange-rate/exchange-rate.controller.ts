@@ -8,7 +8,11 @@ export class ExchangeRateController {
   constructor(private readonly exchange: ExchangeRateService) {}
 
   @Get(':date/:from/:to')
-  rate(@Param('date') date: string, @Param('from') from: string, @Param('to') to: string): Promise<ExchangeRateResponse> {
+  rate(
+    @Param('date') date: string,
+    @Param('from') from: string,
+    @Param('to') to: string,
+  ): Promise<ExchangeRateResponse> {
     return this.exchange.rateFor(date, from, to);
   }
 }

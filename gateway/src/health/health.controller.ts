@@ -28,10 +28,7 @@ export class HealthController {
   @Public()
   @Get('healthz')
   async check(@Res({ passthrough: true }) reply: FastifyReply) {
-    const [postgres, redis] = await Promise.all([
-      probe(() => this.db.ping()),
-      probe(() => this.redis.ping()),
-    ]);
+    const [postgres, redis] = await Promise.all([probe(() => this.db.ping()), probe(() => this.redis.ping())]);
     const ok = postgres === 'up' && redis === 'up';
     void reply.status(ok ? 200 : 503);
     return { status: ok ? 'ok' : 'unavailable', service: 'gateway', checks: { postgres, redis } };

@@ -73,7 +73,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
-    this.replyWithError(exception, host.switchToHttp().getRequest<FastifyRequest>(), host.switchToHttp().getResponse<FastifyReply>());
+    this.replyWithError(
+      exception,
+      host.switchToHttp().getRequest<FastifyRequest>(),
+      host.switchToHttp().getResponse<FastifyReply>(),
+    );
   }
 
   /** Also called for errors Fastify raises before a route is found (see framework-errors.ts). */
@@ -101,12 +105,18 @@ export function toErrorBody(exception: unknown, requestId: string): ErrorBody {
     const status = exception.getStatus();
     // Nest turns Fastify's own errors (a body that is not JSON, too large, not JSON-typed) into a
     // bare HttpException carrying Fastify's wording; they get ours, by status.
-    const framework = exception.constructor === HttpException || status === 413 || status === 415 ? FRAMEWORK_ERRORS[status] : undefined;
+    const framework =
+      exception.constructor === HttpException || status === 413 || status === 415
+        ? FRAMEWORK_ERRORS[status]
+        : undefined;
     if (framework) return body(status, framework.code, framework.message);
     const code = exception instanceof ApiException ? exception.code : codeForStatus(status);
     if (status < 500) return withField(body(status, code, httpMessage(exception, status)), exception);
     // 502/503 messages are ours (a provider or a dependency failed); other 5xx stay in the log.
-    const oursToShow = exception instanceof ApiException ? status === HttpStatus.BAD_GATEWAY || status === HttpStatus.SERVICE_UNAVAILABLE : status === HttpStatus.SERVICE_UNAVAILABLE;
+    const oursToShow =
+      exception instanceof ApiException
+        ? status === HttpStatus.BAD_GATEWAY || status === HttpStatus.SERVICE_UNAVAILABLE
+        : status === HttpStatus.SERVICE_UNAVAILABLE;
     if (oursToShow) {
       return { ...body(status, code, httpMessage(exception, status)), requestId };
     }
@@ -147,7 +157,8 @@ function httpMessage(exception: HttpException, status: number): string {
 function fullHttpMessage(exception: HttpException, status: number): string {
   const response = exception.getResponse();
   // Nest's own route-not-found message echoes the method and path (query string included).
-  if (status === 404 && /^Cannot [A-Z]+ /.test(String((response as { message?: unknown }).message ?? response))) return 'Not Found';
+  if (status === 404 && /^Cannot [A-Z]+ /.test(String((response as { message?: unknown }).message ?? response)))
+    return 'Not Found';
   if (typeof response === 'string') return response;
   const message = (response as { message?: unknown }).message;
   if (Array.isArray(message)) return message.slice(0, MAX_LISTED_MESSAGES).map(String).join('; ');

@@ -36,7 +36,9 @@ export const BodyLimit = (bytes: number) => RouteConfig({ bodyLimit: bytes } sat
  * A provider webhook route (see provider-webhook-route.ts): its own body limit, raw body, no
  * same-origin check. One RouteConfig, since a second one on a handler would replace the first.
  */
-export const ProviderWebhookBody = () => RouteConfig({ bodyLimit: BODY_LIMITS.webhook, [PROVIDER_WEBHOOK_ROUTE]: true } satisfies BodyLimitConfig & ProviderWebhookRouteConfig);
+export const ProviderWebhookBody = () =>
+  RouteConfig({ bodyLimit: BODY_LIMITS.webhook, [PROVIDER_WEBHOOK_ROUTE]: true } satisfies BodyLimitConfig &
+    ProviderWebhookRouteConfig);
 
 /** Gives every route its limit as Nest registers it; call before the app initialises. */
 export function applyRouteBodyLimits(fastify: FastifyInstance): void {

@@ -36,8 +36,13 @@ export class NoBodyInterceptor implements NestInterceptor {
     const handler = context.getHandler();
     let takes = this.takesBody.get(handler);
     if (takes === undefined) {
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ?? {}) as Record<string, unknown>;
-      takes = Object.keys(args).some((key) => key.startsWith(`${RouteParamtypes.BODY}:`) || key.startsWith(`${RouteParamtypes.RAW_BODY}:`));
+      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ?? {}) as Record<
+        string,
+        unknown
+      >;
+      takes = Object.keys(args).some(
+        (key) => key.startsWith(`${RouteParamtypes.BODY}:`) || key.startsWith(`${RouteParamtypes.RAW_BODY}:`),
+      );
       this.takesBody.set(handler, takes);
     }
     return takes || (request.routeOptions?.config as { bodyLimit?: number } | undefined)?.bodyLimit !== undefined;

@@ -42,7 +42,9 @@ export function helmetOptions(isProduction: boolean) {
  * The same headers for a reply that never went through Fastify's hooks: errors Fastify raises
  * before routing (a malformed URL) go straight to its frameworkErrors handler.
  */
-export function securityHeadersForRawReplies(isProduction: boolean): (request: FastifyRequest, reply: FastifyReply) => void {
+export function securityHeadersForRawReplies(
+  isProduction: boolean,
+): (request: FastifyRequest, reply: FastifyReply) => void {
   const setHeaders = helmetMiddleware(helmetOptions(isProduction));
   return (request, reply) => {
     setHeaders(request.raw, reply.raw, () => undefined);
@@ -54,7 +56,8 @@ export function securityHeadersForRawReplies(isProduction: boolean): (request: F
 export async function registerSecurityHeaders(fastify: FastifyInstance, isProduction: boolean): Promise<void> {
   await fastify.register(helmet, helmetOptions(isProduction));
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/api/') || request.url === '/healthz' || request.url === '/livez') reply.header('Cache-Control', 'no-store');
+    if (request.url.startsWith('/api/') || request.url === '/healthz' || request.url === '/livez')
+      reply.header('Cache-Control', 'no-store');
     reply.removeHeader('x-powered-by');
     return payload;
   });
@@ -90,8 +93,10 @@ export function registerJsonOnlyParser(fastify: FastifyInstance): void {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       if (text.trim() === '') return done(null, {});
       const problem = jsonShapeProblem(text, { maxDepth: MAX_JSON_DEPTH, maxFields: MAX_JSON_FIELDS });
-      if (problem === 'depth') return done(new RequestBodyRejected('The request body is nested too deeply.'), undefined);
-      if (problem === 'fields') return done(new RequestBodyRejected('The request body has too many fields.'), undefined);
+      if (problem === 'depth')
+        return done(new RequestBodyRejected('The request body is nested too deeply.'), undefined);
+      if (problem === 'fields')
+        return done(new RequestBodyRejected('The request body has too many fields.'), undefined);
       void parseJson(request, text, done);
     },
   );
@@ -106,7 +111,10 @@ export class RequestBodyRejected extends Error {
  * Depth (brackets) and fields (object keys plus array elements) outside strings, in one pass,
  * before anything recursive touches the input. Stops at the first bound crossed.
  */
-export function jsonShapeProblem(text: string, limits: { maxDepth: number; maxFields: number }): 'depth' | 'fields' | null {
+export function jsonShapeProblem(
+  text: string,
+  limits: { maxDepth: number; maxFields: number },
+): 'depth' | 'fields' | null {
   // Whether each open container is an array; a comma in an array starts one more element.
   const inArray = new Uint8Array(limits.maxDepth + 1);
   let depth = 0;
@@ -135,6 +143,10 @@ export function jsonShapeProblem(text: string, limits: { maxDepth: number; maxFi
 
 function nextNonSpace(text: string, from: number): number {
   let i = from;
-  while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13)) i += 1;
+  while (
+    i < text.length &&
+    (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13)
+  )
+    i += 1;
   return i;
 }

@@ -26,7 +26,9 @@ export class SpaFallback {
   private readonly gzipHtml: Buffer;
 
   private constructor(private readonly indexHtml: Buffer) {
-    this.brotliHtml = brotliCompressSync(indexHtml, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } });
+    this.brotliHtml = brotliCompressSync(indexHtml, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+    });
     this.gzipHtml = gzipSync(indexHtml, { level: 9 });
   }
 
@@ -44,7 +46,10 @@ export class SpaFallback {
       // Our setHeaders decides caching: hashed assets forever, the rest revalidated.
       cacheControl: false,
       setHeaders: (res, path) => {
-        res.raw.setHeader('Cache-Control', path.startsWith(join(root, 'assets') + '/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE);
+        res.raw.setHeader(
+          'Cache-Control',
+          path.startsWith(join(root, 'assets') + '/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE,
+        );
       },
     });
     return new SpaFallback(readFileSync(indexFile));
@@ -59,7 +64,11 @@ export class SpaFallback {
   /** index.html, compressed like the static files when the client accepts it. */
   send(reply: FastifyReply): void {
     const encoding = preferredEncoding(reply.request.headers['accept-encoding']);
-    void reply.status(200).header('Cache-Control', REVALIDATE_CACHE).header('Vary', 'accept-encoding').type('text/html; charset=utf-8');
+    void reply
+      .status(200)
+      .header('Cache-Control', REVALIDATE_CACHE)
+      .header('Vary', 'accept-encoding')
+      .type('text/html; charset=utf-8');
     if (encoding) void reply.header('Content-Encoding', encoding);
     void reply.send(encoding === 'br' ? this.brotliHtml : encoding === 'gzip' ? this.gzipHtml : this.indexHtml);
   }
@@ -68,7 +77,9 @@ export class SpaFallback {
 /** br over gzip when both are accepted (q=0 refuses one); undefined: send it as it is. */
 export function preferredEncoding(acceptEncoding: string | string[] | undefined): 'br' | 'gzip' | undefined {
   const accepted = new Set<string>();
-  for (const part of String(acceptEncoding ?? '').toLowerCase().split(',')) {
+  for (const part of String(acceptEncoding ?? '')
+    .toLowerCase()
+    .split(',')) {
     const [name, ...params] = part.trim().split(';');
     const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
     if (name && !refused) accepted.add(name.trim());

@@ -42,7 +42,8 @@ export class UserConcurrencyLimiter {
   private readonly lines = new Map<string, UserLine>();
 
   constructor(private readonly limits: UserConcurrencyLimits) {
-    if (!(limits.perUser >= 1 && limits.queue >= 0 && limits.maxWaitMs > 0)) throw new Error('UserConcurrencyLimiter: bad limits');
+    if (!(limits.perUser >= 1 && limits.queue >= 0 && limits.maxWaitMs > 0))
+      throw new Error('UserConcurrencyLimiter: bad limits');
   }
 
   /** Resolves with the release of a turn (call it exactly once), or rejects with NoTurnError. */

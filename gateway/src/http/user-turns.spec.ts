@@ -11,7 +11,11 @@ async function appWith(limiter: UserConcurrencyLimiter): Promise<{ app: FastifyI
     limiter,
     cookieName: 'session',
     subjectOf: (jwt) => (jwt.startsWith('user-') ? jwt : null),
-    refuse: (error, _request, reply) => void reply.status(error.getStatus()).header('retry-after', String(error.retryAfterSeconds)).send({ code: error.code }),
+    refuse: (error, _request, reply) =>
+      void reply
+        .status(error.getStatus())
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send({ code: error.code }),
   });
   let finishSlow: () => void = () => undefined;
   app.get('/api/slow', () => new Promise((resolve) => (finishSlow = () => resolve({ ok: true }))));
@@ -21,7 +25,8 @@ async function appWith(limiter: UserConcurrencyLimiter): Promise<{ app: FastifyI
   return { app, finish: () => finishSlow() };
 }
 
-const get = (app: FastifyInstance, url: string, session?: string) => app.inject({ method: 'GET', url, cookies: session ? { session } : {} });
+const get = (app: FastifyInstance, url: string, session?: string) =>
+  app.inject({ method: 'GET', url, cookies: session ? { session } : {} });
 
 describe('registerUserTurns', () => {
   it("refuses a user's request past their share with 429 too_many_requests and Retry-After, not other users' nor unsigned requests", async () => {
@@ -31,7 +36,11 @@ describe('registerUserTurns', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(limiter.inFlight('user-a')).toEqual({ running: 1, waiting: 0 });
     const refused = await get(app, '/api/fast', 'user-a');
-    expect([refused.statusCode, refused.json(), refused.headers['retry-after']]).toEqual([429, { code: 'too_many_requests' }, '1']);
+    expect([refused.statusCode, refused.json(), refused.headers['retry-after']]).toEqual([
+      429,
+      { code: 'too_many_requests' },
+      '1',
+    ]);
     expect((await get(app, '/api/fast', 'user-b')).statusCode).toBe(200);
     expect((await get(app, '/api/fast')).statusCode).toBe(200);
     expect((await get(app, '/api/fast', 'not-a-valid-jwt')).statusCode).toBe(200);

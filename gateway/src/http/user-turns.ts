@@ -71,7 +71,13 @@ export function registerUserTurns(fastify: FastifyInstance, options: UserTurnsOp
       release = await options.limiter.acquire(userId);
     } catch (error) {
       if (!(error instanceof NoTurnError)) throw error;
-      options.refuse(new ApiException(HttpStatus.TOO_MANY_REQUESTS, 'too_many_requests', TOO_MANY_REQUESTS_MESSAGE, { retryAfterSeconds: 1 }), request, reply);
+      options.refuse(
+        new ApiException(HttpStatus.TOO_MANY_REQUESTS, 'too_many_requests', TOO_MANY_REQUESTS_MESSAGE, {
+          retryAfterSeconds: 1,
+        }),
+        request,
+        reply,
+      );
       return reply;
     }
     const turn = new Turn(release);
@@ -86,7 +92,8 @@ export function registerUserTurns(fastify: FastifyInstance, options: UserTurnsOp
 @Injectable()
 export class UserTurnInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const turn = context.getType() === 'http' ? turns.get(context.switchToHttp().getRequest<FastifyRequest>()) : undefined;
+    const turn =
+      context.getType() === 'http' ? turns.get(context.switchToHttp().getRequest<FastifyRequest>()) : undefined;
     if (!turn) return next.handle();
     turn.handlerStarted();
     return next.handle().pipe(finalize(() => turn.handlerEnded()));

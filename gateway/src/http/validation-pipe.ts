@@ -26,7 +26,10 @@ class GatewayValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'custom') {
       const path = findUnsafeText(value, metadata.data ? [metadata.data] : []);
-      if (path) throw new ApiException(HttpStatus.BAD_REQUEST, 'validation_failed', unsafeTextMessage(path, metadata), { field: path.join('.') || undefined });
+      if (path)
+        throw new ApiException(HttpStatus.BAD_REQUEST, 'validation_failed', unsafeTextMessage(path, metadata), {
+          field: path.join('.') || undefined,
+        });
     }
     return super.transform(value, metadata);
   }
@@ -67,7 +70,10 @@ export function createValidationPipe(): ValidationPipe {
 
 function unsafeTextMessage(path: string[], metadata: ArgumentMetadata): string {
   const prototype = (metadata.metatype as { prototype?: object } | undefined)?.prototype;
-  const own = prototype && path.length === 1 && !metadata.data ? (Reflect.getMetadata(UNSAFE_TEXT_MESSAGE, prototype, path[0]) as unknown) : undefined;
+  const own =
+    prototype && path.length === 1 && !metadata.data
+      ? (Reflect.getMetadata(UNSAFE_TEXT_MESSAGE, prototype, path[0]) as unknown)
+      : undefined;
   return typeof own === 'string' ? own : `${fieldLabel(path)} contains a character that is not allowed.`;
 }
 
@@ -75,6 +81,10 @@ function unsafeTextMessage(path: string[], metadata: ArgumentMetadata): string {
 function fieldLabel(path: string[]): string {
   const name = [...path].reverse().find((segment) => !/^\d+$/.test(segment));
   if (!name) return 'A field';
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase().slice(0, 60);
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase()
+    .slice(0, 60);
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

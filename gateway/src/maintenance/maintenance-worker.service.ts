@@ -3,7 +3,16 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { PinoLogger } from 'nestjs-pino';
 import { AppConfig } from '@pod/config';
-import { bullConnection, bullPrefix, jobDataProblem, schedulesFor, shortReason, upsertSchedulers, workerOptionsFor, type JobHandlers } from '@pod/queue';
+import {
+  bullConnection,
+  bullPrefix,
+  jobDataProblem,
+  schedulesFor,
+  shortReason,
+  upsertSchedulers,
+  workerOptionsFor,
+  type JobHandlers,
+} from '@pod/queue';
 import { DemoCleanupService } from '../demo/demo-cleanup.service';
 import { QueueRegistry } from '../queues/queue-registry';
 import { SyncMaintenanceService } from '../sync/sync-maintenance.service';
@@ -26,7 +35,11 @@ export class MaintenanceWorkerService implements OnApplicationBootstrap, OnAppli
   private recovering?: Promise<void>;
 
   readonly handlers: JobHandlers<'maintenance'> = {
-    ping: async () => ({ queue: 'maintenance', worker: `${hostname()}:${process.pid}`, completedAt: new Date().toISOString() }),
+    ping: async () => ({
+      queue: 'maintenance',
+      worker: `${hostname()}:${process.pid}`,
+      completedAt: new Date().toISOString(),
+    }),
     'demo-cleanup': async () => ({ removed: await this.demoCleanup.sweep() }),
     'sync-fan-out': (job) => this.syncMaintenance.fanOut(job.data.mode),
     'sync-reconcile': () => this.syncMaintenance.reconcile(),
@@ -57,9 +70,23 @@ export class MaintenanceWorkerService implements OnApplicationBootstrap, OnAppli
       connection: bullConnection(this.config, 'worker'),
       prefix: bullPrefix(this.config),
     });
-    this.worker.on('failed', (job, error) => this.logger.warn({ event: 'job.failed', queue: 'maintenance', job: job?.name, reason: shortReason(error) }, 'maintenance job failed'));
-    this.worker.on('error', (error) => this.logger.warn({ event: 'maintenance.worker_error', reason: shortReason(error) }, 'maintenance worker error'));
-    void this.worker.run().catch((error: unknown) => this.logger.warn({ event: 'maintenance.worker_error', reason: shortReason(error) }, 'maintenance worker stopped'));
+    this.worker.on('failed', (job, error) =>
+      this.logger.warn(
+        { event: 'job.failed', queue: 'maintenance', job: job?.name, reason: shortReason(error) },
+        'maintenance job failed',
+      ),
+    );
+    this.worker.on('error', (error) =>
+      this.logger.warn({ event: 'maintenance.worker_error', reason: shortReason(error) }, 'maintenance worker error'),
+    );
+    void this.worker
+      .run()
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { event: 'maintenance.worker_error', reason: shortReason(error) },
+          'maintenance worker stopped',
+        ),
+      );
   }
 
   /** Idempotent (stable scheduler ids); a failure is retried on the next reconnect or start. */
@@ -68,7 +95,10 @@ export class MaintenanceWorkerService implements OnApplicationBootstrap, OnAppli
       const ids = await upsertSchedulers(schedulesFor(this.config), (name) => this.queues.get(name));
       this.logger.info({ event: 'schedulers.upserted', when, ids }, 'job schedulers registered');
     } catch (error) {
-      this.logger.warn({ event: 'schedulers.upsert_failed', when, reason: shortReason(error) }, 'could not register the job schedulers; they will be when Redis is back or on the next start');
+      this.logger.warn(
+        { event: 'schedulers.upsert_failed', when, reason: shortReason(error) },
+        'could not register the job schedulers; they will be when Redis is back or on the next start',
+      );
     }
   }
 
@@ -86,10 +116,17 @@ export class MaintenanceWorkerService implements OnApplicationBootstrap, OnAppli
     for (let attempt = 1; attempt <= RECOVERY_ATTEMPTS && !this.stopping; attempt++) {
       try {
         const outcome = await this.syncMaintenance.reconcile({ staleAfterMs: 0 });
-        this.logger.info({ event: 'sync.reconciled_on_reconnect', attempt, ...outcome }, 'Redis is back: active runs checked for lost jobs');
+        this.logger.info(
+          { event: 'sync.reconciled_on_reconnect', attempt, ...outcome },
+          'Redis is back: active runs checked for lost jobs',
+        );
         return;
       } catch (error) {
-        if (attempt === RECOVERY_ATTEMPTS) this.logger.warn({ event: 'sync.reconcile_failed', reason: shortReason(error) }, 'could not check the active runs after Redis came back');
+        if (attempt === RECOVERY_ATTEMPTS)
+          this.logger.warn(
+            { event: 'sync.reconcile_failed', reason: shortReason(error) },
+            'could not check the active runs after Redis came back',
+          );
         else await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
       }
     }

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { isActiveMatchRunStatus, type MatchRunTrigger, type MatchRunView, type MatchStartResponse, type MatchStatusResponse } from '@pod/contracts';
+import {
+  isActiveMatchRunStatus,
+  type MatchRunTrigger,
+  type MatchRunView,
+  type MatchStartResponse,
+  type MatchStatusResponse,
+} from '@pod/contracts';
 import { MatchRunsRepository, type MatchRun } from '@pod/db';
 import { QueueProducer } from '../queues/queue-producer';
 

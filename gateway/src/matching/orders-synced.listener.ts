@@ -33,7 +33,10 @@ export class OrdersSyncedListener {
       await this.runs.queue(userId, 'sync');
     } catch (error) {
       // A hint lost (Redis or PostgreSQL away, or the user deleted): the next trigger matches.
-      this.logger.warn({ event: 'match.queue_failed', userId, reason: (error as Error)?.name }, 'could not queue a match run after a sync');
+      this.logger.warn(
+        { event: 'match.queue_failed', userId, reason: (error as Error)?.name },
+        'could not queue a match run after a sync',
+      );
     }
   }
 }

@@ -1,16 +1,33 @@
-import type { FigureSource, MoneyView, OrderDetailsResponse, OrderRowView, ProfitLineView, RateUsedView } from '@pod/contracts';
+import type {
+  FigureSource,
+  MoneyView,
+  OrderDetailsResponse,
+  OrderRowView,
+  ProfitLineView,
+  RateUsedView,
+} from '@pod/contracts';
 import type { OrderViewRow, PrintifyOrderDetails, ReceiptDetails } from '@pod/db';
-import { figureLineLabels, formatMarginPercent, type DisplayCurrencyCode, type StoredAmount, type StoredFigureLine, type StoredOrderBreakdown } from '@pod/domain';
+import {
+  figureLineLabels,
+  formatMarginPercent,
+  type DisplayCurrencyCode,
+  type StoredAmount,
+  type StoredFigureLine,
+  type StoredOrderBreakdown,
+} from '@pod/domain';
 
 /**
  * Stored rows to the API's shapes. No figure is computed here: amounts are the stored integers,
  * the margin is formatted from its stored exact fraction. Provisional figures are shown like
  * final ones, and say so.
  */
-const moneyView = (minor: number | null, currency: string): MoneyView | null => (minor === null ? null : { minor, currency });
-const amountView = (amount: StoredAmount | null): MoneyView | null => (amount ? { minor: amount.minor, currency: amount.currency } : null);
+const moneyView = (minor: number | null, currency: string): MoneyView | null =>
+  minor === null ? null : { minor, currency };
+const amountView = (amount: StoredAmount | null): MoneyView | null =>
+  amount ? { minor: amount.minor, currency: amount.currency } : null;
 /** Figures with sums to show: final, or provisional at a stand-in ECB day's rates. */
-const hasSums = (figures: OrderViewRow['figures'] | OrderRowView['figures']) => figures === 'ok' || figures === 'provisional';
+const hasSums = (figures: OrderViewRow['figures'] | OrderRowView['figures']) =>
+  figures === 'ok' || figures === 'provisional';
 
 export function marginPercent(margin: StoredOrderBreakdown['margin']): number | null {
   return margin ? Number(formatMarginPercent({ ...margin }, 1)) : null;
@@ -31,7 +48,10 @@ export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): 
     orderDate: row.orderDate ? row.orderDate.toISOString() : null,
     matchMethod: row.matchMethod,
     // Exact is 1, fuzzy its score; a manual pair has no confidence to show.
-    matchConfidence: row.matchMethod === 'manual' || row.etsyReceiptId === null || row.printifyOrderId === null ? null : row.matchConfidence,
+    matchConfidence:
+      row.matchMethod === 'manual' || row.etsyReceiptId === null || row.printifyOrderId === null
+        ? null
+        : row.matchConfidence,
     figures: row.figures ?? 'not_computed',
     revenue: ok && row.etsyReceiptId ? moneyView(row.revenueMinor, currency) : null,
     cost: ok ? moneyView(row.costsMinor, currency) : null,
@@ -59,12 +79,17 @@ function ratesUsed(breakdown: StoredOrderBreakdown, currency: DisplayCurrencyCod
   for (const line of [...breakdown.revenueLines, ...breakdown.costLines]) {
     if (line.rate === null || line.rateDate === null || line.original.currency === currency) continue;
     const key = `${line.original.currency}>${currency}@${line.rateDate}`;
-    if (!seen.has(key)) seen.set(key, { from: line.original.currency, to: currency, rate: line.rate, date: line.rateDate });
+    if (!seen.has(key))
+      seen.set(key, { from: line.original.currency, to: currency, rate: line.rate, date: line.rateDate });
   }
   return [...seen.values()];
 }
 
-export function profitView(row: OrderRowView, breakdown: StoredOrderBreakdown | null, currency: DisplayCurrencyCode): OrderDetailsResponse['profit'] {
+export function profitView(
+  row: OrderRowView,
+  breakdown: StoredOrderBreakdown | null,
+  currency: DisplayCurrencyCode,
+): OrderDetailsResponse['profit'] {
   if (!breakdown || row.figures === 'not_computed') return null;
   const ok = hasSums(row.figures);
   return {
@@ -89,25 +114,39 @@ export function etsySideView(receipt: ReceiptDetails, row: OrderRowView): NonNul
     status: receipt.status,
     revenue: row.revenue,
     originalTotal: { minor: receipt.grandtotalMinor, currency: receipt.currency },
-    lines: receipt.lines.map((line) => ({ title: line.title, sku: line.sku, quantity: line.quantity, price: { minor: line.unitPriceMinor, currency: line.currency } })),
+    lines: receipt.lines.map((line) => ({
+      title: line.title,
+      sku: line.sku,
+      quantity: line.quantity,
+      price: { minor: line.unitPriceMinor, currency: line.currency },
+    })),
   };
 }
 
 /** Printify's three cost lines in the display currency come from the breakdown; the original total from the stored order. */
-export function printifySideView(order: PrintifyOrderDetails, breakdown: StoredOrderBreakdown | null, row: OrderRowView): NonNullable<OrderDetailsResponse['printify']> {
+export function printifySideView(
+  order: PrintifyOrderDetails,
+  breakdown: StoredOrderBreakdown | null,
+  row: OrderRowView,
+): NonNullable<OrderDetailsResponse['printify']> {
   const ok = hasSums(row.figures) && breakdown !== null;
   const displayOf = (kind: string): MoneyView | null => {
     if (!ok) return null;
     const lines = breakdown.costLines.filter((line) => line.kind === kind);
     if (lines.length === 0 || lines.some((line) => line.display === null)) return null;
-    return { minor: lines.reduce((sum, line) => sum + (line.display?.minor ?? 0), 0), currency: row.cost?.currency ?? '' };
+    return {
+      minor: lines.reduce((sum, line) => sum + (line.display?.minor ?? 0), 0),
+      currency: row.cost?.currency ?? '',
+    };
   };
   const production = displayOf('printify_production');
   const shipping = displayOf('printify_shipping');
   const tax = displayOf('printify_tax');
   const originals = ok ? breakdown.costLines.filter((line) => line.kind.startsWith('printify_')) : [];
   const originalTotal =
-    originals.length > 0 ? originals.reduce((sum, line) => sum + line.original.minor, 0) : order.lineCostMinor + order.lineShippingMinor + order.taxMinor;
+    originals.length > 0
+      ? originals.reduce((sum, line) => sum + line.original.minor, 0)
+      : order.lineCostMinor + order.lineShippingMinor + order.taxMinor;
   return {
     orderId: order.orderId,
     externalId: order.externalId,
@@ -115,7 +154,10 @@ export function printifySideView(order: PrintifyOrderDetails, breakdown: StoredO
     productionCost: production,
     shippingCost: shipping,
     taxCost: tax,
-    totalCost: production && shipping && tax ? { minor: production.minor + shipping.minor + tax.minor, currency: production.currency } : null,
+    totalCost:
+      production && shipping && tax
+        ? { minor: production.minor + shipping.minor + tax.minor, currency: production.currency }
+        : null,
     originalTotalCost: { minor: originalTotal, currency: order.currency },
     lines: order.lines,
   };

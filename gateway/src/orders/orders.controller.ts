@@ -8,7 +8,14 @@ import type {
   OrdersPageResponse,
 } from '@pod/contracts';
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
-import { CurrencyQueryDto, DashboardQueryDto, ManualMatchDto, MatchingQueryDto, OrderIdParams, OrdersQueryDto } from './dto/orders-query.dto';
+import {
+  CurrencyQueryDto,
+  DashboardQueryDto,
+  ManualMatchDto,
+  MatchingQueryDto,
+  OrderIdParams,
+  OrdersQueryDto,
+} from './dto/orders-query.dto';
 import { OrdersService } from './orders.service';
 
 /**
@@ -26,18 +33,30 @@ export class OrdersController {
   }
 
   @Get(':id')
-  details(@CurrentUser() user: SignedInUser, @Param() params: OrderIdParams, @Query() query: CurrencyQueryDto): Promise<OrderDetailsResponse> {
+  details(
+    @CurrentUser() user: SignedInUser,
+    @Param() params: OrderIdParams,
+    @Query() query: CurrencyQueryDto,
+  ): Promise<OrderDetailsResponse> {
     return this.orders.orderDetails(user.id, params.id, query.currency ?? user.currency);
   }
 
   @Get(':id/candidates')
-  candidates(@CurrentUser() user: SignedInUser, @Param() params: OrderIdParams, @Query() query: CurrencyQueryDto): Promise<MatchCandidatesResponse> {
+  candidates(
+    @CurrentUser() user: SignedInUser,
+    @Param() params: OrderIdParams,
+    @Query() query: CurrencyQueryDto,
+  ): Promise<MatchCandidatesResponse> {
     return this.orders.candidates(user.id, params.id, query.currency ?? user.currency);
   }
 
   @Post(':id/match')
   @HttpCode(HttpStatus.OK)
-  match(@CurrentUser() user: SignedInUser, @Param() params: OrderIdParams, @Body() body: ManualMatchDto): Promise<OrderChangeResponse> {
+  match(
+    @CurrentUser() user: SignedInUser,
+    @Param() params: OrderIdParams,
+    @Body() body: ManualMatchDto,
+  ): Promise<OrderChangeResponse> {
     return this.orders.matchByHand(user.id, params.id, body.withOrderId, user.currency);
   }
 

@@ -8,7 +8,13 @@ import type {
   OrderDetailsResponse,
   OrdersPageResponse,
 } from '@pod/contracts';
-import { OrderDetailsRepository, OrderEditsRepository, OrderViewsRepository, type EditOutcome, type OrderListFilter } from '@pod/db';
+import {
+  OrderDetailsRepository,
+  OrderEditsRepository,
+  OrderViewsRepository,
+  type EditOutcome,
+  type OrderListFilter,
+} from '@pod/db';
 import { marginOf, money, rankManualCandidates, type DisplayCurrencyCode } from '@pod/domain';
 import { computeProfitsJobOptions, type ComputeProfitsPayload } from '@pod/queue';
 import { ApiException } from '../http/api-exception';
@@ -23,7 +29,8 @@ const NOT_FOUND_MESSAGE = 'Order not found.';
 const BUSY_MESSAGE = 'Matching is running for your orders; try again in a moment.';
 
 const notFound = () => new ApiException(HttpStatus.NOT_FOUND, 'not_found', NOT_FOUND_MESSAGE);
-const statusFilter = (status: string | undefined) => (status && status !== 'all' ? (status as OrderListFilter['status']) : null);
+const statusFilter = (status: string | undefined) =>
+  status && status !== 'all' ? (status as OrderListFilter['status']) : null;
 
 /**
  * The Orders, Order Matching and Dashboard reads and the user's changes to one order. Every
@@ -42,7 +49,12 @@ export class OrdersService {
     logger.setContext(OrdersService.name);
   }
 
-  async list(userId: string, currency: DisplayCurrencyCode, query: OrdersQueryDto, now = new Date()): Promise<OrdersPageResponse> {
+  async list(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    query: OrdersQueryDto,
+    now = new Date(),
+  ): Promise<OrdersPageResponse> {
     const page = Number(query.page ?? 1);
     const pageSize = Number(query.pageSize ?? 50);
     const search = query.search?.trim() ?? '';
@@ -55,16 +67,35 @@ export class OrdersService {
     };
     const counts = await this.views.listCounts(userId, filter);
     const rows = await this.views.listPage(userId, currency, filter, pageSize, (page - 1) * pageSize);
-    return { orders: rows.map((row) => orderRowView(row, currency)), filteredTotal: counts.filteredTotal, total: counts.total, tabCounts: counts.tabCounts, page, pageSize, currency };
+    return {
+      orders: rows.map((row) => orderRowView(row, currency)),
+      filteredTotal: counts.filteredTotal,
+      total: counts.total,
+      tabCounts: counts.tabCounts,
+      page,
+      pageSize,
+      currency,
+    };
   }
 
-  async matchingPage(userId: string, currency: DisplayCurrencyCode, query: MatchingQueryDto, now = new Date()): Promise<MatchingPageResponse> {
+  async matchingPage(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    query: MatchingQueryDto,
+    now = new Date(),
+  ): Promise<MatchingPageResponse> {
     const month = query.month ?? now.toISOString().slice(0, 7);
     const [year, monthIndex] = month.split('-').map(Number);
     const from = new Date(Date.UTC(year, monthIndex - 1, 1));
     const to = new Date(Date.UTC(year, monthIndex, 1));
     const page = Number(query.page ?? 1);
-    const { rows, total } = await this.views.matchingPage(userId, currency, { from, to, status: statusFilter(query.status) }, MATCHING_PAGE_SIZE, (page - 1) * MATCHING_PAGE_SIZE);
+    const { rows, total } = await this.views.matchingPage(
+      userId,
+      currency,
+      { from, to, status: statusFilter(query.status) },
+      MATCHING_PAGE_SIZE,
+      (page - 1) * MATCHING_PAGE_SIZE,
+    );
     return {
       orders: rows.map((row) => orderRowView(row, currency)),
       total,
@@ -76,7 +107,12 @@ export class OrdersService {
     };
   }
 
-  async dashboard(userId: string, currency: DisplayCurrencyCode, query: DashboardQueryDto, now = new Date()): Promise<DashboardMetricsResponse> {
+  async dashboard(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    query: DashboardQueryDto,
+    now = new Date(),
+  ): Promise<DashboardMetricsResponse> {
     const days = Number(query.days ?? 30);
     const sums = await this.views.dashboard(userId, currency, new Date(now.getTime() - days * DAY_MS));
     const margin = marginOf(money(sums.netProfitMinor, currency), money(sums.revenueMinor, currency));
@@ -130,19 +166,44 @@ export class OrdersService {
     };
   }
 
-  async matchByHand(userId: string, id: string, withId: string, currency: DisplayCurrencyCode): Promise<OrderChangeResponse> {
-    return this.afterEdit(userId, currency, await this.edits.matchByHand(userId, id, withId), 'These two orders cannot be matched: pick an Etsy order and a Printify order, neither already matched nor archived.');
+  async matchByHand(
+    userId: string,
+    id: string,
+    withId: string,
+    currency: DisplayCurrencyCode,
+  ): Promise<OrderChangeResponse> {
+    return this.afterEdit(
+      userId,
+      currency,
+      await this.edits.matchByHand(userId, id, withId),
+      'These two orders cannot be matched: pick an Etsy order and a Printify order, neither already matched nor archived.',
+    );
   }
 
   async unmatch(userId: string, id: string, currency: DisplayCurrencyCode): Promise<OrderChangeResponse> {
-    return this.afterEdit(userId, currency, await this.edits.unmatch(userId, id), 'Only an Etsy order paired with a Printify order (and not archived) can be unmatched.');
+    return this.afterEdit(
+      userId,
+      currency,
+      await this.edits.unmatch(userId, id),
+      'Only an Etsy order paired with a Printify order (and not archived) can be unmatched.',
+    );
   }
 
-  async setArchived(userId: string, id: string, archived: boolean, currency: DisplayCurrencyCode): Promise<OrderChangeResponse> {
+  async setArchived(
+    userId: string,
+    id: string,
+    archived: boolean,
+    currency: DisplayCurrencyCode,
+  ): Promise<OrderChangeResponse> {
     return this.afterEdit(userId, currency, await this.edits.setArchived(userId, id, archived), '');
   }
 
-  private async afterEdit(userId: string, currency: DisplayCurrencyCode, outcome: EditOutcome, conflictMessage: string): Promise<OrderChangeResponse> {
+  private async afterEdit(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    outcome: EditOutcome,
+    conflictMessage: string,
+  ): Promise<OrderChangeResponse> {
     if (outcome === 'not_found') throw notFound();
     if (outcome === 'conflict') throw new ApiException(HttpStatus.CONFLICT, 'conflict', conflictMessage);
     // The change was not made: the user's lock stayed taken past the edit's short wait (EDIT_LOCK_WAIT_MS).
@@ -157,7 +218,10 @@ export class OrdersService {
     try {
       await this.producer.enqueue('matcher', 'compute-profits', { userId, reason }, computeProfitsJobOptions(userId));
     } catch {
-      this.logger.warn({ event: 'profits.queue_failed', userId }, 'could not queue profit computation after an order change');
+      this.logger.warn(
+        { event: 'profits.queue_failed', userId },
+        'could not queue profit computation after an order change',
+      );
     }
   }
 }

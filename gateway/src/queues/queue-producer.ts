@@ -34,7 +34,10 @@ export class QueueProducer {
       // add, so the job cannot land later behind a 503 the caller already got.
       const client = await withTimeout(target.client, ENQUEUE_TIMEOUT_MS);
       if (client.status !== 'ready') throw new Error(`Redis connection is ${client.status}`);
-      const job = await withTimeout(target.add(name, payload, { ...jobOptionsFor(queue, name), ...options }), ENQUEUE_TIMEOUT_MS);
+      const job = await withTimeout(
+        target.add(name, payload, { ...jobOptionsFor(queue, name), ...options }),
+        ENQUEUE_TIMEOUT_MS,
+      );
       return { id: String(job.id), queue, name };
     } catch (error) {
       this.logger.warn(`Could not enqueue ${queue}/${name}: ${shortReason(error)}`);

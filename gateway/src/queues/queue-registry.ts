@@ -20,7 +20,8 @@ export class QueueRegistry implements OnModuleInit {
       const warnings = new WarningThrottle(30_000);
       queue.on('error', (error) => {
         const suppressed = warnings.take();
-        if (suppressed !== null) this.logger.warn(`Queue ${name}: ${shortReason(error)} (${suppressed} similar suppressed)`);
+        if (suppressed !== null)
+          this.logger.warn(`Queue ${name}: ${shortReason(error)} (${suppressed} similar suppressed)`);
       });
       this.queues.set(name, queue);
     }

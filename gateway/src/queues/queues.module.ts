@@ -16,7 +16,10 @@ import { QueueRegistry } from './queue-registry';
   imports: [
     BullModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) }),
+      useFactory: (config: AppConfig) => ({
+        connection: bullConnection(config, 'producer'),
+        prefix: bullPrefix(config),
+      }),
     }),
     BullModule.registerQueue(...QUEUE_NAMES.map(queueRegistration)),
   ],

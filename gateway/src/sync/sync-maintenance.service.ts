@@ -34,7 +34,13 @@ export class SyncMaintenanceService {
     for (;;) {
       const page = await this.connections.listConnectedAfter(after, FAN_OUT_PAGE);
       for (const connection of page) {
-        const { alreadyRunning } = await this.syncs.start(connection.userId, connection.provider, connection.shopId, mode === 'nightly' ? 'nightly' : 'schedule', mode);
+        const { alreadyRunning } = await this.syncs.start(
+          connection.userId,
+          connection.provider,
+          connection.shopId,
+          mode === 'nightly' ? 'nightly' : 'schedule',
+          mode,
+        );
         if (alreadyRunning) result.alreadyActive++;
         else result.started++;
       }
@@ -71,7 +77,8 @@ export class SyncMaintenanceService {
         await this.runs.touch(run.id);
       }
     }
-    if (outcome.requeued + outcome.interrupted > 0) this.logger.warn({ event: 'sync.reconciled', ...outcome }, 'active runs without a live job repaired');
+    if (outcome.requeued + outcome.interrupted > 0)
+      this.logger.warn({ event: 'sync.reconciled', ...outcome }, 'active runs without a live job repaired');
     return outcome;
   }
 }

@@ -5,7 +5,12 @@ const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 /** A run as the web app sees it: counters, the progress estimate, a user-safe error. */
 export function toSyncRunView(run: SyncRun): SyncRunView {
-  const percent = run.status === 'succeeded' ? 100 : run.expectedPages ? Math.min(99, Math.floor((run.pagesDone / run.expectedPages) * 100)) : null;
+  const percent =
+    run.status === 'succeeded'
+      ? 100
+      : run.expectedPages
+        ? Math.min(99, Math.floor((run.pagesDone / run.expectedPages) * 100))
+        : null;
   return {
     id: run.id,
     provider: run.provider,

@@ -12,7 +12,10 @@ import { toSyncRunView } from './sync-run-view';
 
 const NOT_CONNECTED = {
   etsy: { code: 'etsy_not_connected', message: 'Etsy is not connected. Connect it on the Connections page first.' },
-  printify: { code: 'printify_not_connected', message: 'Printify is not connected. Connect it on the Connections page first.' },
+  printify: {
+    code: 'printify_not_connected',
+    message: 'Printify is not connected. Connect it on the Connections page first.',
+  },
 } as const;
 
 const RECONNECT = {
@@ -50,9 +53,16 @@ export class SyncRunsService {
    */
   async startPrintifyForUser(user: SignedInUser, shopId?: string): Promise<SyncStartResponse> {
     const connection = await this.usableConnection(user.id, 'printify');
-    if (shopId === undefined || shopId === connection.shopId) return this.start(user.id, 'printify', connection.shopId!, 'user', 'incremental');
+    if (shopId === undefined || shopId === connection.shopId)
+      return this.start(user.id, 'printify', connection.shopId!, 'user', 'incremental');
     const shop = (await this.printify.shopsOfConnection(user)).find((candidate) => String(candidate.id) === shopId);
-    if (!shop) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'That Printify shop is not one of your account\'s shops.', { field: 'shopId' });
+    if (!shop)
+      throw new ApiException(
+        HttpStatus.NOT_FOUND,
+        'not_found',
+        "That Printify shop is not one of your account's shops.",
+        { field: 'shopId' },
+      );
     const active = await this.runs.findActive(user.id, 'printify');
     if (active) return { run: toSyncRunView(active), alreadyRunning: true };
     await this.connectionEvents.replacing(user.id, 'printify');
@@ -62,7 +72,13 @@ export class SyncRunsService {
   }
 
   /** For schedules and first syncs: the connection is known to be usable. */
-  async start(userId: string, provider: Provider, shopId: string, trigger: SyncTrigger, mode: SyncMode): Promise<SyncStartResponse> {
+  async start(
+    userId: string,
+    provider: Provider,
+    shopId: string,
+    trigger: SyncTrigger,
+    mode: SyncMode,
+  ): Promise<SyncStartResponse> {
     const { run, created } = await this.runs.startOrGetActive({ userId, provider, shopId, trigger, mode });
     if (created) await this.enqueue(run);
     return { run: toSyncRunView(run), alreadyRunning: !created };
@@ -72,7 +88,11 @@ export class SyncRunsService {
     const latest = await this.runs.latestForUser(userId);
     const etsy = latest.etsy ? toSyncRunView(latest.etsy) : null;
     const printify = latest.printify ? toSyncRunView(latest.printify) : null;
-    return { etsy, printify, active: [etsy, printify].some((run) => run !== null && isActiveSyncRunStatus(run.status)) };
+    return {
+      etsy,
+      printify,
+      active: [etsy, printify].some((run) => run !== null && isActiveSyncRunStatus(run.status)),
+    };
   }
 
   /** The first sync of both providers once both are connected (after a connect, or for a demo account). */
@@ -80,14 +100,17 @@ export class SyncRunsService {
     const connections = await this.connections.listForUser(userId);
     const usable = connections.filter((c) => c.status === 'connected' && c.shopId);
     if (usable.length < 2) return;
-    for (const connection of usable) await this.start(userId, connection.provider, connection.shopId!, trigger, 'incremental');
+    for (const connection of usable)
+      await this.start(userId, connection.provider, connection.shopId!, trigger, 'incremental');
     this.logger.info({ event: 'sync.first_syncs_started', userId, trigger }, 'first syncs started');
   }
 
   async usableConnection(userId: string, provider: Provider): Promise<ConnectionSummary> {
     const connection = (await this.connections.listForUser(userId)).find((c) => c.provider === provider);
-    if (!connection || !connection.shopId) throw new ApiException(HttpStatus.CONFLICT, NOT_CONNECTED[provider].code, NOT_CONNECTED[provider].message);
-    if (connection.status !== 'connected') throw new ApiException(HttpStatus.CONFLICT, 'reconnect_required', RECONNECT[provider]);
+    if (!connection || !connection.shopId)
+      throw new ApiException(HttpStatus.CONFLICT, NOT_CONNECTED[provider].code, NOT_CONNECTED[provider].message);
+    if (connection.status !== 'connected')
+      throw new ApiException(HttpStatus.CONFLICT, 'reconnect_required', RECONNECT[provider]);
     return connection;
   }
 
@@ -98,7 +121,12 @@ export class SyncRunsService {
   async enqueue(run: SyncRun, delayMs = 0): Promise<void> {
     const queue = run.provider === 'etsy' ? 'etsy-sync' : 'printify-sync';
     try {
-      await this.producer.enqueue(queue, 'sync', { runId: run.id }, { jobId: run.id, ...(delayMs > 0 ? { delay: delayMs } : {}) });
+      await this.producer.enqueue(
+        queue,
+        'sync',
+        { runId: run.id },
+        { jobId: run.id, ...(delayMs > 0 ? { delay: delayMs } : {}) },
+      );
     } catch (error) {
       // Redis did not take the job: the run must not block the next trigger as "active".
       await this.runs.fail(run.id, null, 'internal', 'The sync could not be queued. Try again shortly.');

@@ -27,7 +27,10 @@ export class SyncModule implements OnModuleInit {
   onModuleInit(): void {
     this.events.onConnected(async (userId, trigger) => {
       await this.syncs.startFirstSyncs(userId, trigger).catch((error: unknown) => {
-        this.logger.warn({ event: 'sync.first_syncs_failed', userId, reason: (error as Error)?.name }, 'could not start the first syncs; the schedule will');
+        this.logger.warn(
+          { event: 'sync.first_syncs_failed', userId, reason: (error as Error)?.name },
+          'could not start the first syncs; the schedule will',
+        );
       });
     });
   }

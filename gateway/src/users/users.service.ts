@@ -25,14 +25,19 @@ export class UsersService {
     try {
       await this.throttle.assertPasswordCheckAllowed(user.id);
     } catch (error) {
-      this.logger.warn({ event: 'user.password_change_locked', userId: user.id }, 'password change refused by throttle');
+      this.logger.warn(
+        { event: 'user.password_change_locked', userId: user.id },
+        'password change refused by throttle',
+      );
       throw error;
     }
     const passwordHash = await this.users.passwordHashOf(user.id);
     if (!(await this.passwords.verify(passwordHash ?? undefined, currentPassword))) {
       await this.throttle.recordWrongCurrentPassword(user.id);
       this.logger.info({ event: 'user.password_change_refused', userId: user.id }, 'wrong current password');
-      throw new ApiException(HttpStatus.BAD_REQUEST, 'wrong_current_password', 'Current password is incorrect', { field: 'currentPassword' });
+      throw new ApiException(HttpStatus.BAD_REQUEST, 'wrong_current_password', 'Current password is incorrect', {
+        field: 'currentPassword',
+      });
     }
     await this.throttle.clearPasswordCheckFailures(user.id);
     this.passwords.assertAcceptable(newPassword);

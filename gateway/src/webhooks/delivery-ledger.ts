@@ -24,7 +24,9 @@ export class DeliveryLedger {
 
   /** True the first time (scope, id) is claimed within the window; false for a duplicate. 503 when Redis does not answer. */
   async claim(provider: Provider, scope: string, deliveryId: string): Promise<boolean> {
-    const answer = await this.call(() => this.redis.set(keyOf(provider, scope, deliveryId), '1', 'EX', DELIVERY_MEMORY_SECONDS, 'NX'));
+    const answer = await this.call(() =>
+      this.redis.set(keyOf(provider, scope, deliveryId), '1', 'EX', DELIVERY_MEMORY_SECONDS, 'NX'),
+    );
     return answer === 'OK';
   }
 
@@ -37,7 +39,11 @@ export class DeliveryLedger {
     try {
       return await withTimeout(operation(), REDIS_TIMEOUT_MS);
     } catch {
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_unavailable', 'The delivery could not be recorded; try again shortly.');
+      throw new ApiException(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        'service_unavailable',
+        'The delivery could not be recorded; try again shortly.',
+      );
     }
   }
 }

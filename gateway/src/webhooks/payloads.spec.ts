@@ -5,7 +5,12 @@ const json = (value: unknown) => Buffer.from(typeof value === 'string' ? value :
 describe('Printify envelope (b.5)', () => {
   it('reads the documented envelope', () => {
     const delivery = parsePrintifyDelivery(
-      json({ id: '653b6be8-2ff7-4ab5-a7a6-6889a8b3bbf5', type: 'order:updated', created_at: '2026-11-24 10:00:00+00:00', resource: { id: '5a96f649b2439217d070f507', type: 'order', data: { shop_id: 815256, status: 'fulfilled' } } }),
+      json({
+        id: '653b6be8-2ff7-4ab5-a7a6-6889a8b3bbf5',
+        type: 'order:updated',
+        created_at: '2026-11-24 10:00:00+00:00',
+        resource: { id: '5a96f649b2439217d070f507', type: 'order', data: { shop_id: 815256, status: 'fulfilled' } },
+      }),
     );
     expect(delivery).toEqual({
       id: '653b6be8-2ff7-4ab5-a7a6-6889a8b3bbf5',
@@ -16,8 +21,14 @@ describe('Printify envelope (b.5)', () => {
   });
 
   it('takes data as optional and a shop resource id as a number', () => {
-    expect(parsePrintifyDelivery(json({ id: 'e1', type: 'order:created', created_at: 'yesterday', resource: { id: 'abc', type: 'order' } }))).toMatchObject({ createdAt: null, resource: { shopId: null, status: null } });
-    expect(parsePrintifyDelivery(json({ id: 'e2', type: 'shop:disconnected', resource: { id: 815256, type: 'shop' } }))).toMatchObject({ resource: { id: '815256', type: 'shop' } });
+    expect(
+      parsePrintifyDelivery(
+        json({ id: 'e1', type: 'order:created', created_at: 'yesterday', resource: { id: 'abc', type: 'order' } }),
+      ),
+    ).toMatchObject({ createdAt: null, resource: { shopId: null, status: null } });
+    expect(
+      parsePrintifyDelivery(json({ id: 'e2', type: 'shop:disconnected', resource: { id: 815256, type: 'shop' } })),
+    ).toMatchObject({ resource: { id: '815256', type: 'shop' } });
   });
 
   it.each([
@@ -39,8 +50,14 @@ describe('Etsy flat body (a.12)', () => {
   const url = 'https://openapi.etsy.com/v3/application/shops/12345678/receipts/3456789012';
 
   it('reads the documented body and the receipt id from resource_url', () => {
-    expect(parseEtsyDelivery(json({ event_type: 'order.paid', resource_url: url, shop_id: 12345678 }))).toEqual({ eventType: 'order.paid', shopId: '12345678', receiptId: '3456789012' });
-    expect(parseEtsyDelivery(json({ event_type: 'order.shipped', resource_url: `${url}/`, shop_id: '12345678' }))).toMatchObject({ receiptId: '3456789012' });
+    expect(parseEtsyDelivery(json({ event_type: 'order.paid', resource_url: url, shop_id: 12345678 }))).toEqual({
+      eventType: 'order.paid',
+      shopId: '12345678',
+      receiptId: '3456789012',
+    });
+    expect(
+      parseEtsyDelivery(json({ event_type: 'order.shipped', resource_url: `${url}/`, shop_id: '12345678' })),
+    ).toMatchObject({ receiptId: '3456789012' });
   });
 
   it.each([
@@ -48,7 +65,14 @@ describe('Etsy flat body (a.12)', () => {
     [{ event_type: 'order.paid', resource_url: url }, 'The delivery has no shop_id.'],
     [{ event_type: 'order.paid', resource_url: url, shop_id: -1 }, 'The delivery has no shop_id.'],
     [{ event_type: 'order.paid', shop_id: 12345678 }, 'The delivery has no resource_url.'],
-    [{ event_type: 'order.paid', resource_url: 'https://openapi.etsy.com/v3/application/shops/12345678', shop_id: 12345678 }, 'The resource_url names no receipt.'],
+    [
+      {
+        event_type: 'order.paid',
+        resource_url: 'https://openapi.etsy.com/v3/application/shops/12345678',
+        shop_id: 12345678,
+      },
+      'The resource_url names no receipt.',
+    ],
     [{ event_type: 'order.paid', resource_url: url, shop_id: 999 }, 'The resource_url names another shop.'],
     [{ event_type: 'order.paid', data: { shop_id: 1 } }, 'The delivery has no shop_id.'],
   ])('refuses %j', (body, problem) => {

@@ -21,7 +21,9 @@ function parseObject(raw: Buffer): Rec | string {
   } catch {
     return 'The delivery body is not valid JSON.';
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Rec) : 'The delivery body is not a JSON object.';
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Rec)
+    : 'The delivery body is not a JSON object.';
 }
 
 /** A numeric id (number or digits) as text. */
@@ -61,14 +63,20 @@ export function parsePrintifyDelivery(raw: Buffer): PrintifyDelivery | string {
   if (typeof body === 'string') return body;
   const id = text(body.id);
   const type = text(body.type, 100);
-  const resource = body.resource !== null && typeof body.resource === 'object' && !Array.isArray(body.resource) ? (body.resource as Rec) : null;
+  const resource =
+    body.resource !== null && typeof body.resource === 'object' && !Array.isArray(body.resource)
+      ? (body.resource as Rec)
+      : null;
   if (!id || !/^[A-Za-z0-9_.-]+$/.test(id)) return 'The delivery has no event id.';
   if (!type) return 'The delivery has no type.';
   if (!resource) return 'The delivery has no resource.';
   const resourceId = typeof resource.id === 'number' ? idText(resource.id) : text(resource.id, 64);
   const resourceType = text(resource.type, 100);
   if (!resourceId || !resourceType) return 'The delivery resource has no id or type.';
-  const data = resource.data !== null && typeof resource.data === 'object' && !Array.isArray(resource.data) ? (resource.data as Rec) : {};
+  const data =
+    resource.data !== null && typeof resource.data === 'object' && !Array.isArray(resource.data)
+      ? (resource.data as Rec)
+      : {};
   return {
     id,
     type,

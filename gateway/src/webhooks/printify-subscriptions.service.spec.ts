@@ -6,17 +6,33 @@ import type { PrintifyWebhooksPort } from '../connections/provider-ports';
 import { PrintifySubscriptionsService, webhookKeyOf } from './printify-subscriptions.service';
 
 const BASE = 'https://podprofit.example.com';
-const TOPICS = ['order:created', 'order:updated', 'order:sent-to-production', 'order:shipment:created', 'order:shipment:delivered'];
+const TOPICS = [
+  'order:created',
+  'order:updated',
+  'order:sent-to-production',
+  'order:shipment:created',
+  'order:shipment:delivered',
+];
 
 function newTestService(options: { base?: string | null; previousKey?: string | null; connected?: boolean } = {}) {
-  const hook: { key: string | null; status: WebhookStatus | null; secret: string | null } = { key: options.previousKey ?? null, status: null, secret: null };
+  const hook: { key: string | null; status: WebhookStatus | null; secret: string | null } = {
+    key: options.previousKey ?? null,
+    status: null,
+    secret: null,
+  };
   const connections = {
-    readPrintifyToken: jest.fn(async () => (options.connected === false ? null : { token: 'pfy-token', connection: { shopId: '815256', status: 'connected', externalAccountId: 'shops:abc' } })),
+    readPrintifyToken: jest.fn(async () =>
+      options.connected === false
+        ? null
+        : { token: 'pfy-token', connection: { shopId: '815256', status: 'connected', externalAccountId: 'shops:abc' } },
+    ),
     readPrintifyWebhook: jest.fn(async () => ({ key: hook.key, status: hook.status })),
-    setPrintifyWebhook: jest.fn(async (_userId: string, setup: { key: string; secret: string; status: WebhookStatus }) => {
-      Object.assign(hook, setup);
-      return true;
-    }),
+    setPrintifyWebhook: jest.fn(
+      async (_userId: string, setup: { key: string; secret: string; status: WebhookStatus }) => {
+        Object.assign(hook, setup);
+        return true;
+      },
+    ),
     markPrintifyWebhook: jest.fn(async (_userId: string, key: string, status: WebhookStatus) => {
       if (hook.key !== key) return false;
       hook.status = status;
@@ -27,23 +43,32 @@ function newTestService(options: { base?: string | null; previousKey?: string | 
   let nextId = 1;
   const printify = {
     listWebhooks: jest.fn(async () => ({ webhooks: [...remote] })),
-    createWebhook: jest.fn(async (_auth: unknown, _shop: string, input: { topic: string; url: string; secret?: string }) => {
-      const created = { id: `w${nextId++}`, topic: input.topic, url: input.url };
-      remote.push(created);
-      return created;
-    }),
+    createWebhook: jest.fn(
+      async (_auth: unknown, _shop: string, input: { topic: string; url: string; secret?: string }) => {
+        const created = { id: `w${nextId++}`, topic: input.topic, url: input.url };
+        remote.push(created);
+        return created;
+      },
+    ),
     deleteWebhook: jest.fn(async (_auth: unknown, _shop: string, id: string, host: string) => {
       const index = remote.findIndex((w) => w.id === id);
       if (index < 0) throw new NotFoundError('printify', 'gone');
-      if (new URL(remote[index].url).host !== host) throw new ProviderError('host mismatch', { provider: 'printify', status: 400, code: 'bad_request' });
+      if (new URL(remote[index].url).host !== host)
+        throw new ProviderError('host mismatch', { provider: 'printify', status: 400, code: 'bad_request' });
       remote.splice(index, 1);
     }),
   } satisfies PrintifyWebhooksPort;
   const lines: string[] = [];
-  const log = (level: string) => (fields: object, message: string) => lines.push(JSON.stringify({ level, ...fields, message }));
+  const log = (level: string) => (fields: object, message: string) =>
+    lines.push(JSON.stringify({ level, ...fields, message }));
   const logger = { setContext: jest.fn(), info: log('info'), warn: log('warn') } as unknown as PinoLogger;
   const config = { webhookPublicBase: options.base === undefined ? BASE : options.base } as AppConfig;
-  const sut = new PrintifySubscriptionsService(printify, connections as unknown as ConnectionsRepository, config, logger);
+  const sut = new PrintifySubscriptionsService(
+    printify,
+    connections as unknown as ConnectionsRepository,
+    config,
+    logger,
+  );
   return { sut, printify, connections, remote, hook, lines };
 }
 
@@ -57,11 +82,13 @@ describe('PrintifySubscriptionsService.register', () => {
     expect(connections.setPrintifyWebhook.mock.calls[0][1]).toMatchObject({ status: 'pending' });
     expect(remote.map((w) => w.topic)).toEqual(TOPICS);
     expect(new Set(remote.map((w) => w.url))).toEqual(new Set([`${BASE}/api/webhooks/printify/${hook.key}`]));
-    expect(printify.createWebhook.mock.calls.every((call) => call[2].secret === hook.secret && call[1] === '815256')).toBe(true);
+    expect(
+      printify.createWebhook.mock.calls.every((call) => call[2].secret === hook.secret && call[1] === '815256'),
+    ).toBe(true);
     expect(printify.createWebhook.mock.calls[0][0]).toEqual({ token: 'pfy-token', accountKey: 'shops:abc' });
   });
 
-  it('replaces a previous key\'s subscriptions (on any host) after the new ones exist, and leaves others alone', async () => {
+  it("replaces a previous key's subscriptions (on any host) after the new ones exist, and leaves others alone", async () => {
     const { sut, remote, hook } = newTestService({ previousKey: 'old-key' });
     remote.push({ id: 'old1', topic: 'order:created', url: 'http://localhost:5000/api/webhooks/printify/old-key' });
     remote.push({ id: 'foreign', topic: 'order:created', url: `${BASE}/api/webhooks/printify/someone-elses-key` });
@@ -81,7 +108,13 @@ describe('PrintifySubscriptionsService.register', () => {
 
   it('never throws: a token without the webhooks scope leaves the status failed and a log line without secrets', async () => {
     const { sut, printify, hook, lines } = newTestService();
-    printify.createWebhook.mockRejectedValueOnce(new ProviderError('printify POST /v1/shops/{shop_id}/webhooks.json: HTTP 403', { provider: 'printify', status: 403, code: 'forbidden' }));
+    printify.createWebhook.mockRejectedValueOnce(
+      new ProviderError('printify POST /v1/shops/{shop_id}/webhooks.json: HTTP 403', {
+        provider: 'printify',
+        status: 403,
+        code: 'forbidden',
+      }),
+    );
     expect(await sut.register('user-1')).toBe('failed');
     expect(hook.status).toBe('failed');
     const text = lines.join('\n');
@@ -93,7 +126,7 @@ describe('PrintifySubscriptionsService.register', () => {
 });
 
 describe('PrintifySubscriptionsService.unregister', () => {
-  it('deletes this connection\'s subscriptions with their URL\'s host, and only those', async () => {
+  it("deletes this connection's subscriptions with their URL's host, and only those", async () => {
     const { sut, printify, remote } = newTestService({ previousKey: 'mine' });
     remote.push(
       { id: 'a', topic: 'order:created', url: 'https://podprofit.example.com:8443/api/webhooks/printify/mine' },
@@ -102,7 +135,10 @@ describe('PrintifySubscriptionsService.unregister', () => {
     );
     expect(await sut.unregister('user-1')).toBe(2);
     expect(remote.map((w) => w.id)).toEqual(['c']);
-    expect(printify.deleteWebhook.mock.calls.map((call) => call[3])).toEqual(['podprofit.example.com:8443', 'podprofit.example.com:8443']);
+    expect(printify.deleteWebhook.mock.calls.map((call) => call[3])).toEqual([
+      'podprofit.example.com:8443',
+      'podprofit.example.com:8443',
+    ]);
   });
 
   it('never throws, and does nothing for a connection without webhooks', async () => {

@@ -50,7 +50,10 @@ export class PrintifySubscriptionsService {
       return await withTimeout(work, SUBSCRIPTION_DEADLINE_MS);
     } catch (error) {
       // Past the deadline the calls go on; their own outcome is recorded when they end.
-      this.logger.warn({ event: 'printify.webhooks_failed', userId, reason: reasonOf(error) }, 'Printify webhook subscriptions not made; syncs continue on schedule');
+      this.logger.warn(
+        { event: 'printify.webhooks_failed', userId, reason: reasonOf(error) },
+        'Printify webhook subscriptions not made; syncs continue on schedule',
+      );
       return 'failed';
     }
   }
@@ -60,7 +63,10 @@ export class PrintifySubscriptionsService {
     try {
       return await withTimeout(this.unsubscribe(userId), SUBSCRIPTION_DEADLINE_MS);
     } catch (error) {
-      this.logger.warn({ event: 'printify.webhooks_unsubscribe_failed', userId, reason: reasonOf(error) }, 'Printify webhook subscriptions not removed');
+      this.logger.warn(
+        { event: 'printify.webhooks_unsubscribe_failed', userId, reason: reasonOf(error) },
+        'Printify webhook subscriptions not removed',
+      );
       return 0;
     }
   }
@@ -78,12 +84,16 @@ export class PrintifySubscriptionsService {
     try {
       const existing = (await this.printify.listWebhooks(auth, shopId)).webhooks;
       const url = `${base}${PRINTIFY_WEBHOOK_PATH}${key}`;
-      for (const topic of PRINTIFY_ORDER_TOPICS) await this.printify.createWebhook(auth, shopId, { topic, url, secret });
+      for (const topic of PRINTIFY_ORDER_TOPICS)
+        await this.printify.createWebhook(auth, shopId, { topic, url, secret });
       await this.connections.markPrintifyWebhook(userId, key, 'registered');
       // The connection's earlier subscriptions (an older key) go once the new ones exist.
       const stale = existing.filter((hook) => previous?.key && webhookKeyOf(hook.url) === previous.key);
       await this.remove(auth, shopId, stale, userId);
-      this.logger.info({ event: 'printify.webhooks_registered', userId, topics: PRINTIFY_ORDER_TOPICS.length, replaced: stale.length }, 'Printify webhook subscriptions made');
+      this.logger.info(
+        { event: 'printify.webhooks_registered', userId, topics: PRINTIFY_ORDER_TOPICS.length, replaced: stale.length },
+        'Printify webhook subscriptions made',
+      );
       return 'registered';
     } catch (error) {
       await this.connections.markPrintifyWebhook(userId, key, 'failed').catch(() => undefined);
@@ -98,14 +108,21 @@ export class PrintifySubscriptionsService {
     const shopId = stored?.connection.shopId;
     if (!stored || !shopId) return 0;
     const auth: Auth = { token: stored.token, accountKey: stored.connection.externalAccountId ?? `user:${userId}` };
-    const ours = (await this.printify.listWebhooks(auth, shopId)).webhooks.filter((w) => webhookKeyOf(w.url) === hook.key);
+    const ours = (await this.printify.listWebhooks(auth, shopId)).webhooks.filter(
+      (w) => webhookKeyOf(w.url) === hook.key,
+    );
     const removed = await this.remove(auth, shopId, ours, userId);
     this.logger.info({ event: 'printify.webhooks_removed', userId, removed }, 'Printify webhook subscriptions removed');
     return removed;
   }
 
   /** Deletes each subscription with its URL's host (b.5); one already gone counts as removed. */
-  private async remove(auth: Auth, shopId: string, hooks: Array<{ id: string; url: string }>, userId: string): Promise<number> {
+  private async remove(
+    auth: Auth,
+    shopId: string,
+    hooks: Array<{ id: string; url: string }>,
+    userId: string,
+  ): Promise<number> {
     let removed = 0;
     for (const hook of hooks) {
       try {
@@ -116,7 +133,10 @@ export class PrintifySubscriptionsService {
           removed++;
           continue;
         }
-        this.logger.warn({ event: 'printify.webhook_delete_failed', userId, reason: reasonOf(error) }, 'a Printify webhook subscription was not removed');
+        this.logger.warn(
+          { event: 'printify.webhook_delete_failed', userId, reason: reasonOf(error) },
+          'a Printify webhook subscription was not removed',
+        );
       }
     }
     return removed;

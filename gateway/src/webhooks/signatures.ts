@@ -51,7 +51,11 @@ export function verifyEtsySignature(rawBody: Buffer, headers: StandardWebhookHea
 }
 
 /** 'stale' (older than the tolerance), 'future' (ahead by more) or null when fresh. */
-export function timestampProblem(timestampSeconds: number, nowMs: number, toleranceSeconds = ETSY_TIMESTAMP_TOLERANCE_SECONDS): 'stale' | 'future' | null {
+export function timestampProblem(
+  timestampSeconds: number,
+  nowMs: number,
+  toleranceSeconds = ETSY_TIMESTAMP_TOLERANCE_SECONDS,
+): 'stale' | 'future' | null {
   const skew = timestampSeconds - Math.floor(nowMs / 1000);
   if (skew < -toleranceSeconds) return 'stale';
   if (skew > toleranceSeconds) return 'future';

@@ -15,30 +15,75 @@ const ETSY_KEY = Buffer.from('etsy-portal-secret-for-tests-01');
 const ETSY_SECRET = `whsec_${ETSY_KEY.toString('base64')}`;
 const NOW = Date.parse('2026-11-24T10:00:30Z');
 
-function newTestService(target: PrintifyWebhookTarget | null = { connectionId: 'conn-1', userId: 'user-1', status: 'connected', shopId: '815256', secret: SECRET }) {
+function newTestService(
+  target: PrintifyWebhookTarget | null = {
+    connectionId: 'conn-1',
+    userId: 'user-1',
+    status: 'connected',
+    shopId: '815256',
+    secret: SECRET,
+  },
+) {
   const seen = new Set<string>();
   const ledger = {
-    claim: jest.fn(async (provider: string, scope: string, id: string) => !seen.has(`${provider}|${scope}|${id}`) && Boolean(seen.add(`${provider}|${scope}|${id}`))),
-    release: jest.fn(async (provider: string, scope: string, id: string) => void seen.delete(`${provider}|${scope}|${id}`)),
+    claim: jest.fn(
+      async (provider: string, scope: string, id: string) =>
+        !seen.has(`${provider}|${scope}|${id}`) && Boolean(seen.add(`${provider}|${scope}|${id}`)),
+    ),
+    release: jest.fn(
+      async (provider: string, scope: string, id: string) => void seen.delete(`${provider}|${scope}|${id}`),
+    ),
   };
   const producer = { enqueue: jest.fn(async () => ({ id: 'job', queue: 'printify-sync', name: 'refresh-order' })) };
   const connections = {
     findPrintifyWebhookTarget: jest.fn(async (key: string) => (key === KEY ? target : null)),
-    listEtsyConnectionsOfShop: jest.fn(async (shopId: string) => (shopId === '12345678' ? [{ connectionId: 'etsy-1', userId: 'user-1' }, { connectionId: 'etsy-2', userId: 'user-2' }] : [])),
+    listEtsyConnectionsOfShop: jest.fn(async (shopId: string) =>
+      shopId === '12345678'
+        ? [
+            { connectionId: 'etsy-1', userId: 'user-1' },
+            { connectionId: 'etsy-2', userId: 'user-2' },
+          ]
+        : [],
+    ),
   };
   const lines: string[] = [];
-  const log = (level: string) => (fields: object, message: string) => lines.push(JSON.stringify({ level, ...fields, message }));
+  const log = (level: string) => (fields: object, message: string) =>
+    lines.push(JSON.stringify({ level, ...fields, message }));
   const logger = { setContext: jest.fn(), info: log('info'), warn: log('warn') } as unknown as PinoLogger;
   const config = { ETSY_WEBHOOK_SECRET: ETSY_SECRET } as AppConfig;
-  const sut = new WebhookIntakeService(connections as unknown as ConnectionsRepository, ledger as unknown as DeliveryLedger, producer as unknown as QueueProducer, config, logger);
+  const sut = new WebhookIntakeService(
+    connections as unknown as ConnectionsRepository,
+    ledger as unknown as DeliveryLedger,
+    producer as unknown as QueueProducer,
+    config,
+    logger,
+  );
   return { sut, ledger, producer, connections, lines, config };
 }
 
-const envelope = (overrides: Record<string, unknown> = {}, data: Record<string, unknown> = { shop_id: 815256, status: 'fulfilled' }) =>
-  Buffer.from(JSON.stringify({ id: '653b6be8-2ff7-4ab5-a7a6-6889a8b3bbf5', type: 'order:updated', created_at: '2026-11-24 10:00:00+00:00', resource: { id: '5a96f649b2439217d070f507', type: 'order', data }, ...overrides }));
+const envelope = (
+  overrides: Record<string, unknown> = {},
+  data: Record<string, unknown> = { shop_id: 815256, status: 'fulfilled' },
+) =>
+  Buffer.from(
+    JSON.stringify({
+      id: '653b6be8-2ff7-4ab5-a7a6-6889a8b3bbf5',
+      type: 'order:updated',
+      created_at: '2026-11-24 10:00:00+00:00',
+      resource: { id: '5a96f649b2439217d070f507', type: 'order', data },
+      ...overrides,
+    }),
+  );
 const pfySign = (body: Buffer, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
-const etsyBody = (event = 'order.paid', shop = 12345678) => Buffer.from(JSON.stringify({ event_type: event, resource_url: `https://openapi.etsy.com/v3/application/shops/${shop}/receipts/3456789012`, shop_id: shop }));
+const etsyBody = (event = 'order.paid', shop = 12345678) =>
+  Buffer.from(
+    JSON.stringify({
+      event_type: event,
+      resource_url: `https://openapi.etsy.com/v3/application/shops/${shop}/receipts/3456789012`,
+      shop_id: shop,
+    }),
+  );
 const etsyHeaders = (body: Buffer, id = 'msg_1', timestamp = String(Math.floor(NOW / 1000))) => ({
   id,
   timestamp,
@@ -57,11 +102,16 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; cod
 }
 
 describe('Printify deliveries', () => {
-  it('enqueues one refresh-order for the connection\'s user and shop, with a job id per order and delivery', async () => {
+  it("enqueues one refresh-order for the connection's user and shop, with a job id per order and delivery", async () => {
     const { sut, producer } = newTestService();
     const body = envelope();
     expect(await sut.printify(KEY, pfySign(body), body, NOW)).toEqual({ received: true, outcome: 'enqueued' });
-    expect(producer.enqueue).toHaveBeenCalledWith('printify-sync', 'refresh-order', { userId: 'user-1', shopId: '815256', orderId: '5a96f649b2439217d070f507' }, { jobId: expect.stringMatching(/^refresh-order-[A-Za-z0-9_-]{32}$/) });
+    expect(producer.enqueue).toHaveBeenCalledWith(
+      'printify-sync',
+      'refresh-order',
+      { userId: 'user-1', shopId: '815256', orderId: '5a96f649b2439217d070f507' },
+      { jobId: expect.stringMatching(/^refresh-order-[A-Za-z0-9_-]{32}$/) },
+    );
   });
 
   it('acknowledges a replayed delivery id without enqueueing it again', async () => {
@@ -75,22 +125,42 @@ describe('Printify deliveries', () => {
   it('refuses an unknown key (404), a bad or missing signature (401) and a signed malformed body (400)', async () => {
     const { sut, producer } = newTestService();
     const body = envelope();
-    expect(await refusal(sut.printify('x'.repeat(43), pfySign(body), body, NOW))).toEqual({ status: 404, code: 'not_found' });
+    expect(await refusal(sut.printify('x'.repeat(43), pfySign(body), body, NOW))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
     expect(await refusal(sut.printify('short', pfySign(body), body, NOW))).toEqual({ status: 404, code: 'not_found' });
-    expect(await refusal(sut.printify(KEY, pfySign(body, 'wrong'), body, NOW))).toEqual({ status: 401, code: 'webhook_signature_invalid' });
-    expect(await refusal(sut.printify(KEY, undefined, body, NOW))).toEqual({ status: 401, code: 'webhook_signature_invalid' });
+    expect(await refusal(sut.printify(KEY, pfySign(body, 'wrong'), body, NOW))).toEqual({
+      status: 401,
+      code: 'webhook_signature_invalid',
+    });
+    expect(await refusal(sut.printify(KEY, undefined, body, NOW))).toEqual({
+      status: 401,
+      code: 'webhook_signature_invalid',
+    });
     const junk = Buffer.from('{"id":');
-    expect(await refusal(sut.printify(KEY, pfySign(junk), junk, NOW))).toEqual({ status: 400, code: 'webhook_payload_invalid' });
+    expect(await refusal(sut.printify(KEY, pfySign(junk), junk, NOW))).toEqual({
+      status: 400,
+      code: 'webhook_payload_invalid',
+    });
     expect(producer.enqueue).not.toHaveBeenCalled();
   });
 
   it('answers 503 when PostgreSQL does not answer, and 401 when the stored secret no longer decrypts', async () => {
     const { sut, connections } = newTestService();
     const body = envelope();
-    connections.findPrintifyWebhookTarget.mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { name: 'QueryFailedError' }));
-    expect(await refusal(sut.printify(KEY, pfySign(body), body, NOW))).toEqual({ status: 503, code: 'service_unavailable' });
+    connections.findPrintifyWebhookTarget.mockRejectedValueOnce(
+      Object.assign(new Error('connect ECONNREFUSED'), { name: 'QueryFailedError' }),
+    );
+    expect(await refusal(sut.printify(KEY, pfySign(body), body, NOW))).toEqual({
+      status: 503,
+      code: 'service_unavailable',
+    });
     connections.findPrintifyWebhookTarget.mockRejectedValueOnce(new TokenDecryptError('authentication-failed'));
-    expect(await refusal(sut.printify(KEY, pfySign(body), body, NOW))).toEqual({ status: 401, code: 'webhook_signature_invalid' });
+    expect(await refusal(sut.printify(KEY, pfySign(body), body, NOW))).toEqual({
+      status: 401,
+      code: 'webhook_signature_invalid',
+    });
     const etsy = etsyBody();
     connections.listEtsyConnectionsOfShop.mockRejectedValueOnce(new Error('timeout'));
     expect(await refusal(sut.etsy(etsyHeaders(etsy), etsy, NOW))).toEqual({ status: 503, code: 'service_unavailable' });
@@ -106,18 +176,27 @@ describe('Printify deliveries', () => {
     ['a product topic', envelope({ type: 'product:updated', resource: { id: 'p1', type: 'product' } }), undefined],
     ['another shop of the account', envelope({}, { shop_id: 999, status: 'fulfilled' }), undefined],
     ['an event older than a day', envelope({ created_at: '2026-11-23 09:00:00+00:00' }), undefined],
-    ['a connection that needs reconnecting', envelope(), { connectionId: 'c', userId: 'u', status: 'expired', shopId: '815256', secret: SECRET }],
+    [
+      'a connection that needs reconnecting',
+      envelope(),
+      { connectionId: 'c', userId: 'u', status: 'expired', shopId: '815256', secret: SECRET },
+    ],
   ])('acknowledges %s without a job', async (_label, body, target) => {
     const { sut, producer } = newTestService(target);
     expect(await sut.printify(KEY, pfySign(body), body, NOW)).toEqual({ received: true, outcome: 'ignored' });
     expect(producer.enqueue).not.toHaveBeenCalled();
   });
 
-  it('answers 503 when the job cannot be enqueued, and takes the provider\'s retry in afterwards', async () => {
+  it("answers 503 when the job cannot be enqueued, and takes the provider's retry in afterwards", async () => {
     const { sut, producer, ledger } = newTestService();
-    producer.enqueue.mockRejectedValueOnce(new ApiException(503, 'service_unavailable', 'The job queue is unavailable; try again shortly.'));
+    producer.enqueue.mockRejectedValueOnce(
+      new ApiException(503, 'service_unavailable', 'The job queue is unavailable; try again shortly.'),
+    );
     const body = envelope();
-    expect(await refusal(sut.printify(KEY, pfySign(body), body, NOW))).toEqual({ status: 503, code: 'service_unavailable' });
+    expect(await refusal(sut.printify(KEY, pfySign(body), body, NOW))).toEqual({
+      status: 503,
+      code: 'service_unavailable',
+    });
     expect(ledger.release).toHaveBeenCalled();
     expect(await sut.printify(KEY, pfySign(body), body, NOW)).toMatchObject({ outcome: 'enqueued' });
   });
@@ -129,7 +208,8 @@ describe('Printify deliveries', () => {
     await refusal(sut.printify(KEY, pfySign(body, 'wrong'), body, NOW));
     const text = lines.join('\n');
     expect(lines.length).toBeGreaterThanOrEqual(2);
-    for (const secret of [SECRET, KEY, pfySign(body).slice(7), pfySign(body, 'wrong').slice(7)]) expect(text).not.toContain(secret);
+    for (const secret of [SECRET, KEY, pfySign(body).slice(7), pfySign(body, 'wrong').slice(7)])
+      expect(text).not.toContain(secret);
   });
 });
 
@@ -148,7 +228,9 @@ describe('Etsy deliveries', () => {
     const { sut, producer } = newTestService();
     const body = etsyBody();
     await sut.etsy(etsyHeaders(body), body, NOW);
-    expect(await sut.etsy(etsyHeaders(body, 'msg_1', String(Math.floor(NOW / 1000) + 60)), body, NOW + 60_000)).toMatchObject({ outcome: 'duplicate' });
+    expect(
+      await sut.etsy(etsyHeaders(body, 'msg_1', String(Math.floor(NOW / 1000) + 60)), body, NOW + 60_000),
+    ).toMatchObject({ outcome: 'duplicate' });
     const stranger = etsyBody('order.paid', 777);
     expect(await sut.etsy(etsyHeaders(stranger, 'msg_2'), stranger, NOW)).toMatchObject({ outcome: 'ignored' });
     const other = etsyBody('listing.updated');
@@ -160,13 +242,32 @@ describe('Etsy deliveries', () => {
     const { sut, producer } = newTestService();
     const body = etsyBody();
     const seconds = Math.floor(NOW / 1000);
-    expect(await refusal(sut.etsy(etsyHeaders(body, 'msg_a', String(seconds - 301)), body, NOW))).toEqual({ status: 401, code: 'webhook_stale' });
-    expect(await refusal(sut.etsy(etsyHeaders(body, 'msg_b', String(seconds + 301)), body, NOW))).toEqual({ status: 401, code: 'webhook_stale' });
-    expect(await refusal(sut.etsy({ ...etsyHeaders(body), signature: etsyHeaders(etsyBody('order.shipped')).signature }, body, NOW))).toEqual({ status: 401, code: 'webhook_signature_invalid' });
-    expect(await refusal(sut.etsy({ id: 'msg_c', timestamp: String(seconds) }, body, NOW))).toEqual({ status: 401, code: 'webhook_signature_invalid' });
-    expect(await refusal(sut.etsy({ ...etsyHeaders(body), id: 'has space' }, body, NOW))).toEqual({ status: 401, code: 'webhook_signature_invalid' });
+    expect(await refusal(sut.etsy(etsyHeaders(body, 'msg_a', String(seconds - 301)), body, NOW))).toEqual({
+      status: 401,
+      code: 'webhook_stale',
+    });
+    expect(await refusal(sut.etsy(etsyHeaders(body, 'msg_b', String(seconds + 301)), body, NOW))).toEqual({
+      status: 401,
+      code: 'webhook_stale',
+    });
+    expect(
+      await refusal(
+        sut.etsy({ ...etsyHeaders(body), signature: etsyHeaders(etsyBody('order.shipped')).signature }, body, NOW),
+      ),
+    ).toEqual({ status: 401, code: 'webhook_signature_invalid' });
+    expect(await refusal(sut.etsy({ id: 'msg_c', timestamp: String(seconds) }, body, NOW))).toEqual({
+      status: 401,
+      code: 'webhook_signature_invalid',
+    });
+    expect(await refusal(sut.etsy({ ...etsyHeaders(body), id: 'has space' }, body, NOW))).toEqual({
+      status: 401,
+      code: 'webhook_signature_invalid',
+    });
     const junk = Buffer.from('{"event_type":"order.paid"}');
-    expect(await refusal(sut.etsy(etsyHeaders(junk, 'msg_d'), junk, NOW))).toEqual({ status: 400, code: 'webhook_payload_invalid' });
+    expect(await refusal(sut.etsy(etsyHeaders(junk, 'msg_d'), junk, NOW))).toEqual({
+      status: 400,
+      code: 'webhook_payload_invalid',
+    });
     expect(producer.enqueue).not.toHaveBeenCalled();
   });
 

@@ -9,7 +9,12 @@ import { ApiException } from '../http/api-exception';
 import { QueueProducer } from '../queues/queue-producer';
 import { DeliveryLedger } from './delivery-ledger';
 import { parseEtsyDelivery, parsePrintifyDelivery, type PrintifyDelivery } from './payloads';
-import { timestampProblem, verifyEtsySignature, verifyPrintifySignature, type StandardWebhookHeaders } from './signatures';
+import {
+  timestampProblem,
+  verifyEtsySignature,
+  verifyPrintifySignature,
+  type StandardWebhookHeaders,
+} from './signatures';
 
 /** What a delivery led to; the provider only needs the 200. */
 export type WebhookOutcome = 'enqueued' | 'duplicate' | 'ignored';
@@ -23,11 +28,22 @@ export const WEBHOOK_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** Printify deliveries older than this are acknowledged and skipped (a replay past the dedupe window). */
 export const PRINTIFY_MAX_AGE_MS = 24 * 3600 * 1000;
 /** The Etsy events that change a receipt (a.12). */
-export const ETSY_ORDER_EVENTS: readonly string[] = ['order.paid', 'order.shipped', 'order.canceled', 'order.delivered'];
+export const ETSY_ORDER_EVENTS: readonly string[] = [
+  'order.paid',
+  'order.shipped',
+  'order.canceled',
+  'order.delivered',
+];
 
 const ack = (outcome: WebhookOutcome): WebhookAck => ({ received: true, outcome });
-const signatureInvalid = () => new ApiException(HttpStatus.UNAUTHORIZED, 'webhook_signature_invalid', 'The delivery signature is missing or does not match.');
-const payloadInvalid = (message: string) => new ApiException(HttpStatus.BAD_REQUEST, 'webhook_payload_invalid', message);
+const signatureInvalid = () =>
+  new ApiException(
+    HttpStatus.UNAUTHORIZED,
+    'webhook_signature_invalid',
+    'The delivery signature is missing or does not match.',
+  );
+const payloadInvalid = (message: string) =>
+  new ApiException(HttpStatus.BAD_REQUEST, 'webhook_payload_invalid', message);
 const notFound = (message: string) => new ApiException(HttpStatus.NOT_FOUND, 'not_found', message);
 
 /** A BullMQ job id (no ':') per target and delivery: the same delivery enqueued twice is one job. */
@@ -60,17 +76,29 @@ export class WebhookIntakeService {
     const target = WEBHOOK_KEY_PATTERN.test(key) ? await this.printifyTarget(key) : null;
     if (!target?.secret) throw notFound('No webhook is registered at this address.');
     if (!verifyPrintifySignature(rawBody, signature, target.secret)) {
-      this.logger.warn({ event: 'webhook.rejected', provider: 'printify', userId: target.userId, reason: signature ? 'signature_mismatch' : 'signature_missing' }, 'Printify delivery refused');
+      this.logger.warn(
+        {
+          event: 'webhook.rejected',
+          provider: 'printify',
+          userId: target.userId,
+          reason: signature ? 'signature_mismatch' : 'signature_missing',
+        },
+        'Printify delivery refused',
+      );
       throw signatureInvalid();
     }
     const delivery = parsePrintifyDelivery(rawBody);
     if (typeof delivery === 'string') {
-      this.logger.warn({ event: 'webhook.rejected', provider: 'printify', userId: target.userId, reason: 'payload' }, 'Printify delivery refused');
+      this.logger.warn(
+        { event: 'webhook.rejected', provider: 'printify', userId: target.userId, reason: 'payload' },
+        'Printify delivery refused',
+      );
       throw payloadInvalid(delivery);
     }
     const skip = this.printifySkipReason(delivery, target, nowMs);
     if (skip) return this.done('printify', target.userId, delivery.type, 'ignored', skip);
-    if (!(await this.ledger.claim('printify', target.connectionId, delivery.id))) return this.done('printify', target.userId, delivery.type, 'duplicate');
+    if (!(await this.ledger.claim('printify', target.connectionId, delivery.id)))
+      return this.done('printify', target.userId, delivery.type, 'duplicate');
     try {
       await this.producer.enqueue(
         'printify-sync',
@@ -90,25 +118,43 @@ export class WebhookIntakeService {
     const secret = this.config.ETSY_WEBHOOK_SECRET;
     if (!secret) throw notFound('Etsy webhooks are not set up here.');
     const { id, timestamp, signature } = headers;
-    if (!id || !/^[A-Za-z0-9_.-]{1,200}$/.test(id) || !timestamp || !/^\d{1,12}$/.test(timestamp) || !signature || signature.length > 2_000) {
+    if (
+      !id ||
+      !/^[A-Za-z0-9_.-]{1,200}$/.test(id) ||
+      !timestamp ||
+      !/^\d{1,12}$/.test(timestamp) ||
+      !signature ||
+      signature.length > 2_000
+    ) {
       this.logger.warn({ event: 'webhook.rejected', provider: 'etsy', reason: 'headers' }, 'Etsy delivery refused');
       throw signatureInvalid();
     }
     if (!verifyEtsySignature(rawBody, { id, timestamp, signature }, secret)) {
-      this.logger.warn({ event: 'webhook.rejected', provider: 'etsy', reason: 'signature_mismatch' }, 'Etsy delivery refused');
+      this.logger.warn(
+        { event: 'webhook.rejected', provider: 'etsy', reason: 'signature_mismatch' },
+        'Etsy delivery refused',
+      );
       throw signatureInvalid();
     }
     const age = timestampProblem(Number(timestamp), nowMs);
     if (age) {
-      this.logger.warn({ event: 'webhook.rejected', provider: 'etsy', reason: `timestamp_${age}` }, 'Etsy delivery refused');
-      throw new ApiException(HttpStatus.UNAUTHORIZED, 'webhook_stale', 'The delivery timestamp is too far from the current time.');
+      this.logger.warn(
+        { event: 'webhook.rejected', provider: 'etsy', reason: `timestamp_${age}` },
+        'Etsy delivery refused',
+      );
+      throw new ApiException(
+        HttpStatus.UNAUTHORIZED,
+        'webhook_stale',
+        'The delivery timestamp is too far from the current time.',
+      );
     }
     const delivery = parseEtsyDelivery(rawBody);
     if (typeof delivery === 'string') {
       this.logger.warn({ event: 'webhook.rejected', provider: 'etsy', reason: 'payload' }, 'Etsy delivery refused');
       throw payloadInvalid(delivery);
     }
-    if (!ETSY_ORDER_EVENTS.includes(delivery.eventType)) return this.done('etsy', null, delivery.eventType, 'ignored', 'event');
+    if (!ETSY_ORDER_EVENTS.includes(delivery.eventType))
+      return this.done('etsy', null, delivery.eventType, 'ignored', 'event');
     const owners = await this.etsyOwners(delivery.shopId);
     // A shop nobody (or nobody still connected) has: nothing to refresh, and nothing to retry.
     if (owners.length === 0) return this.done('etsy', null, delivery.eventType, 'ignored', 'unknown_shop');
@@ -136,7 +182,10 @@ export class WebhookIntakeService {
     } catch (error) {
       if (error instanceof TokenDecryptError) {
         // A secret that no longer decrypts (APP_SECRET changed): the delivery cannot be checked.
-        this.logger.warn({ event: 'webhook.secret_unreadable', provider: 'printify', reason: error.reason }, 'stored webhook secret unreadable');
+        this.logger.warn(
+          { event: 'webhook.secret_unreadable', provider: 'printify', reason: error.reason },
+          'stored webhook secret unreadable',
+        );
         throw signatureInvalid();
       }
       throw this.unavailable('printify', error);
@@ -153,8 +202,15 @@ export class WebhookIntakeService {
 
   /** PostgreSQL did not answer: 503, so the provider delivers again later (never a 500). */
   private unavailable(provider: Provider, error: unknown): ApiException {
-    this.logger.warn({ event: 'webhook.unavailable', provider, err: { name: (error as Error)?.name } }, 'webhook delivery could not be looked up');
-    return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_unavailable', 'The delivery could not be taken in; try again shortly.');
+    this.logger.warn(
+      { event: 'webhook.unavailable', provider, err: { name: (error as Error)?.name } },
+      'webhook delivery could not be looked up',
+    );
+    return new ApiException(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      'service_unavailable',
+      'The delivery could not be taken in; try again shortly.',
+    );
   }
 
   /** Why a signed, well-formed Printify delivery leads to no job, or null when it does. */
@@ -168,8 +224,17 @@ export class WebhookIntakeService {
     return null;
   }
 
-  private done(provider: Provider, userId: string | null, event: string, outcome: WebhookOutcome, reason?: string): WebhookAck {
-    this.logger.info({ event: 'webhook.received', provider, userId: userId ?? undefined, topic: event.slice(0, 100), outcome, reason }, 'webhook delivery taken in');
+  private done(
+    provider: Provider,
+    userId: string | null,
+    event: string,
+    outcome: WebhookOutcome,
+    reason?: string,
+  ): WebhookAck {
+    this.logger.info(
+      { event: 'webhook.received', provider, userId: userId ?? undefined, topic: event.slice(0, 100), outcome, reason },
+      'webhook delivery taken in',
+    );
     return ack(outcome);
   }
 }

@@ -39,7 +39,11 @@ export class WebhooksController {
   @HttpCode(200)
   etsy(@Req() request: FastifyRequest): Promise<WebhookAck> {
     return this.intake.etsy(
-      { id: header(request, 'webhook-id'), timestamp: header(request, 'webhook-timestamp'), signature: header(request, 'webhook-signature') },
+      {
+        id: header(request, 'webhook-id'),
+        timestamp: header(request, 'webhook-timestamp'),
+        signature: header(request, 'webhook-signature'),
+      },
       rawBody(request),
     );
   }

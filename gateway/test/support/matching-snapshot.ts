@@ -32,7 +32,10 @@ export async function snapshotOf(stack: MatchingStack, sellers: readonly StackSe
       snapshot[`${seller.label}:${section}`] = rows.map((row) => row.line).sort();
     };
     for (const [table, key] of Object.entries(SYNCED_TABLES)) {
-      await put(table, `SELECT ${key} || ' ' || md5(((to_jsonb(t) ${VOLATILE}))::text) AS line FROM ${table} t WHERE user_id = $1`);
+      await put(
+        table,
+        `SELECT ${key} || ' ' || md5(((to_jsonb(t) ${VOLATILE}))::text) AS line FROM ${table} t WHERE user_id = $1`,
+      );
     }
     await put(
       'records',
@@ -62,8 +65,13 @@ export async function snapshotOf(stack: MatchingStack, sellers: readonly StackSe
     );
     const dashboards: string[] = [];
     for (const currency of DISPLAY_CURRENCY_CODES) {
-      const answer = await stack.api<Record<string, unknown>>('GET', `/api/dashboard/metrics?days=365&currency=${currency}`, { cookie: seller.cookie });
-      if (answer.status !== 200) throw new Error(`dashboard ${currency}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      const answer = await stack.api<Record<string, unknown>>(
+        'GET',
+        `/api/dashboard/metrics?days=365&currency=${currency}`,
+        { cookie: seller.cookie },
+      );
+      if (answer.status !== 200)
+        throw new Error(`dashboard ${currency}: ${answer.status} ${JSON.stringify(answer.body)}`);
       dashboards.push(`${currency} ${canonicalJson(answer.body)}`);
     }
     snapshot[`${seller.label}:dashboard-365`] = dashboards;
@@ -82,21 +90,30 @@ function canonicalJson(value: unknown): string {
 }
 
 /** The lines only one snapshot has, per section (at most `limit` each), for a readable failure. */
-export function diffSnapshots(expected: Snapshot, actual: Snapshot, limit = 8): Record<string, { missing: string[]; extra: string[] }> {
+export function diffSnapshots(
+  expected: Snapshot,
+  actual: Snapshot,
+  limit = 8,
+): Record<string, { missing: string[]; extra: string[] }> {
   const diff: Record<string, { missing: string[]; extra: string[] }> = {};
   for (const section of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
     const want = new Set(expected[section] ?? []);
     const have = new Set(actual[section] ?? []);
     const missing = [...want].filter((line) => !have.has(line));
     const extra = [...have].filter((line) => !want.has(line));
-    if (missing.length + extra.length > 0) diff[section] = { missing: missing.slice(0, limit), extra: extra.slice(0, limit) };
+    if (missing.length + extra.length > 0)
+      diff[section] = { missing: missing.slice(0, limit), extra: extra.slice(0, limit) };
   }
   return diff;
 }
 
 /** The sections that hold the seller labelled `label`, with the label swapped for `as` (to compare two sellers of one tenant). */
 export function sellerPart(snapshot: Snapshot, label: string, as = label): Snapshot {
-  return Object.fromEntries(Object.entries(snapshot).filter(([section]) => section.startsWith(`${label}:`)).map(([section, lines]) => [`${as}:${section.slice(label.length + 1)}`, lines]));
+  return Object.fromEntries(
+    Object.entries(snapshot)
+      .filter(([section]) => section.startsWith(`${label}:`))
+      .map(([section, lines]) => [`${as}:${section.slice(label.length + 1)}`, lines]),
+  );
 }
 
 /** How many records of each kind the snapshot holds (what the fixture exercises). */
@@ -151,12 +168,20 @@ export async function decideByHand(stack: MatchingStack, seller: StackSeller): P
   const receipt = await pick(`printify_order_id IS NULL AND match_method IS NULL`, 'etsy_receipt_id');
   const order = await pick(`etsy_receipt_id IS NULL AND match_method IS NULL`, 'printify_order_id');
   const exact = await pick(`match_method = 'exact'`, 'etsy_receipt_id');
-  const matched = await stack.api<{ orders: { id: string }[] }>('POST', `/api/orders/${receipt.id}/match`, { cookie: seller.cookie, body: { withOrderId: order.id } });
-  if (matched.status !== 200) throw new Error(`manual match refused: ${matched.status} ${JSON.stringify(matched.body)}`);
+  const matched = await stack.api<{ orders: { id: string }[] }>('POST', `/api/orders/${receipt.id}/match`, {
+    cookie: seller.cookie,
+    body: { withOrderId: order.id },
+  });
+  if (matched.status !== 200)
+    throw new Error(`manual match refused: ${matched.status} ${JSON.stringify(matched.body)}`);
   const archived = await stack.api('POST', `/api/orders/${exact.id}/archive`, { cookie: seller.cookie });
   if (archived.status !== 200) throw new Error(`archive refused: ${archived.status} ${JSON.stringify(archived.body)}`);
   return {
-    manual: { receiptRecordId: receipt.id, orderRecordId: order.id, sides: `${receipt.sides.split('|')[0]}|${order.sides.split('|')[1]}` },
+    manual: {
+      receiptRecordId: receipt.id,
+      orderRecordId: order.id,
+      sides: `${receipt.sides.split('|')[0]}|${order.sides.split('|')[1]}`,
+    },
     archived: { recordId: exact.id, sides: exact.sides },
   };
 }

@@ -120,7 +120,8 @@ export class MatchingStack {
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
     const config = loadConfig({ REDIS_PREFIX: redisPrefix, APP_SECRET: TEST_APP_SECRET });
-    const queue = (name: 'matcher' | 'fx-rate') => new Queue(name, { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
+    const queue = (name: 'matcher' | 'fx-rate') =>
+      new Queue(name, { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) });
     this.queues = { matcher: queue('matcher'), 'fx-rate': queue('fx-rate') };
   }
 
@@ -153,7 +154,12 @@ export class MatchingStack {
     const stack = new MatchingStack(replicas, database, redisPrefix, gateway, port, sandbox);
     try {
       await waitForHttp(`${baseUrl}/healthz`, { process: gateway, timeoutMs: 60_000 });
-      const names: WorkerName[] = ['fx-rate', ...(['etsy-sync', 'printify-sync', 'matcher'] as const).flatMap((name) => Array.from({ length: replicas }, () => name))];
+      const names: WorkerName[] = [
+        'fx-rate',
+        ...(['etsy-sync', 'printify-sync', 'matcher'] as const).flatMap((name) =>
+          Array.from({ length: replicas }, () => name),
+        ),
+      ];
       const started = await Promise.all(names.map((name) => startWorker(name, { ...shared, WORKER_CONCURRENCY: '4' })));
       stack.workers.push(...started);
       await Promise.all(started.map((worker) => waitForHttp(worker.healthUrl, { process: worker, timeoutMs: 90_000 })));
@@ -173,7 +179,11 @@ export class MatchingStack {
   }
 
   /** One request to the gateway as a same-origin browser would send it (with the seller's cookie). */
-  async api<T>(method: 'GET' | 'POST', path: string, options: { cookie?: string; body?: unknown } = {}): Promise<ApiAnswer<T>> {
+  async api<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    options: { cookie?: string; body?: unknown } = {},
+  ): Promise<ApiAnswer<T>> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       redirect: 'manual',
@@ -203,7 +213,13 @@ export class MatchingStack {
     const answer = await fetch(`${this.baseUrl}/api/auth/register`, {
       method: 'POST',
       headers: { origin: this.baseUrl, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD, confirmPassword: PASSWORD, firstName: 'Replica', lastName: 'Seller' }),
+      body: JSON.stringify({
+        email,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        firstName: 'Replica',
+        lastName: 'Seller',
+      }),
       signal: AbortSignal.timeout(15_000),
     });
     if (answer.status !== 201) throw new Error(`sign-up refused: ${answer.status} ${await answer.text()}`);
@@ -229,29 +245,49 @@ export class MatchingStack {
    */
   async connect(seller: StackSeller): Promise<void> {
     const start = await this.api<{ authUrl: string }>('POST', '/api/connections/etsy/oauth', { cookie: seller.cookie });
-    if (start.status !== 200 && start.status !== 201) throw new Error(`Etsy connect refused: ${start.status} ${JSON.stringify(start.body)}`);
+    if (start.status !== 200 && start.status !== 201)
+      throw new Error(`Etsy connect refused: ${start.status} ${JSON.stringify(start.body)}`);
     const { code, state } = await this.sandbox.consent(start.body.authUrl, seller.tenant.tenantId);
-    const callback = await this.api('GET', `/api/connections/etsy/callback?${new URLSearchParams({ code, state })}`, { cookie: seller.cookie });
-    if (callback.location !== '/connections?etsy=connected') throw new Error(`Etsy callback failed: ${callback.status} ${callback.location}`);
+    const callback = await this.api('GET', `/api/connections/etsy/callback?${new URLSearchParams({ code, state })}`, {
+      cookie: seller.cookie,
+    });
+    if (callback.location !== '/connections?etsy=connected')
+      throw new Error(`Etsy callback failed: ${callback.status} ${callback.location}`);
     const printify = await this.api('POST', '/api/connections/printify', {
       cookie: seller.cookie,
       body: { token: seller.tenant.printify.token, shopId: String(seller.tenant.printify.shops[0].id) },
     });
-    if (printify.status !== 200) throw new Error(`Printify connect refused: ${printify.status} ${JSON.stringify(printify.body)}`);
+    if (printify.status !== 200)
+      throw new Error(`Printify connect refused: ${printify.status} ${JSON.stringify(printify.body)}`);
   }
 
   /** Waits until the seller's latest Etsy and Printify runs both succeeded (fails at once on a failed run). */
   async syncsDone(seller: StackSeller, timeoutMs = 90_000): Promise<void> {
-    await waitFor(`the syncs of ${seller.label}`, async () => {
-      const { body } = await this.api<SyncStatus>('GET', '/api/sync/status', { cookie: seller.cookie });
-      for (const run of [body.etsy, body.printify]) if (run?.status === 'failed') throw new FatalWait(`a ${seller.label} sync failed: ${JSON.stringify(run)}`);
-      return !body.active && body.etsy?.status === 'succeeded' && body.printify?.status === 'succeeded' ? true : undefined;
-    }, timeoutMs, 100);
+    await waitFor(
+      `the syncs of ${seller.label}`,
+      async () => {
+        const { body } = await this.api<SyncStatus>('GET', '/api/sync/status', { cookie: seller.cookie });
+        for (const run of [body.etsy, body.printify])
+          if (run?.status === 'failed') throw new FatalWait(`a ${seller.label} sync failed: ${JSON.stringify(run)}`);
+        return !body.active && body.etsy?.status === 'succeeded' && body.printify?.status === 'succeeded'
+          ? true
+          : undefined;
+      },
+      timeoutMs,
+      100,
+    );
   }
 
   /** The jobs of a queue that are not finished (waiting, active, delayed, prioritized, paused). */
   async unfinished(queue: 'matcher' | 'fx-rate'): Promise<number> {
-    const counts = await this.queues[queue].getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'paused', 'waiting-children');
+    const counts = await this.queues[queue].getJobCounts(
+      'waiting',
+      'active',
+      'delayed',
+      'prioritized',
+      'paused',
+      'waiting-children',
+    );
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
   }
 
@@ -262,23 +298,32 @@ export class MatchingStack {
    */
   async settled(sellers: readonly StackSeller[], timeoutMs = 90_000): Promise<void> {
     let quietLooks = 0;
-    await waitFor('matching, profits and rates settle', async () => {
-      const quiet = await this.quiet(sellers);
-      quietLooks = quiet ? quietLooks + 1 : 0;
-      return quietLooks >= 2 ? true : undefined;
-    }, timeoutMs, 150);
+    await waitFor(
+      'matching, profits and rates settle',
+      async () => {
+        const quiet = await this.quiet(sellers);
+        quietLooks = quiet ? quietLooks + 1 : 0;
+        return quietLooks >= 2 ? true : undefined;
+      },
+      timeoutMs,
+      150,
+    );
   }
 
   private async quiet(sellers: readonly StackSeller[]): Promise<boolean> {
     for (const queue of Object.values(this.queues)) {
       const failed = await queue.getJobs(['failed'], 0, 5);
-      if (failed.length > 0) throw new FatalWait(`a ${queue.name} job failed: ${failed.map((job) => `${job.name} ${job.id}: ${job.failedReason}`).join('; ')}`);
+      if (failed.length > 0)
+        throw new FatalWait(
+          `a ${queue.name} job failed: ${failed.map((job) => `${job.name} ${job.id}: ${job.failedReason}`).join('; ')}`,
+        );
     }
     const [{ rates }] = await this.sql<{ rates: number }>('SELECT count(*)::int AS rates FROM fx_rate');
     if (rates === 0) return false;
     for (const seller of sellers) {
       const { body } = await this.api<MatchStatus>('GET', '/api/orders/match/status', { cookie: seller.cookie });
-      if (body.run?.status === 'failed') throw new FatalWait(`a ${seller.label} match run failed: ${JSON.stringify(body.run)}`);
+      if (body.run?.status === 'failed')
+        throw new FatalWait(`a ${seller.label} match run failed: ${JSON.stringify(body.run)}`);
       if (body.active || !body.run) return false;
     }
     return (await this.unfinished('matcher')) === 0 && (await this.unfinished('fx-rate')) === 0;
@@ -288,7 +333,11 @@ export class MatchingStack {
   describeProcesses(): string {
     return [this.gateway, ...this.workers]
       .map((service) => {
-        const tail = service.logs().split('\n').filter((line) => /"level":(40|50|60)|error|Error/.test(line)).slice(-4);
+        const tail = service
+          .logs()
+          .split('\n')
+          .filter((line) => /"level":(40|50|60)|error|Error/.test(line))
+          .slice(-4);
         return `--- ${service.name} ${service.child.pid} exit=${service.child.exitCode ?? service.child.signalCode ?? 'running'}\n${tail.join('\n')}`;
       })
       .join('\n');
@@ -318,17 +367,27 @@ export interface MatchStatus {
 class FatalWait extends Error {}
 
 /** pollUntil, except that a FatalWait from the probe ends the wait with that error. */
-async function waitFor(what: string, probe: () => Promise<true | undefined>, timeoutMs: number, intervalMs: number): Promise<void> {
+async function waitFor(
+  what: string,
+  probe: () => Promise<true | undefined>,
+  timeoutMs: number,
+  intervalMs: number,
+): Promise<void> {
   let fatal: FatalWait | undefined;
-  await pollUntil(what, async () => {
-    try {
-      return await probe();
-    } catch (error) {
-      if (!(error instanceof FatalWait)) throw error;
-      fatal = error;
-      return true;
-    }
-  }, timeoutMs, intervalMs);
+  await pollUntil(
+    what,
+    async () => {
+      try {
+        return await probe();
+      } catch (error) {
+        if (!(error instanceof FatalWait)) throw error;
+        fatal = error;
+        return true;
+      }
+    },
+    timeoutMs,
+    intervalMs,
+  );
   if (fatal) throw fatal;
 }
 

@@ -27,7 +27,12 @@ export class SandboxProviders {
       ...overrides,
       port: 0,
       adminToken: SANDBOX_ADMIN_TOKEN,
-      etsyApp: { keystring: 'sandbox-keystring', sharedSecret: 'sandbox-shared-secret', name: 'PodProfit', redirectUris: [redirectUri] },
+      etsyApp: {
+        keystring: 'sandbox-keystring',
+        sharedSecret: 'sandbox-shared-secret',
+        name: 'PodProfit',
+        redirectUris: [redirectUri],
+      },
     });
     this.url = await this.app.listen({ host: '127.0.0.1', port: 0 });
   }
@@ -44,7 +49,10 @@ export class SandboxProviders {
   async admin<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.url}/__sandbox${path}`, {
       method,
-      headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`sandbox ${method} ${path}: ${response.status} ${await response.text()}`);
@@ -67,7 +75,10 @@ export class SandboxProviders {
 
   /** Requests the sandbox logged to Etsy's token endpoint so far. */
   async tokenRequests(): Promise<number> {
-    const { requests } = await this.admin<{ requests: Array<{ path: string }> }>('GET', '/requests?target=etsy&limit=100000');
+    const { requests } = await this.admin<{ requests: Array<{ path: string }> }>(
+      'GET',
+      '/requests?target=etsy&limit=100000',
+    );
     return requests.filter((r) => r.path === '/v3/public/oauth/token').length;
   }
 

@@ -37,19 +37,39 @@ export async function connectSeller(
   const tenant = await sandbox.admin<Seller['tenant']>('POST', '/tenants', { private: true, ...tenantSpec });
   const email = uniqueEmail('reliability');
   const cookie = sessionCookie(await register(gw.app, email));
-  const [{ id: userId }] = await queryDatabase<{ id: string }>(databaseUrl, `SELECT id FROM app_user WHERE email = $1`, [email]);
-  const post = (url: string, payload?: unknown) => gw.app.inject({ method: 'POST', url, headers: { ...SAME_ORIGIN, cookie }, payload: payload as object });
+  const [{ id: userId }] = await queryDatabase<{ id: string }>(
+    databaseUrl,
+    `SELECT id FROM app_user WHERE email = $1`,
+    [email],
+  );
+  const post = (url: string, payload?: unknown) =>
+    gw.app.inject({ method: 'POST', url, headers: { ...SAME_ORIGIN, cookie }, payload: payload as object });
   const start = await post('/api/connections/etsy/oauth');
   const { code, state } = await sandbox.consent(start.json().authUrl, tenant.tenantId);
-  const callback = await gw.app.inject({ method: 'GET', url: `/api/connections/etsy/callback?${new URLSearchParams({ code, state })}`, headers: { cookie } });
-  if (callback.headers.location !== '/connections?etsy=connected') throw new Error(`Etsy connect failed: ${callback.statusCode} ${String(callback.headers.location)}`);
-  const seller: Seller = { tenant, cookie, userId, etsyShop: String(tenant.etsy.shopId), printifyShop: String(tenant.printify.shops[0].id) };
+  const callback = await gw.app.inject({
+    method: 'GET',
+    url: `/api/connections/etsy/callback?${new URLSearchParams({ code, state })}`,
+    headers: { cookie },
+  });
+  if (callback.headers.location !== '/connections?etsy=connected')
+    throw new Error(`Etsy connect failed: ${callback.statusCode} ${String(callback.headers.location)}`);
+  const seller: Seller = {
+    tenant,
+    cookie,
+    userId,
+    etsyShop: String(tenant.etsy.shopId),
+    printifyShop: String(tenant.printify.shops[0].id),
+  };
   if (!options.etsyOnly) await connectPrintify(gw, seller);
   return seller;
 }
 
 /** Connects the seller's own Printify account, or `account`: another token of someone's account and one of its shops. */
-export async function connectPrintify(gw: TestGateway, seller: Seller, account?: { token: string; shopId: string }): Promise<void> {
+export async function connectPrintify(
+  gw: TestGateway,
+  seller: Seller,
+  account?: { token: string; shopId: string },
+): Promise<void> {
   if (account) seller.printifyShop = account.shopId;
   const response = await gw.app.inject({
     method: 'POST',
@@ -62,7 +82,12 @@ export async function connectPrintify(gw: TestGateway, seller: Seller, account?:
 
 /** POST /api/sync/<provider> as the seller: the run's id (202), or throws. */
 export async function triggerSync(gw: TestGateway, seller: Seller, provider: 'etsy' | 'printify'): Promise<string> {
-  const response = await gw.app.inject({ method: 'POST', url: `/api/sync/${provider}`, headers: { ...SAME_ORIGIN, cookie: seller.cookie }, payload: {} });
+  const response = await gw.app.inject({
+    method: 'POST',
+    url: `/api/sync/${provider}`,
+    headers: { ...SAME_ORIGIN, cookie: seller.cookie },
+    payload: {},
+  });
   if (response.statusCode !== 202) throw new Error(`sync ${provider} refused: ${response.statusCode} ${response.body}`);
   return response.json().run.id as string;
 }

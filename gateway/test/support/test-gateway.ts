@@ -4,7 +4,13 @@ import pino from 'pino';
 import { loadConfig, type AppConfig } from '@pod/config';
 import { pinoOptions, prettyDestination } from '@pod/observability';
 import { prepareDatabase } from '@pod/db';
-import { createTestDatabase, uniqueRedisPrefix, TEST_APP_SECRET, TEST_OPERATOR_TOKEN, type TestDatabase } from '@pod/testing';
+import {
+  createTestDatabase,
+  uniqueRedisPrefix,
+  TEST_APP_SECRET,
+  TEST_OPERATOR_TOKEN,
+  type TestDatabase,
+} from '@pod/testing';
 import { createGateway } from '../../src/app.factory';
 
 /** The gateway's PUBLIC_ORIGIN in these tests: inject() sends `Host: localhost:80` by default. */
@@ -81,7 +87,12 @@ export function uniqueEmail(label = 'user'): string {
 
 export const STRONG_PASSWORD = 'Correct-Horse-7-Battery';
 
-export async function register(app: NestFastifyApplication, email: string, password = STRONG_PASSWORD, remoteAddress?: string) {
+export async function register(
+  app: NestFastifyApplication,
+  email: string,
+  password = STRONG_PASSWORD,
+  remoteAddress?: string,
+) {
   return app.inject({
     method: 'POST',
     url: '/api/auth/register',
@@ -92,7 +103,13 @@ export async function register(app: NestFastifyApplication, email: string, passw
 }
 
 export async function login(app: NestFastifyApplication, email: string, password: string, remoteAddress?: string) {
-  return app.inject({ method: 'POST', url: '/api/auth/login', headers: SAME_ORIGIN, remoteAddress, payload: { email, password } });
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: SAME_ORIGIN,
+    remoteAddress,
+    payload: { email, password },
+  });
 }
 
 /** The session cookie of a response, as "name=value" ready for a Cookie header. */

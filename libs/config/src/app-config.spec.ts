@@ -45,7 +45,8 @@ describe('HEALTH_HOST', () => {
   });
 
   it('refuses anything but an IP address, naming the variable', () => {
-    for (const bad of ['localhost', 'all', '0.0.0.0:5101']) expect(() => loadConfig({ ...BASE, HEALTH_HOST: bad })).toThrow(/HEALTH_HOST/);
+    for (const bad of ['localhost', 'all', '0.0.0.0:5101'])
+      expect(() => loadConfig({ ...BASE, HEALTH_HOST: bad })).toThrow(/HEALTH_HOST/);
   });
 });
 
@@ -61,18 +62,38 @@ describe('WEBHOOK_PUBLIC_URL and ETSY_WEBHOOK_SECRET', () => {
   });
 
   it('take https anywhere, and http only in demo mode (the sandbox posts from this machine)', () => {
-    expect(loadConfig({ ...LIVE, WEBHOOK_PUBLIC_URL: 'https://podprofit.example.com/' }).webhookPublicBase).toBe('https://podprofit.example.com');
-    expect(loadConfig({ ...LIVE, WEBHOOK_PUBLIC_URL: 'https://example.com/pod' }).webhookPublicBase).toBe('https://example.com/pod');
-    expect(loadConfig({ ...BASE, WEBHOOK_PUBLIC_URL: 'http://localhost:5000' }).webhookPublicBase).toBe('http://localhost:5000');
-    expect(() => loadConfig({ ...LIVE, WEBHOOK_PUBLIC_URL: 'http://podprofit.example.com' })).toThrow(/WEBHOOK_PUBLIC_URL must be an https URL/);
-    for (const bad of ['podprofit.example.com', 'ftp://x.example', 'https://x.example/?a=1', 'https://x.example/#f', 'https://user:pw@x.example', 'https://']) {
+    expect(loadConfig({ ...LIVE, WEBHOOK_PUBLIC_URL: 'https://podprofit.example.com/' }).webhookPublicBase).toBe(
+      'https://podprofit.example.com',
+    );
+    expect(loadConfig({ ...LIVE, WEBHOOK_PUBLIC_URL: 'https://example.com/pod' }).webhookPublicBase).toBe(
+      'https://example.com/pod',
+    );
+    expect(loadConfig({ ...BASE, WEBHOOK_PUBLIC_URL: 'http://localhost:5000' }).webhookPublicBase).toBe(
+      'http://localhost:5000',
+    );
+    expect(() => loadConfig({ ...LIVE, WEBHOOK_PUBLIC_URL: 'http://podprofit.example.com' })).toThrow(
+      /WEBHOOK_PUBLIC_URL must be an https URL/,
+    );
+    for (const bad of [
+      'podprofit.example.com',
+      'ftp://x.example',
+      'https://x.example/?a=1',
+      'https://x.example/#f',
+      'https://user:pw@x.example',
+      'https://',
+    ]) {
       expect(() => loadConfig({ ...BASE, WEBHOOK_PUBLIC_URL: bad })).toThrow(/WEBHOOK_PUBLIC_URL/);
     }
   });
 
   it('take the portal secret as whsec_ and base64 of at least 16 bytes', () => {
     expect(loadConfig({ ...BASE, ETSY_WEBHOOK_SECRET: SECRET }).ETSY_WEBHOOK_SECRET).toBe(SECRET);
-    for (const bad of [Buffer.alloc(24).toString('base64'), 'whsec_', `whsec_${Buffer.alloc(8).toString('base64')}`, 'whsec_not base64!']) {
+    for (const bad of [
+      Buffer.alloc(24).toString('base64'),
+      'whsec_',
+      `whsec_${Buffer.alloc(8).toString('base64')}`,
+      'whsec_not base64!',
+    ]) {
       expect(() => loadConfig({ ...BASE, ETSY_WEBHOOK_SECRET: bad })).toThrow(/ETSY_WEBHOOK_SECRET/);
     }
   });
@@ -88,9 +109,20 @@ describe('USER_REQUEST_CONCURRENCY and USER_REQUEST_QUEUE', () => {
   });
 
   it('take a share under the pool, so one user cannot hold every connection', () => {
-    expect(loadConfig({ ...BASE, DATABASE_POOL_SIZE: '8', USER_REQUEST_CONCURRENCY: '7' }).userRequestConcurrency).toBe(7);
-    for (const [pool, perUser] of [['5', '5'], ['5', '6'], ['2', '2'], ['1', '2'], ['5', '0'], ['5', 'x']]) {
-      expect(() => loadConfig({ ...BASE, DATABASE_POOL_SIZE: pool, USER_REQUEST_CONCURRENCY: perUser })).toThrow(/USER_REQUEST_CONCURRENCY/);
+    expect(loadConfig({ ...BASE, DATABASE_POOL_SIZE: '8', USER_REQUEST_CONCURRENCY: '7' }).userRequestConcurrency).toBe(
+      7,
+    );
+    for (const [pool, perUser] of [
+      ['5', '5'],
+      ['5', '6'],
+      ['2', '2'],
+      ['1', '2'],
+      ['5', '0'],
+      ['5', 'x'],
+    ]) {
+      expect(() => loadConfig({ ...BASE, DATABASE_POOL_SIZE: pool, USER_REQUEST_CONCURRENCY: perUser })).toThrow(
+        /USER_REQUEST_CONCURRENCY/,
+      );
     }
     expect(() => loadConfig({ ...BASE, USER_REQUEST_QUEUE: '-1' })).toThrow(/USER_REQUEST_QUEUE/);
   });

@@ -1,5 +1,19 @@
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsIP, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateIf } from 'class-validator';
+import {
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsIP,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidateIf,
+} from 'class-validator';
 import { canonicalOrigin, parseTrustProxy } from './network-settings';
 import { isCronPattern, isTimeZone } from './schedule-settings';
 import { etsyWebhookSecretProblem, webhookBase, webhookPublicUrlProblem } from './webhook-settings';
@@ -39,8 +53,10 @@ export class AppConfig {
   @ValidateBy({
     name: 'userRequestConcurrency',
     validator: {
-      validate: (value: unknown, args) => typeof value === 'number' && underPool(value, (args?.object as AppConfig | undefined)?.DATABASE_POOL_SIZE),
-      defaultMessage: () => 'USER_REQUEST_CONCURRENCY must be under DATABASE_POOL_SIZE (or 1 with a pool of 1), so one user cannot hold every connection',
+      validate: (value: unknown, args) =>
+        typeof value === 'number' && underPool(value, (args?.object as AppConfig | undefined)?.DATABASE_POOL_SIZE),
+      defaultMessage: () =>
+        'USER_REQUEST_CONCURRENCY must be under DATABASE_POOL_SIZE (or 1 with a pool of 1), so one user cannot hold every connection',
     },
   })
   USER_REQUEST_CONCURRENCY?: number;
@@ -57,7 +73,9 @@ export class AppConfig {
    * role without SUPERUSER or BYPASSRLS and row-level security applies (ADR 0015); `none`: the
    * DATABASE_URL login's own role. Migrations always run as the login.
    */
-  @Matches(/^[a-z_][a-z0-9_]{0,62}$/, { message: 'DATABASE_APP_ROLE must be a role name (lower-case letters, digits, _) or none' })
+  @Matches(/^[a-z_][a-z0-9_]{0,62}$/, {
+    message: 'DATABASE_APP_ROLE must be a role name (lower-case letters, digits, _) or none',
+  })
   DATABASE_APP_ROLE = 'podprofit_app';
 
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
@@ -226,7 +244,8 @@ export class AppConfig {
     name: 'cronPattern',
     validator: {
       validate: (value: unknown) => typeof value === 'string' && (value === 'off' || isCronPattern(value)),
-      defaultMessage: () => 'RESYNC_CRON must be a cron pattern such as "0 3 * * *" (minute hour day month weekday), or off',
+      defaultMessage: () =>
+        'RESYNC_CRON must be a cron pattern such as "0 3 * * *" (minute hour day month weekday), or off',
     },
   })
   RESYNC_CRON = '0 3 * * *';
@@ -250,7 +269,8 @@ export class AppConfig {
     name: 'cronPattern',
     validator: {
       validate: (value: unknown) => typeof value === 'string' && (value === 'off' || isCronPattern(value)),
-      defaultMessage: () => 'FX_RATES_CRON must be a cron pattern such as "20 16,18 * * 1-5" (minute hour day month weekday), or off',
+      defaultMessage: () =>
+        'FX_RATES_CRON must be a cron pattern such as "20 16,18 * * 1-5" (minute hour day month weekday), or off',
     },
   })
   FX_RATES_CRON = '20 16,18 * * 1-5';
@@ -292,7 +312,8 @@ export class AppConfig {
     name: 'publicOrigin',
     validator: {
       validate: (value: unknown) => typeof value === 'string' && canonicalOrigin(value) !== undefined,
-      defaultMessage: () => 'PUBLIC_ORIGIN must be an http(s) origin: scheme, host and optional port, no path (e.g. https://podprofit.example.com)',
+      defaultMessage: () =>
+        'PUBLIC_ORIGIN must be an http(s) origin: scheme, host and optional port, no path (e.g. https://podprofit.example.com)',
     },
   })
   PUBLIC_ORIGIN?: string;
@@ -325,12 +346,16 @@ export class AppConfig {
    * Printify) to live mode; with neither set, the product runs in demo mode against the sandbox.
    */
   @ValidateIf((c: AppConfig) => c.ETSY_API_KEY !== undefined || c.ETSY_SHARED_SECRET !== undefined)
-  @Matches(/^[A-Za-z0-9_-]{1,200}$/, { message: 'ETSY_API_KEY must be set with ETSY_SHARED_SECRET (letters, digits, _ and -)' })
+  @Matches(/^[A-Za-z0-9_-]{1,200}$/, {
+    message: 'ETSY_API_KEY must be set with ETSY_SHARED_SECRET (letters, digits, _ and -)',
+  })
   ETSY_API_KEY?: string;
 
   /** Etsy app shared secret; sent as `x-api-key: keystring:secret`. Set together with ETSY_API_KEY. */
   @ValidateIf((c: AppConfig) => c.ETSY_API_KEY !== undefined || c.ETSY_SHARED_SECRET !== undefined)
-  @Matches(/^[\x21-\x7e]{1,200}$/, { message: 'ETSY_SHARED_SECRET must be set with ETSY_API_KEY (printable, no spaces)' })
+  @Matches(/^[\x21-\x7e]{1,200}$/, {
+    message: 'ETSY_SHARED_SECRET must be set with ETSY_API_KEY (printable, no spaces)',
+  })
   ETSY_SHARED_SECRET?: string;
 
   /**
@@ -377,8 +402,14 @@ export class AppConfig {
   @ValidateBy({
     name: 'webhookPublicUrl',
     validator: {
-      validate: (value: unknown, args) => webhookPublicUrlProblem(value, Boolean((args?.object as AppConfig | undefined)?.etsyCredentialsConfigured)) === null,
-      defaultMessage: (args) => webhookPublicUrlProblem(args?.value, Boolean((args?.object as AppConfig | undefined)?.etsyCredentialsConfigured)) ?? 'WEBHOOK_PUBLIC_URL is invalid',
+      validate: (value: unknown, args) =>
+        webhookPublicUrlProblem(value, Boolean((args?.object as AppConfig | undefined)?.etsyCredentialsConfigured)) ===
+        null,
+      defaultMessage: (args) =>
+        webhookPublicUrlProblem(
+          args?.value,
+          Boolean((args?.object as AppConfig | undefined)?.etsyCredentialsConfigured),
+        ) ?? 'WEBHOOK_PUBLIC_URL is invalid',
     },
   })
   WEBHOOK_PUBLIC_URL?: string;

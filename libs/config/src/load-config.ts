@@ -31,7 +31,8 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env = process.env, defaults: Partial<Record<keyof AppConfig, string>> = {}): AppConfig {
   const raw: Env = { ...defaults };
   for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== '') raw[key] = value;
-  if (!raw.APP_SECRET && raw.NODE_ENV !== 'production') raw.APP_SECRET = readOrCreateLocalFile(LOCAL_SECRET_FILE, 'APP_SECRET');
+  if (!raw.APP_SECRET && raw.NODE_ENV !== 'production')
+    raw.APP_SECRET = readOrCreateLocalFile(LOCAL_SECRET_FILE, 'APP_SECRET');
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
   const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}));
@@ -73,7 +74,9 @@ function readOrCreateLocalFile(file: string, name: string): string {
       writeFileSync(file, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
       if (!warned.has(file)) {
         warned.add(file);
-        process.stderr.write(`WARNING: ${name} is not set; generated one and stored it in ${file}. Set ${name} yourself for anything but local development.\n`);
+        process.stderr.write(
+          `WARNING: ${name} is not set; generated one and stored it in ${file}. Set ${name} yourself for anything but local development.\n`,
+        );
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -12,23 +12,35 @@ describe('PUBLIC_ORIGIN', () => {
     expect(config.etsyRedirectUri).toBe('https://podprofit.example.com/api/connections/etsy/callback');
     // Demo mode serves the consent page on the same origin.
     expect(effectiveProviders(config).etsy.connectUrl).toBe('https://podprofit.example.com/sandbox/oauth/connect');
-    expect(loadConfig({ ...BASE, PUBLIC_ORIGIN: 'http://127.0.0.1:5000' }).etsyRedirectUri).toBe('http://127.0.0.1:5000/api/connections/etsy/callback');
+    expect(loadConfig({ ...BASE, PUBLIC_ORIGIN: 'http://127.0.0.1:5000' }).etsyRedirectUri).toBe(
+      'http://127.0.0.1:5000/api/connections/etsy/callback',
+    );
     // An explicit callback still wins.
-    expect(loadConfig({ ...BASE, PUBLIC_ORIGIN: 'https://a.example', ETSY_REDIRECT_URI: 'https://b.example/cb' }).etsyRedirectUri).toBe('https://b.example/cb');
+    expect(
+      loadConfig({ ...BASE, PUBLIC_ORIGIN: 'https://a.example', ETSY_REDIRECT_URI: 'https://b.example/cb' })
+        .etsyRedirectUri,
+    ).toBe('https://b.example/cb');
   });
 
-  it.each(['localhost:5000', 'ftp://x.example', 'https://x.example/app', 'https://x.example?x=1', 'https://x.example#a', 'https://user@x.example', 'https://', 'http://a b.example'])(
-    'refuses %s, naming the variable',
-    (value) => {
-      expect(() => loadConfig({ ...BASE, PUBLIC_ORIGIN: value })).toThrow(ConfigError);
-      expect(() => loadConfig({ ...BASE, PUBLIC_ORIGIN: value })).toThrow(/PUBLIC_ORIGIN must be an http\(s\) origin/);
-    },
-  );
+  it.each([
+    'localhost:5000',
+    'ftp://x.example',
+    'https://x.example/app',
+    'https://x.example?x=1',
+    'https://x.example#a',
+    'https://user@x.example',
+    'https://',
+    'http://a b.example',
+  ])('refuses %s, naming the variable', (value) => {
+    expect(() => loadConfig({ ...BASE, PUBLIC_ORIGIN: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...BASE, PUBLIC_ORIGIN: value })).toThrow(/PUBLIC_ORIGIN must be an http\(s\) origin/);
+  });
 });
 
 describe('TRUST_PROXY', () => {
   it('is off unless set', () => {
-    for (const off of [undefined, '', 'false', '0']) expect(loadConfig({ ...BASE, TRUST_PROXY: off }).trustedProxies).toBe(false);
+    for (const off of [undefined, '', 'false', '0'])
+      expect(loadConfig({ ...BASE, TRUST_PROXY: off }).trustedProxies).toBe(false);
   });
 
   it('takes a hop count or addresses and CIDRs', () => {

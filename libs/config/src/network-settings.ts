@@ -32,11 +32,17 @@ export function parseTrustProxy(value: string | undefined): { trust: false | num
     if (hops > MAX_PROXY_HOPS) return { problem: `TRUST_PROXY hop count must be at most ${MAX_PROXY_HOPS}` };
     return { trust: hops };
   }
-  if (raw === 'true') return { problem: 'TRUST_PROXY=true would trust any client; give the number of proxies in front or their addresses (CIDRs)' };
+  if (raw === 'true')
+    return {
+      problem:
+        'TRUST_PROXY=true would trust any client; give the number of proxies in front or their addresses (CIDRs)',
+    };
   const entries = raw.split(',').map((entry) => entry.trim());
   const bad = entries.filter((entry) => !isAddressOrRange(entry));
   if (bad.length > 0) {
-    return { problem: `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses, CIDRs, loopback, linklocal or uniquelocal (not: ${bad.join(', ')})` };
+    return {
+      problem: `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses, CIDRs, loopback, linklocal or uniquelocal (not: ${bad.join(', ')})`,
+    };
   }
   return { trust: entries };
 }

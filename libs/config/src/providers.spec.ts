@@ -14,16 +14,23 @@ describe('provider settings', () => {
     expect(config.ECB_RATES_URL).toBe('https://www.ecb.europa.eu/stats/eurofxref');
     expect(config.SANDBOX_URL).toBe('http://127.0.0.1:5200');
     expect(config.etsyRedirectUri).toBe('http://localhost:5000/api/connections/etsy/callback');
-    expect(loadConfig({ ...BASE, PORT: '6123' }).etsyRedirectUri).toBe('http://localhost:6123/api/connections/etsy/callback');
-    expect(loadConfig({ ...BASE, ETSY_REDIRECT_URI: 'https://app.example.com/api/connections/etsy/callback' }).etsyRedirectUri).toBe(
-      'https://app.example.com/api/connections/etsy/callback',
+    expect(loadConfig({ ...BASE, PORT: '6123' }).etsyRedirectUri).toBe(
+      'http://localhost:6123/api/connections/etsy/callback',
     );
+    expect(
+      loadConfig({ ...BASE, ETSY_REDIRECT_URI: 'https://app.example.com/api/connections/etsy/callback' })
+        .etsyRedirectUri,
+    ).toBe('https://app.example.com/api/connections/etsy/callback');
   });
 
   it('needs both Etsy credentials to be live, and refuses one without the other', () => {
     expect(loadConfig(LIVE).etsyCredentialsConfigured).toBe(true);
-    expect(() => loadConfig({ ...BASE, ETSY_API_KEY: 'abc' })).toThrow(/ETSY_SHARED_SECRET must be set with ETSY_API_KEY/);
-    expect(() => loadConfig({ ...BASE, ETSY_SHARED_SECRET: 'abc' })).toThrow(/ETSY_API_KEY must be set with ETSY_SHARED_SECRET/);
+    expect(() => loadConfig({ ...BASE, ETSY_API_KEY: 'abc' })).toThrow(
+      /ETSY_SHARED_SECRET must be set with ETSY_API_KEY/,
+    );
+    expect(() => loadConfig({ ...BASE, ETSY_SHARED_SECRET: 'abc' })).toThrow(
+      /ETSY_API_KEY must be set with ETSY_SHARED_SECRET/,
+    );
     // Empty counts as unset.
     expect(loadConfig({ ...BASE, ETSY_API_KEY: '', ETSY_SHARED_SECRET: '' }).etsyCredentialsConfigured).toBe(false);
   });
@@ -44,7 +51,12 @@ describe('provider settings', () => {
 
 describe('effectiveProviders', () => {
   it('live: the configured hosts and credentials', () => {
-    const config = loadConfig({ ...LIVE, ETSY_API_URL: 'https://api.etsy.com/', PRINTIFY_API_URL: 'https://printify.test/', ECB_RATES_URL: 'https://ecb.test/rates/' });
+    const config = loadConfig({
+      ...LIVE,
+      ETSY_API_URL: 'https://api.etsy.com/',
+      PRINTIFY_API_URL: 'https://printify.test/',
+      ECB_RATES_URL: 'https://ecb.test/rates/',
+    });
     expect(effectiveProviders(config)).toEqual({
       mode: 'live',
       etsy: {
@@ -60,7 +72,12 @@ describe('effectiveProviders', () => {
   });
 
   it('sandbox (demo mode): every provider on SANDBOX_URL with the sandbox credentials, the consent page through the gateway', () => {
-    const config = loadConfig({ ...BASE, SANDBOX_URL: 'http://127.0.0.1:6200/', ETSY_API_URL: 'https://ignored.example', PORT: '7000' });
+    const config = loadConfig({
+      ...BASE,
+      SANDBOX_URL: 'http://127.0.0.1:6200/',
+      ETSY_API_URL: 'https://ignored.example',
+      PORT: '7000',
+    });
     expect(effectiveProviders(config)).toEqual({
       mode: 'sandbox',
       etsy: {

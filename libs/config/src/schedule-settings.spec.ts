@@ -2,10 +2,18 @@ import { isCronPattern, isTimeZone } from './schedule-settings';
 import { loadConfig } from './load-config';
 
 describe('schedule settings', () => {
-  it.each(['0 3 * * *', '*/15 * * * *', '0 0 3 * * 1-5'])('accepts the cron pattern %s', (pattern) => expect(isCronPattern(pattern)).toBe(true));
-  it.each(['', 'nightly', '0 3 * *', '61 3 * * *', '0 25 * * *', '0 3 * * * * *'])('refuses %p', (pattern) => expect(isCronPattern(pattern)).toBe(false));
-  it.each(['UTC', 'Europe/London', 'America/Argentina/Buenos_Aires'])('knows the zone %s', (zone) => expect(isTimeZone(zone)).toBe(true));
-  it.each(['', 'Mars/Olympus', 'UTC; rm -rf', '../etc'])('refuses the zone %p', (zone) => expect(isTimeZone(zone)).toBe(false));
+  it.each(['0 3 * * *', '*/15 * * * *', '0 0 3 * * 1-5'])('accepts the cron pattern %s', (pattern) =>
+    expect(isCronPattern(pattern)).toBe(true),
+  );
+  it.each(['', 'nightly', '0 3 * *', '61 3 * * *', '0 25 * * *', '0 3 * * * * *'])('refuses %p', (pattern) =>
+    expect(isCronPattern(pattern)).toBe(false),
+  );
+  it.each(['UTC', 'Europe/London', 'America/Argentina/Buenos_Aires'])('knows the zone %s', (zone) =>
+    expect(isTimeZone(zone)).toBe(true),
+  );
+  it.each(['', 'Mars/Olympus', 'UTC; rm -rf', '../etc'])('refuses the zone %p', (zone) =>
+    expect(isTimeZone(zone)).toBe(false),
+  );
 });
 
 describe('RESYNC_CRON, RESYNC_TZ, SYNC_EVERY_MINUTES', () => {

@@ -25,7 +25,9 @@ export function webhookBase(value: string): string {
  * endpoint, `whsec_` followed by base64 (integrations.md a.12). Returns the problem, or null.
  */
 export function etsyWebhookSecretProblem(value: unknown): string | null {
-  if (typeof value !== 'string' || !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(value)) return 'ETSY_WEBHOOK_SECRET must be the portal secret: "whsec_" followed by base64';
-  if (Buffer.from(value.slice('whsec_'.length), 'base64').length < 16) return 'ETSY_WEBHOOK_SECRET must decode to at least 16 bytes after "whsec_"';
+  if (typeof value !== 'string' || !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(value))
+    return 'ETSY_WEBHOOK_SECRET must be the portal secret: "whsec_" followed by base64';
+  if (Buffer.from(value.slice('whsec_'.length), 'base64').length < 16)
+    return 'ETSY_WEBHOOK_SECRET must decode to at least 16 bytes after "whsec_"';
   return null;
 }

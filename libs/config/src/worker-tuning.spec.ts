@@ -12,8 +12,17 @@ describe('worker tuning', () => {
   });
 
   it('reads whole milliseconds and a stall count', () => {
-    const config = loadConfig({ ...BASE, WORKER_LOCK_DURATION_MS: '120000', WORKER_STALLED_INTERVAL_MS: '5000', WORKER_MAX_STALLED_COUNT: '0' });
-    expect(config).toMatchObject({ WORKER_LOCK_DURATION_MS: 120_000, WORKER_STALLED_INTERVAL_MS: 5_000, WORKER_MAX_STALLED_COUNT: 0 });
+    const config = loadConfig({
+      ...BASE,
+      WORKER_LOCK_DURATION_MS: '120000',
+      WORKER_STALLED_INTERVAL_MS: '5000',
+      WORKER_MAX_STALLED_COUNT: '0',
+    });
+    expect(config).toMatchObject({
+      WORKER_LOCK_DURATION_MS: 120_000,
+      WORKER_STALLED_INTERVAL_MS: 5_000,
+      WORKER_MAX_STALLED_COUNT: 0,
+    });
   });
 
   it.each([

@@ -1,7 +1,12 @@
 import type { DataSource } from 'typeorm';
 import type { TokenCipher } from '@pod/crypto';
 import { ReauthRequiredError, type EtsyAuth } from '@pod/integrations';
-import { EtsyTokenService, type EtsyAccessTokens, type EtsyTokenRefresher, type TokenEventLogger } from './etsy-token-service';
+import {
+  EtsyTokenService,
+  type EtsyAccessTokens,
+  type EtsyTokenRefresher,
+  type TokenEventLogger,
+} from './etsy-token-service';
 
 // The token sources this library hands out are what the Etsy client asks for.
 const _fitsTheClient = (tokens: EtsyAccessTokens): EtsyAuth => tokens;

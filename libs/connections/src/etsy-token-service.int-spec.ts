@@ -39,7 +39,9 @@ beforeAll(async () => {
   await prepareDatabase({ DATABASE_URL: database.url });
   // Three "processes": each its own pool, as three etsy-sync replicas would have.
   for (let i = 0; i < 3; i += 1) {
-    processes.push(await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 }, `tokens-${i}`).initialize());
+    processes.push(
+      await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 }, `tokens-${i}`).initialize(),
+    );
   }
 }, 60_000);
 
@@ -82,7 +84,12 @@ function services(refresher: FakeRefresher) {
 
 async function stored(connectionId: string) {
   // As the login: row-level security does not restrict it.
-  const [row] = await queryDatabase<{ token_version: number; status: string; access_token_enc: string; refresh_token_enc: string }>(database.url, `SELECT * FROM provider_connection WHERE id = $1`, [connectionId]);
+  const [row] = await queryDatabase<{
+    token_version: number;
+    status: string;
+    access_token_enc: string;
+    refresh_token_enc: string;
+  }>(database.url, `SELECT * FROM provider_connection WHERE id = $1`, [connectionId]);
   return row;
 }
 
@@ -92,7 +99,9 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     const refresher = new FakeRefresher();
     const perProcess = services(refresher);
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => perProcess[i % 3].forConnection(userId, connectionId).refreshAfterUnauthorized('4242.access-1')),
+      Array.from({ length: 10 }, (_, i) =>
+        perProcess[i % 3].forConnection(userId, connectionId).refreshAfterUnauthorized('4242.access-1'),
+      ),
     );
     expect(refresher.calls).toEqual(['4242.refresh-1']);
     expect(new Set(results)).toEqual(new Set(['4242.access-2']));
@@ -101,7 +110,9 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     expect(row.status).toBe('connected');
     expect(row.access_token_enc).not.toContain('access-2');
     expect(row.refresh_token_enc).not.toContain('refresh-2');
-    expect(cipher.decrypt(row.refresh_token_enc, { userId, provider: 'etsy', purpose: 'refresh' })).toBe('4242.refresh-2');
+    expect(cipher.decrypt(row.refresh_token_enc, { userId, provider: 'etsy', purpose: 'refresh' })).toBe(
+      '4242.refresh-2',
+    );
 
     // A later 401 on the new token refreshes with the newest refresh token: the old one is never sent again.
     await perProcess[1].forConnection(userId, connectionId).refreshAfterUnauthorized('4242.access-2');
@@ -123,7 +134,9 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     const { userId, connectionId } = await newConnection(new Date(Date.now() - 1000));
     const refresher = new FakeRefresher();
     const perProcess = services(refresher);
-    const tokens = await Promise.all(Array.from({ length: 10 }, (_, i) => perProcess[i % 3].forConnection(userId, connectionId).getAccessToken()));
+    const tokens = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => perProcess[i % 3].forConnection(userId, connectionId).getAccessToken()),
+    );
     expect(refresher.calls).toHaveLength(1);
     expect(new Set(tokens)).toEqual(new Set(['4242.access-2']));
     expect(await perProcess[2].forConnection(userId, connectionId).getAccessToken()).toBe('4242.access-2');
@@ -136,12 +149,18 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     refresher.fail = 'invalid_grant';
     const perProcess = services(refresher);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 6 }, (_, i) => perProcess[i % 3].forConnection(userId, connectionId).refreshAfterUnauthorized('4242.access-1')),
+      Array.from({ length: 6 }, (_, i) =>
+        perProcess[i % 3].forConnection(userId, connectionId).refreshAfterUnauthorized('4242.access-1'),
+      ),
     );
-    expect(outcomes.every((o) => o.status === 'rejected' && (o.reason as { code?: string }).code === 'reauth_required')).toBe(true);
+    expect(
+      outcomes.every((o) => o.status === 'rejected' && (o.reason as { code?: string }).code === 'reauth_required'),
+    ).toBe(true);
     expect(refresher.calls).toHaveLength(1);
     expect((await stored(connectionId)).status).toBe('reauth_required');
-    await expect(perProcess[0].forConnection(userId, connectionId).getAccessToken()).rejects.toBeInstanceOf(FakeReauthRequired);
+    await expect(perProcess[0].forConnection(userId, connectionId).getAccessToken()).rejects.toBeInstanceOf(
+      FakeReauthRequired,
+    );
     expect(refresher.calls).toHaveLength(1);
   });
 
@@ -163,22 +182,33 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     const other = await newConnection();
     const refresher = new FakeRefresher();
     const [service] = services(refresher);
-    await expect(service.forConnection(other.userId, connectionId).getAccessToken()).rejects.toBeInstanceOf(FakeReauthRequired);
-    await expect(service.refresh(other.userId, connectionId, '4242.access-1')).rejects.toBeInstanceOf(FakeReauthRequired);
+    await expect(service.forConnection(other.userId, connectionId).getAccessToken()).rejects.toBeInstanceOf(
+      FakeReauthRequired,
+    );
+    await expect(service.refresh(other.userId, connectionId, '4242.access-1')).rejects.toBeInstanceOf(
+      FakeReauthRequired,
+    );
     expect(refresher.calls).toHaveLength(0);
   });
 
   it('a token endpoint that hangs 10 s holds no pooled connection: with a pool of 2, two hanging refreshes, waiters and other queries all proceed', async () => {
-    const small = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 2 }, 'tokens-small-pool').initialize();
+    const small = await createDataSource(
+      { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 2 },
+      'tokens-small-pool',
+    ).initialize();
     try {
       const first = await newConnection();
       const second = await newConnection();
       const fresh = await newConnection();
       const hanging = new FakeRefresher(10_000);
       const service = serviceOn(small, hanging);
-      const refreshes = [first, second].map(({ userId, connectionId }) => service.refresh(userId, connectionId, '4242.access-1'));
+      const refreshes = [first, second].map(({ userId, connectionId }) =>
+        service.refresh(userId, connectionId, '4242.access-1'),
+      );
       // Waiters in other processes (own services, no shared promise) poll instead of queueing on a lock.
-      const waiters = [first, second].map(({ userId, connectionId }, i) => serviceOn(processes[i], hanging).refresh(userId, connectionId, '4242.access-1'));
+      const waiters = [first, second].map(({ userId, connectionId }, i) =>
+        serviceOn(processes[i], hanging).refresh(userId, connectionId, '4242.access-1'),
+      );
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(hanging.calls).toHaveLength(2);
 
@@ -200,11 +230,18 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
   it("a crashed refresher's lease expires: the next caller refreshes, once", async () => {
     const { userId, connectionId } = await newConnection();
     // A process took the lease and died before calling Etsy (it never renews or releases it).
-    const crashed = await new EtsyTokensRepository(processes[0]).takeRefreshLease(userId, connectionId, '00000000-0000-4000-8000-000000000001', 800);
+    const crashed = await new EtsyTokensRepository(processes[0]).takeRefreshLease(
+      userId,
+      connectionId,
+      '00000000-0000-4000-8000-000000000001',
+      800,
+    );
     expect(crashed).not.toBeNull();
     const refresher = new FakeRefresher();
     const started = Date.now();
-    const results = await Promise.all(processes.map((dataSource) => serviceOn(dataSource, refresher).refresh(userId, connectionId, '4242.access-1')));
+    const results = await Promise.all(
+      processes.map((dataSource) => serviceOn(dataSource, refresher).refresh(userId, connectionId, '4242.access-1')),
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
     expect(refresher.calls).toEqual(['4242.refresh-1']);
     expect(new Set(results)).toEqual(new Set(['4242.access-2']));
@@ -214,7 +251,9 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     const { userId, connectionId } = await newConnection();
     const slow = new FakeRefresher(1_500);
     const results = await Promise.all(
-      processes.map((dataSource) => serviceOn(dataSource, slow, { refreshLeaseMs: 300 }).refresh(userId, connectionId, '4242.access-1')),
+      processes.map((dataSource) =>
+        serviceOn(dataSource, slow, { refreshLeaseMs: 300 }).refresh(userId, connectionId, '4242.access-1'),
+      ),
     );
     expect(slow.calls).toEqual(['4242.refresh-1']);
     expect(new Set(results)).toEqual(new Set(['4242.access-2']));
@@ -222,7 +261,12 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
 
   it('reconnecting Etsy clears a refresh lease left behind: the next refresh does not wait for it', async () => {
     const { userId, connectionId } = await newConnection();
-    await new EtsyTokensRepository(processes[0]).takeRefreshLease(userId, connectionId, '00000000-0000-4000-8000-000000000002', 120_000);
+    await new EtsyTokensRepository(processes[0]).takeRefreshLease(
+      userId,
+      connectionId,
+      '00000000-0000-4000-8000-000000000002',
+      120_000,
+    );
     await new ConnectionsRepository(processes[0], cipher).saveEtsy({
       userId,
       etsyUserId: '4242',
@@ -236,9 +280,10 @@ describe('Etsy token refresh, single-flight across processes (item 15)', () => {
     });
     const refresher = new FakeRefresher();
     const refreshed = serviceOn(processes[1], refresher).refresh(userId, connectionId, '4242.access-reconnected');
-    const waitedTooLong = new Promise<string>((resolve) => setTimeout(() => resolve('still waiting for the old lease'), 5_000).unref());
+    const waitedTooLong = new Promise<string>((resolve) =>
+      setTimeout(() => resolve('still waiting for the old lease'), 5_000).unref(),
+    );
     expect(await Promise.race([refreshed, waitedTooLong])).toBe('4242.access-2');
     expect(refresher.calls).toEqual(['4242.refresh-reconnected']);
   });
 });
-

@@ -5,7 +5,9 @@ import type { TokenCipher } from '@pod/crypto';
 
 /** The slice of the Etsy client the service needs: the refresh-token grant. */
 export interface EtsyTokenRefresher {
-  refreshTokens(refreshToken: string): Promise<{ accessToken: string; refreshToken: string; accessTokenExpiresAt: Date }>;
+  refreshTokens(
+    refreshToken: string,
+  ): Promise<{ accessToken: string; refreshToken: string; accessTokenExpiresAt: Date }>;
 }
 
 /** What the Etsy client asks of whoever holds a connection's tokens (the clients' `EtsyAuth`). */
@@ -105,10 +107,14 @@ export class EtsyTokenService {
     const outcome = await this.awaitLeaseOrToken(userId, connectionId, seen);
     switch (outcome.kind) {
       case 'token':
-        if (outcome.token !== seen) this.deps.logger?.info({ event: 'etsy.token_refreshed', userId, connectionId }, 'Etsy access token ready');
+        if (outcome.token !== seen)
+          this.deps.logger?.info({ event: 'etsy.token_refreshed', userId, connectionId }, 'Etsy access token ready');
         return outcome.token;
       case 'reauth':
-        this.deps.logger?.warn({ event: 'etsy.reauth_required', userId, connectionId }, 'Etsy connection needs reconnecting');
+        this.deps.logger?.warn(
+          { event: 'etsy.reauth_required', userId, connectionId },
+          'Etsy connection needs reconnecting',
+        );
         throw outcome.error ?? this.deps.reauthRequired('The Etsy connection needs to be reconnected.');
       case 'gone':
         throw this.deps.reauthRequired('The Etsy connection no longer exists.');
@@ -132,11 +138,18 @@ export class EtsyTokenService {
   private settledOutcome(userId: string, row: StoredEtsyTokens, seen: string | null): Outcome | null {
     if (row.status !== 'connected') return { kind: 'reauth' };
     const current = this.decryptOrNull(userId, row.accessTokenEnc, 'access');
-    if (current !== null && current !== seen && !this.isExpired(row.accessTokenExpiresAt)) return { kind: 'token', token: current };
+    if (current !== null && current !== seen && !this.isExpired(row.accessTokenExpiresAt))
+      return { kind: 'token', token: current };
     return null;
   }
 
-  private async refreshUnderLease(userId: string, connectionId: string, leaseId: string, row: StoredEtsyTokens, seen: string | null): Promise<Outcome> {
+  private async refreshUnderLease(
+    userId: string,
+    connectionId: string,
+    leaseId: string,
+    row: StoredEtsyTokens,
+    seen: string | null,
+  ): Promise<Outcome> {
     const release = () => this.tokens.releaseRefreshLease(userId, connectionId, leaseId);
     // Someone may have stored new tokens between our read and our lease.
     const settled = this.settledOutcome(userId, row, seen);

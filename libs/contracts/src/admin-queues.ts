@@ -27,7 +27,8 @@ export interface EnqueuedJob {
   name: string;
 }
 
-export type JobState = 'completed' | 'failed' | 'active' | 'delayed' | 'waiting' | 'waiting-children' | 'prioritized' | 'unknown';
+export type JobState =
+  'completed' | 'failed' | 'active' | 'delayed' | 'waiting' | 'waiting-children' | 'prioritized' | 'unknown';
 
 export interface JobView {
   id: string;

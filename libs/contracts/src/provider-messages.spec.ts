@@ -17,8 +17,12 @@ const WORDING = [
   PROVIDER_MESSAGES.emptyPrintifyToken,
   PROVIDER_MESSAGES.invalidPrintifyToken,
   PROVIDER_MESSAGES.selectPrintifyShop,
-  ...PROVIDER_MESSAGES.providerBusy('Etsy', 7).split(/Etsy|7/).filter((part) => part.trim().length > 8),
-  ...PROVIDER_MESSAGES.providerUnavailable('Etsy').split('Etsy').filter((part) => part.trim().length > 8),
+  ...PROVIDER_MESSAGES.providerBusy('Etsy', 7)
+    .split(/Etsy|7/)
+    .filter((part) => part.trim().length > 8),
+  ...PROVIDER_MESSAGES.providerUnavailable('Etsy')
+    .split('Etsy')
+    .filter((part) => part.trim().length > 8),
 ];
 
 describe('user-visible provider messages', () => {
@@ -32,7 +36,9 @@ describe('user-visible provider messages', () => {
   });
 
   it('name the provider and the wait', () => {
-    expect(PROVIDER_MESSAGES.providerBusy('Printify', 5)).toBe('Printify is busy right now. Please try again in 5 seconds.');
+    expect(PROVIDER_MESSAGES.providerBusy('Printify', 5)).toBe(
+      'Printify is busy right now. Please try again in 5 seconds.',
+    );
     expect(PROVIDER_MESSAGES.providerUnavailable('Etsy')).toBe('Etsy did not answer. Please try again.');
   });
 });

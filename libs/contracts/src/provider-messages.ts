@@ -9,6 +9,7 @@ export const PROVIDER_MESSAGES = {
   emptyPrintifyToken: 'Please enter your Printify API token',
   invalidPrintifyToken: 'Invalid Printify API token. Please check and try again.',
   selectPrintifyShop: 'Please select a shop',
-  providerBusy: (provider: ProviderLabel, retryAfterSeconds: number) => `${provider} is busy right now. Please try again in ${retryAfterSeconds} seconds.`,
+  providerBusy: (provider: ProviderLabel, retryAfterSeconds: number) =>
+    `${provider} is busy right now. Please try again in ${retryAfterSeconds} seconds.`,
   providerUnavailable: (provider: ProviderLabel) => `${provider} did not answer. Please try again.`,
 } as const;

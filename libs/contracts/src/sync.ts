@@ -16,9 +16,20 @@ export type SyncStreamName = (typeof SYNC_STREAMS)[Provider][number];
  * `interrupted`: the job stalled past maxStalledCount; the next trigger resumes from the cursor.
  * At most one run per (user, provider) is in an active state (a partial unique index).
  */
-export const SYNC_RUN_STATUSES = ['queued', 'running', 'waiting_for_quota', 'succeeded', 'failed', 'interrupted'] as const;
+export const SYNC_RUN_STATUSES = [
+  'queued',
+  'running',
+  'waiting_for_quota',
+  'succeeded',
+  'failed',
+  'interrupted',
+] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
-export const ACTIVE_SYNC_RUN_STATUSES = ['queued', 'running', 'waiting_for_quota'] as const satisfies readonly SyncRunStatus[];
+export const ACTIVE_SYNC_RUN_STATUSES = [
+  'queued',
+  'running',
+  'waiting_for_quota',
+] as const satisfies readonly SyncRunStatus[];
 
 export function isActiveSyncRunStatus(status: SyncRunStatus): boolean {
   return (ACTIVE_SYNC_RUN_STATUSES as readonly string[]).includes(status);

@@ -50,11 +50,13 @@ describe('TokenCipher', () => {
     const raw = { nonce: Buffer.from(nonce, 'base64url'), body: Buffer.from(body, 'base64url') };
     for (const part of ['nonce', 'body'] as const) {
       for (let byte = 0; byte < raw[part].length; byte += 1) {
-        const bit = 1 << byte % 8;
+        const bit = 1 << (byte % 8);
         const copy = Buffer.from(raw[part]);
         copy[byte] ^= bit;
         const tampered =
-          part === 'nonce' ? `${prefix}.${copy.toString('base64url')}.${body}` : `${prefix}.${nonce}.${copy.toString('base64url')}`;
+          part === 'nonce'
+            ? `${prefix}.${copy.toString('base64url')}.${body}`
+            : `${prefix}.${nonce}.${copy.toString('base64url')}`;
         expectDecryptError(() => cipher.decrypt(tampered, A));
       }
     }
@@ -64,13 +66,23 @@ describe('TokenCipher', () => {
     const stored = cipher.encrypt(TOKEN, A);
     expectDecryptError(() => TokenCipher.fromAppSecret(`${SECRET}-other`).decrypt(stored, A), 'authentication-failed');
     // Relabelling the version does not help: the version is authenticated too.
-    const v2 = new TokenCipher({ 1: deriveKey(SECRET, 'token-encryption-v1'), 2: deriveKey(SECRET, 'token-encryption-v1') }, 2);
+    const v2 = new TokenCipher(
+      { 1: deriveKey(SECRET, 'token-encryption-v1'), 2: deriveKey(SECRET, 'token-encryption-v1') },
+      2,
+    );
     expectDecryptError(() => v2.decrypt(stored.replace(/^v1\./, 'v2.'), A), 'authentication-failed');
     expectDecryptError(() => cipher.decrypt(stored.replace(/^v1\./, 'v3.'), A), 'unknown-key-version');
   });
 
   it('refuses malformed input', () => {
-    for (const bad of ['', 'plain-token', 'v1..', 'v1.AAAA.BBBB', 'v0.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAA', `v1.${'A'.repeat(16)}.${'A'.repeat(10)}`]) {
+    for (const bad of [
+      '',
+      'plain-token',
+      'v1..',
+      'v1.AAAA.BBBB',
+      'v0.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAA',
+      `v1.${'A'.repeat(16)}.${'A'.repeat(10)}`,
+    ]) {
       expectDecryptError(() => cipher.decrypt(bad, A), 'malformed');
     }
     expectDecryptError(() => cipher.decrypt(undefined as unknown as string, A), 'malformed');
@@ -79,7 +91,10 @@ describe('TokenCipher', () => {
   it('rotates: new values under the current key, old values still readable', () => {
     const v1 = TokenCipher.fromAppSecret(SECRET);
     const old = v1.encrypt(TOKEN, A);
-    const rotated = new TokenCipher({ 1: deriveKey(SECRET, 'token-encryption-v1'), 2: deriveKey(SECRET, 'token-encryption-v2') }, 2);
+    const rotated = new TokenCipher(
+      { 1: deriveKey(SECRET, 'token-encryption-v1'), 2: deriveKey(SECRET, 'token-encryption-v2') },
+      2,
+    );
     expect(rotated.decrypt(old, A)).toBe(TOKEN);
     const fresh = rotated.encrypt(TOKEN, A);
     expect(TokenCipher.keyVersionOf(fresh)).toBe(2);

@@ -44,7 +44,8 @@ export class TokenCipher {
     keys: ReadonlyMap<number, Buffer> | Record<number, Buffer>,
     readonly currentVersion: number,
   ) {
-    const map = keys instanceof Map ? new Map(keys) : new Map(Object.entries(keys).map(([v, k]) => [Number(v), k as Buffer]));
+    const map =
+      keys instanceof Map ? new Map(keys) : new Map(Object.entries(keys).map(([v, k]) => [Number(v), k as Buffer]));
     for (const [version, key] of map) {
       if (!Number.isInteger(version) || version < 1) throw new Error('Key versions are positive integers');
       if (key.length !== KEY_BYTES) throw new Error(`Token-encryption key v${version} must be ${KEY_BYTES} bytes`);
@@ -80,7 +81,9 @@ export class TokenCipher {
       const decipher = createDecipheriv(ALGORITHM, this.key(version), nonce, { authTagLength: TAG_BYTES });
       decipher.setAAD(additionalData(version, context));
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
     } catch {
       throw new TokenDecryptError('authentication-failed');
     }
@@ -101,5 +104,8 @@ export class TokenCipher {
 
 /** Unambiguous encoding of the binding (a JSON array: no separator can be smuggled in a field). */
 function additionalData(version: number, context: TokenContext): Buffer {
-  return Buffer.from(JSON.stringify(['podprofit-token', version, context.userId, context.provider, context.purpose ?? '']), 'utf8');
+  return Buffer.from(
+    JSON.stringify(['podprofit-token', version, context.userId, context.provider, context.purpose ?? '']),
+    'utf8',
+  );
 }

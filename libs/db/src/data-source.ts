@@ -18,7 +18,11 @@ export interface DataSourceOptions {
 }
 
 /** The one TypeORM data source definition, shared by the gateway, the workers and the CLI. */
-export function createDataSource(config: DbConfig, applicationName = 'podprofit', options: DataSourceOptions = {}): DataSource {
+export function createDataSource(
+  config: DbConfig,
+  applicationName = 'podprofit',
+  options: DataSourceOptions = {},
+): DataSource {
   const role = options.connectAs === 'login' ? null : runtimeRoleName(config.DATABASE_APP_ROLE);
   return new DataSource({
     type: 'postgres',
@@ -49,6 +53,7 @@ export function createDataSource(config: DbConfig, applicationName = 'podprofit'
 export function runtimeRoleName(configured: string | undefined): string | null {
   const role = configured ?? DEFAULT_APP_ROLE;
   if (role === 'none') return null;
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(role)) throw new Error('DATABASE_APP_ROLE must be a plain lower-case role name or none');
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(role))
+    throw new Error('DATABASE_APP_ROLE must be a plain lower-case role name or none');
   return role;
 }

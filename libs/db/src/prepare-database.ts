@@ -72,12 +72,16 @@ export async function waitForSchema(
 }
 
 /** Creates the database if needed and applies pending migrations (safe when processes race). */
-export async function prepareDatabase(
-  config: { DATABASE_URL: string },
-): Promise<{ created: boolean; applied: string[] }> {
+export async function prepareDatabase(config: {
+  DATABASE_URL: string;
+}): Promise<{ created: boolean; applied: string[] }> {
   const created = await createDatabaseIfMissing(config.DATABASE_URL);
   // Migrations run as the login (the tables' owner), never as the runtime role.
-  const dataSource = await createDataSource({ DATABASE_URL: config.DATABASE_URL, DATABASE_POOL_SIZE: 2 }, 'podprofit-migrate', { connectAs: 'login' }).initialize();
+  const dataSource = await createDataSource(
+    { DATABASE_URL: config.DATABASE_URL, DATABASE_POOL_SIZE: 2 },
+    'podprofit-migrate',
+    { connectAs: 'login' },
+  ).initialize();
   try {
     return { created, applied: await runMigrations(dataSource) };
   } finally {

@@ -27,7 +27,13 @@ export class RuntimeRoleError extends Error {
 }
 
 export async function runtimeRole(db: Db): Promise<RuntimeRole> {
-  const rows: { current_user: string; rolsuper: boolean; rolbypassrls: boolean; owns_tables: boolean; login: string }[] = await db.query(
+  const rows: {
+    current_user: string;
+    rolsuper: boolean;
+    rolbypassrls: boolean;
+    owns_tables: boolean;
+    login: string;
+  }[] = await db.query(
     `SELECT current_user AS current_user, rolsuper, rolbypassrls, session_user AS login,
        EXISTS (SELECT 1 FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'
                  AND pg_has_role(current_user, c.relowner, 'USAGE')) AS owns_tables
@@ -35,7 +41,13 @@ export async function runtimeRole(db: Db): Promise<RuntimeRole> {
   );
   const row = rows[0];
   if (!row) throw new Error('the current PostgreSQL role is not in pg_roles');
-  return { currentUser: row.current_user, superuser: row.rolsuper, bypassRls: row.rolbypassrls, ownsTables: row.owns_tables, login: row.login };
+  return {
+    currentUser: row.current_user,
+    superuser: row.rolsuper,
+    bypassRls: row.rolbypassrls,
+    ownsTables: row.owns_tables,
+    login: row.login,
+  };
 }
 
 /** Resolves with the role when row-level security applies to it; throws RuntimeRoleError otherwise. */

@@ -39,7 +39,9 @@ async function allowedValues(table: string, column: string, constraint?: string)
   );
   expect(rows).toHaveLength(1);
   // PostgreSQL normalises `IN (…)` to `(column = ANY (ARRAY['a'::text, 'b'::text]))`.
-  const values = [...rows[0].definition.matchAll(/'((?:[^']|'')*)'::text/g)].map((match) => match[1].replace(/''/g, "'"));
+  const values = [...rows[0].definition.matchAll(/'((?:[^']|'')*)'::text/g)].map((match) =>
+    match[1].replace(/''/g, "'"),
+  );
   expect(values.length).toBeGreaterThan(0);
   return values;
 }
@@ -58,6 +60,8 @@ describe('the migrated schema', () => {
   });
 
   it('allows exactly the stored figures states of @pod/domain', async () => {
-    expect(await allowedValues('order_profit', 'figures', 'order_profit_figures_check')).toEqual([...STORED_FIGURES_STATES]);
+    expect(await allowedValues('order_profit', 'figures', 'order_profit_figures_check')).toEqual([
+      ...STORED_FIGURES_STATES,
+    ]);
   });
 });

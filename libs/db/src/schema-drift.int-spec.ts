@@ -20,7 +20,9 @@ afterAll(async () => {
 });
 
 it('the migrated schema is exactly what the entities declare', async () => {
-  const dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 2 }, 'schema-drift', { connectAs: 'login' }).initialize();
+  const dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 2 }, 'schema-drift', {
+    connectAs: 'login',
+  }).initialize();
   try {
     const pending = await dataSource.driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((query) => query.query)).toEqual([]);

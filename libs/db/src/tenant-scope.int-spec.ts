@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { StoredOrderBreakdown } from '@pod/domain';
-import { createFixtureUser, createTestDatabase, queryDatabase, refreshDashboardRollup, storeProfitOrder, TEST_SERVER_URL, type TestDatabase } from '@pod/testing';
+import {
+  createFixtureUser,
+  createTestDatabase,
+  queryDatabase,
+  refreshDashboardRollup,
+  storeProfitOrder,
+  TEST_SERVER_URL,
+  type TestDatabase,
+} from '@pod/testing';
 import { createDataSource } from './data-source';
 import { TokenCipher } from '@pod/crypto';
 import { createRoleIfMissingSql } from './migrations/1764900000000-tenant-scope';
@@ -39,7 +47,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const sqlState = (error: unknown) => (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
+const sqlState = (error: unknown) =>
+  (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
 
 describe('the runtime role', () => {
   it('is what every pooled connection queries as: podprofit_app, neither SUPERUSER nor BYPASSRLS, taken from the superuser login', async () => {
@@ -56,8 +65,20 @@ describe('the runtime role', () => {
       ),
     );
     expect(new Set(rows.map((row) => row.pid)).size).toBe(3);
-    for (const row of rows) expect(row).toMatchObject({ currentUser: 'podprofit_app', login: 'postgres', rolsuper: false, rolbypassrls: false });
-    expect(await assertRuntimeRole(app)).toEqual({ currentUser: 'podprofit_app', superuser: false, bypassRls: false, ownsTables: false, login: 'postgres' });
+    for (const row of rows)
+      expect(row).toMatchObject({
+        currentUser: 'podprofit_app',
+        login: 'postgres',
+        rolsuper: false,
+        rolbypassrls: false,
+      });
+    expect(await assertRuntimeRole(app)).toEqual({
+      currentUser: 'podprofit_app',
+      superuser: false,
+      bypassRls: false,
+      ownsTables: false,
+      login: 'postgres',
+    });
   });
 
   it('is refused when it owns a table of the schema (the owner reads every row through definer_access)', async () => {
@@ -65,7 +86,10 @@ describe('the runtime role', () => {
     await queryDatabase(database.url, `CREATE ROLE ${owner} NOLOGIN`);
     await queryDatabase(database.url, `CREATE TABLE owned_probe (id int)`);
     await queryDatabase(database.url, `ALTER TABLE owned_probe OWNER TO ${owner}`);
-    const asOwner = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1, DATABASE_APP_ROLE: owner }, 'tenant-scope-owner').initialize();
+    const asOwner = await createDataSource(
+      { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1, DATABASE_APP_ROLE: owner },
+      'tenant-scope-owner',
+    ).initialize();
     try {
       await expect(assertRuntimeRole(asOwner)).rejects.toThrow(new RegExp(`"${owner}" owns the schema's tables`));
     } finally {
@@ -76,14 +100,21 @@ describe('the runtime role', () => {
   });
 
   it('is checked before a worker takes jobs: a pool as the superuser login is refused', async () => {
-    const asLogin = createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1 }, 'tenant-scope-login', { connectAs: 'login' });
+    const asLogin = createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1 }, 'tenant-scope-login', {
+      connectAs: 'login',
+    });
     try {
       await expect(waitForSchema(asLogin, { pollMs: 50 })).rejects.toBeInstanceOf(RuntimeRoleError);
-      await expect(assertRuntimeRole(asLogin)).rejects.toThrow(/"postgres" is a superuser: row-level security would not apply/);
+      await expect(assertRuntimeRole(asLogin)).rejects.toThrow(
+        /"postgres" is a superuser: row-level security would not apply/,
+      );
     } finally {
       await asLogin.destroy();
     }
-    const asNone = createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1, DATABASE_APP_ROLE: 'none' }, 'tenant-scope-none');
+    const asNone = createDataSource(
+      { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1, DATABASE_APP_ROLE: 'none' },
+      'tenant-scope-none',
+    );
     try {
       await expect(waitForSchema(asNone, { pollMs: 50 })).rejects.toBeInstanceOf(RuntimeRoleError);
     } finally {
@@ -121,7 +152,10 @@ describe('the runtime role', () => {
     let after = before;
     for (let tries = 0; tries < 40 && after[1].analyzed === before[1].analyzed; tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      after = await queryDatabase(database.url, `SELECT relname, analyze_count::int AS analyzed FROM pg_stat_user_tables WHERE relname IN ('etsy_payment', 'app_user') ORDER BY relname`);
+      after = await queryDatabase(
+        database.url,
+        `SELECT relname, analyze_count::int AS analyzed FROM pg_stat_user_tables WHERE relname IN ('etsy_payment', 'app_user') ORDER BY relname`,
+      );
     }
     expect(after).toEqual([
       { relname: 'app_user', analyzed: before[0].analyzed },
@@ -136,7 +170,10 @@ describe('the runtime role', () => {
     try {
       const outcomes = await Promise.allSettled(clients.map((client) => client.query(createRoleIfMissingSql(role))));
       expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
-      const found = await clients[0].query(`SELECT rolcanlogin, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1`, [role]);
+      const found = await clients[0].query(
+        `SELECT rolcanlogin, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1`,
+        [role],
+      );
       expect(found.rows).toEqual([{ rolcanlogin: false, rolsuper: false, rolbypassrls: false }]);
     } finally {
       await clients[0].query(`DROP ROLE IF EXISTS ${role}`);
@@ -147,11 +184,15 @@ describe('the runtime role', () => {
 
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';
-const settings = (db: DataSource | import('typeorm').EntityManager) => db.query(`SELECT current_setting('app.user_id', true) AS "userId", pg_backend_pid() AS pid`);
+const settings = (db: DataSource | import('typeorm').EntityManager) =>
+  db.query(`SELECT current_setting('app.user_id', true) AS "userId", pg_backend_pid() AS pid`);
 
 describe('the scope of a transaction', () => {
   it('is set inside withTenant only, and a pooled connection reused after it carries no app.user_id', async () => {
-    const one = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1 }, 'tenant-scope-one').initialize();
+    const one = await createDataSource(
+      { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1 },
+      'tenant-scope-one',
+    ).initialize();
     try {
       const [inside] = await withTenant(one, A, (manager) => settings(manager));
       expect(inside.userId).toBe(A);
@@ -176,7 +217,6 @@ describe('the scope of a transaction', () => {
     await expect(withTenant(app, 'not-a-uuid', async () => 'never')).rejects.toThrow(/must be a UUID/);
   });
 });
-
 
 /** Every tenant table, read from the catalogue (so a table added later is covered): a user_id column, or app_user itself. */
 interface TenantTable {
@@ -225,12 +265,24 @@ describe('row-level security on every tenant table', () => {
   const runs: Record<string, string> = {};
   /** Rows per table and user, counted as the login (a superuser: no policy applies to it). */
   const stored = async ({ table, owner }: TenantTable, userId: string) =>
-    (await queryDatabase<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM ${table} WHERE ${owner} = $1`, [userId]))[0].n;
+    (
+      await queryDatabase<{ n: number }>(database.url, `SELECT count(*)::int AS n FROM ${table} WHERE ${owner} = $1`, [
+        userId,
+      ])
+    )[0].n;
   /** One of the user's rows, as JSON (the login reads it), to try writing it back. */
   const rowOf = async ({ table, owner }: TenantTable, userId: string) =>
-    (await queryDatabase<{ row: Record<string, unknown> }>(database.url, `SELECT to_jsonb(t) AS row FROM ${table} t WHERE ${owner} = $1 LIMIT 1`, [userId]))[0].row;
+    (
+      await queryDatabase<{ row: Record<string, unknown> }>(
+        database.url,
+        `SELECT to_jsonb(t) AS row FROM ${table} t WHERE ${owner} = $1 LIMIT 1`,
+        [userId],
+      )
+    )[0].row;
   const insertRow = (db: DataSource | import('typeorm').EntityManager, table: string, row: Record<string, unknown>) =>
-    db.query(`INSERT INTO ${table} SELECT * FROM jsonb_populate_record(NULL::${table}, $1::jsonb)`, [JSON.stringify(row)]);
+    db.query(`INSERT INTO ${table} SELECT * FROM jsonb_populate_record(NULL::${table}, $1::jsonb)`, [
+      JSON.stringify(row),
+    ]);
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
       () => 'written',
@@ -254,7 +306,8 @@ describe('row-level security on every tenant table', () => {
   /** Runs `check` for every table, collecting what went wrong, so one run names every failing table. */
   const eachTable = async (check: (table: TenantTable) => Promise<unknown[]>) => {
     const problems: unknown[] = [];
-    for (const table of tables) problems.push(...(await check(table)).map((problem) => ({ table: table.table, problem })));
+    for (const table of tables)
+      problems.push(...(await check(table)).map((problem) => ({ table: table.table, problem })));
     return problems;
   };
 
@@ -262,7 +315,10 @@ describe('row-level security on every tenant table', () => {
     [a, b] = [await createFixtureUser(app, 'rls-a'), await createFixtureUser(app, 'rls-b')];
     const now = new Date();
     const cipher = TokenCipher.fromAppSecret('t'.repeat(40));
-    for (const [userId, prefix] of [[a, 'a'], [b, 'b']] as const) {
+    for (const [userId, prefix] of [
+      [a, 'a'],
+      [b, 'b'],
+    ] as const) {
       await storeProfitOrder(app, userId, {
         etsyShopId: `${prefix}-shop`,
         receiptId: `${prefix}-1001`,
@@ -274,7 +330,12 @@ describe('row-level security on every tenant table', () => {
         totalPriceMinor: 2500,
         paymentFeesMinor: 105,
         ledger: [{ id: `${prefix}-l1`, type: 'transaction', amountMinor: -163 }],
-        printify: { shopId: `${prefix}-pfy`, orderId: `${prefix}-ord`, currency: 'USD', lines: [{ quantity: 1, costMinor: 900, shippingMinor: 400 }] },
+        printify: {
+          shopId: `${prefix}-pfy`,
+          orderId: `${prefix}-ord`,
+          currency: 'USD',
+          lines: [{ quantity: 1, costMinor: 900, shippingMinor: 400 }],
+        },
       });
       const records = new OrderRecordsRepository(app);
       await records.applyChanges(userId, {
@@ -317,18 +378,57 @@ describe('row-level security on every tenant table', () => {
       await new MatchRunsRepository(app).queueOrGetQueued(userId, 'user');
       // The tables issue 16 put under row-level security, each written through its repository.
       const connections = new ConnectionsRepository(app, cipher);
-      await connections.savePrintify({ userId, accountKey: `${prefix}-acct`, shopId: `${prefix}-pfy`, shopTitle: 'Shop', salesChannel: null, syncFrom: null, token: 'token', tokenExpiresAt: new Date(now.getTime() + 86_400_000) });
-      await connections.setPrintifyWebhook(userId, { key: `${prefix}-webhook-key`, secret: 'secret', status: 'registered' });
-      await new SessionsRepository(app).insert({ idHash: `${prefix}-session`, userId, lastSeenAt: now, expiresAt: new Date(now.getTime() + 86_400_000) });
+      await connections.savePrintify({
+        userId,
+        accountKey: `${prefix}-acct`,
+        shopId: `${prefix}-pfy`,
+        shopTitle: 'Shop',
+        salesChannel: null,
+        syncFrom: null,
+        token: 'token',
+        tokenExpiresAt: new Date(now.getTime() + 86_400_000),
+      });
+      await connections.setPrintifyWebhook(userId, {
+        key: `${prefix}-webhook-key`,
+        secret: 'secret',
+        status: 'registered',
+      });
+      await new SessionsRepository(app).insert({
+        idHash: `${prefix}-session`,
+        userId,
+        lastSeenAt: now,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+      });
       await new OAuthStatesRepository(app).addReplacingOld(
-        { stateHash: `${prefix}-state`, userId, sessionIdHash: `${prefix}-session`, codeVerifierEnc: 'enc', redirectUri: 'http://127.0.0.1/cb', createdAt: now, expiresAt: new Date(now.getTime() + 600_000) },
+        {
+          stateHash: `${prefix}-state`,
+          userId,
+          sessionIdHash: `${prefix}-session`,
+          codeVerifierEnc: 'enc',
+          redirectUri: 'http://127.0.0.1/cb',
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + 600_000),
+        },
         5,
       );
-      const { run } = await new SyncRunsRepository(app).startOrGetActive({ userId, provider: 'printify', shopId: `${prefix}-pfy`, trigger: 'user', mode: 'incremental' });
+      const { run } = await new SyncRunsRepository(app).startOrGetActive({
+        userId,
+        provider: 'printify',
+        shopId: `${prefix}-pfy`,
+        trigger: 'user',
+        mode: 'incremental',
+      });
       runs[userId] = run.id;
-      const key = { userId, provider: 'printify' as const, shopId: `${prefix}-pfy`, stream: 'printify:orders' as const };
+      const key = {
+        userId,
+        provider: 'printify' as const,
+        shopId: `${prefix}-pfy`,
+        stream: 'printify:orders' as const,
+      };
       expect(await new SyncCursorsRepository(app).advance(key, 0, { page: 1 }, run.id)).toBe(true);
-      await new SyncQuarantineRepository(app).record(key, [{ recordKey: `${prefix}-bad`, field: 'total', reason: 'not a number', payload: { total: 'x' } }]);
+      await new SyncQuarantineRepository(app).record(key, [
+        { recordKey: `${prefix}-bad`, field: 'total', reason: 'not a number', payload: { total: 'x' } },
+      ]);
     }
     tables = await tenantTables();
   }, 60_000);
@@ -357,14 +457,23 @@ describe('row-level security on every tenant table', () => {
       [...expression.matchAll(/current_setting\('([^']*)'/g)].every((match) => match[1] === 'app.user_id') &&
       /current_setting\('app\.user_id'/.test(expression);
     const ownerOf = new Map(tables.map((table) => [table.table, table.owner]));
-    expect(policies.filter((p) => !onlyUserId(p.qual, ownerOf.get(p.table)!) || (p.check !== null && !onlyUserId(p.check, ownerOf.get(p.table)!)))).toEqual([]);
-    expect(tables.filter((table) => !policies.some((p) => p.table === table.table)).map((table) => table.table)).toEqual([]);
+    expect(
+      policies.filter(
+        (p) =>
+          !onlyUserId(p.qual, ownerOf.get(p.table)!) ||
+          (p.check !== null && !onlyUserId(p.check, ownerOf.get(p.table)!)),
+      ),
+    ).toEqual([]);
+    expect(
+      tables.filter((table) => !policies.some((p) => p.table === table.table)).map((table) => table.table),
+    ).toEqual([]);
   });
 
   it('shows no row, and refuses every write, without app.user_id — also with app.all_tenants set by the app role itself', async () => {
     const problems = await eachTable(async (table) => {
       const found: unknown[] = [];
-      const count = async (db: DataSource | import('typeorm').EntityManager) => (await db.query(`SELECT count(*)::int AS n FROM ${table.table}`))[0].n as number;
+      const count = async (db: DataSource | import('typeorm').EntityManager) =>
+        (await db.query(`SELECT count(*)::int AS n FROM ${table.table}`))[0].n as number;
       if ((await count(app)) !== 0) found.push('pool: rows seen');
       if ((await app.transaction(count)) !== 0) found.push('transaction: rows seen');
       const forged = await app.transaction(async (manager) => {
@@ -372,7 +481,8 @@ describe('row-level security on every tenant table', () => {
         return count(manager);
       });
       if (forged !== 0) found.push('app.all_tenants: rows seen');
-      if ((await rolledBack(`UPDATE ${table.table} SET ${table.owner} = ${table.owner}`)) !== 0) found.push('update reached rows');
+      if ((await rolledBack(`UPDATE ${table.table} SET ${table.owner} = ${table.owner}`)) !== 0)
+        found.push('update reached rows');
       if ((await rolledBack(`DELETE FROM ${table.table}`)) !== 0) found.push('delete reached rows');
       if ((await stored(table, a)) > 0) {
         const outcome = await refusal(insertRow(app, table.table, await rowOf(table, a)));
@@ -392,15 +502,34 @@ describe('row-level security on every tenant table', () => {
       await withTenant(app, a, async (manager) => {
         const seen = (await manager.query(`SELECT count(*)::int AS n FROM ${table.table}`))[0].n;
         if (seen !== aRows) found.push(`sees ${seen} rows, not A's ${aRows}`);
-        if ((await manager.query(`SELECT count(*)::int AS n FROM ${table.table} WHERE ${table.owner} = $1`, [b]))[0].n !== 0) found.push("sees B's rows");
-        if ((await manager.query(`UPDATE ${table.table} SET ${table.owner} = ${table.owner} WHERE ${table.owner} = $1`, [b]))[1] !== 0) found.push("updates B's rows");
-        if ((await manager.query(`DELETE FROM ${table.table} WHERE ${table.owner} = $1`, [b]))[1] !== 0) found.push("deletes B's rows");
+        if (
+          (await manager.query(`SELECT count(*)::int AS n FROM ${table.table} WHERE ${table.owner} = $1`, [b]))[0].n !==
+          0
+        )
+          found.push("sees B's rows");
+        if (
+          (
+            await manager.query(`UPDATE ${table.table} SET ${table.owner} = ${table.owner} WHERE ${table.owner} = $1`, [
+              b,
+            ])
+          )[1] !== 0
+        )
+          found.push("updates B's rows");
+        if ((await manager.query(`DELETE FROM ${table.table} WHERE ${table.owner} = $1`, [b]))[1] !== 0)
+          found.push("deletes B's rows");
       });
       // Each refused write in a transaction of its own (an error ends the transaction).
       for (const [label, write] of [
         ["inserts B's row", (manager: import('typeorm').EntityManager) => insertRow(manager, table.table, bRow)],
-        ["moves A's row to B", (manager: import('typeorm').EntityManager) => manager.query(`UPDATE ${table.table} SET ${table.owner} = $1 WHERE ${table.owner} = $2`, [b, a])],
-        ['inserts a row for B', (manager: import('typeorm').EntityManager) => insertRow(manager, table.table, { ...aRow, [table.owner]: b })],
+        [
+          "moves A's row to B",
+          (manager: import('typeorm').EntityManager) =>
+            manager.query(`UPDATE ${table.table} SET ${table.owner} = $1 WHERE ${table.owner} = $2`, [b, a]),
+        ],
+        [
+          'inserts a row for B',
+          (manager: import('typeorm').EntityManager) => insertRow(manager, table.table, { ...aRow, [table.owner]: b }),
+        ],
       ] as const) {
         const outcome = await refusal(withTenant(app, a, write));
         if (!RLS_REFUSAL.test(outcome)) found.push(`${label}: ${outcome}`);
@@ -419,12 +548,21 @@ describe('row-level security on every tenant table', () => {
           return manager.query(`SELECT count(*) FROM ${table}`);
         }),
       );
-      expect({ table, outcome }).toEqual({ table, outcome: expect.stringMatching(/^42501 query would be affected by row-level security policy/) });
+      expect({ table, outcome }).toEqual({
+        table,
+        outcome: expect.stringMatching(/^42501 query would be affected by row-level security policy/),
+      });
     }
   });
 
   it('reaches across users only through SECURITY DEFINER functions: search_path pinned, executable by the app role, not by PUBLIC', async () => {
-    const functions = await queryDatabase<{ name: string; pinned: boolean; publicExecute: boolean; appExecute: boolean; ownerIsTableOwner: boolean }>(
+    const functions = await queryDatabase<{
+      name: string;
+      pinned: boolean;
+      publicExecute: boolean;
+      appExecute: boolean;
+      ownerIsTableOwner: boolean;
+    }>(
       database.url,
       `SELECT p.proname AS name,
               coalesce(EXISTS (SELECT 1 FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%'), false) AS pinned,
@@ -434,9 +572,19 @@ describe('row-level security on every tenant table', () => {
          FROM pg_proc p WHERE p.pronamespace = current_schema()::regnamespace AND p.prosecdef ORDER BY p.proname`,
     );
     expect(functions.map((fn) => fn.name)).toEqual(
-      expect.arrayContaining(['session_with_user', 'user_id_by_email', 'sync_run_owner', 'match_run_owner', 'users_to_refigure', 'sweep_demo_accounts', 'connected_shops_after']),
+      expect.arrayContaining([
+        'session_with_user',
+        'user_id_by_email',
+        'sync_run_owner',
+        'match_run_owner',
+        'users_to_refigure',
+        'sweep_demo_accounts',
+        'connected_shops_after',
+      ]),
     );
-    expect(functions.filter((fn) => !fn.pinned || fn.publicExecute || !fn.appExecute || !fn.ownerIsTableOwner)).toEqual([]);
+    expect(functions.filter((fn) => !fn.pinned || fn.publicExecute || !fn.appExecute || !fn.ownerIsTableOwner)).toEqual(
+      [],
+    );
   });
 
   it('answers the cross-user lookups through those functions, each narrowly', async () => {
@@ -445,17 +593,31 @@ describe('row-level security on every tenant table', () => {
     expect(await sessions.findWithUser('a-session', b)).toBeNull();
     const syncRuns = new SyncRunsRepository(app);
     expect(await syncRuns.findById(runs[b])).toMatchObject({ id: runs[b], userId: b });
-    expect(await new OAuthStatesRepository(app).find('b-state')).toMatchObject({ userId: b, sessionIdHash: 'b-session' });
-    expect(await new ConnectionsRepository(app, TokenCipher.fromAppSecret('t'.repeat(40))).findPrintifyWebhookTarget('a-webhook-key')).toMatchObject({ userId: a, secret: 'secret' });
+    expect(await new OAuthStatesRepository(app).find('b-state')).toMatchObject({
+      userId: b,
+      sessionIdHash: 'b-session',
+    });
+    expect(
+      await new ConnectionsRepository(app, TokenCipher.fromAppSecret('t'.repeat(40))).findPrintifyWebhookTarget(
+        'a-webhook-key',
+      ),
+    ).toMatchObject({ userId: a, secret: 'secret' });
     expect(await new OrderProfitsRepository(app).usersToRefigure(null)).toEqual([a, b].sort());
   });
 
   it('a pooled connection reused after a scoped transaction sees no tenant row', async () => {
-    const one = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1 }, 'tenant-scope-reuse').initialize();
+    const one = await createDataSource(
+      { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1 },
+      'tenant-scope-reuse',
+    ).initialize();
     try {
-      const [{ n: inside, pid }] = await withTenant(one, a, (manager) => manager.query(`SELECT count(*)::int AS n, pg_backend_pid() AS pid FROM order_record`));
+      const [{ n: inside, pid }] = await withTenant(one, a, (manager) =>
+        manager.query(`SELECT count(*)::int AS n, pg_backend_pid() AS pid FROM order_record`),
+      );
       expect(inside).toBe(1);
-      expect(await one.query(`SELECT count(*)::int AS n, pg_backend_pid() AS pid FROM order_record`)).toEqual([{ n: 0, pid }]);
+      expect(await one.query(`SELECT count(*)::int AS n, pg_backend_pid() AS pid FROM order_record`)).toEqual([
+        { n: 0, pid },
+      ]);
     } finally {
       await one.destroy();
     }
@@ -472,9 +634,19 @@ describe('row-level security on every tenant table', () => {
       title: 'Poster',
       sku: 'P',
       totalPriceMinor: 1000,
-      printify: { shopId: 'g-pfy', orderId: 'g-ord', currency: 'USD', lines: [{ quantity: 1, costMinor: 500, shippingMinor: 300 }] },
+      printify: {
+        shopId: 'g-pfy',
+        orderId: 'g-ord',
+        currency: 'USD',
+        lines: [{ quantity: 1, costMinor: 500, shippingMinor: 300 }],
+      },
     });
-    await new SessionsRepository(app).insert({ idHash: 'g-session', userId: gone, lastSeenAt: new Date(), expiresAt: new Date(Date.now() + 86_400_000) });
+    await new SessionsRepository(app).insert({
+      idHash: 'g-session',
+      userId: gone,
+      lastSeenAt: new Date(),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
     expect(await stored({ table: 'etsy_receipt', owner: 'user_id', rls: true, forced: true }, gone)).toBe(1);
     await new UsersRepository(app).delete(gone);
     expect(await eachTable(async (table) => ((await stored(table, gone)) === 0 ? [] : ['rows left']))).toEqual([]);

@@ -1,6 +1,12 @@
 import { CROSS_USER_FUNCTIONS } from '../src/migrations/1765400000000-rls-every-table';
 import { CROSS_TENANT_ALLOWLIST } from './tenant-scope/cross-tenant-allowlist';
-import { scanSources, tenantModelFromEntities, type ScanResult, type SourceText, type TenantModel } from './tenant-scope/source-scan';
+import {
+  scanSources,
+  tenantModelFromEntities,
+  type ScanResult,
+  type SourceText,
+  type TenantModel,
+} from './tenant-scope/source-scan';
 import { applicationSources, entitySources } from './tenant-scope/sources';
 import { unscopedReferences } from './tenant-scope/sql-scope';
 
@@ -15,15 +21,32 @@ const model = tenantModelFromEntities(entitySources());
 let scan: ScanResult;
 
 beforeAll(() => {
-  scan = scanSources(applicationSources(), model, { repositoryPaths: REPOSITORIES, definerFunctions: CROSS_USER_FUNCTIONS });
+  scan = scanSources(applicationSources(), model, {
+    repositoryPaths: REPOSITORIES,
+    definerFunctions: CROSS_USER_FUNCTIONS,
+  });
 });
 
 const allowed = new Set(CROSS_TENANT_ALLOWLIST.map((entry) => entry.owner));
-const describeFinding = (finding: ScanResult['findings'][number]) => `${finding.owner} (${finding.path}:${finding.line}): ${finding.problem}`;
+const describeFinding = (finding: ScanResult['findings'][number]) =>
+  `${finding.owner} (${finding.path}:${finding.line}): ${finding.problem}`;
 
 describe('tenant tables', () => {
   it('are the tables whose entity has a user_id column', () => {
-    for (const table of ['order_record', 'order_profit', 'match_run', 'etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line', 'provider_connection', 'sync_run', 'dashboard_day']) {
+    for (const table of [
+      'order_record',
+      'order_profit',
+      'match_run',
+      'etsy_receipt',
+      'etsy_receipt_line',
+      'etsy_payment',
+      'etsy_ledger_entry',
+      'printify_order',
+      'printify_order_line',
+      'provider_connection',
+      'sync_run',
+      'dashboard_day',
+    ]) {
       expect(model.tenantTables).toContain(table);
     }
     expect(model.tenantTables).not.toContain('fx_rate');
@@ -38,28 +61,61 @@ describe('the application code', () => {
   });
 
   it('is really read: the order reads and writes, the sync upserts and the profit writer are seen as tenant statements', () => {
-    for (const owner of ['OrderViewsRepository.listPage', 'OrderViewsRepository.dashboard', 'OrderRecordsRepository.writeChanges', 'OrderEditsRepository.unmatch', 'EtsyOrdersRepository.writeReceipts', 'OrderProfitsRepository.write', 'ConnectionsRepository.remove']) {
+    for (const owner of [
+      'OrderViewsRepository.listPage',
+      'OrderViewsRepository.dashboard',
+      'OrderRecordsRepository.writeChanges',
+      'OrderEditsRepository.unmatch',
+      'EtsyOrdersRepository.writeReceipts',
+      'OrderProfitsRepository.write',
+      'ConnectionsRepository.remove',
+    ]) {
       expect(scan.tenantOwners).toContain(owner);
     }
   });
 
   it('keeps no stale allowlist entry: each names a method that exists and still needs it', () => {
-    const needed = new Set([...scan.findings.map((finding) => finding.owner), ...scan.definerCalls.map((call) => call.owner)]);
-    expect(CROSS_TENANT_ALLOWLIST.filter((entry) => !scan.owners.has(entry.owner)).map((entry) => `${entry.owner}: no such method`)).toEqual([]);
-    expect(CROSS_TENANT_ALLOWLIST.filter((entry) => !needed.has(entry.owner)).map((entry) => `${entry.owner}: nothing to allow any more`)).toEqual([]);
+    const needed = new Set([
+      ...scan.findings.map((finding) => finding.owner),
+      ...scan.definerCalls.map((call) => call.owner),
+    ]);
+    expect(
+      CROSS_TENANT_ALLOWLIST.filter((entry) => !scan.owners.has(entry.owner)).map(
+        (entry) => `${entry.owner}: no such method`,
+      ),
+    ).toEqual([]);
+    expect(
+      CROSS_TENANT_ALLOWLIST.filter((entry) => !needed.has(entry.owner)).map(
+        (entry) => `${entry.owner}: nothing to allow any more`,
+      ),
+    ).toEqual([]);
     expect(CROSS_TENANT_ALLOWLIST.every((entry) => entry.why.length > 20)).toBe(true);
   });
 
   it('sets app.user_id only in the tenant-scope helper, and names app.all_tenants nowhere (the policies do not honour it)', () => {
     const helper = 'libs/db/src/repositories/tenant-scope.ts';
-    expect(scan.scopeSettings.filter((site) => site.path !== helper || site.setting !== 'app.user_id').map((site) => `${site.owner} (${site.path}) names ${site.setting}`)).toEqual([]);
+    expect(
+      scan.scopeSettings
+        .filter((site) => site.path !== helper || site.setting !== 'app.user_id')
+        .map((site) => `${site.owner} (${site.path}) names ${site.setting}`),
+    ).toEqual([]);
   });
 
   it('calls each cross-user SECURITY DEFINER function only from the allowlisted method that names it, and each such entry calls its own', () => {
-    const mayCall = new Map(CROSS_TENANT_ALLOWLIST.filter((entry) => entry.definer).map((entry) => [entry.owner, entry.definer]));
-    expect(scan.definerCalls.filter((call) => mayCall.get(call.owner) !== call.fn).map((call) => `${call.owner} (${call.path}) calls ${call.fn}`)).toEqual([]);
+    const mayCall = new Map(
+      CROSS_TENANT_ALLOWLIST.filter((entry) => entry.definer).map((entry) => [entry.owner, entry.definer]),
+    );
+    expect(
+      scan.definerCalls
+        .filter((call) => mayCall.get(call.owner) !== call.fn)
+        .map((call) => `${call.owner} (${call.path}) calls ${call.fn}`),
+    ).toEqual([]);
     const called = new Set(scan.definerCalls.map((call) => `${call.owner} ${call.fn}`));
-    expect([...mayCall].filter(([owner, fn]) => !called.has(`${owner} ${fn}`)).map(([owner, fn]) => `${owner} never calls ${fn}`)).toEqual([]);
+    expect(
+      [...mayCall]
+        .filter(([owner, fn]) => !called.has(`${owner} ${fn}`))
+        .map(([owner, fn]) => `${owner} never calls ${fn}`),
+    ).toEqual([]);
     expect([...CROSS_USER_FUNCTIONS].sort()).toEqual([...new Set(mayCall.values())].sort());
   });
 });
@@ -69,15 +125,27 @@ describe('the check itself catches', () => {
 
   it.each([
     ['a read by id only', 'SELECT * FROM order_record WHERE id = $1'],
-    ['a joined table held by nothing', 'SELECT p.* FROM order_record r JOIN order_profit p ON p.order_record_id = r.id WHERE r.user_id = $1'],
+    [
+      'a joined table held by nothing',
+      'SELECT p.* FROM order_record r JOIN order_profit p ON p.order_record_id = r.id WHERE r.user_id = $1',
+    ],
     ['an update by id', 'UPDATE match_run SET status = $2 WHERE id = $1'],
     ['a delete by id', 'DELETE FROM order_profit WHERE order_record_id = $1'],
     ['an insert without the owner', 'INSERT INTO order_record (id, status) VALUES ($1, $2)'],
     ['an insert from a select', 'INSERT INTO order_record SELECT * FROM elsewhere'],
-    ['a cross-tenant union', "SELECT user_id FROM order_profit WHERE figures = 'rate_unavailable' UNION SELECT user_id FROM order_record"],
+    [
+      'a cross-tenant union',
+      "SELECT user_id FROM order_profit WHERE figures = 'rate_unavailable' UNION SELECT user_id FROM order_record",
+    ],
     ['a look-alike column', 'SELECT * FROM etsy_receipt WHERE buyer_user_id = $1'],
-    ['a predicate only in a comment or a string', "SELECT * FROM printify_order -- WHERE user_id = $1\n WHERE note = 'user_id = 1'"],
-    ['a user_id predicate on another alias', 'SELECT * FROM etsy_receipt e JOIN etsy_receipt_line l ON l.receipt_id = e.receipt_id WHERE e.user_id = $1'],
+    [
+      'a predicate only in a comment or a string',
+      "SELECT * FROM printify_order -- WHERE user_id = $1\n WHERE note = 'user_id = 1'",
+    ],
+    [
+      'a user_id predicate on another alias',
+      'SELECT * FROM etsy_receipt e JOIN etsy_receipt_line l ON l.receipt_id = e.receipt_id WHERE e.user_id = $1',
+    ],
   ])('%s', (_label, sql) => {
     expect(unscopedReferences(sql, tables)).not.toEqual([]);
   });
@@ -85,9 +153,15 @@ describe('the check itself catches', () => {
   it.each([
     ['a parameter', 'SELECT * FROM order_record WHERE user_id = $1 AND id = $2'],
     ['an alias', 'SELECT r.id FROM order_record r WHERE r.user_id = $1'],
-    ['a join on the owner', 'SELECT p.* FROM order_record r JOIN order_profit p ON p.order_record_id = r.id AND p.user_id = r.user_id WHERE r.user_id = $1'],
+    [
+      'a join on the owner',
+      'SELECT p.* FROM order_record r JOIN order_profit p ON p.order_record_id = r.id AND p.user_id = r.user_id WHERE r.user_id = $1',
+    ],
     ['a list of owners', 'DELETE FROM order_profit WHERE user_id = ANY($1::uuid[])'],
-    ['an insert naming the owner', 'INSERT INTO order_record (user_id, status) SELECT $1, s.status FROM jsonb_to_recordset($2::jsonb) AS s(status text)'],
+    [
+      'an insert naming the owner',
+      'INSERT INTO order_record (user_id, status) SELECT $1, s.status FROM jsonb_to_recordset($2::jsonb) AS s(status text)',
+    ],
     ['a table that is not a tenant table', 'SELECT * FROM fx_rate WHERE rate_date = $1'],
   ])('and lets pass %s', (_label, sql) => {
     expect(unscopedReferences(sql, tables)).toEqual([]);

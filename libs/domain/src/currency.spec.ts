@@ -1,9 +1,28 @@
-import { CURRENCY_EXPONENTS, DISPLAY_CURRENCY_CODES, isCurrencyCode, minorUnitExponent, parseCurrencyCode, UnknownCurrencyError } from './currency';
+import {
+  CURRENCY_EXPONENTS,
+  DISPLAY_CURRENCY_CODES,
+  isCurrencyCode,
+  minorUnitExponent,
+  parseCurrencyCode,
+  UnknownCurrencyError,
+} from './currency';
 import { ISO_4217_PUBLISHED } from './iso4217';
 
 describe('ISO 4217 exponents', () => {
   it.each([
-    ['JPY', 0], ['ISK', 0], ['KRW', 0], ['VND', 0], ['KWD', 3], ['BHD', 3], ['TND', 3], ['MAD', 2], ['TWD', 2], ['USD', 2], ['EUR', 2], ['GBP', 2], ['CLF', 4],
+    ['JPY', 0],
+    ['ISK', 0],
+    ['KRW', 0],
+    ['VND', 0],
+    ['KWD', 3],
+    ['BHD', 3],
+    ['TND', 3],
+    ['MAD', 2],
+    ['TWD', 2],
+    ['USD', 2],
+    ['EUR', 2],
+    ['GBP', 2],
+    ['CLF', 4],
   ] as const)('%s has %i decimals', (code, exponent) => {
     expect(minorUnitExponent(parseCurrencyCode(code))).toBe(exponent);
   });
@@ -21,7 +40,8 @@ describe('ISO 4217 exponents', () => {
 
   it('reads any letter case and refuses unknown or malformed codes', () => {
     expect(parseCurrencyCode(' mad ')).toBe('MAD');
-    for (const bad of ['ABC', 'XAU', 'US', 'USDD', '', null, 42, '__proto__', 'toString']) expect(() => parseCurrencyCode(bad)).toThrow(UnknownCurrencyError);
+    for (const bad of ['ABC', 'XAU', 'US', 'USDD', '', null, 42, '__proto__', 'toString'])
+      expect(() => parseCurrencyCode(bad)).toThrow(UnknownCurrencyError);
   });
 
   it('keeps the display currencies', () => {

@@ -23,14 +23,18 @@ describe('formatMinorUnits', () => {
     const seed = Math.floor(Math.random() * 2 ** 31);
     console.log(`formatMinorUnits property seed: ${seed}`);
     fc.assert(
-      fc.property(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), fc.constantFrom('USD', 'EUR', 'GBP', 'JPY', 'NOK'), (minor, currency) => {
-        const text = formatMinorUnits(minor, currency);
-        const digits = text.replace(/[^\d]/g, '');
-        const expected = currency === 'JPY' ? `${Math.abs(minor)}00` : String(Math.abs(minor)).padStart(3, '0');
-        expect(digits).toBe(expected);
-        expect(text.startsWith('-')).toBe(minor < 0);
-        expect(/\.\d{2}$/.test(text)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+        fc.constantFrom('USD', 'EUR', 'GBP', 'JPY', 'NOK'),
+        (minor, currency) => {
+          const text = formatMinorUnits(minor, currency);
+          const digits = text.replace(/[^\d]/g, '');
+          const expected = currency === 'JPY' ? `${Math.abs(minor)}00` : String(Math.abs(minor)).padStart(3, '0');
+          expect(digits).toBe(expected);
+          expect(text.startsWith('-')).toBe(minor < 0);
+          expect(/\.\d{2}$/.test(text)).toBe(true);
+        },
+      ),
       { seed },
     );
   });

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { parseCurrencyCode, UnknownCurrencyError } from './currency';
-import { fromRatio, marginPercent, MixedCurrencyError, money, MoneyError, parseDecimal, subtractMoney, sumMoney, toDecimalString } from './money';
+import {
+  fromRatio,
+  marginPercent,
+  MixedCurrencyError,
+  money,
+  MoneyError,
+  parseDecimal,
+  subtractMoney,
+  sumMoney,
+  toDecimalString,
+} from './money';
 
 describe('currency codes', () => {
   it('accepts any case and refuses unknown codes', () => {
@@ -29,10 +39,14 @@ describe('minor units', () => {
 
   it('round-trips decimal strings', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.constantFrom('USD' as const, 'EUR' as const, 'JPY' as const), (amount, currency) => {
-        const value = money(amount, currency);
-        expect(parseDecimal(toDecimalString(value), currency)).toEqual(value);
-      }),
+      fc.property(
+        fc.integer({ min: -1e12, max: 1e12 }),
+        fc.constantFrom('USD' as const, 'EUR' as const, 'JPY' as const),
+        (amount, currency) => {
+          const value = money(amount, currency);
+          expect(parseDecimal(toDecimalString(value), currency)).toEqual(value);
+        },
+      ),
     );
     expect(toDecimalString(money(-5, 'USD'))).toBe('-0.05');
   });

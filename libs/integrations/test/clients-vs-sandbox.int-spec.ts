@@ -81,7 +81,10 @@ async function startSandbox(): Promise<string> {
 async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${baseUrl}/__sandbox${path}`, {
     method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -107,17 +110,32 @@ interface LoggedRequest {
 
 function etsyClient() {
   return new EtsyClient(
-    { apiUrl: baseUrl, connectUrl: `${baseUrl}/oauth/connect`, keystring: KEYSTRING, sharedSecret: SHARED_SECRET, redirectUri: REDIRECT_URI, timeouts: { headersMs: 1_000, bodyMs: 5_000 }, retry: { baseDelayMs: 100, maxDelayMs: 1_000 } },
+    {
+      apiUrl: baseUrl,
+      connectUrl: `${baseUrl}/oauth/connect`,
+      keystring: KEYSTRING,
+      sharedSecret: SHARED_SECRET,
+      redirectUri: REDIRECT_URI,
+      timeouts: { headersMs: 1_000, bodyMs: 5_000 },
+      retry: { baseDelayMs: 100, maxDelayMs: 1_000 },
+    },
     { limiter, logger: capture.logger },
   );
 }
 
 function printifyClient() {
-  return new PrintifyClient({ apiUrl: baseUrl, timeouts: { headersMs: 1_000, bodyMs: 5_000 }, retry: { baseDelayMs: 100, maxDelayMs: 1_000 } }, { limiter, logger: capture.logger });
+  return new PrintifyClient(
+    { apiUrl: baseUrl, timeouts: { headersMs: 1_000, bodyMs: 5_000 }, retry: { baseDelayMs: 100, maxDelayMs: 1_000 } },
+    { limiter, logger: capture.logger },
+  );
 }
 
 /** A token provider as the connections library would be: it refreshes and keeps the newest tokens. */
-function tokenHolder(client: EtsyClient, initial: EtsyTokenSet, connectionKey: string): EtsyAuth & { tokens: EtsyTokenSet; refreshes: number } {
+function tokenHolder(
+  client: EtsyClient,
+  initial: EtsyTokenSet,
+  connectionKey: string,
+): EtsyAuth & { tokens: EtsyTokenSet; refreshes: number } {
   const holder = {
     connectionKey,
     tokens: initial,
@@ -143,7 +161,12 @@ describe('Etsy and Printify clients against the sandbox', () => {
     baseUrl = await startSandbox();
     redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     limiter = new RedisRateLimiter({ redis, keyPrefix: prefix });
-    tenant = await admin<TenantInfo>('POST', '/tenants', { id: `int-${randomBytes(4).toString('hex')}`, months: 3, ordersPerMonth: 80, printifyShops: 1 });
+    tenant = await admin<TenantInfo>('POST', '/tenants', {
+      id: `int-${randomBytes(4).toString('hex')}`,
+      months: 3,
+      ordersPerMonth: 80,
+      printifyShops: 1,
+    });
     etsy = etsyClient();
   }, 30_000);
 
@@ -173,34 +196,49 @@ describe('Etsy and Printify clients against the sandbox', () => {
     const consent = new URL(etsy.authorizationUrl({ state, codeChallenge: challenge }));
     expect(consent.origin).toBe(baseUrl);
     const p = Object.fromEntries(consent.searchParams);
-    const granted = await admin<{ code: string; state: string; redirectUrl: string }>('POST', `/tenants/${tenant.tenantId}/grant`, {
-      clientId: p.client_id,
-      redirectUri: p.redirect_uri,
-      scope: p.scope,
-      state: p.state,
-      codeChallenge: p.code_challenge,
-      codeChallengeMethod: p.code_challenge_method,
-    });
+    const granted = await admin<{ code: string; state: string; redirectUrl: string }>(
+      'POST',
+      `/tenants/${tenant.tenantId}/grant`,
+      {
+        clientId: p.client_id,
+        redirectUri: p.redirect_uri,
+        scope: p.scope,
+        state: p.state,
+        codeChallenge: p.code_challenge,
+        codeChallengeMethod: p.code_challenge_method,
+      },
+    );
     expect(granted.state).toBe(state);
     const tokens = await etsy.exchangeCode({ code: granted.code, codeVerifier: verifier });
     expect(tokens.etsyUserId).toBe(String(tenant.etsy.userId));
     expect(tokens.accessTokenExpiresAt.getTime()).toBeGreaterThan(Date.now());
     auth = tokenHolder(etsy, tokens, `conn-${tenant.tenantId}`);
     // A code works once.
-    await expect(etsy.exchangeCode({ code: granted.code, codeVerifier: verifier })).rejects.toBeInstanceOf(ReauthRequiredError);
+    await expect(etsy.exchangeCode({ code: granted.code, codeVerifier: verifier })).rejects.toBeInstanceOf(
+      ReauthRequiredError,
+    );
   });
 
   it('finds the shop: getMe → getShop', async () => {
     const me = await etsy.getMe(auth);
     expect(me).toEqual({ userId: String(tenant.etsy.userId), shopId: String(tenant.etsy.shopId) });
     const shop = await etsy.getShop(auth, me.shopId as string);
-    expect(shop).toMatchObject({ shopId: String(tenant.etsy.shopId), name: tenant.etsy.shopName, currency: tenant.etsy.currency });
+    expect(shop).toMatchObject({
+      shopId: String(tenant.etsy.shopId),
+      name: tenant.etsy.shopName,
+      currency: tenant.etsy.currency,
+    });
   });
 
   it('pages through every receipt with none rejected', async () => {
     let count = Infinity;
     for (let offset = 0; offset < count; offset += 100) {
-      const page = await etsy.listReceipts(auth, String(tenant.etsy.shopId), { limit: 100, offset, sortOn: 'created', sortOrder: 'asc' });
+      const page = await etsy.listReceipts(auth, String(tenant.etsy.shopId), {
+        limit: 100,
+        offset,
+        sortOn: 'created',
+        sortOrder: 'asc',
+      });
       count = page.count;
       expect(page.rejected).toEqual([]);
       receipts.push(...page.receipts);
@@ -227,7 +265,12 @@ describe('Etsy and Printify clients against the sandbox', () => {
     const entries: Array<{ ledgerType: string; referenceId: string | null }> = [];
     for (let from = Math.floor(first); from < last; from += 2_678_400) {
       for (let offset = 0; ; offset += 100) {
-        const page = await etsy.listLedgerEntries(auth, String(tenant.etsy.shopId), { minCreated: from, maxCreated: from + 2_678_400, limit: 100, offset });
+        const page = await etsy.listLedgerEntries(auth, String(tenant.etsy.shopId), {
+          minCreated: from,
+          maxCreated: from + 2_678_400,
+          limit: 100,
+          offset,
+        });
         expect(page.rejected).toEqual([]);
         entries.push(...page.entries);
         if (offset + 100 >= page.count) break;
@@ -236,7 +279,9 @@ describe('Etsy and Printify clients against the sandbox', () => {
     expect(entries.length).toBeGreaterThan(0);
     // a.7: reference_id is "string, null" (the sandbox sends numbers, digit strings and nulls).
     expect(entries.some((e) => e.referenceId === null && e.ledgerType === 'prolist')).toBe(true);
-    expect(entries.filter((e) => e.referenceId !== null).every((e) => /^\d+$/.test(e.referenceId as string))).toBe(true);
+    expect(entries.filter((e) => e.referenceId !== null).every((e) => /^\d+$/.test(e.referenceId as string))).toBe(
+      true,
+    );
   }, 60_000);
 
   it('lists Printify shops and pages through every order', async () => {
@@ -261,7 +306,9 @@ describe('Etsy and Printify clients against the sandbox', () => {
     expect(linked.length).toBeGreaterThan(orders.length / 2);
     const one = await printify.getOrder(pauth, shops[0].id, orders[0].id);
     expect(one.id).toBe(orders[0].id);
-    await expect(printify.listShops({ token: 'not-a-token', accountKey: 'x' })).rejects.toMatchObject({ name: 'AuthError' });
+    await expect(printify.listShops({ token: 'not-a-token', accountKey: 'x' })).rejects.toMatchObject({
+      name: 'AuthError',
+    });
   }, 60_000);
 
   // integrations.md b.4: "The orders examples in the docs show only `current_page` and `data`.
@@ -269,8 +316,15 @@ describe('Etsy and Printify clients against the sandbox', () => {
   it('pages Printify orders sent with only current_page and data, and stops at the end', async () => {
     const printify = printifyClient();
     const body = { months: 2, ordersPerMonth: 75, printifyShops: 1, seed: 'minimal-envelope' };
-    const minimal = await admin<TenantInfo>('POST', '/tenants', { ...body, id: `int-min-${randomBytes(4).toString('hex')}`, printifyEnvelope: 'minimal' });
-    const full = await admin<TenantInfo>('POST', '/tenants', { ...body, id: `int-full-${randomBytes(4).toString('hex')}` });
+    const minimal = await admin<TenantInfo>('POST', '/tenants', {
+      ...body,
+      id: `int-min-${randomBytes(4).toString('hex')}`,
+      printifyEnvelope: 'minimal',
+    });
+    const full = await admin<TenantInfo>('POST', '/tenants', {
+      ...body,
+      id: `int-full-${randomBytes(4).toString('hex')}`,
+    });
     const everyOrder = async (t: TenantInfo) => {
       const pauth = { token: t.printify.token, accountKey: String(t.printify.accountId) };
       const ids: string[] = [];
@@ -302,8 +356,17 @@ describe('Etsy and Printify clients against the sandbox', () => {
 
   it('recovers from injected 429, 5xx, malformed JSON and a hang; refuses a redirect', async () => {
     const me = '/v3/application/users/me';
-    const fault = (kind: string, extra: Record<string, unknown> = {}) => admin('POST', '/faults', { target: 'etsy', kind, match: { pathPrefix: me, tenantId: tenant.tenantId }, ...extra });
-    const { requests: before } = await admin<{ requests: LoggedRequest[] }>('GET', `/requests?tenantId=${tenant.tenantId}`);
+    const fault = (kind: string, extra: Record<string, unknown> = {}) =>
+      admin('POST', '/faults', {
+        target: 'etsy',
+        kind,
+        match: { pathPrefix: me, tenantId: tenant.tenantId },
+        ...extra,
+      });
+    const { requests: before } = await admin<{ requests: LoggedRequest[] }>(
+      'GET',
+      `/requests?tenantId=${tenant.tenantId}`,
+    );
     const afterSeq = before.at(-1)?.seq ?? 0;
 
     await fault('429', { retryAfterSeconds: 1 });
@@ -313,10 +376,18 @@ describe('Etsy and Printify clients against the sandbox', () => {
     const started = Date.now();
     await expect(etsy.getMe(auth)).resolves.toMatchObject({ userId: String(tenant.etsy.userId) });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
-    const { requests } = await admin<{ requests: LoggedRequest[] }>('GET', `/requests?tenantId=${tenant.tenantId}&afterSeq=${afterSeq}`);
+    const { requests } = await admin<{ requests: LoggedRequest[] }>(
+      'GET',
+      `/requests?tenantId=${tenant.tenantId}&afterSeq=${afterSeq}`,
+    );
     const calls = requests.filter((r) => r.path.startsWith(me));
     // 429 → (1 s) → 503 → bad JSON → hang (aborted after 1 s) → 200: five attempts in all.
-    expect(calls.map((r) => r.fault).filter(Boolean).slice(0, 3)).toEqual(['429', '5xx', 'malformed-json']);
+    expect(
+      calls
+        .map((r) => r.fault)
+        .filter(Boolean)
+        .slice(0, 3),
+    ).toEqual(['429', '5xx', 'malformed-json']);
     expect(calls.at(-1)?.status).toBe(200);
     expect(calls.length).toBeLessThanOrEqual(5);
     expect(calls[1].timestampMs - calls[0].timestampMs).toBeGreaterThanOrEqual(1_000);
@@ -326,7 +397,11 @@ describe('Etsy and Printify clients against the sandbox', () => {
   }, 60_000);
 
   it('refreshes once after an expired access token; a revoked grant needs reauthorization', async () => {
-    await admin('POST', '/faults', { target: 'etsy', kind: 'expire-access-token', match: { tenantId: tenant.tenantId } });
+    await admin('POST', '/faults', {
+      target: 'etsy',
+      kind: 'expire-access-token',
+      match: { tenantId: tenant.tenantId },
+    });
     const refreshesBefore = auth.refreshes;
     const oldRefresh = auth.tokens.refreshToken;
     await expect(etsy.getMe(auth)).resolves.toMatchObject({ shopId: String(tenant.etsy.shopId) });
@@ -334,25 +409,41 @@ describe('Etsy and Printify clients against the sandbox', () => {
     expect(auth.tokens.refreshToken).not.toBe(oldRefresh);
     await expect(etsy.refreshTokens(oldRefresh)).rejects.toBeInstanceOf(ReauthRequiredError);
 
-    await admin('POST', '/faults', { target: 'etsy', kind: 'revoke-refresh-token', match: { tenantId: tenant.tenantId } });
+    await admin('POST', '/faults', {
+      target: 'etsy',
+      kind: 'revoke-refresh-token',
+      match: { tenantId: tenant.tenantId },
+    });
     await expect(etsy.refreshTokens(auth.tokens.refreshToken)).rejects.toBeInstanceOf(ReauthRequiredError);
   });
 
   it('parks the connection on an exhausted daily quota: one request, then fail-fast', async () => {
-    await admin('POST', '/faults', { target: 'etsy', kind: 'quota-exhausted', retryAfterSeconds: 3600, match: { tenantId: tenant.tenantId } });
-    const { requests: before } = await admin<{ requests: LoggedRequest[] }>('GET', `/requests?tenantId=${tenant.tenantId}`);
+    await admin('POST', '/faults', {
+      target: 'etsy',
+      kind: 'quota-exhausted',
+      retryAfterSeconds: 3600,
+      match: { tenantId: tenant.tenantId },
+    });
+    const { requests: before } = await admin<{ requests: LoggedRequest[] }>(
+      'GET',
+      `/requests?tenantId=${tenant.tenantId}`,
+    );
     const afterSeq = before.at(-1)?.seq ?? 0;
     const error = await etsy.getShop(auth, String(tenant.etsy.shopId)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ scope: 'day', retryAfterMs: 3_600_000 });
     await expect(etsy.getMe(auth)).rejects.toMatchObject({ scope: 'day' });
-    const { requests } = await admin<{ requests: LoggedRequest[] }>('GET', `/requests?tenantId=${tenant.tenantId}&afterSeq=${afterSeq}`);
+    const { requests } = await admin<{ requests: LoggedRequest[] }>(
+      'GET',
+      `/requests?tenantId=${tenant.tenantId}&afterSeq=${afterSeq}`,
+    );
     expect(requests.filter((r) => r.target === 'etsy')).toHaveLength(1);
   });
 
   it('never logged a token, code, secret or query string', () => {
     const all = capture.lines.join('\n');
     expect(capture.lines.length).toBeGreaterThan(10);
-    for (const secret of [SHARED_SECRET, auth.tokens.accessToken, auth.tokens.refreshToken, tenant.printify.token, '?']) expect(all).not.toContain(secret);
+    for (const secret of [SHARED_SECRET, auth.tokens.accessToken, auth.tokens.refreshToken, tenant.printify.token, '?'])
+      expect(all).not.toContain(secret);
   });
 });

@@ -48,7 +48,9 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
 export function isDatabaseError(error: unknown): error is Record<string, unknown> {
   if (error === null || typeof error !== 'object') return false;
   const { name, code, severity } = error as Record<string, unknown>;
-  return name === 'QueryFailedError' || (typeof code === 'string' && SQLSTATE.test(code) && typeof severity === 'string');
+  return (
+    name === 'QueryFailedError' || (typeof code === 'string' && SQLSTATE.test(code) && typeof severity === 'string')
+  );
 }
 
 export function summarizeDatabaseError(error: Record<string, unknown>): DatabaseErrorSummary {
@@ -80,7 +82,9 @@ export function loggableErrorMessage(error: unknown): string {
 /** "UPDATE sync_run#1a2b3c4d": the verb, the first table named, and a hash of the whole text. */
 export function statementName(query: string): string {
   const verb = /^\s*([A-Za-z]+)/.exec(query)?.[1]?.toUpperCase() ?? 'SQL';
-  const table = /\b(?:FROM|INTO|UPDATE|JOIN)\s+(?:"?[A-Za-z_][A-Za-z0-9_]*"?\.)?"?([A-Za-z_][A-Za-z0-9_]*)"?/i.exec(query)?.[1];
+  const table = /\b(?:FROM|INTO|UPDATE|JOIN)\s+(?:"?[A-Za-z_][A-Za-z0-9_]*"?\.)?"?([A-Za-z_][A-Za-z0-9_]*)"?/i.exec(
+    query,
+  )?.[1];
   const hash = createHash('sha256').update(query).digest('hex').slice(0, 8);
   return `${verb}${table ? ` ${table}` : ''}#${hash}`;
 }

@@ -6,7 +6,17 @@ import { escapeControlCharacters } from './log-escaping';
  * QueryFailedError also carries `query`, `parameters` and the driver's `detail` ("Failing row
  * contains (…)"), which hold whatever the user sent (an email, a password hash): those stay out.
  */
-const SAFE_STRING_FIELDS = ['name', 'code', 'provider', 'table', 'constraint', 'column', 'routine', 'severity', 'event'];
+const SAFE_STRING_FIELDS = [
+  'name',
+  'code',
+  'provider',
+  'table',
+  'constraint',
+  'column',
+  'routine',
+  'severity',
+  'event',
+];
 const MAX_CAUSE_DEPTH = 3;
 const MAX_TEXT_LENGTH = 4000;
 
@@ -37,7 +47,11 @@ function text(value: string): string {
  */
 function databaseErrorForLog(error: Record<string, unknown>, depth: number): Record<string, unknown> {
   const message = databaseErrorText(error);
-  const logged: Record<string, unknown> = { type: error.constructor?.name ?? 'Object', message, ...summarizeDatabaseError(error) };
+  const logged: Record<string, unknown> = {
+    type: error.constructor?.name ?? 'Object',
+    message,
+    ...summarizeDatabaseError(error),
+  };
   if (typeof error.severity === 'string' && /^[A-Z]+$/.test(error.severity)) logged.severity = error.severity;
   if (typeof error.stack === 'string') {
     const frames = error.stack.indexOf('\n    at ');

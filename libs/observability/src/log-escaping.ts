@@ -5,7 +5,10 @@ const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': 
 
 /** Writes control characters as visible escapes ("\n", "\u001b"), so no input can start a line or drive a terminal. */
 export function escapeControlCharacters(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    CONTROL_CHARACTERS,
+    (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const MAX_ESCAPE_DEPTH = 8;
@@ -21,6 +24,7 @@ export function escapeLoggedStrings(value: unknown, depth = 0): unknown {
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[escapeControlCharacters(key)] = escapeLoggedStrings(item, depth + 1);
+  for (const [key, item] of Object.entries(value))
+    copy[escapeControlCharacters(key)] = escapeLoggedStrings(item, depth + 1);
   return copy;
 }

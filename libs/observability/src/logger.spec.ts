@@ -6,13 +6,15 @@ import { pinoOptions, prettyDestination } from './logger';
 
 describe('escapeControlCharacters', () => {
   it('writes line breaks, escapes and other controls as visible escapes', () => {
-    expect(escapeControlCharacters('a\nb\r\tc\u001b[2J\u0000\u2028\u0085')).toBe('a\\nb\\r\\tc\\u001b[2J\\u0000\\u2028\\u0085');
+    expect(escapeControlCharacters('a\nb\r\tc\u001b[2J\u0000\u2028\u0085')).toBe(
+      'a\\nb\\r\\tc\\u001b[2J\\u0000\\u2028\\u0085',
+    );
     expect(escapeControlCharacters('plain é € 🎨')).toBe('plain é € 🎨');
   });
 });
 
 describe('errorForLog', () => {
-  it('keeps a failed query\'s names and codes, never its parameters, SQL or row detail', () => {
+  it("keeps a failed query's names and codes, never its parameters, SQL or row detail", () => {
     const failed = Object.assign(new Error('new row for relation "app_user" violates check constraint "c"'), {
       name: 'QueryFailedError',
       query: 'INSERT INTO "app_user"("email", "password_hash") VALUES ($1, $2)',

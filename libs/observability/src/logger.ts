@@ -36,7 +36,13 @@ export function pathWithoutQuery(url: string | undefined): string {
 }
 
 export { errorForLog } from './error-for-log';
-export { databaseErrorText, isDatabaseError, loggableErrorMessage, statementName, summarizeDatabaseError } from './database-errors';
+export {
+  databaseErrorText,
+  isDatabaseError,
+  loggableErrorMessage,
+  statementName,
+  summarizeDatabaseError,
+} from './database-errors';
 export { escapeControlCharacters } from './log-escaping';
 
 export function pinoOptions(config: Pick<AppConfig, 'LOG_LEVEL'>, service: string): LoggerOptions {
@@ -51,14 +57,25 @@ export function pinoOptions(config: Pick<AppConfig, 'LOG_LEVEL'>, service: strin
     // format (and in any viewer that prints fields raw): every string is escaped.
     hooks: {
       logMethod(args, method) {
-        method.apply(this, args.map((arg) => (typeof arg === 'string' ? escapeControlCharacters(arg) : arg)) as Parameters<typeof method>);
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? escapeControlCharacters(arg) : arg)) as Parameters<
+            typeof method
+          >,
+        );
       },
     },
-    formatters: { level: (label) => ({ level: label }), log: (object) => escapeLoggedStrings(object) as Record<string, unknown> },
+    formatters: {
+      level: (label) => ({ level: label }),
+      log: (object) => escapeLoggedStrings(object) as Record<string, unknown>,
+    },
   };
 }
 
-export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL'> & Partial<Pick<AppConfig, 'LOG_FORMAT'>>, options: { service: string }): Logger {
+export function createLogger(
+  config: Pick<AppConfig, 'LOG_LEVEL'> & Partial<Pick<AppConfig, 'LOG_FORMAT'>>,
+  options: { service: string },
+): Logger {
   return pino(pinoOptions(config, options.service), logDestination(config));
 }
 

@@ -10,7 +10,9 @@ function sample(text: string, series: string): number | undefined {
     .split('\n')
     .filter((line) => line && !line.startsWith('#'))
     .map(parseSample)
-    .filter((s) => s.name === wanted.name && Object.entries(wanted.labels).every(([key, value]) => s.labels[key] === value));
+    .filter(
+      (s) => s.name === wanted.name && Object.entries(wanted.labels).every(([key, value]) => s.labels[key] === value),
+    );
   if (found.length > 1) throw new Error(`${series} matches ${found.length} samples`);
   return found[0]?.value;
 }
@@ -25,7 +27,13 @@ function parseSample(line: string): { name: string; labels: Record<string, strin
 function queue(name: string, counts: Record<string, number> | Error | 'hang'): QueueDepthSource {
   return {
     name,
-    getJobCounts: jest.fn(() => (counts === 'hang' ? new Promise<never>(() => undefined) : counts instanceof Error ? Promise.reject(counts) : Promise.resolve(counts))),
+    getJobCounts: jest.fn(() =>
+      counts === 'hang'
+        ? new Promise<never>(() => undefined)
+        : counts instanceof Error
+          ? Promise.reject(counts)
+          : Promise.resolve(counts),
+    ),
   };
 }
 
@@ -47,7 +55,16 @@ describe('process metrics', () => {
     metrics.watchQueues(() => [matcher, queue('fx-rate', { delayed: 5 })]);
     expect(matcher.getJobCounts).not.toHaveBeenCalled();
     const { body } = await metrics.render();
-    expect(matcher.getJobCounts).toHaveBeenCalledWith('waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'paused', 'failed', 'completed');
+    expect(matcher.getJobCounts).toHaveBeenCalledWith(
+      'waiting',
+      'active',
+      'delayed',
+      'prioritized',
+      'waiting-children',
+      'paused',
+      'failed',
+      'completed',
+    );
     expect(sample(body, 'podprofit_queue_jobs{queue="matcher",state="waiting",service="gateway"}')).toBe(3);
     expect(sample(body, 'podprofit_queue_jobs{queue="matcher",state="active",service="gateway"}')).toBe(1);
     expect(sample(body, 'podprofit_queue_jobs{queue="matcher",state="delayed",service="gateway"}')).toBe(0);
@@ -58,7 +75,9 @@ describe('process metrics', () => {
     const metrics = new ProcessMetrics({ service: 'gateway', queueDepthTimeoutMs: 50 });
     let matcher = queue('matcher', { waiting: 4 });
     metrics.watchQueues(() => [matcher, queue('fx-rate', 'hang')]);
-    expect(sample((await metrics.render()).body, 'podprofit_queue_jobs{queue="matcher",state="waiting",service="gateway"}')).toBe(4);
+    expect(
+      sample((await metrics.render()).body, 'podprofit_queue_jobs{queue="matcher",state="waiting",service="gateway"}'),
+    ).toBe(4);
     matcher = queue('matcher', new Error('Connection is closed.'));
     const { body } = await metrics.render();
     expect(body).not.toContain('podprofit_queue_jobs{queue="matcher"');
@@ -76,7 +95,12 @@ describe('process metrics', () => {
     expect(sample(body, `podprofit_job_duration_seconds_count{${labels}}`)).toBe(2);
     expect(sample(body, `podprofit_job_duration_seconds_sum{${labels}}`)).toBeCloseTo(1.4);
     expect(sample(body, `podprofit_job_duration_seconds_bucket{le="0.25",${labels}}`)).toBe(1);
-    expect(sample(body, 'podprofit_job_duration_seconds_count{queue="etsy-sync",job="sync",outcome="delayed",service="etsy-sync"}')).toBe(1);
+    expect(
+      sample(
+        body,
+        'podprofit_job_duration_seconds_count{queue="etsy-sync",job="sync",outcome="delayed",service="etsy-sync"}',
+      ),
+    ).toBe(1);
   });
 
   it('counts provider calls by status class and code, their durations, and 429s by budget', async () => {
@@ -88,10 +112,30 @@ describe('process metrics', () => {
     onAttempt({ provider: 'printify', status: null, durationMs: 30_000 });
     onRateLimited({ provider: 'etsy', scope: 'second', retryAfterMs: 1_000 });
     const { body } = await metrics.render();
-    expect(sample(body, 'podprofit_provider_requests_total{provider="etsy",status_class="2xx",status="200",service="etsy-sync"}')).toBe(2);
-    expect(sample(body, 'podprofit_provider_requests_total{provider="etsy",status_class="4xx",status="429",service="etsy-sync"}')).toBe(1);
-    expect(sample(body, 'podprofit_provider_requests_total{provider="printify",status_class="none",status="none",service="etsy-sync"}')).toBe(1);
-    expect(sample(body, 'podprofit_provider_request_duration_seconds_sum{provider="etsy",status_class="2xx",service="etsy-sync"}')).toBeCloseTo(0.2);
+    expect(
+      sample(
+        body,
+        'podprofit_provider_requests_total{provider="etsy",status_class="2xx",status="200",service="etsy-sync"}',
+      ),
+    ).toBe(2);
+    expect(
+      sample(
+        body,
+        'podprofit_provider_requests_total{provider="etsy",status_class="4xx",status="429",service="etsy-sync"}',
+      ),
+    ).toBe(1);
+    expect(
+      sample(
+        body,
+        'podprofit_provider_requests_total{provider="printify",status_class="none",status="none",service="etsy-sync"}',
+      ),
+    ).toBe(1);
+    expect(
+      sample(
+        body,
+        'podprofit_provider_request_duration_seconds_sum{provider="etsy",status_class="2xx",service="etsy-sync"}',
+      ),
+    ).toBeCloseTo(0.2);
     expect(sample(body, 'podprofit_provider_429_total{provider="etsy",scope="second",service="etsy-sync"}')).toBe(1);
   });
 
@@ -101,8 +145,18 @@ describe('process metrics', () => {
     metrics.onLimiterWait({ scope: 'etsy:conn:fedcba98765432100000', waitedMs: 30_000, granted: false });
     const { body } = await metrics.render();
     expect(body).not.toContain('0123456789abcdef0123');
-    expect(sample(body, 'podprofit_rate_limiter_wait_seconds_sum{provider="etsy",budget="etsy:conn",outcome="granted",service="etsy-sync"}')).toBeCloseTo(0.25);
-    expect(sample(body, 'podprofit_rate_limiter_wait_seconds_count{provider="etsy",budget="etsy:conn",outcome="refused",service="etsy-sync"}')).toBe(1);
+    expect(
+      sample(
+        body,
+        'podprofit_rate_limiter_wait_seconds_sum{provider="etsy",budget="etsy:conn",outcome="granted",service="etsy-sync"}',
+      ),
+    ).toBeCloseTo(0.25);
+    expect(
+      sample(
+        body,
+        'podprofit_rate_limiter_wait_seconds_count{provider="etsy",budget="etsy:conn",outcome="refused",service="etsy-sync"}',
+      ),
+    ).toBe(1);
     expect(limiterBudget('printify:acct:abc')).toBe('printify:acct');
     expect(limiterBudget('plain')).toBe('plain');
   });
@@ -115,8 +169,15 @@ describe('process metrics', () => {
     onPage('etsy', 'etsy:ledger', 0, 2);
     metrics.recordRowsWritten('fx_rate', 31);
     const { body } = await metrics.render();
-    expect(sample(body, 'podprofit_sync_pages_committed_total{provider="etsy",stream="etsy:receipts",service="etsy-sync"}')).toBe(2);
-    expect(sample(body, 'podprofit_sync_orders_total{provider="etsy",stream="etsy:receipts",change="added",service="etsy-sync"}')).toBe(3);
+    expect(
+      sample(body, 'podprofit_sync_pages_committed_total{provider="etsy",stream="etsy:receipts",service="etsy-sync"}'),
+    ).toBe(2);
+    expect(
+      sample(
+        body,
+        'podprofit_sync_orders_total{provider="etsy",stream="etsy:receipts",change="added",service="etsy-sync"}',
+      ),
+    ).toBe(3);
     expect(sample(body, 'podprofit_rows_written_total{stream="etsy:receipts",service="etsy-sync"}')).toBe(9);
     expect(sample(body, 'podprofit_rows_written_total{stream="etsy:ledger",service="etsy-sync"}')).toBe(2);
     expect(sample(body, 'podprofit_rows_written_total{stream="fx_rate",service="etsy-sync"}')).toBe(31);

@@ -11,7 +11,16 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  */
 
 /** BullMQ states reported per queue. */
-export const QUEUE_DEPTH_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'paused', 'failed', 'completed'] as const;
+export const QUEUE_DEPTH_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'paused',
+  'failed',
+  'completed',
+] as const;
 
 /** What queue depth is read from: a BullMQ Queue fits. */
 export interface QueueDepthSource {
@@ -94,7 +103,9 @@ export class ProcessMetrics {
         collecting = reading;
         for (const result of await reading) {
           if (result.status === 'rejected') failures.push('queue_depth');
-          else for (const state of QUEUE_DEPTH_STATES) this.set({ queue: result.value.queue, state }, result.value.counts[state] ?? 0);
+          else
+            for (const state of QUEUE_DEPTH_STATES)
+              this.set({ queue: result.value.queue, state }, result.value.counts[state] ?? 0);
         }
       },
     });
@@ -179,8 +190,15 @@ export class ProcessMetrics {
   readonly requestHooks = {
     onAttempt: (attempt: ProviderAttempt): void => {
       const statusClass = attempt.status === null ? 'none' : `${Math.floor(attempt.status / 100)}xx`;
-      this.providerRequests.inc({ provider: attempt.provider, status_class: statusClass, status: attempt.status === null ? 'none' : String(attempt.status) });
-      this.providerRequestDuration.observe({ provider: attempt.provider, status_class: statusClass }, Math.max(0, attempt.durationMs) / 1000);
+      this.providerRequests.inc({
+        provider: attempt.provider,
+        status_class: statusClass,
+        status: attempt.status === null ? 'none' : String(attempt.status),
+      });
+      this.providerRequestDuration.observe(
+        { provider: attempt.provider, status_class: statusClass },
+        Math.max(0, attempt.durationMs) / 1000,
+      );
     },
     onRateLimited: (event: ProviderRateLimited): void => {
       this.provider429s.inc({ provider: event.provider, scope: event.scope });
@@ -190,14 +208,23 @@ export class ProcessMetrics {
   /** Hook for the shared rate limiter (`withLimiterWaitHook`): how long each acquire took. */
   readonly onLimiterWait = (wait: LimiterWait): void => {
     const budget = limiterBudget(wait.scope);
-    this.limiterWait.observe({ provider: budget.split(':')[0], budget, outcome: wait.granted ? 'granted' : 'refused' }, Math.max(0, wait.waitedMs) / 1000);
+    this.limiterWait.observe(
+      { provider: budget.split(':')[0], budget, outcome: wait.granted ? 'granted' : 'refused' },
+      Math.max(0, wait.waitedMs) / 1000,
+    );
   };
 
   /**
    * The SyncRunner's `onPage`: one committed page of a stream, with the orders it added and
    * changed and, when the driver passes it, every row it wrote.
    */
-  readonly onSyncPage = (provider: string, stream: string, added: number, changed: number, rowsWritten?: number): void => {
+  readonly onSyncPage = (
+    provider: string,
+    stream: string,
+    added: number,
+    changed: number,
+    rowsWritten?: number,
+  ): void => {
     this.syncPages.inc({ provider, stream });
     if (added > 0) this.syncOrders.inc({ provider, stream, change: 'added' }, added);
     if (changed > 0) this.syncOrders.inc({ provider, stream, change: 'changed' }, changed);
@@ -218,7 +245,10 @@ export class ProcessMetrics {
   private async queueDepth(source: QueueDepthSource): Promise<{ queue: string; counts: Record<string, number> }> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`queue ${source.name}: no answer within ${this.queueDepthTimeoutMs} ms`)), this.queueDepthTimeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`queue ${source.name}: no answer within ${this.queueDepthTimeoutMs} ms`)),
+        this.queueDepthTimeoutMs,
+      );
     });
     try {
       return { queue: source.name, counts: await Promise.race([source.getJobCounts(...QUEUE_DEPTH_STATES), timeout]) };

@@ -4,7 +4,18 @@ import { REDACTED, redactQuery, redactText, SECRET_NAMES } from './redact';
 const HOSTILE =
   'GET https://openapi.etsy.com/v3/shops?code=abc123&state=xyz789 failed: Authorization: Bearer eyJhbGciOi token=s3cret ' +
   '"password":"hunter2" x-api-key: key:shh refresh_token=r3fresh&client_secret=cl13nt {"access_token": "4cc355"} code_verifier=v3rifier';
-const SECRET_VALUES = ['abc123', 'xyz789', 'eyJhbGciOi', 's3cret', 'hunter2', 'shh', 'r3fresh', 'cl13nt', '4cc355', 'v3rifier'];
+const SECRET_VALUES = [
+  'abc123',
+  'xyz789',
+  'eyJhbGciOi',
+  's3cret',
+  'hunter2',
+  'shh',
+  'r3fresh',
+  'cl13nt',
+  '4cc355',
+  'v3rifier',
+];
 
 describe('redacting free text', () => {
   it('blanks bearer credentials, secret name/value pairs in every notation, and query strings', () => {
@@ -12,11 +23,15 @@ describe('redacting free text', () => {
     for (const value of SECRET_VALUES) expect(out).not.toContain(value);
     expect(out).toContain(`https://openapi.etsy.com/v3/shops?${REDACTED}`);
     expect(out).toContain(`"password":${REDACTED}`);
-    expect(redactText('retrying with Bearer eyJhbGciOi.x.y now', { maxLength: 100 })).toBe(`retrying with Bearer ${REDACTED} now`);
+    expect(redactText('retrying with Bearer eyJhbGciOi.x.y now', { maxLength: 100 })).toBe(
+      `retrying with Bearer ${REDACTED} now`,
+    );
   });
 
   it('blanks the caller’s own secrets wherever they appear, the longest first', () => {
-    expect(redactText('key k3ys and k3ystring:sh4red', { maxLength: 100, knownSecrets: ['k3ys', 'k3ystring:sh4red'] })).toBe(`key ${REDACTED} and ${REDACTED}`);
+    expect(
+      redactText('key k3ys and k3ystring:sh4red', { maxLength: 100, knownSecrets: ['k3ys', 'k3ystring:sh4red'] }),
+    ).toBe(`key ${REDACTED} and ${REDACTED}`);
     // Too short to blank without destroying the message.
     expect(redactText('a b c', { maxLength: 100, knownSecrets: ['b'] })).toBe('a b c');
   });
@@ -34,7 +49,9 @@ describe('redacting free text', () => {
 
 describe('redacting a logged URL', () => {
   it('blanks the value of every secret parameter, in any letter case, and keeps the rest', () => {
-    const url = new URL(`https://sandbox.test/oauth/connect?client_id=keystring&${SECRET_NAMES.map((name) => `${name.toUpperCase()}=v`).join('&')}`);
+    const url = new URL(
+      `https://sandbox.test/oauth/connect?client_id=keystring&${SECRET_NAMES.map((name) => `${name.toUpperCase()}=v`).join('&')}`,
+    );
     const query = redactQuery(url);
     expect(query.client_id).toBe('keystring');
     for (const name of SECRET_NAMES) expect(query[name.toUpperCase()]).toBe(REDACTED);

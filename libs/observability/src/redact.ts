@@ -39,9 +39,15 @@ export function isSecretName(name: string): boolean {
 
 const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Longest names first, so `access_token=` is not read as `token=` after `access_`.
-const NAME_ALTERNATIVES = [...SECRET_NAMES].sort((a, b) => b.length - a.length).map(escapeForRegExp).join('|');
+const NAME_ALTERNATIVES = [...SECRET_NAMES]
+  .sort((a, b) => b.length - a.length)
+  .map(escapeForRegExp)
+  .join('|');
 /** `name=value`, `name: value`, `"name":"value"`, `'name': 'value'`. */
-const SECRET_PAIR = new RegExp(`(^|[^A-Za-z0-9_-])(${NAME_ALTERNATIVES})(["']?\\s*[:=]\\s*)("[^"]*"|'[^']*'|[^\\s,;&"']+)`, 'gi');
+const SECRET_PAIR = new RegExp(
+  `(^|[^A-Za-z0-9_-])(${NAME_ALTERNATIVES})(["']?\\s*[:=]\\s*)("[^"]*"|'[^']*'|[^\\s,;&"']+)`,
+  'gi',
+);
 const BEARER = /\b(bearer\s+)\S+/gi;
 const URL_QUERY = /(https?:\/\/[^\s?#]+)\?[^\s#]*/gi;
 const LINE_BREAKS = /[\r\n\u2028\u2029\t]+/g;

@@ -50,7 +50,10 @@ export class PrefixedRedisServer extends ServerRedis {
     super(options);
   }
 
-  override addHandler(pattern: unknown, ...rest: Parameters<ServerRedis['addHandler']> extends [unknown, ...infer R] ? R : never): void {
+  override addHandler(
+    pattern: unknown,
+    ...rest: Parameters<ServerRedis['addHandler']> extends [unknown, ...infer R] ? R : never
+  ): void {
     const channel = typeof pattern === 'string' ? `${this.channelPrefix}:${pattern}` : pattern;
     super.addHandler(channel, ...rest);
   }

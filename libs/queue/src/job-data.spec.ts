@@ -20,11 +20,19 @@ const VALID: Record<QueueName, Record<string, unknown[]>> = {
   matcher: {
     ping: [PING],
     'match-user': [{ runId: RUN }],
-    'compute-profits': [{ userId: USER, reason: 'matched' }, { userId: USER, reason: 'operator', force: true }],
+    'compute-profits': [
+      { userId: USER, reason: 'matched' },
+      { userId: USER, reason: 'operator', force: true },
+    ],
     'refigure-profits': [{ previousLatestRateDate: '2026-04-30' }, { previousLatestRateDate: null }],
   },
   'fx-rate': { ping: [PING], 'refresh-rates': [{ reason: 'startup' }, { reason: 'schedule' }, { reason: 'operator' }] },
-  maintenance: { ping: [PING], 'demo-cleanup': [{}], 'sync-fan-out': [{ mode: 'nightly' }, { mode: 'incremental' }], 'sync-reconcile': [{}] },
+  maintenance: {
+    ping: [PING],
+    'demo-cleanup': [{}],
+    'sync-fan-out': [{ mode: 'nightly' }, { mode: 'incremental' }],
+    'sync-reconcile': [{}],
+  },
 };
 
 /** Hostile or broken data: each must be refused, with the field named. */
@@ -34,14 +42,24 @@ const INVALID: Array<[QueueName, string, unknown, string]> = [
   ['etsy-sync', 'sync', {}, 'runId is missing'],
   ['etsy-sync', 'sync', null, 'data is not an object'],
   ['etsy-sync', 'sync', [RUN], 'data is not an object'],
-  ['etsy-sync', 'refresh-receipt', { userId: USER, shopId: '1', receiptId: '../../users/me' }, 'receiptId is not a numeric id'],
+  [
+    'etsy-sync',
+    'refresh-receipt',
+    { userId: USER, shopId: '1', receiptId: '../../users/me' },
+    'receiptId is not a numeric id',
+  ],
   ['etsy-sync', 'refresh-receipt', { userId: USER, shopId: 12, receiptId: '1' }, 'shopId is not a numeric id'],
   ['printify-sync', 'refresh-order', { userId: USER, shopId: '1', orderId: 'a/b?c' }, 'orderId is not an id'],
   ['matcher', 'compute-profits', { userId: "x' OR 1=1 --", reason: 'operator' }, 'userId is not a uuid'],
   ['matcher', 'compute-profits', { userId: USER, reason: 'because' }, 'reason is not one of'],
   ['matcher', 'compute-profits', { userId: USER, reason: 'rates', force: 'yes' }, 'force is not a boolean'],
   ['matcher', 'match-user', { runId: RUN, extra: 1 }, 'data has 1 unknown field(s)'],
-  ['matcher', 'refigure-profits', { previousLatestRateDate: '1; DROP TABLE fx_rate' }, 'previousLatestRateDate is not a date or null'],
+  [
+    'matcher',
+    'refigure-profits',
+    { previousLatestRateDate: '1; DROP TABLE fx_rate' },
+    'previousLatestRateDate is not a date or null',
+  ],
   ['matcher', 'refigure-profits', {}, 'previousLatestRateDate is missing'],
   ['fx-rate', 'refresh-rates', { reason: 'history' }, 'reason is not one of'],
   ['fx-rate', 'ping', { requestedAt: 'yesterday', requestedBy: 'operator' }, 'requestedAt is not an ISO 8601 time'],
@@ -53,7 +71,9 @@ describe('job data checks (each queue contract)', () => {
   it('has valid samples for every job of every queue, and each passes', () => {
     for (const queue of QUEUE_NAMES) {
       expect(Object.keys(VALID[queue]).sort()).toEqual(jobNamesOf(queue).sort());
-      for (const [name, samples] of Object.entries(VALID[queue])) for (const data of samples) expect({ queue, name, problem: jobDataProblem(queue, name, data) }).toEqual({ queue, name, problem: null });
+      for (const [name, samples] of Object.entries(VALID[queue]))
+        for (const data of samples)
+          expect({ queue, name, problem: jobDataProblem(queue, name, data) }).toEqual({ queue, name, problem: null });
     }
   });
 
@@ -63,7 +83,9 @@ describe('job data checks (each queue contract)', () => {
   });
 
   it('never repeats the untrusted value or an unknown key in its reason', () => {
-    expect(jobDataProblem('matcher', 'compute-profits', { userId: 'SECRET-VALUE', reason: 'operator' })).not.toContain('SECRET');
+    expect(jobDataProblem('matcher', 'compute-profits', { userId: 'SECRET-VALUE', reason: 'operator' })).not.toContain(
+      'SECRET',
+    );
     expect(jobDataProblem('matcher', 'match-user', { runId: RUN, SECRET_KEY: 1 })).not.toContain('SECRET');
   });
 

@@ -22,8 +22,14 @@ export const field = {
   uuid: (value: unknown) => (typeof value === 'string' && UUID.test(value) ? null : 'is not a uuid'),
   numericId: (value: unknown) => (typeof value === 'string' && NUMERIC_ID.test(value) ? null : 'is not a numeric id'),
   tokenId: (value: unknown) => (typeof value === 'string' && TOKEN_ID.test(value) ? null : 'is not an id'),
-  isoTime: (value: unknown) => (typeof value === 'string' && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? null : 'is not an ISO 8601 time'),
-  isoDateOrNull: (value: unknown) => (value === null || (typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))) ? null : 'is not a date or null'),
+  isoTime: (value: unknown) =>
+    typeof value === 'string' && ISO_TIME.test(value) && !Number.isNaN(Date.parse(value))
+      ? null
+      : 'is not an ISO 8601 time',
+  isoDateOrNull: (value: unknown) =>
+    value === null || (typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)))
+      ? null
+      : 'is not a date or null',
   boolean: (value: unknown) => (typeof value === 'boolean' ? null : 'is not a boolean'),
   oneOf:
     (allowed: readonly string[]): FieldCheck =>

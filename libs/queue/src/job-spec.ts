@@ -10,7 +10,9 @@ export interface JobSpec<Payload, Result> {
   /** Type-level only; never set at run time. */
   readonly __types?: { payload: Payload; result: Result };
   /** Overrides of the queue's job defaults for this job (e.g. fewer attempts). */
-  readonly options?: Partial<Pick<JobsOptions, 'attempts' | 'backoff' | 'removeOnComplete' | 'removeOnFail' | 'priority'>>;
+  readonly options?: Partial<
+    Pick<JobsOptions, 'attempts' | 'backoff' | 'removeOnComplete' | 'removeOnFail' | 'priority'>
+  >;
   /**
    * What the job's data must be; every worker checks it before any I/O and fails a job that
    * does not pass as unrecoverable (see jobDataProblem). Required: a job without one won't compile.

@@ -53,7 +53,10 @@ describe('the queue contract table', () => {
       metrics: { maxDataPoints: 7 * 24 * 60 },
       name: `${hostname()}:${process.pid}`,
     });
-    expect(queueRegistration('etsy-sync')).toEqual({ name: 'etsy-sync', defaultJobOptions: contractOf('etsy-sync').jobDefaults });
+    expect(queueRegistration('etsy-sync')).toEqual({
+      name: 'etsy-sync',
+      defaultJobOptions: contractOf('etsy-sync').jobDefaults,
+    });
   });
 
   it('knows which job names exist, and which an operator may enqueue', () => {
@@ -76,7 +79,13 @@ describe('the queue contract table', () => {
   });
 
   it('does not compile a handler table that leaves a job out, and names the gap at run time too', () => {
-    const matchUser: JobHandlers<'matcher'>['match-user'] = async (job) => ({ runId: job.data.runId, status: 'skipped', added: 0, changed: 0, removed: 0 });
+    const matchUser: JobHandlers<'matcher'>['match-user'] = async (job) => ({
+      runId: job.data.runId,
+      status: 'skipped',
+      added: 0,
+      changed: 0,
+      removed: 0,
+    });
     const profitHandlers: Pick<JobHandlers<'matcher'>, 'compute-profits' | 'refigure-profits'> = {
       'compute-profits': async (job) => ({ userId: job.data.userId, records: 0, computed: 0, written: 0 }),
       'refigure-profits': async () => ({ usersQueued: 0 }),
@@ -84,7 +93,11 @@ describe('the queue contract table', () => {
     // @ts-expect-error ping is missing: typecheck fails if JobHandlers stops requiring every job
     const incomplete: JobHandlers<'matcher'> = { 'match-user': matchUser, ...profitHandlers };
     expect(missingHandlers('matcher', incomplete)).toEqual(['ping']);
-    const complete: JobHandlers<'matcher'> = { ping: async () => ({ queue: 'matcher', worker: 'host:1', completedAt: '2026-01-01T00:00:00.000Z' }), 'match-user': matchUser, ...profitHandlers };
+    const complete: JobHandlers<'matcher'> = {
+      ping: async () => ({ queue: 'matcher', worker: 'host:1', completedAt: '2026-01-01T00:00:00.000Z' }),
+      'match-user': matchUser,
+      ...profitHandlers,
+    };
     expect(missingHandlers('matcher', complete)).toEqual([]);
   });
 });

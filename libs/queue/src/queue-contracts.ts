@@ -100,8 +100,12 @@ export interface RefreshResult {
   outcome: 'added' | 'changed' | 'unchanged' | 'skipped';
 }
 
-const refreshReceipt = jobSpec<RefreshReceiptPayload, RefreshResult>({ data: shape({ userId: field.uuid, shopId: field.numericId, receiptId: field.numericId }) });
-const refreshOrder = jobSpec<RefreshOrderPayload, RefreshResult>({ data: shape({ userId: field.uuid, shopId: field.numericId, orderId: field.tokenId }) });
+const refreshReceipt = jobSpec<RefreshReceiptPayload, RefreshResult>({
+  data: shape({ userId: field.uuid, shopId: field.numericId, receiptId: field.numericId }),
+});
+const refreshOrder = jobSpec<RefreshOrderPayload, RefreshResult>({
+  data: shape({ userId: field.uuid, shopId: field.numericId, orderId: field.tokenId }),
+});
 
 /** Starts a run for every connected connection (skipping those with one active). */
 export interface SyncFanOutPayload {
@@ -113,7 +117,10 @@ export interface SyncFanOutResult {
   alreadyActive: number;
 }
 
-const syncFanOut = jobSpec<SyncFanOutPayload, SyncFanOutResult>({ data: shape({ mode: field.oneOf(SYNC_MODES) }), options: { attempts: 3 } });
+const syncFanOut = jobSpec<SyncFanOutPayload, SyncFanOutResult>({
+  data: shape({ mode: field.oneOf(SYNC_MODES) }),
+  options: { attempts: 3 },
+});
 
 /** Why the fx rates are being refreshed: the worker starting, the daily scheduler, or an operator. */
 export const FX_REFRESH_REASONS = ['startup', 'schedule', 'operator'] as const;
@@ -146,7 +153,10 @@ const refreshRates = jobSpec<FxRefreshPayload, FxRefreshResult>({
 });
 
 /** Re-enqueues active runs whose job is gone (a Redis restart, a failed enqueue). */
-const syncReconcile = jobSpec<Record<string, never>, { requeued: number; interrupted: number }>({ data: noData, options: { attempts: 1 } });
+const syncReconcile = jobSpec<Record<string, never>, { requeued: number; interrupted: number }>({
+  data: noData,
+  options: { attempts: 1 },
+});
 
 /**
  * Matches one user's receipts and Printify orders (a `match_run` row, whose id is also the job
@@ -209,7 +219,9 @@ export function computeProfitsJobOptions(userId: string): { deduplication: { id:
 export interface RefigureProfitsPayload {
   previousLatestRateDate: string | null;
 }
-const refigureProfits = jobSpec<RefigureProfitsPayload, { usersQueued: number }>({ data: shape({ previousLatestRateDate: field.isoDateOrNull }) });
+const refigureProfits = jobSpec<RefigureProfitsPayload, { usersQueued: number }>({
+  data: shape({ previousLatestRateDate: field.isoDateOrNull }),
+});
 
 /**
  * The one table of queue contracts. `satisfies` makes a queue named in @pod/contracts

@@ -42,7 +42,12 @@ describe('Redis connection options', () => {
 
 describe('the events transport', () => {
   it('keeps reconnecting (Nest stops unless retryAttempts is set)', () => {
-    expect(eventsRedisOptions(config)).toMatchObject({ host: '127.0.0.1', port: 6380, db: 2, retryAttempts: Number.MAX_SAFE_INTEGER });
+    expect(eventsRedisOptions(config)).toMatchObject({
+      host: '127.0.0.1',
+      port: 6380,
+      db: 2,
+      retryAttempts: Number.MAX_SAFE_INTEGER,
+    });
     expect(eventsClientOptions(config)).toEqual({ transport: Transport.REDIS, options: eventsRedisOptions(config) });
   });
 

@@ -43,7 +43,9 @@ export function userMessageFor(code: SyncErrorCode, provider: 'etsy' | 'printify
 /** Classifies by error type only (never by message text). */
 export function classifyFailure(error: unknown, provider: 'etsy' | 'printify'): FailureVerdict {
   if (error instanceof RateLimitedError) {
-    return error.scope === 'day' ? { kind: 'wait-quota', retryAfterMs: error.retryAfterMs } : { kind: 'wait', retryAfterMs: error.retryAfterMs };
+    return error.scope === 'day'
+      ? { kind: 'wait-quota', retryAfterMs: error.retryAfterMs }
+      : { kind: 'wait', retryAfterMs: error.retryAfterMs };
   }
   if (error instanceof ReauthRequiredError || error instanceof AuthError) return { kind: 'reconnect' };
   if (error instanceof ProviderError) {

@@ -28,7 +28,9 @@ const PAGE = 10;
 type Position = { offset: number };
 
 /** A stream over SOURCE; `failAt` throws once the given error when fetching that offset. */
-function listStream(hooks: { failAt?: Map<number, () => Error>; onFetch?: (offset: number) => void | Promise<void> } = {}): SyncStream<Position> {
+function listStream(
+  hooks: { failAt?: Map<number, () => Error>; onFetch?: (offset: number) => void | Promise<void> } = {},
+): SyncStream<Position> {
   return {
     name: 'etsy:receipts',
     initial: () => ({ offset: 0 }),
@@ -50,7 +52,10 @@ function listStream(hooks: { failAt?: Map<number, () => Error>; onFetch?: (offse
         async write(tx: EntityManager) {
           let added = 0;
           for (const id of records) {
-            const rows: unknown[] = await tx.query(`INSERT INTO runner_test_row (user_id, id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING id`, [userId, id]);
+            const rows: unknown[] = await tx.query(
+              `INSERT INTO runner_test_row (user_id, id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING id`,
+              [userId, id],
+            );
             added += rows.length;
           }
           return { ordersAdded: added, ordersChanged: 0, rowsWritten: added };
@@ -75,22 +80,38 @@ function runner(overrides: Partial<SyncRunnerDeps> = {}): SyncRunner {
 }
 
 function startWorker(sut: SyncRunner, stream: () => SyncStream<Position>): Worker<SyncRunPayload> {
-  return new Worker<SyncRunPayload>('sync-test', (job: Job<SyncRunPayload>, token?: string) => sut.run(job, token, async () => [stream() as SyncStream<unknown>]), {
-    connection,
-    prefix,
-    concurrency: 2,
-  });
+  return new Worker<SyncRunPayload>(
+    'sync-test',
+    (job: Job<SyncRunPayload>, token?: string) => sut.run(job, token, async () => [stream() as SyncStream<unknown>]),
+    {
+      connection,
+      prefix,
+      concurrency: 2,
+    },
+  );
 }
 
 async function newRun(): Promise<string> {
   await asLogin.query(`DELETE FROM sync_run; DELETE FROM sync_cursor; DELETE FROM runner_test_row`);
-  const [row] = await asLogin.query(`INSERT INTO sync_run (user_id, provider, shop_id, trigger) VALUES ($1, 'etsy', '42', 'user') RETURNING id`, [userId]);
+  const [row] = await asLogin.query(
+    `INSERT INTO sync_run (user_id, provider, shop_id, trigger) VALUES ($1, 'etsy', '42', 'user') RETURNING id`,
+    [userId],
+  );
   return row.id;
 }
 
 async function runRow(runId: string) {
-  const [row] = await asLogin.query(`SELECT status, pages_done, orders_added, error_code, resume_at FROM sync_run WHERE id = $1`, [runId]);
-  return row as { status: string; pages_done: number; orders_added: number; error_code: string | null; resume_at: Date | null };
+  const [row] = await asLogin.query(
+    `SELECT status, pages_done, orders_added, error_code, resume_at FROM sync_run WHERE id = $1`,
+    [runId],
+  );
+  return row as {
+    status: string;
+    pages_done: number;
+    orders_added: number;
+    error_code: string | null;
+    resume_at: Date | null;
+  };
 }
 
 async function storedIds(): Promise<string[]> {
@@ -108,12 +129,26 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 15
 beforeAll(async () => {
   database = await createTestDatabase('sync_runner');
   await prepareDatabase({ DATABASE_URL: database.url });
-  dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 6 }, 'sync-runner-test').initialize();
-  asLogin = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 2 }, 'sync-runner-login', { connectAs: 'login' }).initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 6 },
+    'sync-runner-test',
+  ).initialize();
+  asLogin = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 2 }, 'sync-runner-login', {
+    connectAs: 'login',
+  }).initialize();
   // DDL as the login (the runtime role may not create tables); the migration's default privileges give the runtime role DML on it.
-  await queryDatabase(database.url, `CREATE TABLE runner_test_row (user_id uuid NOT NULL, id text NOT NULL, PRIMARY KEY (user_id, id))`);
-  [{ id: userId }] = await asLogin.query(`INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('runner@test.invalid', 'x', 'R', 'T') RETURNING id`);
-  queue = new Queue<SyncRunPayload>('sync-test', { connection, prefix, defaultJobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 50 } } });
+  await queryDatabase(
+    database.url,
+    `CREATE TABLE runner_test_row (user_id uuid NOT NULL, id text NOT NULL, PRIMARY KEY (user_id, id))`,
+  );
+  [{ id: userId }] = await asLogin.query(
+    `INSERT INTO app_user (email, password_hash, first_name, last_name) VALUES ('runner@test.invalid', 'x', 'R', 'T') RETURNING id`,
+  );
+  queue = new Queue<SyncRunPayload>('sync-test', {
+    connection,
+    prefix,
+    defaultJobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 50 } },
+  });
   events = new QueueEvents('sync-test', { connection, prefix });
   await events.waitUntilReady();
 });
@@ -137,45 +172,58 @@ describe('SyncRunner', () => {
       expect(await runRow(runId)).toMatchObject({ status: 'succeeded', pages_done: 5, orders_added: 47 });
       const [cursor] = await asLogin.query(`SELECT position, version FROM sync_cursor`);
       expect(cursor).toMatchObject({ position: { stream: { offset: 47 }, completedByRun: runId }, version: 5 });
-      expect(published).toContainEqual(expect.objectContaining({ syncRunId: runId, ordersAdded: 47, provider: 'etsy', shopId: '42' }));
+      expect(published).toContainEqual(
+        expect.objectContaining({ syncRunId: runId, ordersAdded: 47, provider: 'etsy', shopId: '42' }),
+      );
     } finally {
       await worker.close();
     }
   });
 
-  it.each(['after-fetch', 'mid-write', 'before-cursor', 'after-commit'] as const)('a failure at %s on the third page leaves page and cursor together; the retry converges', async (point) => {
-    const runId = await newRun();
-    let pagesSeen = 0;
-    let thrown = false;
-    const sut = runner({
-      faultPoint: (at) => {
-        if (at === 'after-fetch') pagesSeen += 1;
-        if (at === point && pagesSeen === 3 && !thrown) {
-          thrown = true;
-          throw new Error(`fault at ${point}`);
-        }
-      },
-    });
-    const worker = startWorker(sut, () => listStream());
-    try {
-      const job = await queue.add('sync', { runId }, { jobId: runId });
-      await job.waitUntilFinished(events, 15_000);
-      expect(thrown).toBe(true);
-      expect(await storedIds()).toEqual([...SOURCE].sort());
-      const [{ count }] = await asLogin.query(`SELECT count(*)::int AS count FROM runner_test_row`);
-      expect(count).toBe(47);
-      expect((await runRow(runId)).status).toBe('succeeded');
-    } finally {
-      await worker.close();
-    }
-  });
+  it.each(['after-fetch', 'mid-write', 'before-cursor', 'after-commit'] as const)(
+    'a failure at %s on the third page leaves page and cursor together; the retry converges',
+    async (point) => {
+      const runId = await newRun();
+      let pagesSeen = 0;
+      let thrown = false;
+      const sut = runner({
+        faultPoint: (at) => {
+          if (at === 'after-fetch') pagesSeen += 1;
+          if (at === point && pagesSeen === 3 && !thrown) {
+            thrown = true;
+            throw new Error(`fault at ${point}`);
+          }
+        },
+      });
+      const worker = startWorker(sut, () => listStream());
+      try {
+        const job = await queue.add('sync', { runId }, { jobId: runId });
+        await job.waitUntilFinished(events, 15_000);
+        expect(thrown).toBe(true);
+        expect(await storedIds()).toEqual([...SOURCE].sort());
+        const [{ count }] = await asLogin.query(`SELECT count(*)::int AS count FROM runner_test_row`);
+        expect(count).toBe(47);
+        expect((await runRow(runId)).status).toBe('succeeded');
+      } finally {
+        await worker.close();
+      }
+    },
+  );
 
   it('two workers on the same run (a duplicated job) store every record once; the loser stops', async () => {
     const runId = await newRun();
     const slow = () => listStream({ onFetch: () => new Promise((resolve) => setTimeout(resolve, 20)) });
     const sut = runner();
-    const job = { id: 'dup', data: { runId }, attemptsMade: 0, opts: { attempts: 1 } } as unknown as Job<SyncRunPayload>;
-    const results = await Promise.all([sut.run(job, undefined, async () => [slow() as SyncStream<unknown>]), sut.run(job, undefined, async () => [slow() as SyncStream<unknown>])]);
+    const job = {
+      id: 'dup',
+      data: { runId },
+      attemptsMade: 0,
+      opts: { attempts: 1 },
+    } as unknown as Job<SyncRunPayload>;
+    const results = await Promise.all([
+      sut.run(job, undefined, async () => [slow() as SyncStream<unknown>]),
+      sut.run(job, undefined, async () => [slow() as SyncStream<unknown>]),
+    ]);
     expect(results.map((r) => r.status)).toContain('succeeded');
     expect(await storedIds()).toEqual([...SOURCE].sort());
   });
@@ -219,7 +267,11 @@ describe('SyncRunner', () => {
     const runId = await newRun();
     const outage = () => new UpstreamError('etsy', 503, 'etsy: 503 from GET /receipts');
     const failAt = new Map<number, () => Error>([[30, outage]]);
-    const always = { get: (offset: number) => (offset === 30 ? outage : undefined), delete: () => true, has: () => true } as unknown as Map<number, () => Error>;
+    const always = {
+      get: (offset: number) => (offset === 30 ? outage : undefined),
+      delete: () => true,
+      has: () => true,
+    } as unknown as Map<number, () => Error>;
     const worker = startWorker(runner(), () => listStream({ failAt: always }));
     try {
       const job = await queue.add('sync', { runId }, { jobId: runId });
@@ -238,9 +290,15 @@ describe('SyncRunner', () => {
   it('on shutdown the run stops after the committed page and another worker finishes it', async () => {
     const runId = await newRun();
     const stopping = new AbortController();
-    const first = startWorker(runner({ shutdown: stopping.signal }), () => listStream({ onFetch: (offset) => void (offset === 20 && stopping.abort()) }));
+    const first = startWorker(runner({ shutdown: stopping.signal }), () =>
+      listStream({ onFetch: (offset) => void (offset === 20 && stopping.abort()) }),
+    );
     const job = await queue.add('sync', { runId }, { jobId: runId });
-    await until('the hand-back', async () => (await runRow(runId)).pages_done === 3 && ['delayed', 'waiting'].includes(await queue.getJobState(runId)));
+    await until(
+      'the hand-back',
+      async () =>
+        (await runRow(runId)).pages_done === 3 && ['delayed', 'waiting'].includes(await queue.getJobState(runId)),
+    );
     await first.close();
     expect((await runRow(runId)).pages_done).toBe(3);
     const second = startWorker(runner(), () => listStream());

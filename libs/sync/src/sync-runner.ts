@@ -1,6 +1,13 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { EVENT_NAMES, isQueueName, type ConnectionStatus, type EventPayloads, type Provider, type SyncErrorCode } from '@pod/contracts';
+import {
+  EVENT_NAMES,
+  isQueueName,
+  type ConnectionStatus,
+  type EventPayloads,
+  type Provider,
+  type SyncErrorCode,
+} from '@pod/contracts';
 import { SyncCursorsRepository, SyncRunsRepository, withTransaction, type CursorKey, type SyncRun } from '@pod/db';
 import { loggableErrorMessage } from '@pod/observability';
 import { jobDataProblem, type SyncRunPayload, type SyncRunResult } from '@pod/queue';
@@ -73,9 +80,21 @@ export class SyncRunner {
     try {
       const streams = await streamsFor(taken, this.deps.shutdown);
       for (const stream of streams) await this.walk(taken, stream, state);
-      const finished = await withTransaction(this.deps.dataSource, (tx) => new SyncRunsRepository(tx).finish(runId, state.version));
+      const finished = await withTransaction(this.deps.dataSource, (tx) =>
+        new SyncRunsRepository(tx).finish(runId, state.version),
+      );
       if (finished === null) throw new LostOwnershipError('run');
-      this.deps.logger.info({ event: 'sync.finished', runId, provider: taken.provider, pages: state.pages, added: state.added, changed: state.changed }, 'sync finished');
+      this.deps.logger.info(
+        {
+          event: 'sync.finished',
+          runId,
+          provider: taken.provider,
+          pages: state.pages,
+          added: state.added,
+          changed: state.changed,
+        },
+        'sync finished',
+      );
       await this.announce(taken, state.added, state.changed);
       return this.resultOf(runId);
     } catch (error) {
@@ -84,8 +103,19 @@ export class SyncRunner {
     }
   }
 
-  private async walk(run: SyncRun, stream: SyncStream<unknown>, state: { version: number; added: number; changed: number; pages: number }): Promise<void> {
-    const ctx: SyncStreamContext = { runId: run.id, userId: run.userId, provider: run.provider, shopId: run.shopId, mode: run.mode, signal: this.deps.shutdown };
+  private async walk(
+    run: SyncRun,
+    stream: SyncStream<unknown>,
+    state: { version: number; added: number; changed: number; pages: number },
+  ): Promise<void> {
+    const ctx: SyncStreamContext = {
+      runId: run.id,
+      userId: run.userId,
+      provider: run.provider,
+      shopId: run.shopId,
+      mode: run.mode,
+      signal: this.deps.shutdown,
+    };
     const key: CursorKey = { userId: run.userId, provider: run.provider, shopId: run.shopId, stream: stream.name };
     const stored = await new SyncCursorsRepository(this.deps.dataSource).read<CursorEnvelope<unknown>>(key);
     if (stored?.position.completedByRun === run.id) return;
@@ -93,7 +123,14 @@ export class SyncRunner {
     let position = stream.begin(ctx, stored ? stored.position.stream : stream.initial(ctx));
     for (;;) {
       if (this.deps.shutdown.aborted) throw new ShutdownRequestedError();
-      await this.deps.beforePage?.().catch((error: unknown) => this.deps.logger.warn({ event: 'sync.before_page_failed', runId: run.id, error: describe(error) }, 'page preparation failed; the run goes on'));
+      await this.deps
+        .beforePage?.()
+        .catch((error: unknown) =>
+          this.deps.logger.warn(
+            { event: 'sync.before_page_failed', runId: run.id, error: describe(error) },
+            'page preparation failed; the run goes on',
+          ),
+        );
       // Shutting down abandons the fetch (its calls see the same signal): nothing of the page is
       // written yet, so the job goes back at once instead of waiting out a hang, a back-off or a
       // rate-limit wait past the shutdown bound.
@@ -106,7 +143,8 @@ export class SyncRunner {
         const written = await page.write(tx);
         this.deps.faultPoint?.('mid-write');
         this.deps.faultPoint?.('before-cursor');
-        if (!(await new SyncCursorsRepository(tx).advance(key, cursorVersion, envelope, run.id))) throw new LostOwnershipError('cursor');
+        if (!(await new SyncCursorsRepository(tx).advance(key, cursorVersion, envelope, run.id)))
+          throw new LostOwnershipError('cursor');
         const version = await new SyncRunsRepository(tx).recordPage(run.id, state.version, {
           stream: stream.name,
           pages: 1,
@@ -124,7 +162,13 @@ export class SyncRunner {
       state.pages += 1;
       state.added += committed.written.ordersAdded;
       state.changed += committed.written.ordersChanged;
-      this.deps.onPage?.(run.provider, stream.name, committed.written.ordersAdded, committed.written.ordersChanged, committed.written.rowsWritten);
+      this.deps.onPage?.(
+        run.provider,
+        stream.name,
+        committed.written.ordersAdded,
+        committed.written.ordersChanged,
+        committed.written.rowsWritten,
+      );
       if (page.done) return;
       position = page.next;
     }
@@ -145,14 +189,31 @@ export class SyncRunner {
     void (async () => {
       if ((await job.getState()) !== 'failed') return;
       if ((await this.runs.interrupt(runId)) === null) return;
-      this.deps.logger.warn({ event: 'sync.interrupted', runId, jobId: job.id, reason: job.failedReason }, 'the sync job failed outside the run (stalled); the run is interrupted');
-    })().catch((error: unknown) => this.deps.logger.warn({ event: 'sync.interrupt_failed', runId, reason: describe(error) }, 'could not interrupt the run; the reconciler will'));
+      this.deps.logger.warn(
+        { event: 'sync.interrupted', runId, jobId: job.id, reason: job.failedReason },
+        'the sync job failed outside the run (stalled); the run is interrupted',
+      );
+    })().catch((error: unknown) =>
+      this.deps.logger.warn(
+        { event: 'sync.interrupt_failed', runId, reason: describe(error) },
+        'could not interrupt the run; the reconciler will',
+      ),
+    );
   }
 
-  private async onFailure(job: Job<SyncRunPayload>, token: string | undefined, run: SyncRun, version: number, error: unknown): Promise<SyncRunResult> {
+  private async onFailure(
+    job: Job<SyncRunPayload>,
+    token: string | undefined,
+    run: SyncRun,
+    version: number,
+    error: unknown,
+  ): Promise<SyncRunResult> {
     const log = { runId: run.id, provider: run.provider, jobId: job.id };
     if (error instanceof LostOwnershipError) {
-      this.deps.logger.warn({ ...log, event: 'sync.lost_ownership', what: error.what }, 'another worker owns this run; stopping');
+      this.deps.logger.warn(
+        { ...log, event: 'sync.lost_ownership', what: error.what },
+        'another worker owns this run; stopping',
+      );
       return this.resultOf(run.id);
     }
     if (error instanceof ShutdownRequestedError) {
@@ -168,16 +229,29 @@ export class SyncRunner {
       case 'wait-quota': {
         const resumeAt = new Date(this.now() + verdict.retryAfterMs);
         await this.runs.waitForQuota(run.id, version, resumeAt);
-        this.deps.logger.warn({ ...log, event: 'sync.waiting_for_quota', resumeAt: resumeAt.toISOString() }, 'daily quota spent; the run waits');
+        this.deps.logger.warn(
+          { ...log, event: 'sync.waiting_for_quota', resumeAt: resumeAt.toISOString() },
+          'daily quota spent; the run waits',
+        );
         return this.delay(job, token, verdict.retryAfterMs);
       }
       case 'wait':
-        this.deps.logger.info({ ...log, event: 'sync.rate_limited', retryAfterMs: verdict.retryAfterMs }, 'rate limited; the run waits');
+        this.deps.logger.info(
+          { ...log, event: 'sync.rate_limited', retryAfterMs: verdict.retryAfterMs },
+          'rate limited; the run waits',
+        );
         return this.delay(job, token, verdict.retryAfterMs);
       case 'reconnect':
-        await this.deps.markConnection(run.userId, run.provider, run.provider === 'etsy' ? 'reauth_required' : 'expired');
+        await this.deps.markConnection(
+          run.userId,
+          run.provider,
+          run.provider === 'etsy' ? 'reauth_required' : 'expired',
+        );
         await this.runs.fail(run.id, null, 'needs_reconnecting', userMessageFor('needs_reconnecting', run.provider));
-        this.deps.logger.warn({ ...log, event: 'sync.needs_reconnecting' }, 'the provider refused the credentials; the seller must reconnect');
+        this.deps.logger.warn(
+          { ...log, event: 'sync.needs_reconnecting' },
+          'the provider refused the credentials; the seller must reconnect',
+        );
         throw new UnrecoverableError('the seller must reconnect');
       case 'give-up':
         await this.runs.fail(run.id, null, verdict.errorCode, verdict.message);

@@ -5,7 +5,10 @@ import { createDataSource, DashboardRollupsRepository, OrderRecordsRepository, w
  * order_profit with plain SQL, as the application's writers do in their own transactions.
  */
 export async function refreshDashboardRollup(url: string, userId: string): Promise<void> {
-  const dataSource = await createDataSource({ DATABASE_URL: url, DATABASE_POOL_SIZE: 1 }, 'refresh-rollup').initialize();
+  const dataSource = await createDataSource(
+    { DATABASE_URL: url, DATABASE_POOL_SIZE: 1 },
+    'refresh-rollup',
+  ).initialize();
   try {
     await withTransaction(dataSource, async (manager) => {
       await new OrderRecordsRepository(manager).lockUserForMatching(userId);

@@ -27,7 +27,26 @@ export function isPgWrite(sql: string): boolean {
 }
 
 /** Connection upkeep and blocking waits: their number depends on timing and idleness, not on the work. */
-const UNCOUNTED_REDIS = new Set(['ping', 'info', 'client', 'select', 'hello', 'auth', 'quit', 'script', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'bzpopmin', 'bzpopmax', 'brpoplpush', 'blmove', 'brpop', 'blpop']);
+const UNCOUNTED_REDIS = new Set([
+  'ping',
+  'info',
+  'client',
+  'select',
+  'hello',
+  'auth',
+  'quit',
+  'script',
+  'subscribe',
+  'psubscribe',
+  'unsubscribe',
+  'punsubscribe',
+  'bzpopmin',
+  'bzpopmax',
+  'brpoplpush',
+  'blmove',
+  'brpop',
+  'blpop',
+]);
 
 /** Whether a Redis command (by name) is counted. */
 export function isCountedRedisCommand(name: string): boolean {
@@ -39,7 +58,10 @@ export function isCountedRedisCommand(name: string): boolean {
  * rejection from it fails the statement unsent): how the kill hook and the in-process sweep
  * see PostgreSQL writes, COMMITs included.
  */
-export function beforeEachStatement(dataSource: Pick<DataSource, 'createQueryRunner'>, before: (sql: string) => void): void {
+export function beforeEachStatement(
+  dataSource: Pick<DataSource, 'createQueryRunner'>,
+  before: (sql: string) => void,
+): void {
   // `dataSource` is one DataSource, or DataSource.prototype (every DataSource of the process:
   // the kill hook is loaded before the worker made its own).
   const create = dataSource.createQueryRunner;

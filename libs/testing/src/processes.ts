@@ -24,7 +24,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -73,7 +75,10 @@ export function spawnService(name: string, script: string, env: Record<string, s
 }
 
 /** Polls a URL (with a pause between tries) until it answers with the wanted status, or fails after the timeout. */
-export async function waitForHttp(url: string, options: { status?: number; timeoutMs?: number; process?: ServiceProcess } = {}): Promise<void> {
+export async function waitForHttp(
+  url: string,
+  options: { status?: number; timeoutMs?: number; process?: ServiceProcess } = {},
+): Promise<void> {
   const wanted = options.status ?? 200;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   let last = 'no answer';
@@ -90,5 +95,7 @@ export async function waitForHttp(url: string, options: { status?: number; timeo
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${url} did not answer ${wanted} in time (last: ${last})${options.process ? `\n${options.process.logs().slice(-3000)}` : ''}`);
+  throw new Error(
+    `${url} did not answer ${wanted} in time (last: ${last})${options.process ? `\n${options.process.logs().slice(-3000)}` : ''}`,
+  );
 }

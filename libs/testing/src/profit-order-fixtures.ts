@@ -26,10 +26,20 @@ export interface ProfitOrderFixture {
   /** amount_fees of one payment in the receipt currency; absent: no payment. */
   paymentFeesMinor?: number;
   ledger?: { id: string; type: string; amountMinor: number; currency?: CurrencyCode }[];
-  printify?: { shopId: string; orderId: string; currency: CurrencyCode; lines: { quantity: number; costMinor: number; shippingMinor: number }[]; taxMinor?: number };
+  printify?: {
+    shopId: string;
+    orderId: string;
+    currency: CurrencyCode;
+    lines: { quantity: number; costMinor: number; shippingMinor: number }[];
+    taxMinor?: number;
+  };
 }
 
-export async function storeProfitOrder(dataSource: DataSource, userId: string, order: ProfitOrderFixture): Promise<void> {
+export async function storeProfitOrder(
+  dataSource: DataSource,
+  userId: string,
+  order: ProfitOrderFixture,
+): Promise<void> {
   const etsy = new EtsyOrdersRepository(dataSource);
   const version = order.version ?? 0;
   const subtotal = order.subtotalMinor ?? order.totalPriceMinor;
@@ -193,7 +203,12 @@ export function goldenUsdOrder(prefix: string, overrides: Partial<ProfitOrderFix
       { id: `${prefix}-l4`, type: 'shipping_transaction', amountMinor: -33 },
       { id: `${prefix}-l5`, type: 'PAYMENT_PROCESSING_FEE', amountMinor: -136 },
     ],
-    printify: { shopId: `${prefix}-pfy`, orderId: `${prefix}-pfy-9001`, currency: 'USD', lines: [{ quantity: 1, costMinor: 1250, shippingMinor: 475 }] },
+    printify: {
+      shopId: `${prefix}-pfy`,
+      orderId: `${prefix}-pfy-9001`,
+      currency: 'USD',
+      lines: [{ quantity: 1, costMinor: 1250, shippingMinor: 475 }],
+    },
     ...overrides,
   };
 }
@@ -217,7 +232,12 @@ export function goldenEurOrder(prefix: string, overrides: Partial<ProfitOrderFix
       { id: `${prefix}-e3`, type: 'vat_seller_services', amountMinor: -60 },
       { id: `${prefix}-e4`, type: 'regulatory_operating_fee', amountMinor: -22 },
     ],
-    printify: { shopId: `${prefix}-pfy`, orderId: `${prefix}-pfy-9002`, currency: 'USD', lines: [{ quantity: 1, costMinor: 1500, shippingMinor: 500 }] },
+    printify: {
+      shopId: `${prefix}-pfy`,
+      orderId: `${prefix}-pfy-9002`,
+      currency: 'USD',
+      lines: [{ quantity: 1, costMinor: 1500, shippingMinor: 500 }],
+    },
     ...overrides,
   };
 }
@@ -226,7 +246,10 @@ export function goldenEurOrder(prefix: string, overrides: Partial<ProfitOrderFix
  * ECB-style rates for the golden day: GBP 0.85 and USD 1.0625 per EUR, so EUR→GBP is 0.85 (as in
  * the golden scenarios) and USD→GBP exactly 0.8. Stored for 2026-03-13 (a Friday) and 2026-03-16.
  */
-export async function storeGoldenRates(dataSource: DataSource, dates: readonly string[] = ['2026-03-13', '2026-03-16']): Promise<void> {
+export async function storeGoldenRates(
+  dataSource: DataSource,
+  dates: readonly string[] = ['2026-03-13', '2026-03-16'],
+): Promise<void> {
   const rows = dates.flatMap((date) => [
     { date, currency: 'GBP', perEur: '0.85' },
     { date, currency: 'USD', perEur: '1.0625' },

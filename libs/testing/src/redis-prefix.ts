@@ -1,7 +1,10 @@
 import Redis from 'ioredis';
 
 /** Deletes every key of a run's prefix (a test's or a bench's), so the shared Redis stays clean. */
-export async function deleteRedisPrefix(prefix: string, url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'): Promise<void> {
+export async function deleteRedisPrefix(
+  prefix: string,
+  url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+): Promise<void> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   try {
     let cursor = '0';

@@ -1,5 +1,11 @@
 import type { DataSource } from 'typeorm';
-import { EtsyOrdersRepository, PrintifyOrdersRepository, UsersRepository, type EtsyReceiptRow, type PrintifyOrderRow } from '@pod/db';
+import {
+  EtsyOrdersRepository,
+  PrintifyOrdersRepository,
+  UsersRepository,
+  type EtsyReceiptRow,
+  type PrintifyOrderRow,
+} from '@pod/db';
 
 /** A receipt or Printify order for a matching test: the fields matching reads, the rest filled in. */
 export interface SideFixture {
@@ -15,13 +21,23 @@ export interface SideFixture {
 /** A user row for tests that need only an owner. */
 export async function createFixtureUser(dataSource: DataSource, label = 'fixture'): Promise<string> {
   const email = `${label}-${Math.random().toString(36).slice(2)}@example.com`;
-  const user = await new UsersRepository(dataSource).create({ email, passwordHash: 'x', firstName: 'F', lastName: 'X' });
+  const user = await new UsersRepository(dataSource).create({
+    email,
+    passwordHash: 'x',
+    firstName: 'F',
+    lastName: 'X',
+  });
   if (!user) throw new Error('fixture user not created');
   return user.id;
 }
 
 /** Stores receipts and Printify orders through the sync's own repositories (a sync would write the same rows). */
-export async function storeSyncedOrders(dataSource: DataSource, userId: string, receipts: readonly SideFixture[], orders: readonly SideFixture[]): Promise<void> {
+export async function storeSyncedOrders(
+  dataSource: DataSource,
+  userId: string,
+  receipts: readonly SideFixture[],
+  orders: readonly SideFixture[],
+): Promise<void> {
   const fetchedAt = new Date();
   for (const [shopId, group] of groupByShop(receipts)) {
     await new EtsyOrdersRepository(dataSource).upsertReceipts(userId, shopId, group.map(receiptRow), fetchedAt);

@@ -54,7 +54,9 @@ export async function queryDatabase<T = unknown>(url: string, sql: string, param
 export async function refuseDatabaseConnections(url: string): Promise<{ restore(): Promise<void> }> {
   const name = testDatabaseName(url);
   await adminQuery(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
-  await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`);
+  await adminQuery(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+  );
   return { restore: () => allowDatabaseConnections(url) };
 }
 

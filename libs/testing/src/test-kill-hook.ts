@@ -1,7 +1,14 @@
 import { writeSync } from 'node:fs';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { beforeEachStatement, isCountedRedisCommand, isPgWrite, parseKillAt, TEST_KILL_ENV, type FaultOperationKind } from './fault-points';
+import {
+  beforeEachStatement,
+  isCountedRedisCommand,
+  isPgWrite,
+  parseKillAt,
+  TEST_KILL_ENV,
+  type FaultOperationKind,
+} from './fault-points';
 
 function die(kind: FaultOperationKind, at: number, what: string): never {
   // Synchronous, so the line is out before the signal: the test tells this death from a crash.
@@ -15,7 +22,9 @@ function die(kind: FaultOperationKind, at: number, what: string): never {
  * client, fetch and every DataSource's query runners of this process. Returns what it armed
  * (null: nothing). Only test-kill-preload.ts calls it, in a process started with `--require`.
  */
-export function installTestKillHook(env: NodeJS.ProcessEnv = process.env): { kind: FaultOperationKind; at: number } | null {
+export function installTestKillHook(
+  env: NodeJS.ProcessEnv = process.env,
+): { kind: FaultOperationKind; at: number } | null {
   const target = parseKillAt(env[TEST_KILL_ENV]);
   if (!target) return null;
   if (env.NODE_ENV !== 'test') throw new Error(`${TEST_KILL_ENV} is a test hook; it is refused unless NODE_ENV=test`);

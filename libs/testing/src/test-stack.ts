@@ -66,7 +66,10 @@ export function sandboxAdmin(url: string): TestSandbox['admin'] {
   return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${url}/__sandbox${path}`, {
       method,
-      headers: { authorization: `Bearer ${TEST_SANDBOX_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${TEST_SANDBOX_ADMIN_TOKEN}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });
@@ -96,7 +99,10 @@ export function consentGrantBody(authUrl: string): Record<string, string | null>
  * Redis prefix, and optionally the built sandbox for Etsy and Printify. The gateway migrates
  * the empty database as it starts.
  */
-export async function startTestStack(env: Record<string, string> = {}, options: TestStackOptions = {}): Promise<TestStack> {
+export async function startTestStack(
+  env: Record<string, string> = {},
+  options: TestStackOptions = {},
+): Promise<TestStack> {
   const database = await createTestDatabase('stack');
   const redisPrefix = uniqueRedisPrefix('stack');
   const port = await freePort();
@@ -137,7 +143,11 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     // After the gateway: it migrates the fresh database, and workers never migrate.
     for (const name of options.workers ?? []) {
       const healthPort = await freePort();
-      const worker = spawnService(name, `dist/services/${name}/src/main.js`, { ...sharedEnv, HEALTH_PORT: String(healthPort), ...env });
+      const worker = spawnService(name, `dist/services/${name}/src/main.js`, {
+        ...sharedEnv,
+        HEALTH_PORT: String(healthPort),
+        ...env,
+      });
       workers[name] = worker;
       await waitForHttp(`http://127.0.0.1:${healthPort}/healthz`, { process: worker, timeoutMs: 60_000 });
     }

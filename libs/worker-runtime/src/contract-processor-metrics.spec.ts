@@ -11,25 +11,45 @@ class TestProcessor extends ContractProcessor<'etsy-sync'> {
   }
 }
 
-const job = (name: string) => ({ id: '7', name, data: { runId: 'a3c9b1e2-7d4f-4c8a-9b1e-2f3a4b5c6d7e' }, attemptsMade: 0 }) as Job;
+const job = (name: string) =>
+  ({ id: '7', name, data: { runId: 'a3c9b1e2-7d4f-4c8a-9b1e-2f3a4b5c6d7e' }, attemptsMade: 0 }) as Job;
 
-function newTestProcessor(sync: () => Promise<never> | Promise<{ runId: string; status: 'succeeded'; pagesDone: number; ordersDone: number }>) {
+function newTestProcessor(
+  sync: () => Promise<never> | Promise<{ runId: string; status: 'succeeded'; pagesDone: number; ordersDone: number }>,
+) {
   const metrics = new ProcessMetrics({ service: 'etsy-sync' });
   const unused = () => Promise.reject(new Error('not in this test'));
-  const sut = new TestProcessor({ ping: unused, sync, 'refresh-receipt': unused } as unknown as JobHandlers<'etsy-sync'>);
+  const sut = new TestProcessor({
+    ping: unused,
+    sync,
+    'refresh-receipt': unused,
+  } as unknown as JobHandlers<'etsy-sync'>);
   // Property injection, as Nest does it.
-  Object.assign(sut, { metrics, logger: { info: jest.fn(), warn: jest.fn() } as unknown as Logger, events: { publish: jest.fn() } });
+  Object.assign(sut, {
+    metrics,
+    logger: { info: jest.fn(), warn: jest.fn() } as unknown as Logger,
+    events: { publish: jest.fn() },
+  });
   return { sut, metrics };
 }
 
 const count = async (metrics: ProcessMetrics, outcome: string) => {
-  const line = (await metrics.render()).body.split('\n').find((l) => l.startsWith('podprofit_job_duration_seconds_count') && l.includes(`outcome="${outcome}"`) && l.includes('job="sync"'));
+  const line = (await metrics.render()).body
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('podprofit_job_duration_seconds_count') &&
+        l.includes(`outcome="${outcome}"`) &&
+        l.includes('job="sync"'),
+    );
   return line ? Number(line.split(' ').pop()) : 0;
 };
 
 describe('a contract processor’s job metrics', () => {
   it('times each run of a job by queue, name and outcome', async () => {
-    const { sut, metrics } = newTestProcessor(() => Promise.resolve({ runId: 'r', status: 'succeeded', pagesDone: 1, ordersDone: 2 }));
+    const { sut, metrics } = newTestProcessor(() =>
+      Promise.resolve({ runId: 'r', status: 'succeeded', pagesDone: 1, ordersDone: 2 }),
+    );
     await sut.process(job('sync'));
     await sut.process(job('sync'));
     expect(await count(metrics, 'completed')).toBe(2);

@@ -31,12 +31,24 @@ function newTestProcessor(publish: DomainEventPublisher['publish'] = jest.fn().m
 }
 
 const PING_DATA = { requestedAt: '2026-05-01T09:59:59.000Z', requestedBy: 'test' };
-const job = (name: string, extra: Partial<Job> = {}) => ({ id: '7', name, data: PING_DATA, attemptsMade: 1, finishedOn: Date.parse('2026-05-01T10:00:01Z'), ...extra }) as Job;
+const job = (name: string, extra: Partial<Job> = {}) =>
+  ({
+    id: '7',
+    name,
+    data: PING_DATA,
+    attemptsMade: 1,
+    finishedOn: Date.parse('2026-05-01T10:00:01Z'),
+    ...extra,
+  }) as Job;
 
 describe('a contract processor', () => {
   it('runs the handler the contract names and returns its result', async () => {
     const { sut } = newTestProcessor();
-    await expect(sut.process(job('ping'))).resolves.toEqual({ queue: 'matcher', worker: workerId(), completedAt: '2026-05-01T10:00:00.000Z' });
+    await expect(sut.process(job('ping'))).resolves.toEqual({
+      queue: 'matcher',
+      worker: workerId(),
+      completedAt: '2026-05-01T10:00:00.000Z',
+    });
   });
 
   it('fails a job no handler knows without retries', async () => {
@@ -70,11 +82,16 @@ describe('a contract processor', () => {
   describe('when the event cannot be published', () => {
     // The real publisher over a transport that fails the way Redis does when it is away.
     let publisherWarnings: jest.SpyInstance;
-    beforeEach(() => (publisherWarnings = jest.spyOn(NestLogger.prototype, 'warn').mockImplementation(() => undefined)));
+    beforeEach(
+      () => (publisherWarnings = jest.spyOn(NestLogger.prototype, 'warn').mockImplementation(() => undefined)),
+    );
     afterEach(() => publisherWarnings.mockRestore());
 
     function processorOverBrokenTransport(emit: () => Observable<unknown>) {
-      const publisher = new DomainEventPublisher({ emit } as unknown as ClientProxy, { REDIS_PREFIX: 'test' } as AppConfig);
+      const publisher = new DomainEventPublisher(
+        { emit } as unknown as ClientProxy,
+        { REDIS_PREFIX: 'test' } as AppConfig,
+      );
       const published: Array<Promise<boolean>> = [];
       const publish = jest.fn((...args: Parameters<DomainEventPublisher['publish']>) => {
         const outcome = publisher.publish(...args);
@@ -85,12 +102,19 @@ describe('a contract processor', () => {
     }
 
     it('still logs the completion, and the lost event settles as false instead of rejecting', async () => {
-      const { sut, mocks, published } = processorOverBrokenTransport(() => throwError(() => new Error('Connection is closed.')));
+      const { sut, mocks, published } = processorOverBrokenTransport(() =>
+        throwError(() => new Error('Connection is closed.')),
+      );
       expect(sut.onCompleted(job('ping'))).toBeUndefined();
-      expect(mocks.logger.info).toHaveBeenCalledWith(expect.objectContaining({ event: 'job.completed', jobId: '7' }), 'job completed');
+      expect(mocks.logger.info).toHaveBeenCalledWith(
+        expect.objectContaining({ event: 'job.completed', jobId: '7' }),
+        'job completed',
+      );
       expect(published).toHaveLength(1);
       await expect(published[0]).resolves.toBe(false);
-      expect(publisherWarnings).toHaveBeenCalledWith('Could not publish job.completed (Connection is closed.); listeners will miss this hint');
+      expect(publisherWarnings).toHaveBeenCalledWith(
+        'Could not publish job.completed (Connection is closed.); listeners will miss this hint',
+      );
     });
 
     it('does not wait for a transport that never answers', async () => {

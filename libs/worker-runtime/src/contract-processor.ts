@@ -51,7 +51,10 @@ export abstract class ContractProcessor<Q extends QueueName = QueueName> extends
   @OnWorkerEvent('completed')
   onCompleted(job: Job): void {
     const jobId = String(job.id);
-    this.logger.info({ event: 'job.completed', queue: this.queue, jobId, job: job.name, attemptsMade: job.attemptsMade }, 'job completed');
+    this.logger.info(
+      { event: 'job.completed', queue: this.queue, jobId, job: job.name, attemptsMade: job.attemptsMade },
+      'job completed',
+    );
     // Not awaited: the event is a hint and must never hold up the worker.
     void this.events.publish(EVENT_NAMES.jobCompleted, {
       queue: this.queue,
@@ -65,7 +68,14 @@ export abstract class ContractProcessor<Q extends QueueName = QueueName> extends
   @OnWorkerEvent('failed')
   onFailed(job: Job | undefined, error: Error): void {
     this.logger.warn(
-      { event: 'job.failed', queue: this.queue, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, reason: shortReason(error) },
+      {
+        event: 'job.failed',
+        queue: this.queue,
+        jobId: job?.id,
+        job: job?.name,
+        attemptsMade: job?.attemptsMade,
+        reason: shortReason(error),
+      },
       'job failed',
     );
   }
@@ -75,7 +85,10 @@ export abstract class ContractProcessor<Q extends QueueName = QueueName> extends
   onError(error: Error): void {
     const suppressed = this.connectionWarnings.take();
     if (suppressed === null) return;
-    this.logger.warn({ event: 'worker.error', queue: this.queue, reason: shortReason(error), suppressed }, 'worker error (retrying)');
+    this.logger.warn(
+      { event: 'worker.error', queue: this.queue, reason: shortReason(error), suppressed },
+      'worker error (retrying)',
+    );
   }
 }
 

@@ -9,7 +9,13 @@ describe('a worker’s health server', () => {
 
   async function start(metrics?: () => Promise<{ contentType: string; body: string }>) {
     const report = () =>
-      Promise.resolve(buildHealthReport('matcher', { postgres: { status: 'up' }, redis: { status: 'up' }, queue: { name: 'matcher', running: true, paused: false, concurrency: 1 } }));
+      Promise.resolve(
+        buildHealthReport('matcher', {
+          postgres: { status: 'up' },
+          redis: { status: 'up' },
+          queue: { name: 'matcher', running: true, paused: false, concurrency: 1 },
+        }),
+      );
     const server = new HealthServer(report, pino({ enabled: false }), metrics);
     servers.push(server);
     const { port } = await server.listen(0, '127.0.0.1');

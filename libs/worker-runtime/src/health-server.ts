@@ -27,7 +27,8 @@ export class HealthServer {
         response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
         response.end(JSON.stringify(body));
       };
-      if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, { status: 'error', message: 'Method Not Allowed' });
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return send(405, { status: 'error', message: 'Method Not Allowed' });
       if (path === '/livez') return send(200, { status: 'ok' });
       if (path === '/metrics' && this.metrics) {
         this.metrics().then(
@@ -61,7 +62,9 @@ export class HealthServer {
         resolve();
       });
     });
-    server.on('error', (error) => this.logger.error({ err: error, event: 'health.server_error' }, 'health server error'));
+    server.on('error', (error) =>
+      this.logger.error({ err: error, event: 'health.server_error' }, 'health server error'),
+    );
     const address = server.address();
     return typeof address === 'object' && address ? { host: address.address, port: address.port } : { host, port };
   }

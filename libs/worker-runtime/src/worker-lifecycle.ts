@@ -1,5 +1,11 @@
 import { beginWorkerShutdown } from './shutdown-signal';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { Queue, Worker } from 'bullmq';
@@ -45,7 +51,11 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
     private readonly moduleRef: ModuleRef,
     @Inject(WORKER_METRICS) private readonly metrics: ProcessMetrics,
   ) {
-    this.health = new HealthServer(() => this.healthReport(), logger, () => metrics.render());
+    this.health = new HealthServer(
+      () => this.healthReport(),
+      logger,
+      () => metrics.render(),
+    );
   }
 
   /** Refuses to start (throws) unless exactly one processor serves the queue and covers every job. */
@@ -54,8 +64,11 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
     const processors = this.discovery
       .getProviders()
       .map((wrapper) => wrapper.instance as unknown)
-      .filter((instance): instance is ContractProcessor => instance instanceof ContractProcessor && instance.queue === queue);
-    if (processors.length !== 1) throw new Error(`Expected one processor for queue ${queue}, found ${processors.length}`);
+      .filter(
+        (instance): instance is ContractProcessor => instance instanceof ContractProcessor && instance.queue === queue,
+      );
+    if (processors.length !== 1)
+      throw new Error(`Expected one processor for queue ${queue}, found ${processors.length}`);
     const [processor] = processors;
     const missing = missingHandlers(queue, processor.handlers as unknown as Record<string, unknown>);
     if (missing.length > 0) throw new Error(`Queue ${queue} has jobs with no processor: ${missing.join(', ')}`);
@@ -81,7 +94,12 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
     return buildHealthReport(this.options.service, {
       postgres,
       redis,
-      queue: { name: worker.name, running: worker.isRunning(), paused: worker.isPaused(), concurrency: worker.concurrency },
+      queue: {
+        name: worker.name,
+        running: worker.isRunning(),
+        paused: worker.isPaused(),
+        concurrency: worker.concurrency,
+      },
     });
   }
 
@@ -109,7 +127,11 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
         pollMs: 2_000,
         onWait: (error) => {
           const suppressed = warnings.take();
-          if (suppressed !== null) this.logger.warn({ event: 'worker.waiting', dependency: 'postgres', reason: shortReason(error), suppressed }, 'waiting for PostgreSQL and the migrated schema');
+          if (suppressed !== null)
+            this.logger.warn(
+              { event: 'worker.waiting', dependency: 'postgres', reason: shortReason(error), suppressed },
+              'waiting for PostgreSQL and the migrated schema',
+            );
         },
       });
     } catch (error) {
@@ -125,9 +147,23 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
     if (signal.aborted) return;
     const worker = this.requireWorker();
     const { lockDuration, stalledInterval, maxStalledCount } = worker.opts;
-    this.logger.info({ event: 'worker.running', queue: worker.name, concurrency: worker.concurrency, lockDuration, stalledInterval, maxStalledCount }, 'dependencies answer; taking jobs');
+    this.logger.info(
+      {
+        event: 'worker.running',
+        queue: worker.name,
+        concurrency: worker.concurrency,
+        lockDuration,
+        stalledInterval,
+        maxStalledCount,
+      },
+      'dependencies answer; taking jobs',
+    );
     // run() settles only when the worker closes; its errors are logged, never thrown.
-    worker.run().catch((error: unknown) => this.logger.error({ err: error, event: 'worker.run_failed' }, 'worker stopped running'));
+    worker
+      .run()
+      .catch((error: unknown) =>
+        this.logger.error({ err: error, event: 'worker.run_failed' }, 'worker stopped running'),
+      );
   }
 
   private async waitForRedis(signal: AbortSignal): Promise<void> {
@@ -137,7 +173,11 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
       if (check.status === 'up') return;
       // The probe client may still be connecting on the first try: not worth a warning yet.
       const suppressed = attempt === 0 ? null : warnings.take();
-      if (suppressed !== null) this.logger.warn({ event: 'worker.waiting', dependency: 'redis', reason: check.reason, suppressed }, 'waiting for Redis');
+      if (suppressed !== null)
+        this.logger.warn(
+          { event: 'worker.waiting', dependency: 'redis', reason: check.reason, suppressed },
+          'waiting for Redis',
+        );
       await sleep(dependencyBackoffMs(attempt), signal);
     }
   }
@@ -153,7 +193,11 @@ export class WorkerLifecycle implements OnApplicationBootstrap, OnModuleDestroy,
     const warnings = new WarningThrottle(30_000);
     instance.on('error', (error) => {
       const suppressed = warnings.take();
-      if (suppressed !== null) this.logger.warn({ event: 'queue.error', queue, reason: shortReason(error), suppressed }, 'queue connection error (retrying)');
+      if (suppressed !== null)
+        this.logger.warn(
+          { event: 'queue.error', queue, reason: shortReason(error), suppressed },
+          'queue connection error (retrying)',
+        );
     });
     return instance;
   }

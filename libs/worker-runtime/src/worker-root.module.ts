@@ -38,7 +38,10 @@ class WorkerCoreModule {
         { provide: AppConfig, useValue: resources.config },
         { provide: WORKER_LOGGER, useValue: resources.logger },
         { provide: DataSource, useValue: resources.dataSource },
-        ...DATA_SOURCE_REPOSITORIES.map((Repository) => ({ provide: Repository, useFactory: () => new Repository(resources.dataSource) })),
+        ...DATA_SOURCE_REPOSITORIES.map((Repository) => ({
+          provide: Repository,
+          useFactory: () => new Repository(resources.dataSource),
+        })),
         { provide: REDIS_PROBE, useValue: resources.redisProbe },
         { provide: WORKER_METRICS, useValue: resources.metrics },
         { provide: WORKER_OPTIONS, useValue: { service: resources.service, queue: resources.queue } },

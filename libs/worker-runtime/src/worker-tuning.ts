@@ -23,7 +23,11 @@ export function workerTuning(
  * set here, as WORKER_CONCURRENCY is: BullMQ reads the stall settings from `opts` at every
  * check, and its lock manager copies the lock duration when built, so it is built again.
  */
-export function applyWorkerTuning(worker: Worker, contract: QueueContract['worker'], config: Parameters<typeof workerTuning>[1]): WorkerTuning {
+export function applyWorkerTuning(
+  worker: Worker,
+  contract: QueueContract['worker'],
+  config: Parameters<typeof workerTuning>[1],
+): WorkerTuning {
   if (worker.isRunning()) throw new Error(`worker ${worker.name} is already running: tune it before run()`);
   const tuning = workerTuning(contract, config);
   const opts = worker.opts;

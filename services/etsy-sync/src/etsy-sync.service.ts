@@ -37,7 +37,10 @@ export class EtsySyncService {
   async streamsFor(run: SyncRun): Promise<SyncStream<unknown>[]> {
     const deps = await this.depsFor(run.userId, run.shopId);
     if (!deps) throw new ConnectionMissingError('etsy');
-    return [etsyReceiptsStream(this.etsy, deps) as SyncStream<unknown>, etsyLedgerStream(this.etsy, deps) as SyncStream<unknown>];
+    return [
+      etsyReceiptsStream(this.etsy, deps) as SyncStream<unknown>,
+      etsyLedgerStream(this.etsy, deps) as SyncStream<unknown>,
+    ];
   }
 
   /** A webhook named one receipt: fetch it and its payments, store them, announce a change. */
@@ -45,11 +48,17 @@ export class EtsySyncService {
     const deps = await this.depsFor(payload.userId, payload.shopId);
     if (!deps) return { outcome: 'skipped' };
     const fetchedAt = new Date();
-    const { receipt, payload: receiptPayload } = await this.etsy.getReceipt(deps.auth, payload.shopId, payload.receiptId);
+    const { receipt, payload: receiptPayload } = await this.etsy.getReceipt(
+      deps.auth,
+      payload.shopId,
+      payload.receiptId,
+    );
     const payments = await this.etsy.receiptPayments(deps.auth, payload.shopId, payload.receiptId);
     const receiptRow = etsyReceiptRow(receipt, receiptPayload);
     if (!receiptRow.ok) return { outcome: 'skipped' };
-    const paymentRows = partition(payments.payments.map((payment, index) => etsyPaymentRow(payment, payments.payloads[index]))).rows;
+    const paymentRows = partition(
+      payments.payments.map((payment, index) => etsyPaymentRow(payment, payments.payloads[index])),
+    ).rows;
     const counts = await withTransaction(this.dataSource, async (tx) => {
       const orders = new EtsyOrdersRepository(tx);
       const written = await orders.upsertReceipts(payload.userId, payload.shopId, [receiptRow.row], fetchedAt);
@@ -57,13 +66,23 @@ export class EtsySyncService {
       await orders.linkPendingLedgerEntries(payload.userId, payload.shopId);
       return written;
     });
-    return settleRefresh(this.events, { userId: payload.userId, provider: 'etsy', shopId: payload.shopId }, counts, fetchedAt);
+    return settleRefresh(
+      this.events,
+      { userId: payload.userId, provider: 'etsy', shopId: payload.shopId },
+      counts,
+      fetchedAt,
+    );
   }
 
   /** The connection's token source, or null when the user has no usable Etsy connection to this shop. */
   private async depsFor(userId: string, shopId: string): Promise<EtsyStreamDeps | null> {
     const connection = (await this.connections.listForUser(userId)).find((row) => row.provider === 'etsy');
     if (!connection || connection.shopId !== shopId || connection.status !== 'connected') return null;
-    return { auth: this.tokens.forConnection(userId, connection.id), dataSource: this.dataSource, lookbacks: this.lookbacks, now: Date.now };
+    return {
+      auth: this.tokens.forConnection(userId, connection.id),
+      dataSource: this.dataSource,
+      lookbacks: this.lookbacks,
+      now: Date.now,
+    };
   }
 }

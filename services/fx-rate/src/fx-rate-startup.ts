@@ -24,8 +24,22 @@ export class FxRateStartup implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     // In the background: with Redis down the add waits for it while the worker reports 503.
     void this.queue
-      .add('refresh-rates', { reason: 'startup' }, { ...jobOptionsFor('fx-rate', 'refresh-rates'), deduplication: { id: FX_STARTUP_DEDUPLICATION_ID } })
-      .then((job) => this.logger.info({ event: 'fx.startup_refresh_enqueued', jobId: job.id }, 'start-up refresh of the ECB rates enqueued'))
-      .catch((error: unknown) => this.logger.warn({ event: 'fx.startup_refresh_failed', reason: (error as Error)?.message }, 'could not enqueue the start-up refresh; the schedule will'));
+      .add(
+        'refresh-rates',
+        { reason: 'startup' },
+        { ...jobOptionsFor('fx-rate', 'refresh-rates'), deduplication: { id: FX_STARTUP_DEDUPLICATION_ID } },
+      )
+      .then((job) =>
+        this.logger.info(
+          { event: 'fx.startup_refresh_enqueued', jobId: job.id },
+          'start-up refresh of the ECB rates enqueued',
+        ),
+      )
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { event: 'fx.startup_refresh_failed', reason: (error as Error)?.message },
+          'could not enqueue the start-up refresh; the schedule will',
+        ),
+      );
   }
 }

@@ -20,7 +20,10 @@ import { ECB_CLIENT, FxRatesService } from './fx-rates.service';
       inject: [AppConfig, WORKER_LOGGER, WORKER_METRICS],
       useFactory: (config: AppConfig, logger: Logger, metrics: ProcessMetrics) =>
         new EcbClient(
-          { ratesUrl: effectiveProviders(config).ecb.ratesUrl, timeouts: { headersMs: config.PROVIDER_HEADERS_TIMEOUT_MS, bodyMs: config.PROVIDER_BODY_TIMEOUT_MS } },
+          {
+            ratesUrl: effectiveProviders(config).ecb.ratesUrl,
+            timeouts: { headersMs: config.PROVIDER_HEADERS_TIMEOUT_MS, bodyMs: config.PROVIDER_BODY_TIMEOUT_MS },
+          },
           { logger: providerLoggerFrom(logger), metrics: metrics.requestHooks },
         ),
     },

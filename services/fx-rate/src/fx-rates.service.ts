@@ -31,7 +31,10 @@ export class FxRatesService {
     // New or corrected rates can turn "rate unavailable" orders (and orders dated after the
     // previous latest day) into figures: the matcher re-figures the users who have such orders.
     if (counts.inserted + counts.changed > 0) await this.queueRefigure({ previousLatestRateDate });
-    this.logger.info({ event: 'fx.refreshed', reason: payload.reason, file: source, days: days.length, ...counts, latestDate }, 'ECB rates refreshed');
+    this.logger.info(
+      { event: 'fx.refreshed', reason: payload.reason, file: source, days: days.length, ...counts, latestDate },
+      'ECB rates refreshed',
+    );
     return { file, days: days.length, ...counts, latestDate };
   }
 

@@ -10,11 +10,15 @@ const NINETY_DAY_FILE_REACH_DAYS = 85;
  * for the 90-day file → the history again; more than one business day missing → the 90-day
  * file (it fills every missing day at once); else the daily file, which holds the one latest day.
  */
-export function planRefresh(latestStored: string | null, today: string): Extract<EcbFileName, 'daily' | 'last90Days' | 'historyZip'> {
+export function planRefresh(
+  latestStored: string | null,
+  today: string,
+): Extract<EcbFileName, 'daily' | 'last90Days' | 'historyZip'> {
   if (latestStored === null) return 'historyZip';
   const ageDays = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${latestStored}T00:00:00Z`)) / 86_400_000;
   if (ageDays > NINETY_DAY_FILE_REACH_DAYS) return 'historyZip';
   let missing = 0;
-  for (let day = nextTargetDay(latestStored); day <= today && missing < 2; day = nextTargetDay(day)) if (isTargetDay(day)) missing += 1;
+  for (let day = nextTargetDay(latestStored); day <= today && missing < 2; day = nextTargetDay(day))
+    if (isTargetDay(day)) missing += 1;
   return missing > 1 ? 'last90Days' : 'daily';
 }

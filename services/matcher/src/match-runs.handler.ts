@@ -35,7 +35,9 @@ export class MatchRunsHandler {
       const applied = await this.matcher.matchUser(run.userId, this.now());
       await this.runs.succeed(run.userId, run.id, applied);
       this.logger.info({ event: 'match.done', runId, userId: run.userId, ...applied }, 'match run done');
-      await this.statistics?.afterWrite(run.userId, { order_record: applied.added + applied.changed + applied.removed });
+      await this.statistics?.afterWrite(run.userId, {
+        order_record: applied.added + applied.changed + applied.removed,
+      });
       if (applied.added + applied.changed + applied.removed > 0) {
         await this.events.publish(EVENT_NAMES.ordersMatched, {
           userId: run.userId,
@@ -50,7 +52,10 @@ export class MatchRunsHandler {
         await this.afterRun(run.userId);
       } catch (error) {
         // The records are matched; a lost profit trigger is made good by the next run or change.
-        this.logger.warn({ event: 'profits.queue_failed', userId: run.userId, reason: (error as Error)?.message }, 'could not queue profit computation');
+        this.logger.warn(
+          { event: 'profits.queue_failed', userId: run.userId, reason: (error as Error)?.message },
+          'could not queue profit computation',
+        );
       }
       return { runId, status: 'succeeded', ...applied };
     } catch (error) {

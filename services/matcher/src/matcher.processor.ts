@@ -32,10 +32,27 @@ export class MatcherProcessor extends ContractProcessor<typeof QUEUE> {
     @InjectQueue(QUEUE) queue: Queue,
   ) {
     super();
-    const matcher = new UserMatcher(dataSource, { ...DEFAULT_MATCHING_OPTIONS, pendingReceiptDays: config.MATCH_PENDING_DAYS });
+    const matcher = new UserMatcher(dataSource, {
+      ...DEFAULT_MATCHING_OPTIONS,
+      pendingReceiptDays: config.MATCH_PENDING_DAYS,
+    });
     const statistics = new OrderStatistics(new TableStatisticsRepository(dataSource), logger);
-    const profits = new ProfitJobs(queue, new UserProfits(dataSource), new OrderProfitsRepository(dataSource), logger, statistics);
-    const matchRuns = new MatchRunsHandler(runs, matcher, events, logger, undefined, (userId) => profits.queueFor(userId, 'matched'), statistics);
+    const profits = new ProfitJobs(
+      queue,
+      new UserProfits(dataSource),
+      new OrderProfitsRepository(dataSource),
+      logger,
+      statistics,
+    );
+    const matchRuns = new MatchRunsHandler(
+      runs,
+      matcher,
+      events,
+      logger,
+      undefined,
+      (userId) => profits.queueFor(userId, 'matched'),
+      statistics,
+    );
     this.handlers = {
       ping: pingHandler(QUEUE),
       'match-user': (job) => matchRuns.handle(job),

@@ -11,7 +11,14 @@ import {
   withTenant,
 } from '@pod/db';
 import type { ComputeProfitsPayload, MatchUserPayload } from '@pod/queue';
-import { createFixtureUser, createTestDatabase, queryDatabase, storeSyncedOrders, type SideFixture, type TestDatabase } from '@pod/testing';
+import {
+  createFixtureUser,
+  createTestDatabase,
+  queryDatabase,
+  storeSyncedOrders,
+  type SideFixture,
+  type TestDatabase,
+} from '@pod/testing';
 import { MatchRunsHandler } from './match-runs.handler';
 import { OrderStatistics } from './order-statistics';
 import { ProfitJobs } from './profits/profit-jobs';
@@ -32,8 +39,12 @@ const logger = pino({ level: 'silent' });
 beforeAll(async () => {
   database = await createTestDatabase('order_stats');
   await prepareDatabase({ DATABASE_URL: database.url });
-  for (const table of ['order_record', 'order_profit', 'dashboard_day']) await queryDatabase(database.url, `ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
-  dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 }, 'order-stats-test').initialize();
+  for (const table of ['order_record', 'order_profit', 'dashboard_day'])
+    await queryDatabase(database.url, `ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+  dataSource = await createDataSource(
+    { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 },
+    'order-stats-test',
+  ).initialize();
 }, 60_000);
 
 afterAll(async () => {
@@ -48,8 +59,21 @@ async function seller(label: string, count: number): Promise<string> {
   const orders: SideFixture[] = [];
   for (let i = 0; i < count; i += 1) {
     const orderedAt = new Date(NOW.getTime() - i * 3_600_000);
-    receipts.push({ shopId: 'shop', id: String(100_000 + i), buyerName: `Buyer ${i}`, orderedAt, lines: [{ title: 'Mug', sku: 'MUG', quantity: 1 }] });
-    orders.push({ shopId: 'pfy', id: `p${i}`, buyerName: `Buyer ${i}`, orderedAt, lines: [{ title: 'Mug', sku: 'MUG', quantity: 1 }], shopOrderId: String(100_000 + i) });
+    receipts.push({
+      shopId: 'shop',
+      id: String(100_000 + i),
+      buyerName: `Buyer ${i}`,
+      orderedAt,
+      lines: [{ title: 'Mug', sku: 'MUG', quantity: 1 }],
+    });
+    orders.push({
+      shopId: 'pfy',
+      id: `p${i}`,
+      buyerName: `Buyer ${i}`,
+      orderedAt,
+      lines: [{ title: 'Mug', sku: 'MUG', quantity: 1 }],
+      shopOrderId: String(100_000 + i),
+    });
   }
   await storeSyncedOrders(dataSource, userId, receipts, orders);
   return userId;
@@ -73,7 +97,10 @@ interface PlanNode {
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 /** Runs `work` with every SELECT or INSERT … SELECT it sends replaced by EXPLAIN ANALYZE of it; answers the plans (then rolls back). */
-async function plansOf(userId: string, work: (manager: EntityManager) => Promise<unknown>): Promise<{ sql: string; plan: PlanNode }[]> {
+async function plansOf(
+  userId: string,
+  work: (manager: EntityManager) => Promise<unknown>,
+): Promise<{ sql: string; plan: PlanNode }[]> {
   const plans: { sql: string; plan: PlanNode }[] = [];
   await withTenant(dataSource, userId, async (manager) => {
     const query = manager.query.bind(manager);
@@ -112,7 +139,13 @@ describe('the order tables’ statistics', () => {
       const views = new OrderViewsRepository(manager);
       await views.listPage(userId, 'USD', filter, 50, 0);
       await views.listPage(userId, 'USD', { ...filter, status: 'matched', search: 'Buyer 1' }, 50, 0);
-      await views.matchingPage(userId, 'USD', { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z'), status: null }, 15, 0);
+      await views.matchingPage(
+        userId,
+        'USD',
+        { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-04-01T00:00:00Z'), status: null },
+        15,
+        0,
+      );
       await views.dashboard(userId, 'USD', new Date(NOW.getTime() - 365 * 86_400_000 + 3_600_000));
       await new DashboardRollupsRepository(manager).refreshDays(userId, ['2026-03-10', '2026-03-11', '2026-03-12']);
     });
@@ -122,7 +155,15 @@ describe('the order tables’ statistics', () => {
       nodes(plan)
         .filter((node) => node['Relation Name'] === 'order_profit' && node['Actual Loops'] > 1)
         .filter((node) => (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) / node['Actual Loops'] > 1)
-        .map((node) => ({ cond: (node as unknown as Record<string, unknown>)['Index Cond'], filter: (node as unknown as Record<string, unknown>)['Filter'], sql: sql.replace(/\s+/g, ' ').slice(0, 160), node: node['Node Type'], index: node['Index Name'], loops: node['Actual Loops'], rows: node['Actual Rows'] })),
+        .map((node) => ({
+          cond: (node as unknown as Record<string, unknown>)['Index Cond'],
+          filter: (node as unknown as Record<string, unknown>)['Filter'],
+          sql: sql.replace(/\s+/g, ' ').slice(0, 160),
+          node: node['Node Type'],
+          index: node['Index Name'],
+          loops: node['Actual Loops'],
+          rows: node['Actual Rows'],
+        })),
     );
     expect(rescans).toEqual([]);
   });
@@ -133,12 +174,26 @@ describe('the order tables’ statistics', () => {
     const statistics = new OrderStatistics(new TableStatisticsRepository(dataSource), logger);
     const runs = new MatchRunsRepository(dataSource);
     const { run } = await runs.queueOrGetQueued(other, 'user');
-    await new MatchRunsHandler(runs, new UserMatcher(dataSource), { publish: async () => true }, logger, () => NOW, async () => {}, statistics).handle({
+    await new MatchRunsHandler(
+      runs,
+      new UserMatcher(dataSource),
+      { publish: async () => true },
+      logger,
+      () => NOW,
+      async () => {},
+      statistics,
+    ).handle({
       data: { runId: run.id },
       attemptsMade: 0,
       opts: { attempts: 1 },
     } as unknown as Job<MatchUserPayload>);
-    const jobs = new ProfitJobs({ add: async () => undefined } as never, new UserProfits(dataSource, () => NOW), { usersToRefigure: async () => [] }, logger, statistics);
+    const jobs = new ProfitJobs(
+      { add: async () => undefined } as never,
+      new UserProfits(dataSource, () => NOW),
+      { usersToRefigure: async () => [] },
+      logger,
+      statistics,
+    );
     await jobs.compute({ data: { userId: other, reason: 'matched' } } as Job<ComputeProfitsPayload>);
     // The server reports an ANALYZE to the statistics views within moments.
     let after = await analyzeCounts();
@@ -147,8 +202,13 @@ describe('the order tables’ statistics', () => {
       after = await analyzeCounts();
     }
     // At least once each (a second analyze may follow when the server reports the run's writes after the first).
-    expect(after.map((row, i) => ({ relname: row.relname, analyzed: row.analyzed > before[i].analyzed }))).toEqual(before.map((row) => ({ relname: row.relname, analyzed: true })));
-    const [profit] = await queryDatabase<{ reltuples: number }>(database.url, `SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = 'order_profit'`);
+    expect(after.map((row, i) => ({ relname: row.relname, analyzed: row.analyzed > before[i].analyzed }))).toEqual(
+      before.map((row) => ({ relname: row.relname, analyzed: true })),
+    );
+    const [profit] = await queryDatabase<{ reltuples: number }>(
+      database.url,
+      `SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = 'order_profit'`,
+    );
     expect(profit.reltuples).toBeGreaterThanOrEqual(3 * (ORDERS + 400) * 0.9);
   });
 });

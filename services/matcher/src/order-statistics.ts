@@ -17,9 +17,16 @@ export class OrderStatistics {
     const started = Date.now();
     try {
       const analyzed = await this.statistics.analyzeOrderTables(changedNow);
-      if (analyzed.length > 0) this.logger.info({ event: 'matcher.analyzed', userId, tables: analyzed, ms: Date.now() - started }, 'refreshed the planner statistics of the order tables');
+      if (analyzed.length > 0)
+        this.logger.info(
+          { event: 'matcher.analyzed', userId, tables: analyzed, ms: Date.now() - started },
+          'refreshed the planner statistics of the order tables',
+        );
     } catch (error) {
-      this.logger.warn({ event: 'matcher.analyze_failed', userId, reason: (error as Error)?.message }, 'could not refresh the order tables’ statistics');
+      this.logger.warn(
+        { event: 'matcher.analyze_failed', userId, reason: (error as Error)?.message },
+        'could not refresh the order tables’ statistics',
+      );
     }
   }
 }

@@ -1,6 +1,19 @@
 import type { DataSource } from 'typeorm';
-import { createDataSource, MatchRunsRepository, OrderRecordsRepository, prepareDatabase, withTransaction } from '@pod/db';
-import { createFixtureUser, createTestDatabase, queryDatabase, storeSyncedOrders, type SideFixture, type TestDatabase } from '@pod/testing';
+import {
+  createDataSource,
+  MatchRunsRepository,
+  OrderRecordsRepository,
+  prepareDatabase,
+  withTransaction,
+} from '@pod/db';
+import {
+  createFixtureUser,
+  createTestDatabase,
+  queryDatabase,
+  storeSyncedOrders,
+  type SideFixture,
+  type TestDatabase,
+} from '@pod/testing';
 import { MatchRunsHandler } from './match-runs.handler';
 import { UserMatcher } from './user-matcher';
 
@@ -15,7 +28,10 @@ let dataSource: DataSource;
 beforeAll(async () => {
   database = await createTestDatabase('matcher');
   await prepareDatabase({ DATABASE_URL: database.url });
-  dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 6 }, 'matcher-test').initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 6 },
+    'matcher-test',
+  ).initialize();
 }, 60_000);
 
 afterAll(async () => {
@@ -35,12 +51,31 @@ function shop(prefix: string): { receipts: SideFixture[]; orders: SideFixture[] 
       { shopId: `${prefix}-etsy`, id: '1001', buyerName: 'Ada Lovelace', orderedAt: day(1), lines: mug },
       { shopId: `${prefix}-etsy`, id: '1002', buyerName: 'Grace Hopper', orderedAt: day(2), lines: poster },
       { shopId: `${prefix}-etsy`, id: '1003', buyerName: 'Alan Turing', orderedAt: day(28), lines: mug },
-      { shopId: `${prefix}-etsy`, id: '1004', buyerName: 'Edsger Dijkstra', orderedAt: day(3), lines: [{ title: 'Tote', sku: 'TOTE', quantity: 1 }] },
+      {
+        shopId: `${prefix}-etsy`,
+        id: '1004',
+        buyerName: 'Edsger Dijkstra',
+        orderedAt: day(3),
+        lines: [{ title: 'Tote', sku: 'TOTE', quantity: 1 }],
+      },
     ],
     orders: [
-      { shopId: `${prefix}-pfy`, id: 'ord-a', buyerName: 'Someone', orderedAt: day(1, 11), lines: mug, shopOrderId: '1001' },
+      {
+        shopId: `${prefix}-pfy`,
+        id: 'ord-a',
+        buyerName: 'Someone',
+        orderedAt: day(1, 11),
+        lines: mug,
+        shopOrderId: '1001',
+      },
       { shopId: `${prefix}-pfy`, id: 'ord-b', buyerName: 'grace HOPPER', orderedAt: day(2, 12), lines: poster },
-      { shopId: `${prefix}-pfy`, id: 'ord-c', buyerName: 'Barbara Liskov', orderedAt: day(10), lines: [{ title: 'Hoodie', sku: 'HOOD', quantity: 2 }] },
+      {
+        shopId: `${prefix}-pfy`,
+        id: 'ord-c',
+        buyerName: 'Barbara Liskov',
+        orderedAt: day(10),
+        lines: [{ title: 'Hoodie', sku: 'HOOD', quantity: 2 }],
+      },
     ],
   };
 }
@@ -61,11 +96,15 @@ const recordsOf = (userId: string) =>
      ORDER BY etsy_receipt_id NULLS LAST, printify_order_id`,
     [userId],
   );
-const summary = (rows: Row[]) => rows.map((row) => [row.etsy_receipt_id, row.printify_order_id, row.status, row.match_method]);
+const summary = (rows: Row[]) =>
+  rows.map((row) => [row.etsy_receipt_id, row.printify_order_id, row.status, row.match_method]);
 
 async function twoSellers(): Promise<[string, string]> {
   const [a, b] = [await createFixtureUser(dataSource, 'match-a'), await createFixtureUser(dataSource, 'match-b')];
-  for (const [userId, prefix] of [[a, 'a'], [b, 'b']] as const) {
+  for (const [userId, prefix] of [
+    [a, 'a'],
+    [b, 'b'],
+  ] as const) {
     const { receipts, orders } = shop(prefix);
     await storeSyncedOrders(dataSource, userId, receipts, orders);
   }
@@ -92,21 +131,47 @@ describe('UserMatcher', () => {
 
   it('keeps the receipt record id when its Printify order arrives later; the lone order record goes', async () => {
     const userId = await createFixtureUser(dataSource, 'match-late');
-    const receipt: SideFixture = { shopId: 'late-etsy', id: '2001', buyerName: 'Ada Lovelace', orderedAt: day(25), lines: mug };
+    const receipt: SideFixture = {
+      shopId: 'late-etsy',
+      id: '2001',
+      buyerName: 'Ada Lovelace',
+      orderedAt: day(25),
+      lines: mug,
+    };
     await storeSyncedOrders(dataSource, userId, [receipt], []);
     const matcher = new UserMatcher(dataSource);
     await matcher.matchUser(userId, NOW);
     const [lone] = await recordsOf(userId);
     expect(lone).toMatchObject({ etsy_receipt_id: '2001', status: 'pending' });
-    await storeSyncedOrders(dataSource, userId, [], [{ shopId: 'late-pfy', id: 'ord-x', buyerName: 'Ada Lovelace', orderedAt: day(25, 13), lines: mug, shopOrderId: '2001' }]);
+    await storeSyncedOrders(
+      dataSource,
+      userId,
+      [],
+      [
+        {
+          shopId: 'late-pfy',
+          id: 'ord-x',
+          buyerName: 'Ada Lovelace',
+          orderedAt: day(25, 13),
+          lines: mug,
+          shopOrderId: '2001',
+        },
+      ],
+    );
     await matcher.matchUser(userId, NOW);
-    expect(await recordsOf(userId)).toEqual([{ ...lone, printify_order_id: 'ord-x', status: 'matched', match_method: 'exact', match_confidence: '1.0000' }]);
+    expect(await recordsOf(userId)).toEqual([
+      { ...lone, printify_order_id: 'ord-x', status: 'matched', match_method: 'exact', match_confidence: '1.0000' },
+    ]);
   });
 
   it('two replicas matching one user at once take turns and agree (the user lock and unique indexes)', async () => {
     const [a] = await twoSellers();
     const matcher = new UserMatcher(dataSource);
-    const results = await Promise.all([matcher.matchUser(a, NOW), matcher.matchUser(a, NOW), matcher.matchUser(a, NOW)]);
+    const results = await Promise.all([
+      matcher.matchUser(a, NOW),
+      matcher.matchUser(a, NOW),
+      matcher.matchUser(a, NOW),
+    ]);
     expect(results.map((r) => r.added).sort()).toEqual([0, 0, 5]);
     expect(await recordsOf(a)).toHaveLength(5);
   });
@@ -145,8 +210,9 @@ describe('UserMatcher', () => {
       productTitle: null,
       productSku: null,
     });
-    const insert = (shape: ReturnType<typeof record>) => (manager: Parameters<Parameters<typeof withTransaction>[1]>[0]) =>
-      new OrderRecordsRepository(manager).applyChanges(a, { inserts: [shape], updates: [], deletes: [] });
+    const insert =
+      (shape: ReturnType<typeof record>) => (manager: Parameters<Parameters<typeof withTransaction>[1]>[0]) =>
+        new OrderRecordsRepository(manager).applyChanges(a, { inserts: [shape], updates: [], deletes: [] });
     for (const shape of [record('1004', null), record(null, 'ord-c')]) {
       let commitFirst!: () => void;
       const gate = new Promise<void>((resolve) => (commitFirst = resolve));
@@ -180,9 +246,28 @@ describe('UserMatcher', () => {
     expect(await matcher.matchUser(a, NOW)).toEqual({ added: 0, changed: 0, removed: 0 });
     expect(summary(await recordsOf(a))).toContainEqual(['1004', 'ord-c', 'matched', 'manual']);
     // A new Printify order that names receipt 1004 does not take it from the user's choice.
-    await storeSyncedOrders(dataSource, a, [], [{ shopId: 'a-pfy', id: 'ord-d', buyerName: 'Edsger Dijkstra', orderedAt: day(3, 12), lines: [], shopOrderId: '1004' }]);
+    await storeSyncedOrders(
+      dataSource,
+      a,
+      [],
+      [
+        {
+          shopId: 'a-pfy',
+          id: 'ord-d',
+          buyerName: 'Edsger Dijkstra',
+          orderedAt: day(3, 12),
+          lines: [],
+          shopOrderId: '1004',
+        },
+      ],
+    );
     await matcher.matchUser(a, NOW);
-    expect(summary(await recordsOf(a))).toEqual(expect.arrayContaining([['1004', 'ord-c', 'matched', 'manual'], [null, 'ord-d', 'unmatched', null]]));
+    expect(summary(await recordsOf(a))).toEqual(
+      expect.arrayContaining([
+        ['1004', 'ord-c', 'matched', 'manual'],
+        [null, 'ord-d', 'unmatched', null],
+      ]),
+    );
   });
 
   it("a manual match refuses another user's record as not found", async () => {
@@ -192,7 +277,9 @@ describe('UserMatcher', () => {
     await matcher.matchUser(b, NOW);
     const mine = (await recordsOf(a)).find((row) => row.etsy_receipt_id === '1004')!;
     const theirs = (await recordsOf(b)).find((row) => row.printify_order_id === 'ord-c')!;
-    const outcome = await withTransaction(dataSource, (manager) => new OrderRecordsRepository(manager).matchByHand(a, mine.id, theirs.id));
+    const outcome = await withTransaction(dataSource, (manager) =>
+      new OrderRecordsRepository(manager).matchByHand(a, mine.id, theirs.id),
+    );
     expect(outcome).toBe('not_found');
     expect(summary(await recordsOf(b))).toContainEqual([null, 'ord-c', 'unmatched', null]);
   });
@@ -201,7 +288,9 @@ describe('UserMatcher', () => {
 describe('match runs', () => {
   it('of ten triggers at once, one queues the run and the others join it', async () => {
     const userId = await createFixtureUser(dataSource, 'match-race');
-    const results = await Promise.all(Array.from({ length: 10 }, () => new MatchRunsRepository(dataSource).queueOrGetQueued(userId, 'sync')));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => new MatchRunsRepository(dataSource).queueOrGetQueued(userId, 'sync')),
+    );
     expect(results.filter((result) => result.created)).toHaveLength(1);
     expect(new Set(results.map((result) => result.run.id)).size).toBe(1);
   });
@@ -218,11 +307,20 @@ describe('the match-user job', () => {
     const afterRun = jest.fn().mockResolvedValue(undefined);
     const handler = new MatchRunsHandler(runs, new UserMatcher(dataSource), { publish }, logger, () => NOW, afterRun);
     const job = { data: { runId: run.id }, attemptsMade: 0, opts: { attempts: 5 } } as never;
-    await expect(handler.handle(job)).resolves.toEqual({ runId: run.id, status: 'succeeded', added: 5, changed: 0, removed: 0 });
+    await expect(handler.handle(job)).resolves.toEqual({
+      runId: run.id,
+      status: 'succeeded',
+      added: 5,
+      changed: 0,
+      removed: 0,
+    });
     // Profits are queued after every run (a refund changes no record but changes the figures).
     expect(afterRun).toHaveBeenCalledWith(a);
     expect(await runs.findForUser(a, run.id)).toMatchObject({ status: 'succeeded', recordsAdded: 5 });
-    expect(publish).toHaveBeenCalledWith('orders.matched', expect.objectContaining({ userId: a, matchRunId: run.id, recordsAdded: 5 }));
+    expect(publish).toHaveBeenCalledWith(
+      'orders.matched',
+      expect.objectContaining({ userId: a, matchRunId: run.id, recordsAdded: 5 }),
+    );
     await expect(handler.handle(job)).resolves.toMatchObject({ status: 'skipped' });
     // Finished: the next trigger queues a new run.
     expect((await runs.queueOrGetQueued(a, 'sync')).created).toBe(true);

@@ -3,7 +3,16 @@ import { DataSource } from 'typeorm';
 import { ConnectionsRepository, PrintifyOrdersRepository, withTransaction, type SyncRun } from '@pod/db';
 import type { PrintifyClient } from '@pod/integrations';
 import { DomainEventPublisher, type RefreshOrderPayload, type RefreshResult } from '@pod/queue';
-import { ConnectionMissingError, printifyOrderRow, printifyOrdersStream, settleRefresh, SYNC_LOOKBACKS, type PrintifyStreamDeps, type SyncLookbacks, type SyncStream } from '@pod/sync';
+import {
+  ConnectionMissingError,
+  printifyOrderRow,
+  printifyOrdersStream,
+  settleRefresh,
+  SYNC_LOOKBACKS,
+  type PrintifyStreamDeps,
+  type SyncLookbacks,
+  type SyncStream,
+} from '@pod/sync';
 
 export const PRINTIFY_CLIENT = Symbol('PRINTIFY_CLIENT');
 
@@ -31,12 +40,24 @@ export class PrintifySyncService {
     const deps = await this.depsFor(payload.userId, payload.shopId);
     if (!deps) return { outcome: 'skipped' };
     const fetchedAt = new Date();
-    const { order, payload: orderPayload } = await this.printify.getOrderWithPayload(deps.auth, payload.shopId, payload.orderId, { currency: deps.currency });
+    const { order, payload: orderPayload } = await this.printify.getOrderWithPayload(
+      deps.auth,
+      payload.shopId,
+      payload.orderId,
+      { currency: deps.currency },
+    );
     if (deps.syncFromMs !== null && order.createdAt.getTime() < deps.syncFromMs) return { outcome: 'skipped' };
     const row = printifyOrderRow(order, orderPayload);
     if (!row.ok) return { outcome: 'skipped' };
-    const counts = await withTransaction(this.dataSource, (tx) => new PrintifyOrdersRepository(tx).upsertOrders(payload.userId, payload.shopId, [row.row], fetchedAt));
-    return settleRefresh(this.events, { userId: payload.userId, provider: 'printify', shopId: payload.shopId }, counts, fetchedAt);
+    const counts = await withTransaction(this.dataSource, (tx) =>
+      new PrintifyOrdersRepository(tx).upsertOrders(payload.userId, payload.shopId, [row.row], fetchedAt),
+    );
+    return settleRefresh(
+      this.events,
+      { userId: payload.userId, provider: 'printify', shopId: payload.shopId },
+      counts,
+      fetchedAt,
+    );
   }
 
   /** The decrypted token and the shop's settings, or null when the user has no usable connection to this shop. */

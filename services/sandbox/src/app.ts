@@ -32,9 +32,13 @@ export function createSandboxApp(overrides: Partial<SandboxOptions> = {}): Fasti
   app.decorateRequest('sandboxBodyFault', null);
 
   // Form bodies (the token endpoint and the consent decision), parsed without extra plugins.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 65_536 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 65_536 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   app.addHook('onRequest', async (request) => {
     const path = pathOf(request);
@@ -59,7 +63,12 @@ export function createSandboxApp(overrides: Partial<SandboxOptions> = {}): Fasti
     const fault = request.sandboxBodyFault;
     if (!fault) return payload;
     // The body knobs: the real answer, cut off, padded, trickled or truncated.
-    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : JSON.stringify(payload ?? '');
+    const text =
+      typeof payload === 'string'
+        ? payload
+        : Buffer.isBuffer(payload)
+          ? payload.toString('utf8')
+          : JSON.stringify(payload ?? '');
     return bodyUnderFault(fault, text, reply);
   });
   app.addHook('onResponse', async (request, reply) => {
@@ -90,19 +99,33 @@ export function createSandboxApp(overrides: Partial<SandboxOptions> = {}): Fasti
     state.selfUrl = () => {
       const address = app.server.address();
       if (!address || typeof address === 'string') return `http://127.0.0.1:${options.port}`;
-      const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const host =
+        address.address === '0.0.0.0' || address.address === '::'
+          ? '127.0.0.1'
+          : address.family === 'IPv6'
+            ? `[${address.address}]`
+            : address.address;
       return `http://${host}:${address.port}`;
     };
   }
 
   app.setNotFoundHandler(async (request, reply) => {
     const target = targetOf(pathOf(request));
-    return reply.code(404).send(errorBody(target, 404, target === 'printify' ? 'Not found.' : `No route for ${request.method} ${pathOf(request)}`));
+    return reply
+      .code(404)
+      .send(
+        errorBody(
+          target,
+          404,
+          target === 'printify' ? 'Not found.' : `No route for ${request.method} ${pathOf(request)}`,
+        ),
+      );
   });
   app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     const target = targetOf(pathOf(request));
-    if (status === 500) process.stderr.write(`sandbox: ${request.method} ${pathOf(request)} failed: ${error.stack ?? error.message}\n`);
+    if (status === 500)
+      process.stderr.write(`sandbox: ${request.method} ${pathOf(request)} failed: ${error.stack ?? error.message}\n`);
     return reply.code(status).send(errorBody(target, status, status === 500 ? 'Internal Server Error' : error.message));
   });
 

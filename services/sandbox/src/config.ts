@@ -82,7 +82,8 @@ export function defaultSandboxOptions(overrides: Partial<SandboxOptions> = {}): 
 
 /** The product's public origin as the gateway reads it (no trailing slash). */
 function productOrigin(env: Env): string {
-  const configured = env.PUBLIC_ORIGIN && URL.canParse(env.PUBLIC_ORIGIN) ? new URL(env.PUBLIC_ORIGIN).origin : undefined;
+  const configured =
+    env.PUBLIC_ORIGIN && URL.canParse(env.PUBLIC_ORIGIN) ? new URL(env.PUBLIC_ORIGIN).origin : undefined;
   return configured ?? `http://localhost:${env.PORT || 5000}`;
 }
 
@@ -124,7 +125,8 @@ export function readSandboxOptions(env: Env = process.env, localAdminToken?: () 
     }
     return value;
   };
-  const text = (name: string, fallback: string): string => (env[name] === undefined || env[name] === '' ? fallback : (env[name] as string));
+  const text = (name: string, fallback: string): string =>
+    env[name] === undefined || env[name] === '' ? fallback : (env[name] as string);
   const base = defaultSandboxOptions();
   const options = defaultSandboxOptions({
     host: text('SANDBOX_HOST', base.host),
@@ -136,7 +138,10 @@ export function readSandboxOptions(env: Env = process.env, localAdminToken?: () 
       name: text('SANDBOX_ETSY_APP_NAME', base.etsyApp.name),
       // By default the product's own callback (ETSY_REDIRECT_URI, or the one on PUBLIC_ORIGIN,
       // itself derived from PORT when unset): the gateway's rule, libs/config etsyRedirectUri.
-      redirectUris: text('SANDBOX_ETSY_REDIRECT_URIS', env.ETSY_REDIRECT_URI || `${productOrigin(env)}/api/connections/etsy/callback`)
+      redirectUris: text(
+        'SANDBOX_ETSY_REDIRECT_URIS',
+        env.ETSY_REDIRECT_URI || `${productOrigin(env)}/api/connections/etsy/callback`,
+      )
         .split(',')
         .map((uri) => uri.trim())
         .filter(Boolean),
@@ -153,27 +158,41 @@ export function readSandboxOptions(env: Env = process.env, localAdminToken?: () 
     tenantMaxAgeSeconds: int('SANDBOX_TENANT_MAX_AGE_SECONDS', base.tenantMaxAgeSeconds, 60, 365 * 86_400),
     defaultTenant: text('SANDBOX_DEFAULT_TENANT', 'true') !== 'false',
     // The hosts the operator names, and the product's own public webhook host (its subscriptions point there).
-    webhookHosts: [...text('SANDBOX_WEBHOOK_HOSTS', '').split(','), env.WEBHOOK_PUBLIC_URL && URL.canParse(env.WEBHOOK_PUBLIC_URL) ? new URL(env.WEBHOOK_PUBLIC_URL).hostname : '']
+    webhookHosts: [
+      ...text('SANDBOX_WEBHOOK_HOSTS', '').split(','),
+      env.WEBHOOK_PUBLIC_URL && URL.canParse(env.WEBHOOK_PUBLIC_URL) ? new URL(env.WEBHOOK_PUBLIC_URL).hostname : '',
+    ]
       .map((host) => host.trim().toLowerCase())
       .filter(Boolean),
     etsyWebhook: etsyWebhookOf(env, problems),
     publicUrl: (env.SANDBOX_PUBLIC_URL || env.SANDBOX_URL || undefined)?.replace(/\/+$/, ''),
     webhookTimeScale: number('SANDBOX_WEBHOOK_TIME_SCALE', base.webhookTimeScale, 0.000001, 1000),
   });
-  if (!/^[A-Za-z0-9._-]{1,100}$/.test(options.etsyApp.keystring)) problems.push('SANDBOX_ETSY_KEYSTRING may hold letters, digits, ".", "_" and "-"');
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(options.etsyApp.keystring))
+    problems.push('SANDBOX_ETSY_KEYSTRING may hold letters, digits, ".", "_" and "-"');
   if (options.etsyApp.sharedSecret.includes(':')) problems.push('SANDBOX_ETSY_SHARED_SECRET must not contain ":"');
   for (const uri of options.etsyApp.redirectUris) {
     if (!URL.canParse(uri)) problems.push(`SANDBOX_ETSY_REDIRECT_URIS: "${uri}" is not a URL`);
   }
-  if (options.publicUrl !== undefined && !URL.canParse(options.publicUrl)) problems.push('SANDBOX_PUBLIC_URL (or SANDBOX_URL) must be a URL');
+  if (options.publicUrl !== undefined && !URL.canParse(options.publicUrl))
+    problems.push('SANDBOX_PUBLIC_URL (or SANDBOX_URL) must be a URL');
   const loopback = isLoopbackHost(options.host);
   if (!options.adminToken && loopback && localAdminToken) options.adminToken = localAdminToken();
   // Its admin routes hand out sellers' Printify tokens: beyond loopback, never a guessable token.
-  if (!options.adminToken) problems.push(`SANDBOX_ADMIN_TOKEN is required${loopback ? '' : ' when the sandbox listens beyond loopback (SANDBOX_HOST)'}`);
-  else if (!loopback && (options.adminToken === RETIRED_DEFAULT_TOKEN || options.adminToken.length < MIN_EXPOSED_ADMIN_TOKEN_LENGTH)) {
-    problems.push(`SANDBOX_ADMIN_TOKEN must be at least ${MIN_EXPOSED_ADMIN_TOKEN_LENGTH} characters, and not the old default, when the sandbox listens beyond loopback (SANDBOX_HOST); e.g. openssl rand -hex 24`);
+  if (!options.adminToken)
+    problems.push(
+      `SANDBOX_ADMIN_TOKEN is required${loopback ? '' : ' when the sandbox listens beyond loopback (SANDBOX_HOST)'}`,
+    );
+  else if (
+    !loopback &&
+    (options.adminToken === RETIRED_DEFAULT_TOKEN || options.adminToken.length < MIN_EXPOSED_ADMIN_TOKEN_LENGTH)
+  ) {
+    problems.push(
+      `SANDBOX_ADMIN_TOKEN must be at least ${MIN_EXPOSED_ADMIN_TOKEN_LENGTH} characters, and not the old default, when the sandbox listens beyond loopback (SANDBOX_HOST); e.g. openssl rand -hex 24`,
+    );
   } else if (options.adminToken.length < 8) problems.push('SANDBOX_ADMIN_TOKEN must be at least 8 characters');
-  if (problems.length > 0) throw new SandboxConfigError(`Invalid sandbox configuration:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length > 0)
+    throw new SandboxConfigError(`Invalid sandbox configuration:\n  - ${problems.join('\n  - ')}`);
   return options;
 }
 
@@ -184,7 +203,10 @@ export function readSandboxOptions(env: Env = process.env, localAdminToken?: () 
  * None unless both are known.
  */
 function etsyWebhookOf(env: Env, problems: string[]): EtsySubscription | null {
-  const productUrl = env.WEBHOOK_PUBLIC_URL && URL.canParse(env.WEBHOOK_PUBLIC_URL) ? `${env.WEBHOOK_PUBLIC_URL.replace(/\/+$/, '')}/api/webhooks/etsy` : undefined;
+  const productUrl =
+    env.WEBHOOK_PUBLIC_URL && URL.canParse(env.WEBHOOK_PUBLIC_URL)
+      ? `${env.WEBHOOK_PUBLIC_URL.replace(/\/+$/, '')}/api/webhooks/etsy`
+      : undefined;
   const url = env.SANDBOX_ETSY_WEBHOOK_URL || productUrl;
   const secret = env.SANDBOX_ETSY_WEBHOOK_SECRET || env.ETSY_WEBHOOK_SECRET;
   if (!url || !secret) return null;

@@ -18,9 +18,12 @@ async function main(): Promise<void> {
     }
     // Under `npm start` (concurrently -k), exiting would stop every process: stay idle instead,
     // serving nothing, until the others stop.
-    process.stdout.write(`${JSON.stringify({ level: 'info', service: 'sandbox', msg: `${message}; idle, no port opened` })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ level: 'info', service: 'sandbox', msg: `${message}; idle, no port opened` })}\n`,
+    );
     const idle = setInterval(() => undefined, 1 << 30);
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => (clearInterval(idle), process.exit(0)));
+    for (const signal of ['SIGTERM', 'SIGINT'] as const)
+      process.on(signal, () => (clearInterval(idle), process.exit(0)));
     return;
   }
   let options;

@@ -3,7 +3,16 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execSync } from 'node:child_process';
 import Redis from 'ioredis';
-import { deleteRedisPrefix, freePort, REPO_ROOT, spawnService, TEST_APP_SECRET, TEST_KILL_PRELOAD, waitForHttp, type ServiceProcess } from '@pod/testing';
+import {
+  deleteRedisPrefix,
+  freePort,
+  REPO_ROOT,
+  spawnService,
+  TEST_APP_SECRET,
+  TEST_KILL_PRELOAD,
+  waitForHttp,
+  type ServiceProcess,
+} from '@pod/testing';
 
 export const WORKERS = ['etsy-sync', 'printify-sync', 'matcher', 'fx-rate'] as const;
 export type WorkerName = (typeof WORKERS)[number];
@@ -50,7 +59,12 @@ export interface HealthBody {
 export { deleteRedisPrefix, waitForHttp };
 
 /** Polls `probe` (pausing `intervalMs` between tries) until it returns a value, or fails after `timeoutMs`. */
-export async function pollUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000, intervalMs = 200): Promise<T> {
+export async function pollUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  intervalMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -96,13 +110,27 @@ export async function dedicatedRedis(): Promise<DedicatedRedis> {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      child = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
+      const client = new Redis({
+        port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
       client.on('error', () => undefined);
-      await pollUntil('dedicated redis-server answers', async () => {
-        if (client.status !== 'ready') await client.connect().catch(() => undefined);
-        return (await client.ping()) === 'PONG' ? true : undefined;
-      }, 10_000);
+      await pollUntil(
+        'dedicated redis-server answers',
+        async () => {
+          if (client.status !== 'ready') await client.connect().catch(() => undefined);
+          return (await client.ping()) === 'PONG' ? true : undefined;
+        },
+        10_000,
+      );
       client.disconnect();
     },
     async kill() {
@@ -113,4 +141,3 @@ export async function dedicatedRedis(): Promise<DedicatedRedis> {
     },
   };
 }
-

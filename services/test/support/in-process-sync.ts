@@ -2,7 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { createDataSource, prepareDatabase, type SyncRun } from '@pod/db';
-import { createPkcePair, EtsyClient, PrintifyClient, type EtsyAuth, type FetchLike, type PrintifyAuth, type RateLimiter } from '@pod/integrations';
+import {
+  createPkcePair,
+  EtsyClient,
+  PrintifyClient,
+  type EtsyAuth,
+  type FetchLike,
+  type PrintifyAuth,
+  type RateLimiter,
+} from '@pod/integrations';
 import { InMemoryRateLimiter } from '@pod/testing/oracles';
 import type { SyncRunPayload } from '@pod/queue';
 import { SyncRunner, type SyncStream } from '@pod/sync';
@@ -63,7 +71,10 @@ export class InProcessSyncBed {
   }): Promise<void> {
     this.database = await createTestDatabase(this.label);
     await prepareDatabase({ DATABASE_URL: this.database.url });
-    this.dataSource = await createDataSource({ DATABASE_URL: this.database.url, DATABASE_POOL_SIZE: 6 }, `${this.label}-test`).initialize();
+    this.dataSource = await createDataSource(
+      { DATABASE_URL: this.database.url, DATABASE_POOL_SIZE: 6 },
+      `${this.label}-test`,
+    ).initialize();
     this.sandbox = createSandboxApp({
       port: 0,
       adminToken: this.adminToken,
@@ -75,7 +86,16 @@ export class InProcessSyncBed {
     this.seller = await this.admin<SandboxSeller>('POST', '/tenants', options.seller);
     const deps = { limiter: new InMemoryRateLimiter(), ...options.clientDeps };
     const limits = options.clientLimits;
-    this.etsy = new EtsyClient({ apiUrl: this.sandboxUrl, keystring: KEYSTRING, sharedSecret: SHARED_SECRET, redirectUri: REDIRECT, perSecondLimit: limits?.etsyPerSecond }, deps);
+    this.etsy = new EtsyClient(
+      {
+        apiUrl: this.sandboxUrl,
+        keystring: KEYSTRING,
+        sharedSecret: SHARED_SECRET,
+        redirectUri: REDIRECT,
+        perSecondLimit: limits?.etsyPerSecond,
+      },
+      deps,
+    );
     this.printify = new PrintifyClient({ apiUrl: this.sandboxUrl, perMinuteLimit: limits?.printifyPerMinute }, deps);
     const pkce = createPkcePair();
     const grant = await this.admin<{ code: string }>('POST', `/tenants/${this.seller.tenantId}/grant`, {
@@ -88,11 +108,19 @@ export class InProcessSyncBed {
     });
     const tokens = await this.etsy.exchangeCode({ code: grant.code, codeVerifier: pkce.verifier });
     this.accessToken = tokens.accessToken;
-    this.etsyAuth = { connectionKey: this.label, getAccessToken: async () => tokens.accessToken, refreshAfterUnauthorized: async () => tokens.accessToken };
+    this.etsyAuth = {
+      connectionKey: this.label,
+      getAccessToken: async () => tokens.accessToken,
+      refreshAfterUnauthorized: async () => tokens.accessToken,
+    };
     this.printifyAuth = { token: this.seller.printify.token, accountKey: String(this.seller.printify.accountId) };
     const prefix = uniqueRedisPrefix(this.label);
     const queueName = `sync-${this.label}`;
-    this.queue = new Queue<SyncRunPayload>(queueName, { connection, prefix, defaultJobOptions: { attempts: options.attempts, backoff: { type: 'fixed', delay: 100 } } });
+    this.queue = new Queue<SyncRunPayload>(queueName, {
+      connection,
+      prefix,
+      defaultJobOptions: { attempts: options.attempts, backoff: { type: 'fixed', delay: 100 } },
+    });
     this.events = new QueueEvents(queueName, { connection, prefix });
     await this.events.waitUntilReady();
     this.queueName = queueName;
@@ -108,11 +136,15 @@ export class InProcessSyncBed {
       logger: { info: () => undefined, warn: () => undefined },
       shutdown: new AbortController().signal,
     });
-    this.worker = new Worker<SyncRunPayload>(this.queueName, (job: Job<SyncRunPayload>, token?: string) => runner.run(job, token, async (run) => streamsFor(run)), {
-      connection,
-      prefix: this.prefix,
-      concurrency: 2,
-    });
+    this.worker = new Worker<SyncRunPayload>(
+      this.queueName,
+      (job: Job<SyncRunPayload>, token?: string) => runner.run(job, token, async (run) => streamsFor(run)),
+      {
+        connection,
+        prefix: this.prefix,
+        concurrency: 2,
+      },
+    );
   }
 
   /**
@@ -126,7 +158,10 @@ export class InProcessSyncBed {
   async admin<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.sandboxUrl}/__sandbox${path}`, {
       method,
-      headers: { authorization: `Bearer ${this.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`sandbox ${method} ${path}: ${response.status} ${await response.text()}`);

@@ -30,14 +30,22 @@ export class SyncFleet {
   ) {
     const config = loadConfig({ REDIS_PREFIX: redisPrefix });
     this.queues = {
-      'etsy-sync': new Queue('etsy-sync', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) }),
-      'printify-sync': new Queue('printify-sync', { connection: bullConnection(config, 'producer'), prefix: bullPrefix(config) }),
+      'etsy-sync': new Queue('etsy-sync', {
+        connection: bullConnection(config, 'producer'),
+        prefix: bullPrefix(config),
+      }),
+      'printify-sync': new Queue('printify-sync', {
+        connection: bullConnection(config, 'producer'),
+        prefix: bullPrefix(config),
+      }),
     };
   }
 
   /** Starts `replicas` of each sync worker, all at once, and waits until every one reports healthy. */
   async start(replicas: number): Promise<void> {
-    const started = await Promise.all(SYNC_WORKERS.flatMap((name) => Array.from({ length: replicas }, () => this.add(name, false))));
+    const started = await Promise.all(
+      SYNC_WORKERS.flatMap((name) => Array.from({ length: replicas }, () => this.add(name, false))),
+    );
     await Promise.all(started.map((worker) => waitForHttp(worker.healthUrl, { process: worker, timeoutMs: 60_000 })));
   }
 
@@ -66,7 +74,10 @@ export class SyncFleet {
   }
 
   /** Sends `signal` to a live replica; for SIGKILL and SIGTERM it waits for the exit and retires it. */
-  async signal(pid: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsedMs: number } | null> {
+  async signal(
+    pid: number,
+    signal: NodeJS.Signals,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsedMs: number } | null> {
     const found = this.byPid(pid);
     if (!found) throw new Error(`no live replica with pid ${pid}`);
     const started = Date.now();
@@ -83,22 +94,42 @@ export class SyncFleet {
     const job = await this.queues[QUEUE_OF[provider]].getJob(jobId);
     if (!job) return null;
     const state = await job.getState();
-    const pid = Number(String(job.processedBy ?? '').split(':').pop());
+    const pid = Number(
+      String(job.processedBy ?? '')
+        .split(':')
+        .pop(),
+    );
     return { pid: Number.isFinite(pid) ? pid : 0, state };
   }
 
   /** Waits until a replica other than `notPid` holds the job, and returns its pid and how long that took from `sinceMs`. */
-  async takenOver(provider: ProviderName, jobId: string, notPid: number, sinceMs: number, timeoutMs = 20_000): Promise<{ pid: number; afterMs: number }> {
-    return pollUntil(`another replica takes job ${jobId}`, async () => {
-      const held = await this.holder(provider, jobId);
-      return held && held.state === 'active' && held.pid !== notPid && held.pid !== 0 ? { pid: held.pid, afterMs: Date.now() - sinceMs } : undefined;
-    }, timeoutMs, 50);
+  async takenOver(
+    provider: ProviderName,
+    jobId: string,
+    notPid: number,
+    sinceMs: number,
+    timeoutMs = 20_000,
+  ): Promise<{ pid: number; afterMs: number }> {
+    return pollUntil(
+      `another replica takes job ${jobId}`,
+      async () => {
+        const held = await this.holder(provider, jobId);
+        return held && held.state === 'active' && held.pid !== notPid && held.pid !== 0
+          ? { pid: held.pid, afterMs: Date.now() - sinceMs }
+          : undefined;
+      },
+      timeoutMs,
+      50,
+    );
   }
 
   /** Job ids each process logged as completed, over every replica ever started. */
   completions(jobId: string): { pid: number | undefined; count: number }[] {
     return this.all()
-      .map((worker) => ({ pid: worker.child.pid, count: logEvents(worker, 'job.completed').filter((event) => event.jobId === jobId).length }))
+      .map((worker) => ({
+        pid: worker.child.pid,
+        count: logEvents(worker, 'job.completed').filter((event) => event.jobId === jobId).length,
+      }))
       .filter((row) => row.count > 0);
   }
 
@@ -195,14 +226,31 @@ export class SourceOracle {
 
   constructor(
     private readonly sandboxUrl: string,
-    private readonly admin: <T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) => Promise<T>,
-    private readonly tenant: { tenantId: string; etsy: { shopId: number }; printify: { accountId: string | number; shops: { id: number }[] } },
+    private readonly admin: <T>(
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+      path: string,
+      body?: unknown,
+    ) => Promise<T>,
+    private readonly tenant: {
+      tenantId: string;
+      etsy: { shopId: number };
+      printify: { accountId: string | number; shops: { id: number }[] };
+    },
     private readonly redirectUri: string,
   ) {}
 
   async connect(): Promise<this> {
     const limiter = new InMemoryRateLimiter();
-    this.etsy = new EtsyClient({ apiUrl: this.sandboxUrl, keystring: 'sandbox-keystring', sharedSecret: 'sandbox-shared-secret', redirectUri: this.redirectUri, perSecondLimit: 1_000 }, { limiter });
+    this.etsy = new EtsyClient(
+      {
+        apiUrl: this.sandboxUrl,
+        keystring: 'sandbox-keystring',
+        sharedSecret: 'sandbox-shared-secret',
+        redirectUri: this.redirectUri,
+        perSecondLimit: 1_000,
+      },
+      { limiter },
+    );
     this.printify = new PrintifyClient({ apiUrl: this.sandboxUrl, perMinuteLimit: 60_000 }, { limiter });
     const pkce = createPkcePair();
     const grant = await this.admin<{ code: string }>('POST', `/tenants/${this.tenant.tenantId}/grant`, {
@@ -214,7 +262,11 @@ export class SourceOracle {
       codeChallengeMethod: 'S256',
     });
     const tokens = await this.etsy.exchangeCode({ code: grant.code, codeVerifier: pkce.verifier });
-    this.etsyAuth = { connectionKey: `oracle-${this.tenant.tenantId}`, getAccessToken: async () => tokens.accessToken, refreshAfterUnauthorized: async () => tokens.accessToken };
+    this.etsyAuth = {
+      connectionKey: `oracle-${this.tenant.tenantId}`,
+      getAccessToken: async () => tokens.accessToken,
+      refreshAfterUnauthorized: async () => tokens.accessToken,
+    };
     const { token } = await this.admin<{ token: string }>('POST', `/tenants/${this.tenant.tenantId}/printify-tokens`);
     this.printifyAuth = { token, accountKey: `oracle-${this.tenant.printify.accountId}` };
     return this;
@@ -224,13 +276,27 @@ export class SourceOracle {
   async receipts(): Promise<Map<string, RecordVersion>> {
     const all = new Map<string, RecordVersion>();
     const shop = String(this.tenant.etsy.shopId);
-    for (let created = 946_684_800, skip = 0; ; ) {
-      const page = await this.etsy.listReceipts(this.etsyAuth, shop, { minCreated: created, sortOn: 'created', sortOrder: 'asc', limit: 100, offset: skip });
-      if (page.rejected.length > 0) throw new Error(`the source has unreadable receipts: ${JSON.stringify(page.rejected[0])}`);
-      page.receipts.forEach((receipt, index) => all.set(receipt.receiptId, { hash: payloadHash(page.payloads[index]), updated: receipt.updatedAt.getTime() / 1000 }));
+    for (let created = 946_684_800, skip = 0; ;) {
+      const page = await this.etsy.listReceipts(this.etsyAuth, shop, {
+        minCreated: created,
+        sortOn: 'created',
+        sortOrder: 'asc',
+        limit: 100,
+        offset: skip,
+      });
+      if (page.rejected.length > 0)
+        throw new Error(`the source has unreadable receipts: ${JSON.stringify(page.rejected[0])}`);
+      page.receipts.forEach((receipt, index) =>
+        all.set(receipt.receiptId, {
+          hash: payloadHash(page.payloads[index]),
+          updated: receipt.updatedAt.getTime() / 1000,
+        }),
+      );
       if (page.receipts.length < 100) return all;
       const last = Math.floor((page.receipts.at(-1) as { createdAt: Date }).createdAt.getTime() / 1000);
-      const sameSecond = page.receipts.filter((receipt) => Math.floor(receipt.createdAt.getTime() / 1000) === last).length;
+      const sameSecond = page.receipts.filter(
+        (receipt) => Math.floor(receipt.createdAt.getTime() / 1000) === last,
+      ).length;
       skip = last === created ? skip + 100 : sameSecond;
       created = last;
     }
@@ -243,7 +309,12 @@ export class SourceOracle {
     for (let start = fromSeconds; start <= toSeconds; start += 2_678_401) {
       const end = Math.min(start + 2_678_400, toSeconds);
       for (let offset = 0; ; offset += 100) {
-        const page = await this.etsy.listLedgerEntries(this.etsyAuth, shop, { minCreated: start, maxCreated: end, limit: 100, offset });
+        const page = await this.etsy.listLedgerEntries(this.etsyAuth, shop, {
+          minCreated: start,
+          maxCreated: end,
+          limit: 100,
+          offset,
+        });
         page.entries.forEach((entry, index) => all.set(entry.entryId, { hash: payloadHash(page.payloads[index]) }));
         if (page.entries.length + page.rejected.length < 100) break;
       }
@@ -264,33 +335,58 @@ export class SourceOracle {
 }
 
 /** What PostgreSQL holds for a user: id → payload hash (and update time for receipts). */
-export async function storedVersions(databaseUrl: string, userId: string, what: 'receipts' | 'ledger' | 'printify'): Promise<Map<string, RecordVersion>> {
+export async function storedVersions(
+  databaseUrl: string,
+  userId: string,
+  what: 'receipts' | 'ledger' | 'printify',
+): Promise<Map<string, RecordVersion>> {
   const query = {
     receipts: `SELECT receipt_id AS id, payload_hash AS hash, extract(epoch FROM source_updated_at)::float8 AS updated FROM etsy_receipt WHERE user_id = $1`,
     ledger: `SELECT entry_id AS id, payload_hash AS hash FROM etsy_ledger_entry WHERE user_id = $1`,
     printify: `SELECT order_id AS id, payload_hash AS hash FROM printify_order WHERE user_id = $1`,
   }[what];
   const rows = await sql<{ id: string; hash: string; updated?: number }>(databaseUrl, query, [userId]);
-  return new Map(rows.map((row) => [row.id, row.updated === undefined ? { hash: row.hash } : { hash: row.hash, updated: Number(row.updated) }]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      row.updated === undefined ? { hash: row.hash } : { hash: row.hash, updated: Number(row.updated) },
+    ]),
+  );
 }
 
 /** Natural keys stored more than once for a user, across every synced table (must be none). */
-export async function duplicateKeys(databaseUrl: string, userId: string): Promise<{ table: string; key: string; copies: number }[]> {
-  return sql(databaseUrl, `
+export async function duplicateKeys(
+  databaseUrl: string,
+  userId: string,
+): Promise<{ table: string; key: string; copies: number }[]> {
+  return sql(
+    databaseUrl,
+    `
     SELECT 'etsy_receipt' AS table, receipt_id AS key, count(*)::int AS copies FROM etsy_receipt WHERE user_id = $1 GROUP BY receipt_id HAVING count(*) > 1
     UNION ALL SELECT 'etsy_receipt_line', transaction_id, count(*)::int FROM etsy_receipt_line WHERE user_id = $1 GROUP BY transaction_id HAVING count(*) > 1
     UNION ALL SELECT 'etsy_payment', payment_id, count(*)::int FROM etsy_payment WHERE user_id = $1 GROUP BY payment_id HAVING count(*) > 1
     UNION ALL SELECT 'etsy_ledger_entry', entry_id, count(*)::int FROM etsy_ledger_entry WHERE user_id = $1 GROUP BY entry_id HAVING count(*) > 1
-    UNION ALL SELECT 'printify_order', order_id, count(*)::int FROM printify_order WHERE user_id = $1 GROUP BY order_id HAVING count(*) > 1`, [userId]);
+    UNION ALL SELECT 'printify_order', order_id, count(*)::int FROM printify_order WHERE user_id = $1 GROUP BY order_id HAVING count(*) > 1`,
+    [userId],
+  );
 }
 
 /** Where two version maps differ (missing, extra, changed), at most `limit` of each, for readable failures. */
-export function diffVersions(source: Map<string, RecordVersion>, stored: Map<string, RecordVersion>, limit = 5): { missing: string[]; extra: string[]; changed: string[] } {
+export function diffVersions(
+  source: Map<string, RecordVersion>,
+  stored: Map<string, RecordVersion>,
+  limit = 5,
+): { missing: string[]; extra: string[]; changed: string[] } {
   const missing = [...source.keys()].filter((id) => !stored.has(id));
   const extra = [...stored.keys()].filter((id) => !source.has(id));
-  const changed = [...source.entries()].filter(([id, version]) => {
-    const mine = stored.get(id);
-    return mine !== undefined && (mine.hash !== version.hash || (version.updated !== undefined && mine.updated !== version.updated));
-  }).map(([id]) => id);
+  const changed = [...source.entries()]
+    .filter(([id, version]) => {
+      const mine = stored.get(id);
+      return (
+        mine !== undefined &&
+        (mine.hash !== version.hash || (version.updated !== undefined && mine.updated !== version.updated))
+      );
+    })
+    .map(([id]) => id);
   return { missing: missing.slice(0, limit), extra: extra.slice(0, limit), changed: changed.slice(0, limit) };
 }

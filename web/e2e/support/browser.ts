@@ -33,7 +33,11 @@ export interface OpenedPage {
 }
 
 /** A new context (own cookies) at the given viewport, recording CSP violations. */
-export async function openPage(browser: Browser, baseUrl: string, viewport: ViewportName = 'desktop'): Promise<OpenedPage> {
+export async function openPage(
+  browser: Browser,
+  baseUrl: string,
+  viewport: ViewportName = 'desktop',
+): Promise<OpenedPage> {
   const context = await browser.newContext({
     baseURL: baseUrl,
     viewport: VIEWPORTS[viewport],

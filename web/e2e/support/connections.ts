@@ -11,7 +11,8 @@ export interface OwnSandbox {
 
 export async function ownSandbox(page: Page): Promise<OwnSandbox> {
   const response = await page.request.get('/api/demo/sandbox');
-  if (response.status() !== 200) throw new Error(`GET /api/demo/sandbox answered ${response.status()}: ${await response.text()}`);
+  if (response.status() !== 200)
+    throw new Error(`GET /api/demo/sandbox answered ${response.status()}: ${await response.text()}`);
   return (await response.json()) as OwnSandbox;
 }
 
@@ -26,7 +27,8 @@ export class ConnectionsScreen {
   connectEtsy = () => this.etsyCard().getByRole('button', { name: /^(Connect Etsy|Reconnect Etsy|Connecting\.\.\.)$/ });
   tokenInput = () => this.page.getByLabel('Printify API token');
   connectPrintify = () => this.printifyCard().getByRole('button', { name: 'Connect Printify' });
-  disconnect = (card: 'etsy' | 'printify') => (card === 'etsy' ? this.etsyCard() : this.printifyCard()).getByRole('button', { name: 'Disconnect' });
+  disconnect = (card: 'etsy' | 'printify') =>
+    (card === 'etsy' ? this.etsyCard() : this.printifyCard()).getByRole('button', { name: 'Disconnect' });
   setupDialog = () => this.page.getByRole('dialog', { name: 'Complete Printify Setup' });
   shopSelect = () => this.setupDialog().getByRole('combobox', { name: /Shop/ });
   syncFrom = () => this.setupDialog().getByLabel('Sync orders from (optional)');
@@ -62,7 +64,8 @@ export class ConnectionsScreen {
     const origin = new URL(this.page.url()).origin;
     await this.connectEtsy().click();
     await this.page.waitForURL((url) => url.pathname === '/sandbox/oauth/connect');
-    if (new URL(this.page.url()).origin !== origin) throw new Error(`the consent page left ${origin}: ${this.page.url()}`);
+    if (new URL(this.page.url()).origin !== origin)
+      throw new Error(`the consent page left ${origin}: ${this.page.url()}`);
     await this.page.getByRole('heading', { level: 1, name: /Allow PodProfit to access your Etsy account\?/ }).waitFor();
   }
 

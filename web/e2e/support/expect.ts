@@ -7,7 +7,10 @@ function escapeRegExp(text: string) {
 /** Waits until the locator's text is exactly `expected` (trimmed); fails with what it saw. */
 export async function expectText(locator: Locator, expected: string, timeout = 10_000) {
   try {
-    await locator.filter({ hasText: new RegExp(`^\\s*${escapeRegExp(expected)}\\s*$`) }).first().waitFor({ timeout });
+    await locator
+      .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(expected)}\\s*$`) })
+      .first()
+      .waitFor({ timeout });
   } catch {
     const actual = await locator.allInnerTexts().catch(() => ['<none>']);
     throw new Error(`Expected text "${expected}", found ${JSON.stringify(actual)}`);

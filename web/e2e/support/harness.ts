@@ -47,7 +47,8 @@ export function setupE2E(options: E2EOptions = {}): E2E {
       for (const page of context.pages()) {
         if (page.isClosed()) continue;
         const violations = await cspViolations(page).catch(() => []);
-        for (const v of violations) problems.push(`${page.url()}: ${v.directive} blocked ${v.blockedURI} (${v.sourceFile}) ${v.sample}`);
+        for (const v of violations)
+          problems.push(`${page.url()}: ${v.directive} blocked ${v.blockedURI} (${v.sourceFile}) ${v.sample}`);
       }
       await context.close();
     }

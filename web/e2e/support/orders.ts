@@ -29,9 +29,12 @@ export async function apiGet<T>(page: Page, path: string): Promise<T> {
 }
 
 export const ordersPage = (page: Page, query: string) => apiGet<OrdersPageResponse>(page, `/api/orders?${query}`);
-export const matchingPage = (page: Page, query: string) => apiGet<MatchingPageResponse>(page, `/api/matching/orders?${query}`);
-export const orderDetails = (page: Page, id: string, currency = 'USD') => apiGet<OrderDetailsResponse>(page, `/api/orders/${id}?currency=${currency}`);
-export const candidatesOf = (page: Page, id: string) => apiGet<MatchCandidatesResponse>(page, `/api/orders/${id}/candidates?currency=USD`);
+export const matchingPage = (page: Page, query: string) =>
+  apiGet<MatchingPageResponse>(page, `/api/matching/orders?${query}`);
+export const orderDetails = (page: Page, id: string, currency = 'USD') =>
+  apiGet<OrderDetailsResponse>(page, `/api/orders/${id}?currency=${currency}`);
+export const candidatesOf = (page: Page, id: string) =>
+  apiGet<MatchCandidatesResponse>(page, `/api/orders/${id}/candidates?currency=USD`);
 export const dashboardMetrics = (page: Page, days: number, currency = 'USD') =>
   apiGet<DashboardMetricsResponse>(page, `/api/dashboard/metrics?days=${days}&currency=${currency}`);
 
@@ -49,7 +52,8 @@ export async function untilFigured(page: Page, timeoutMs = DEMO_FIGURED_MS): Pro
     const synced = !sync.active && sync.etsy?.status === 'succeeded' && sync.printify?.status === 'succeeded';
     const syncsEnded = Math.max(Date.parse(sync.etsy?.finishedAt ?? ''), Date.parse(sync.printify?.finishedAt ?? ''));
     const matchedAfter = match.run?.status === 'succeeded' && Date.parse(match.run.createdAt) >= syncsEnded;
-    if (synced && !match.active && matchedAfter && metrics.matchedOrders > 0 && metrics.ordersNotComputed === 0) return metrics;
+    if (synced && !match.active && matchedAfter && metrics.matchedOrders > 0 && metrics.ordersNotComputed === 0)
+      return metrics;
     last = JSON.stringify({ sync: [sync.etsy?.status, sync.printify?.status], match: match.run?.status, metrics });
     if (Date.now() > deadline) throw new Error(`the demo was not figured within ${timeoutMs} ms: ${last}`);
     await page.waitForTimeout(1_000);
@@ -76,7 +80,11 @@ export async function demoAccount(page: Page) {
 }
 
 /** A fresh page signed into the account whose cookies these are, at `path`. */
-export async function openSignedIn(open: () => Promise<Page>, cookies: Awaited<ReturnType<typeof demoAccount>>, path: string): Promise<Page> {
+export async function openSignedIn(
+  open: () => Promise<Page>,
+  cookies: Awaited<ReturnType<typeof demoAccount>>,
+  path: string,
+): Promise<Page> {
   const page = await open();
   await page.context().addCookies(cookies);
   await gotoApp(page, path);
@@ -89,7 +97,12 @@ export async function openSignedIn(open: () => Promise<Page>, cookies: Awaited<R
  */
 export function money(value: { minor: number; currency: string } | null): string {
   if (!value) return '-';
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: value.currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value.minor / 100);
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: value.currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(value.minor / 100);
 }
 
 /** The single toast on screen reads `text`. */
@@ -100,10 +113,12 @@ export async function expectToast(page: Page, title: 'Success' | 'Error', text: 
 }
 
 /** True when the element scrolls sideways (content wider than its box). */
-export const scrollsSideways = (locator: Locator) => locator.evaluate((element) => element.scrollWidth > element.clientWidth + 1);
+export const scrollsSideways = (locator: Locator) =>
+  locator.evaluate((element) => element.scrollWidth > element.clientWidth + 1);
 
 /** The element's scrollWidth and clientWidth, for "no horizontal scrollbar" (scrollWidth ≤ clientWidth). */
-export const widthsOf = (locator: Locator) => locator.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
+export const widthsOf = (locator: Locator) =>
+  locator.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
 
 /**
  * Puts the user's latest match run into a state, as the matcher's repository leaves it (for a
@@ -141,7 +156,10 @@ export class OrdersScreen {
 
   /** The text of one column (0-based) of every row shown. */
   async column(index: number): Promise<string[]> {
-    return this.rows().evaluateAll((rows, i) => rows.map((row) => (row.children[i] as HTMLElement | undefined)?.innerText.trim() ?? ''), index);
+    return this.rows().evaluateAll(
+      (rows, i) => rows.map((row) => (row.children[i] as HTMLElement | undefined)?.innerText.trim() ?? ''),
+      index,
+    );
   }
 
   /**
@@ -153,7 +171,9 @@ export class OrdersScreen {
     for (;;) {
       const answer = await ordersPage(this.page, query);
       const wanted = `Showing ${answer.filteredTotal.toLocaleString('en-US')} of ${answer.total.toLocaleString('en-US')} orders`;
-      const shown = await this.count().innerText().catch(() => '');
+      const shown = await this.count()
+        .innerText()
+        .catch(() => '');
       if (shown === wanted) return answer;
       if (Date.now() > deadline) throw new Error(`Expected "${wanted}", found "${shown}" at ${this.page.url()}`);
       await this.page.waitForTimeout(250);

@@ -13,9 +13,17 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-export async function startStack(env: Record<string, string> = {}, options: TestStackOptions = {}): Promise<RunningStack> {
+export async function startStack(
+  env: Record<string, string> = {},
+  options: TestStackOptions = {},
+): Promise<RunningStack> {
   const external = process.env.E2E_BASE_URL;
   if (external) return { baseUrl: external.replace(/\/$/, ''), stop: async () => undefined };
   const stack = await startTestStack(env, options);
-  return { baseUrl: stack.baseUrl.replace(/\/$/, ''), databaseUrl: stack.database.url, sandbox: stack.sandbox, stop: () => stack.stop() };
+  return {
+    baseUrl: stack.baseUrl.replace(/\/$/, ''),
+    databaseUrl: stack.database.url,
+    sandbox: stack.sandbox,
+    stop: () => stack.stop(),
+  };
 }

@@ -30,7 +30,8 @@ export class SyncCard {
   lastSync = (provider: ProviderName) => this.card().getByTestId(`sync-last-${provider}`);
   row = (provider: ProviderName) => this.card().getByTestId(`sync-run-${provider}`);
   problem = (provider: ProviderName) => this.card().getByTestId(`sync-problem-${provider}`);
-  progressbar = (provider: ProviderName, scope: Locator = this.card()) => scope.getByRole('progressbar', { name: `${LABEL[provider]} sync progress` });
+  progressbar = (provider: ProviderName, scope: Locator = this.card()) =>
+    scope.getByRole('progressbar', { name: `${LABEL[provider]} sync progress` });
   counters = () => this.card().getByTestId('sync-counters');
   dialog = () => this.page.getByRole('dialog', { name: 'Select Printify Shop' });
   shopSelect = () => this.dialog().getByRole('combobox', { name: /Printify shop/ });
@@ -68,7 +69,13 @@ export async function syncStatus(page: Page): Promise<SyncStatusResponse> {
  * the UI states a stack without workers cannot reach). `set` is the SQL SET list; its values
  * are $3, $4, … from `params`.
  */
-export async function setLatestRun(databaseUrl: string, email: string, provider: ProviderName, set: string, params: unknown[] = []) {
+export async function setLatestRun(
+  databaseUrl: string,
+  email: string,
+  provider: ProviderName,
+  set: string,
+  params: unknown[] = [],
+) {
   const rows = await queryDatabase<{ id: string }>(
     databaseUrl,
     `UPDATE sync_run SET ${set}, version = version + 1, updated_at = now()
@@ -84,7 +91,13 @@ export async function setLatestRun(databaseUrl: string, email: string, provider:
  * A run that succeeded, as the worker's `finish()` leaves it: in one transaction the run ends and
  * the connection's last sync moves to its finish.
  */
-export async function finishLatestRun(databaseUrl: string, email: string, provider: ProviderName, added: number, changed: number) {
+export async function finishLatestRun(
+  databaseUrl: string,
+  email: string,
+  provider: ProviderName,
+  added: number,
+  changed: number,
+) {
   const rows = await queryDatabase<{ id: string }>(
     databaseUrl,
     `WITH run AS (

@@ -38,7 +38,15 @@ export function AppShell({ user, entries }: { user: PublicUser; entries: Sidebar
       <Sidebar entries={entries} user={user} collapsed={collapsed} onToggle={toggle} />
       <Flex direction="column" flex="1" minW="0">
         <MobileNav entries={entries} user={user} />
-        <Box as="main" id={MAIN_CONTENT_ID} tabIndex={-1} flex="1" display="flex" flexDirection="column" _focus={{ outline: 'none' }}>
+        <Box
+          as="main"
+          id={MAIN_CONTENT_ID}
+          tabIndex={-1}
+          flex="1"
+          display="flex"
+          flexDirection="column"
+          _focus={{ outline: 'none' }}
+        >
           <AppPagesContext.Provider value={entries}>
             <Outlet />
           </AppPagesContext.Provider>

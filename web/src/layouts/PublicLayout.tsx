@@ -18,7 +18,15 @@ export function useHasSiteFooter(): boolean {
 
 function PublicHeader() {
   return (
-    <Box as="header" bg="bg.panel" borderBottomWidth="1px" borderColor="border" position="sticky" top="0" zIndex="sticky">
+    <Box
+      as="header"
+      bg="bg.panel"
+      borderBottomWidth="1px"
+      borderColor="border"
+      position="sticky"
+      top="0"
+      zIndex="sticky"
+    >
       <Container maxW="6xl" py="3">
         <Flex align="center" justify="space-between" gap="4">
           <Stack gap="0.5" minW="0">
@@ -29,7 +37,9 @@ function PublicHeader() {
               {TAGLINE}
             </Text>
           </Stack>
-          <ButtonLink to="/login" colorPalette="brand" variant="outline" size="sm" flexShrink={0}>Sign In</ButtonLink>
+          <ButtonLink to="/login" colorPalette="brand" variant="outline" size="sm" flexShrink={0}>
+            Sign In
+          </ButtonLink>
         </Flex>
       </Container>
     </Box>
@@ -84,7 +94,15 @@ export function PublicLayout() {
     <Flex direction="column" minH="100dvh">
       <SkipLink />
       <PublicHeader />
-      <Box as="main" id={MAIN_CONTENT_ID} tabIndex={-1} flex="1" display="flex" flexDirection="column" _focus={{ outline: 'none' }}>
+      <Box
+        as="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        flex="1"
+        display="flex"
+        flexDirection="column"
+        _focus={{ outline: 'none' }}
+      >
         <SiteFooterContext.Provider value={true}>
           <Outlet />
         </SiteFooterContext.Provider>

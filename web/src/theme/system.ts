@@ -80,7 +80,9 @@ const config = defineConfig({
     // drops white text under 4.5:1 on the brand colour; darken instead (colorPalette.fg is the
     // 700 shade).
     recipes: {
-      button: { variants: { variant: { solid: { _hover: { bg: 'colorPalette.fg' }, _expanded: { bg: 'colorPalette.fg' } } } } },
+      button: {
+        variants: { variant: { solid: { _hover: { bg: 'colorPalette.fg' }, _expanded: { bg: 'colorPalette.fg' } } } },
+      },
     },
     slotRecipes: { toast: toastRecipe },
   },

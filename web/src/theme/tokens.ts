@@ -33,7 +33,9 @@ export const colors = defineTokens.colors({
 });
 
 export const fonts = defineTokens.fonts({
-  heading: { value: `'Inter Variable', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif` },
+  heading: {
+    value: `'Inter Variable', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif`,
+  },
   body: { value: `'Inter Variable', ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif` },
 });
 

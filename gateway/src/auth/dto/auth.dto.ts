@@ -13,7 +13,9 @@ const REQUIRED = { message: 'Please fill in all fields' };
 function RequiredText(label: string, maxLength: number, tooLong: string, options: { trim?: boolean } = {}) {
   return applyDecorators(
     // A missing field (absent or null) is an unfilled field, not a wrong type.
-    IsString({ message: ({ value }) => (value === undefined || value === null ? REQUIRED.message : `${label} must be text`) }),
+    IsString({
+      message: ({ value }) => (value === undefined || value === null ? REQUIRED.message : `${label} must be text`),
+    }),
     IsNotEmpty(REQUIRED),
     MaxLength(maxLength, { message: tooLong }),
     ...(options.trim ? [Transform(trim)] : []),

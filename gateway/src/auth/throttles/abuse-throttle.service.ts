@@ -84,8 +84,12 @@ export class AbuseThrottleService {
 
   /** Counts one attempt for `who` (an IP or a user id) and refuses past the limit. */
   private async countAgainst(limit: Limit, who: string, message: string): Promise<void> {
-    const { exceeded, retryAfterSeconds } = await this.counters.incrementAndCheck({ ...limit, key: `${limit.scope}:${who}` });
-    if (exceeded) throw new TooManyAttemptsException(retryAfterSeconds, `${message} Try again in ${retryAfterSeconds} seconds.`);
+    const { exceeded, retryAfterSeconds } = await this.counters.incrementAndCheck({
+      ...limit,
+      key: `${limit.scope}:${who}`,
+    });
+    if (exceeded)
+      throw new TooManyAttemptsException(retryAfterSeconds, `${message} Try again in ${retryAfterSeconds} seconds.`);
   }
 }
 

@@ -27,7 +27,9 @@ export class WindowCounters {
   ) {}
 
   /** The first limit already used up, with the seconds until its window ends. */
-  async firstExhausted<T extends WindowLimit>(limits: T[]): Promise<{ limit: T; retryAfterSeconds: number } | undefined> {
+  async firstExhausted<T extends WindowLimit>(
+    limits: T[],
+  ): Promise<{ limit: T; retryAfterSeconds: number } | undefined> {
     if (limits.length === 0) return undefined;
     const counts = await this.run(() => this.redis.mget(...limits.map((l) => l.key)));
     const index = limits.findIndex((limit, i) => Number(counts[i] ?? 0) >= limit.max);
@@ -48,9 +50,14 @@ export class WindowCounters {
 
   /** Counts one event and reports whether it went past the limit (for limits on every attempt). */
   async incrementAndCheck(limit: WindowLimit): Promise<{ exceeded: boolean; retryAfterSeconds: number }> {
-    const results = await this.run(() => this.redis.multi().incr(limit.key).expire(limit.key, limit.windowSeconds, 'NX').ttl(limit.key).exec());
+    const results = await this.run(() =>
+      this.redis.multi().incr(limit.key).expire(limit.key, limit.windowSeconds, 'NX').ttl(limit.key).exec(),
+    );
     const count = Number(results?.[0]?.[1] ?? 0);
-    return { exceeded: count > limit.max, retryAfterSeconds: Math.max(1, Number(results?.[2]?.[1] ?? limit.windowSeconds)) };
+    return {
+      exceeded: count > limit.max,
+      retryAfterSeconds: Math.max(1, Number(results?.[2]?.[1] ?? limit.windowSeconds)),
+    };
   }
 
   async clear(keys: string[]): Promise<void> {

@@ -15,7 +15,16 @@ describe('known-device tokens', () => {
     const token = tokens.issue(id);
     const other = KnownDeviceTokens.newDeviceId();
     const flipped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
-    for (const bad of [undefined, '', id, `${other}.${token.split('.')[1]}`, flipped, `${token}x`, ` ${token}`, new KnownDeviceTokens(Buffer.alloc(32, 8)).issue(id)]) {
+    for (const bad of [
+      undefined,
+      '',
+      id,
+      `${other}.${token.split('.')[1]}`,
+      flipped,
+      `${token}x`,
+      ` ${token}`,
+      new KnownDeviceTokens(Buffer.alloc(32, 8)).issue(id),
+    ]) {
       expect(tokens.verify(bad)).toBeUndefined();
     }
   });

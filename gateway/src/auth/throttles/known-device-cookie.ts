@@ -12,7 +12,13 @@ export function knownDeviceCookieName(config: AppConfig): string {
 
 export function knownDeviceCookieOptions(config: AppConfig): CookieSerializeOptions {
   // Only same-origin sign-in requests need it: Strict keeps it off every cross-site request.
-  return { httpOnly: true, sameSite: 'strict', secure: config.isProduction, path: '/', maxAge: KNOWN_DEVICE_MAX_AGE_SECONDS };
+  return {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: config.isProduction,
+    path: '/',
+    maxAge: KNOWN_DEVICE_MAX_AGE_SECONDS,
+  };
 }
 
 /**

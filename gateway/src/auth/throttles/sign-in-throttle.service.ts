@@ -91,7 +91,10 @@ export class SignInThrottleService {
     const now = Date.now();
     const knownAddresses = `signin:known-ip:${account}`;
     const knownDevices = `signin:known-dev:${account}`;
-    await this.counters.clear([pairKey(account, 'a', this.hash(`ip:${origin.ip}`)), pairKey(account, 'd', this.hash(`device:${deviceId}`))]);
+    await this.counters.clear([
+      pairKey(account, 'a', this.hash(`ip:${origin.ip}`)),
+      pairKey(account, 'd', this.hash(`device:${deviceId}`)),
+    ]);
     await this.counters.run(() =>
       this.redis
         .multi()
@@ -128,7 +131,10 @@ export class SignInThrottleService {
 
   /** Every failure counts in all of these; which of them refuse depends on the trust. */
   private allLimits(account: string, origin: SignInOrigin, check: SignInCheck): ScopedLimit[] {
-    const pair = check.trust === 'device' ? pairKey(account, 'd', this.hash(`device:${check.deviceId as string}`)) : pairKey(account, 'a', this.hash(`ip:${origin.ip}`));
+    const pair =
+      check.trust === 'device'
+        ? pairKey(account, 'd', this.hash(`device:${check.deviceId as string}`))
+        : pairKey(account, 'a', this.hash(`ip:${origin.ip}`));
     return [
       { scope: 'pair', key: pair, max: PER_PAIR, windowSeconds: MINUTE },
       { scope: 'ip', key: `signin:ip:${origin.ip}`, max: PER_IP, windowSeconds: MINUTE },

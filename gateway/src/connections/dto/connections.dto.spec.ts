@@ -63,8 +63,14 @@ describe('ConnectPrintifyDto', () => {
   });
 
   it('accepts numeric and digit-string shop ids, and an empty date as "all orders"', async () => {
-    expect(await validate(ConnectPrintifyDto, { token: ' t ', shopId: 8675309 })).toEqual({ token: 't', shopId: '8675309' });
-    expect(await validate(ConnectPrintifyDto, { token: 't', shopId: ' 42 ', syncFromDate: '  ' })).toEqual({ token: 't', shopId: '42' });
+    expect(await validate(ConnectPrintifyDto, { token: ' t ', shopId: 8675309 })).toEqual({
+      token: 't',
+      shopId: '8675309',
+    });
+    expect(await validate(ConnectPrintifyDto, { token: 't', shopId: ' 42 ', syncFromDate: '  ' })).toEqual({
+      token: 't',
+      shopId: '42',
+    });
     expect(await validate(ConnectPrintifyDto, { token: 't', shopId: '42', syncFromDate: '2025-03-01' })).toEqual({
       token: 't',
       shopId: '42',
@@ -99,6 +105,7 @@ describe('DisconnectableServicePipe', () => {
     const pipe = new DisconnectableServicePipe();
     expect(pipe.transform('etsy')).toBe('etsy');
     expect(pipe.transform('printify')).toBe('printify');
-    for (const bad of ['all2', 'ETSY', 'shopify', '__proto__', '']) expect(() => pipe.transform(bad)).toThrow(expect.objectContaining({ code: 'not_found', status: 404 }));
+    for (const bad of ['all2', 'ETSY', 'shopify', '__proto__', ''])
+      expect(() => pipe.transform(bad)).toThrow(expect.objectContaining({ code: 'not_found', status: 404 }));
   });
 });

@@ -5,14 +5,19 @@ import { isProvider, PROVIDER_MESSAGES, type Provider } from '@pod/contracts';
 import { UnsafeTextMessage } from '../../http/validation-pipe';
 import { ApiException } from '../../http/api-exception';
 
-const { emptyPrintifyToken: EMPTY_PRINTIFY_TOKEN, invalidPrintifyToken: INVALID_PRINTIFY_TOKEN, selectPrintifyShop: SELECT_A_SHOP } = PROVIDER_MESSAGES;
+const {
+  emptyPrintifyToken: EMPTY_PRINTIFY_TOKEN,
+  invalidPrintifyToken: INVALID_PRINTIFY_TOKEN,
+  selectPrintifyShop: SELECT_A_SHOP,
+} = PROVIDER_MESSAGES;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Shop ids arrive as numbers (Printify's) or digit strings; both become a string, anything else stays invalid. */
 const shopIdToString = ({ value }: { value: unknown }) => {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
   return typeof value === 'string' ? value.trim() : value;
 };
-const emptyToUndefined = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() === '' ? undefined : trim({ value }));
+const emptyToUndefined = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : trim({ value });
 
 // Decorators run bottom-up and the pipe stops at a property's first failure: type, presence, then format.
 

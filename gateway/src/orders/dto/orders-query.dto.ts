@@ -1,5 +1,10 @@
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { DISPLAY_CURRENCY_CODES, FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR, type DisplayCurrencyCode } from '@pod/domain';
+import {
+  DISPLAY_CURRENCY_CODES,
+  FIRST_SUPPORTED_YEAR,
+  LAST_SUPPORTED_YEAR,
+  type DisplayCurrencyCode,
+} from '@pod/domain';
 import { IsSupportedMonth } from '../../http/supported-dates';
 
 /**
@@ -25,7 +30,9 @@ export class OrdersQueryDto extends CurrencyQueryDto {
   search?: string;
 
   @IsOptional()
-  @IsIn(['all', 'matched', 'pending', 'unmatched'], { message: 'status must be one of all, matched, pending or unmatched' })
+  @IsIn(['all', 'matched', 'pending', 'unmatched'], {
+    message: 'status must be one of all, matched, pending or unmatched',
+  })
   status?: 'all' | 'matched' | 'pending' | 'unmatched';
 
   // The Orders filter's windows, and the Dashboard's 365: its unmatched preview counts what its counters count.
@@ -52,11 +59,15 @@ export class OrdersQueryDto extends CurrencyQueryDto {
 
 export class MatchingQueryDto extends CurrencyQueryDto {
   @IsOptional()
-  @IsIn(['all', 'matched', 'pending', 'unmatched'], { message: 'status must be one of all, matched, pending or unmatched' })
+  @IsIn(['all', 'matched', 'pending', 'unmatched'], {
+    message: 'status must be one of all, matched, pending or unmatched',
+  })
   status?: 'all' | 'matched' | 'pending' | 'unmatched';
 
   @IsOptional()
-  @IsSupportedMonth({ message: `month must be a month as YYYY-MM from ${FIRST_SUPPORTED_YEAR}-01 to ${LAST_SUPPORTED_YEAR}-12` })
+  @IsSupportedMonth({
+    message: `month must be a month as YYYY-MM from ${FIRST_SUPPORTED_YEAR}-01 to ${LAST_SUPPORTED_YEAR}-12`,
+  })
   month?: string;
 
   @IsOptional()

@@ -11,7 +11,12 @@ export class UnsafeMinorUnitsError extends RangeError {
 
 /** Every integer text beyond 2^53 - 1 parses to 2^53 or more, which isSafeInteger refuses: no silent rounding. */
 function toSafeMinorUnits(value: unknown): MinorUnits {
-  const asNumber = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : typeof value === 'bigint' ? Number(value) : value;
+  const asNumber =
+    typeof value === 'string' && /^-?\d+$/.test(value.trim())
+      ? Number(value)
+      : typeof value === 'bigint'
+        ? Number(value)
+        : value;
   if (typeof asNumber !== 'number' || !Number.isSafeInteger(asNumber)) throw new UnsafeMinorUnitsError(value);
   return minorUnits(asNumber);
 }
@@ -29,7 +34,8 @@ export const minorUnitsTransformer: ValueTransformer = {
 /** An ISO 4217 code stored as char(3); an unknown code read back throws rather than flowing on. */
 export const currencyCodeTransformer: ValueTransformer = {
   to: (value: unknown) => (value === null || value === undefined ? value : parseCurrencyCode(value)),
-  from: (value: unknown): CurrencyCode | null => (value === null || value === undefined ? null : parseCurrencyCode(value)),
+  from: (value: unknown): CurrencyCode | null =>
+    value === null || value === undefined ? null : parseCurrencyCode(value),
 };
 
 interface MoneyColumnOptions {
@@ -42,10 +48,22 @@ interface MoneyColumnOptions {
 
 /** A money amount column: `bigint` minor units, always next to a CurrencyColumn naming its currency. */
 export function MinorUnitsColumn(options: MoneyColumnOptions): PropertyDecorator {
-  return Column({ name: options.name, type: 'bigint', nullable: options.nullable ?? false, default: options.default, transformer: minorUnitsTransformer });
+  return Column({
+    name: options.name,
+    type: 'bigint',
+    nullable: options.nullable ?? false,
+    default: options.default,
+    transformer: minorUnitsTransformer,
+  });
 }
 
 /** The ISO 4217 currency of the amounts beside it, e.g. `currency` or `shop_currency`. */
 export function CurrencyColumn(options: MoneyColumnOptions): PropertyDecorator {
-  return Column({ name: options.name, type: 'char', length: 3, nullable: options.nullable ?? false, transformer: currencyCodeTransformer });
+  return Column({
+    name: options.name,
+    type: 'char',
+    length: 3,
+    nullable: options.nullable ?? false,
+    transformer: currencyCodeTransformer,
+  });
 }

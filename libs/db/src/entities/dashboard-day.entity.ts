@@ -18,7 +18,12 @@ export class DashboardDayEntity {
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'dashboard_day_user_id_fkey' })
   user?: UserEntity;
 
-  @PrimaryColumn({ type: 'char', length: 3, transformer: currencyCodeTransformer, primaryKeyConstraintName: 'dashboard_day_pkey' })
+  @PrimaryColumn({
+    type: 'char',
+    length: 3,
+    transformer: currencyCodeTransformer,
+    primaryKeyConstraintName: 'dashboard_day_pkey',
+  })
   currency: DisplayCurrencyCode;
 
   /** The UTC day of the orders' order_date ('YYYY-MM-DD'). */

@@ -30,7 +30,12 @@ export class OrderProfitEntity {
   record?: OrderRecordEntity;
 
   /** The display currency of the figures (ISO code, a PrimaryColumn with the currency columns' transformer). */
-  @PrimaryColumn({ type: 'char', length: 3, transformer: currencyCodeTransformer, primaryKeyConstraintName: 'order_profit_pkey' })
+  @PrimaryColumn({
+    type: 'char',
+    length: 3,
+    transformer: currencyCodeTransformer,
+    primaryKeyConstraintName: 'order_profit_pkey',
+  })
   currency: DisplayCurrencyCode;
 
   @Column({ name: 'user_id', type: 'uuid' })

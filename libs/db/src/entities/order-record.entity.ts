@@ -1,4 +1,13 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type ValueTransformer } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type ValueTransformer,
+} from 'typeorm';
 import type { MatchMethod, MatchStatus } from '@pod/domain';
 import { EtsyReceiptEntity } from './etsy-receipt.entity';
 import { PrintifyOrderEntity } from './printify-order.entity';
@@ -20,7 +29,10 @@ const confidenceTransformer: ValueTransformer = {
 @Check('order_record_status_check', `status IN ('matched', 'pending', 'unmatched')`)
 @Check('order_record_match_method_check', `match_method IN ('exact', 'fuzzy', 'manual')`)
 @Check('order_record_match_confidence_check', `match_confidence BETWEEN 0 AND 1`)
-@Check('order_record_sides_check', `(etsy_shop_id IS NULL) = (etsy_receipt_id IS NULL) AND (printify_shop_id IS NULL) = (printify_order_id IS NULL) AND (etsy_receipt_id IS NOT NULL OR printify_order_id IS NOT NULL)`)
+@Check(
+  'order_record_sides_check',
+  `(etsy_shop_id IS NULL) = (etsy_receipt_id IS NULL) AND (printify_shop_id IS NULL) = (printify_order_id IS NULL) AND (etsy_receipt_id IS NOT NULL OR printify_order_id IS NOT NULL)`,
+)
 @Check(
   'order_record_pairing_check',
   `CASE WHEN etsy_receipt_id IS NOT NULL AND printify_order_id IS NOT NULL
@@ -28,8 +40,14 @@ const confidenceTransformer: ValueTransformer = {
      ELSE match_confidence IS NULL AND status <> 'matched' AND (match_method IS NULL OR match_method = 'manual') AND (status = 'unmatched' OR etsy_receipt_id IS NOT NULL)
    END`,
 )
-@Index('order_record_receipt_idx', ['userId', 'etsyReceiptId', 'etsyShopId'], { unique: true, where: 'etsy_receipt_id IS NOT NULL' })
-@Index('order_record_printify_order_idx', ['userId', 'printifyOrderId', 'printifyShopId'], { unique: true, where: 'printify_order_id IS NOT NULL' })
+@Index('order_record_receipt_idx', ['userId', 'etsyReceiptId', 'etsyShopId'], {
+  unique: true,
+  where: 'etsy_receipt_id IS NOT NULL',
+})
+@Index('order_record_printify_order_idx', ['userId', 'printifyOrderId', 'printifyShopId'], {
+  unique: true,
+  where: 'printify_order_id IS NOT NULL',
+})
 @Index('order_record_list_idx', ['userId', 'orderDate', 'id'], { where: 'archived_at IS NULL' })
 @Index('order_record_status_idx', ['userId', 'status', 'orderDate'], { where: 'archived_at IS NULL' })
 export class OrderRecordEntity {
@@ -53,7 +71,11 @@ export class OrderRecordEntity {
   @JoinColumn([
     { name: 'user_id', referencedColumnName: 'userId', foreignKeyConstraintName: 'order_record_receipt_fkey' },
     { name: 'etsy_shop_id', referencedColumnName: 'shopId', foreignKeyConstraintName: 'order_record_receipt_fkey' },
-    { name: 'etsy_receipt_id', referencedColumnName: 'receiptId', foreignKeyConstraintName: 'order_record_receipt_fkey' },
+    {
+      name: 'etsy_receipt_id',
+      referencedColumnName: 'receiptId',
+      foreignKeyConstraintName: 'order_record_receipt_fkey',
+    },
   ])
   receipt?: EtsyReceiptEntity;
 
@@ -66,8 +88,16 @@ export class OrderRecordEntity {
   @ManyToOne(() => PrintifyOrderEntity, { onDelete: 'CASCADE' })
   @JoinColumn([
     { name: 'user_id', referencedColumnName: 'userId', foreignKeyConstraintName: 'order_record_printify_order_fkey' },
-    { name: 'printify_shop_id', referencedColumnName: 'shopId', foreignKeyConstraintName: 'order_record_printify_order_fkey' },
-    { name: 'printify_order_id', referencedColumnName: 'orderId', foreignKeyConstraintName: 'order_record_printify_order_fkey' },
+    {
+      name: 'printify_shop_id',
+      referencedColumnName: 'shopId',
+      foreignKeyConstraintName: 'order_record_printify_order_fkey',
+    },
+    {
+      name: 'printify_order_id',
+      referencedColumnName: 'orderId',
+      foreignKeyConstraintName: 'order_record_printify_order_fkey',
+    },
   ])
   printifyOrder?: PrintifyOrderEntity;
 
@@ -77,7 +107,14 @@ export class OrderRecordEntity {
   @Column({ name: 'match_method', type: 'text', nullable: true })
   matchMethod: MatchMethod | null;
 
-  @Column({ name: 'match_confidence', type: 'numeric', precision: 5, scale: 4, nullable: true, transformer: confidenceTransformer })
+  @Column({
+    name: 'match_confidence',
+    type: 'numeric',
+    precision: 5,
+    scale: 4,
+    nullable: true,
+    transformer: confidenceTransformer,
+  })
   matchConfidence: number | null;
 
   @Column({ name: 'archived_at', type: 'timestamptz', nullable: true })

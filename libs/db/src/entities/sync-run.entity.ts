@@ -5,10 +5,16 @@ import { UserEntity } from './user.entity';
 /** One sync of one provider for one user: what the UI polls. The BullMQ job id is this id. */
 @Entity({ name: 'sync_run' })
 @Check('sync_run_provider_check', `provider IN ('etsy', 'printify')`)
-@Check('sync_run_status_check', `status IN ('queued', 'running', 'waiting_for_quota', 'succeeded', 'failed', 'interrupted')`)
+@Check(
+  'sync_run_status_check',
+  `status IN ('queued', 'running', 'waiting_for_quota', 'succeeded', 'failed', 'interrupted')`,
+)
 @Check('sync_run_trigger_check', `trigger IN ('user', 'schedule', 'nightly', 'connect', 'demo', 'operator')`)
 @Check('sync_run_mode_check', `mode IN ('incremental', 'nightly')`)
-@Index('sync_run_one_active_idx', ['userId', 'provider'], { unique: true, where: `status IN ('queued', 'running', 'waiting_for_quota')` })
+@Index('sync_run_one_active_idx', ['userId', 'provider'], {
+  unique: true,
+  where: `status IN ('queued', 'running', 'waiting_for_quota')`,
+})
 @Index('sync_run_user_latest_idx', ['userId', 'provider', 'createdAt'])
 @Index('sync_run_active_idx', ['updatedAt'], { where: `status IN ('queued', 'running', 'waiting_for_quota')` })
 export class SyncRunEntity {

@@ -39,7 +39,9 @@ export class SyncRuns1764200000000 implements MigrationInterface {
       CREATE UNIQUE INDEX sync_run_one_active_idx ON sync_run (user_id, provider)
       WHERE status IN ('queued', 'running', 'waiting_for_quota')`);
     await queryRunner.query(`CREATE INDEX sync_run_user_latest_idx ON sync_run (user_id, provider, created_at)`);
-    await queryRunner.query(`CREATE INDEX sync_run_active_idx ON sync_run (updated_at) WHERE status IN ('queued', 'running', 'waiting_for_quota')`);
+    await queryRunner.query(
+      `CREATE INDEX sync_run_active_idx ON sync_run (updated_at) WHERE status IN ('queued', 'running', 'waiting_for_quota')`,
+    );
     await queryRunner.query(`
       CREATE TABLE sync_cursor (
         user_id uuid NOT NULL CONSTRAINT sync_cursor_user_id_fkey REFERENCES app_user (id) ON DELETE CASCADE,

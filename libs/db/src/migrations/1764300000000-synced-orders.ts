@@ -118,9 +118,13 @@ export class SyncedOrders1764300000000 implements MigrationInterface {
         CONSTRAINT etsy_ledger_entry_pkey PRIMARY KEY (user_id, shop_id, entry_id)
       )`);
     await queryRunner.query(`CREATE INDEX etsy_ledger_entry_receipt_idx ON etsy_ledger_entry (user_id, receipt_id)`);
-    await queryRunner.query(`CREATE INDEX etsy_ledger_entry_reference_idx ON etsy_ledger_entry (user_id, reference_id)`);
+    await queryRunner.query(
+      `CREATE INDEX etsy_ledger_entry_reference_idx ON etsy_ledger_entry (user_id, reference_id)`,
+    );
     // Only entries still waiting for their receipt are looked at after each page.
-    await queryRunner.query(`CREATE INDEX etsy_ledger_entry_pending_idx ON etsy_ledger_entry (user_id, shop_id) WHERE link_pending`);
+    await queryRunner.query(
+      `CREATE INDEX etsy_ledger_entry_pending_idx ON etsy_ledger_entry (user_id, shop_id) WHERE link_pending`,
+    );
 
     await queryRunner.query(`
       CREATE TABLE printify_order (
@@ -194,7 +198,15 @@ export class SyncedOrders1764300000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['sync_quarantine', 'printify_order_line', 'printify_order', 'etsy_ledger_entry', 'etsy_payment', 'etsy_receipt_line', 'etsy_receipt']) {
+    for (const table of [
+      'sync_quarantine',
+      'printify_order_line',
+      'printify_order',
+      'etsy_ledger_entry',
+      'etsy_payment',
+      'etsy_receipt_line',
+      'etsy_receipt',
+    ]) {
       await queryRunner.query(`DROP TABLE ${table}`);
     }
   }

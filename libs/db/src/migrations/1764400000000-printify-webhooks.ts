@@ -16,7 +16,9 @@ export class PrintifyWebhooks1764400000000 implements MigrationInterface {
         ADD COLUMN webhook_secret_enc text NULL,
         ADD COLUMN webhook_status text NULL
           CONSTRAINT provider_connection_webhook_status_check CHECK (webhook_status IN ('pending', 'registered', 'failed'))`);
-    await queryRunner.query(`CREATE UNIQUE INDEX provider_connection_webhook_key_idx ON provider_connection (webhook_key)`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX provider_connection_webhook_key_idx ON provider_connection (webhook_key)`,
+    );
     await queryRunner.query(`CREATE INDEX provider_connection_shop_idx ON provider_connection (provider, shop_id)`);
   }
 

@@ -65,8 +65,12 @@ export class OrderRecords1764600000000 implements MigrationInterface {
         WHERE printify_order_id IS NOT NULL`);
     // Lists sort by date (newest first) and filter by date range or month; the status filter
     // and the dashboard's counters read the second.
-    await queryRunner.query(`CREATE INDEX order_record_list_idx ON order_record (user_id, order_date, id) WHERE archived_at IS NULL`);
-    await queryRunner.query(`CREATE INDEX order_record_status_idx ON order_record (user_id, status, order_date) WHERE archived_at IS NULL`);
+    await queryRunner.query(
+      `CREATE INDEX order_record_list_idx ON order_record (user_id, order_date, id) WHERE archived_at IS NULL`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX order_record_status_idx ON order_record (user_id, status, order_date) WHERE archived_at IS NULL`,
+    );
     await queryRunner.query(`
       CREATE INDEX order_record_search_idx ON order_record USING gin (
         (coalesce(etsy_receipt_id, '') || ' ' || coalesce(printify_order_id, '') || ' ' || coalesce(customer_name, '') || ' ' || coalesce(product_title, ''))
@@ -89,7 +93,9 @@ export class OrderRecords1764600000000 implements MigrationInterface {
       )`);
     // One queued run per user: triggers while it waits join it. A run may be queued while
     // another runs, so orders synced during a run are matched by the next.
-    await queryRunner.query(`CREATE UNIQUE INDEX match_run_one_queued_idx ON match_run (user_id) WHERE status = 'queued'`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX match_run_one_queued_idx ON match_run (user_id) WHERE status = 'queued'`,
+    );
     await queryRunner.query(`CREATE INDEX match_run_user_latest_idx ON match_run (user_id, created_at)`);
   }
 

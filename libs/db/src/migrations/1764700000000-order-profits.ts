@@ -47,7 +47,9 @@ export class OrderProfits1764700000000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE INDEX order_profit_user_idx ON order_profit (user_id, currency, order_record_id)
         INCLUDE (record_sides, figures, revenue_minor, costs_minor, net_profit_minor, has_estimated_fees)`);
-    await queryRunner.query(`CREATE INDEX order_profit_unavailable_idx ON order_profit (user_id) WHERE figures = 'rate_unavailable'`);
+    await queryRunner.query(
+      `CREATE INDEX order_profit_unavailable_idx ON order_profit (user_id) WHERE figures = 'rate_unavailable'`,
+    );
     await queryRunner.query(`
       ALTER TABLE provider_connection ADD COLUMN printify_cost_reading text NOT NULL DEFAULT 'per_unit'
         CONSTRAINT provider_connection_printify_cost_reading_check CHECK (printify_cost_reading IN ('per_unit', 'per_line'))`);

@@ -10,7 +10,9 @@ export class ProvisionalFigures1764800000000 implements MigrationInterface {
   name = 'ProvisionalFigures1764800000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE order_profit DROP CONSTRAINT order_profit_figures_check, DROP CONSTRAINT order_profit_amounts_check`);
+    await queryRunner.query(
+      `ALTER TABLE order_profit DROP CONSTRAINT order_profit_figures_check, DROP CONSTRAINT order_profit_amounts_check`,
+    );
     await queryRunner.query(`
       ALTER TABLE order_profit
         ADD CONSTRAINT order_profit_figures_check CHECK (figures IN ('ok', 'provisional', 'rate_unavailable')),
@@ -25,8 +27,12 @@ export class ProvisionalFigures1764800000000 implements MigrationInterface {
     // Provisional figures become "not computed": the next profit run figures them again.
     await queryRunner.query(`DELETE FROM order_profit WHERE figures = 'provisional'`);
     await queryRunner.query(`DROP INDEX order_profit_not_final_idx`);
-    await queryRunner.query(`CREATE INDEX order_profit_unavailable_idx ON order_profit (user_id) WHERE figures = 'rate_unavailable'`);
-    await queryRunner.query(`ALTER TABLE order_profit DROP CONSTRAINT order_profit_figures_check, DROP CONSTRAINT order_profit_amounts_check`);
+    await queryRunner.query(
+      `CREATE INDEX order_profit_unavailable_idx ON order_profit (user_id) WHERE figures = 'rate_unavailable'`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE order_profit DROP CONSTRAINT order_profit_figures_check, DROP CONSTRAINT order_profit_amounts_check`,
+    );
     await queryRunner.query(`
       ALTER TABLE order_profit
         ADD CONSTRAINT order_profit_figures_check CHECK (figures IN ('ok', 'rate_unavailable')),

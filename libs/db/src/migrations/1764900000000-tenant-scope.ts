@@ -23,7 +23,14 @@ export const ROW_SECURED_TABLES = [
 const SCOPED_USER = `nullif(current_setting('app.user_id', true), '')::uuid`;
 
 /** The synced tables a sync analyzes when their statistics lag (TableStatisticsRepository). */
-const ANALYZABLE_TABLES = ['etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line'];
+const ANALYZABLE_TABLES = [
+  'etsy_receipt',
+  'etsy_receipt_line',
+  'etsy_payment',
+  'etsy_ledger_entry',
+  'printify_order',
+  'printify_order_line',
+];
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
@@ -80,7 +87,9 @@ export class TenantScope1764900000000 implements MigrationInterface {
     await queryRunner.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${APP_ROLE}`);
     await queryRunner.query(`REVOKE INSERT, UPDATE, DELETE ON ${s}.schema_migration FROM ${APP_ROLE}`);
     await queryRunner.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${s} TO ${APP_ROLE}`);
-    await queryRunner.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${APP_ROLE}`);
+    await queryRunner.query(
+      `ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${APP_ROLE}`,
+    );
     await queryRunner.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT USAGE, SELECT ON SEQUENCES TO ${APP_ROLE}`);
     await queryRunner.query(`
       CREATE FUNCTION ${s}.analyze_synced_tables(tables text[]) RETURNS void
@@ -99,8 +108,12 @@ export class TenantScope1764900000000 implements MigrationInterface {
     for (const table of ROW_SECURED_TABLES) {
       await queryRunner.query(`ALTER TABLE ${s}.${table} ENABLE ROW LEVEL SECURITY`);
       await queryRunner.query(`ALTER TABLE ${s}.${table} FORCE ROW LEVEL SECURITY`);
-      await queryRunner.query(`CREATE POLICY tenant_scope ON ${s}.${table} USING (user_id = ${SCOPED_USER}) WITH CHECK (user_id = ${SCOPED_USER})`);
-      await queryRunner.query(`CREATE POLICY all_tenants_read ON ${s}.${table} FOR SELECT USING (current_setting('app.all_tenants', true) = 'on')`);
+      await queryRunner.query(
+        `CREATE POLICY tenant_scope ON ${s}.${table} USING (user_id = ${SCOPED_USER}) WITH CHECK (user_id = ${SCOPED_USER})`,
+      );
+      await queryRunner.query(
+        `CREATE POLICY all_tenants_read ON ${s}.${table} FOR SELECT USING (current_setting('app.all_tenants', true) = 'on')`,
+      );
     }
   }
 
@@ -115,8 +128,12 @@ export class TenantScope1764900000000 implements MigrationInterface {
       await queryRunner.query(`ALTER TABLE ${s}.${table} DISABLE ROW LEVEL SECURITY`);
     }
     await queryRunner.query(`DROP FUNCTION ${s}.analyze_synced_tables(text[])`);
-    await queryRunner.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} REVOKE USAGE, SELECT ON SEQUENCES FROM ${APP_ROLE}`);
-    await queryRunner.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} REVOKE SELECT, INSERT, UPDATE, DELETE ON TABLES FROM ${APP_ROLE}`);
+    await queryRunner.query(
+      `ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} REVOKE USAGE, SELECT ON SEQUENCES FROM ${APP_ROLE}`,
+    );
+    await queryRunner.query(
+      `ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} REVOKE SELECT, INSERT, UPDATE, DELETE ON TABLES FROM ${APP_ROLE}`,
+    );
     await queryRunner.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${s} FROM ${APP_ROLE}`);
     await queryRunner.query(`REVOKE ALL ON ALL TABLES IN SCHEMA ${s} FROM ${APP_ROLE}`);
     await queryRunner.query(`REVOKE USAGE ON SCHEMA ${s} FROM ${APP_ROLE}`);

@@ -69,7 +69,9 @@ export class DashboardRollups1765300000000 implements MigrationInterface {
     await queryRunner.query(`SELECT set_config('app.all_tenants', '', true)`);
     await queryRunner.query(`ALTER TABLE ${s}.dashboard_day ENABLE ROW LEVEL SECURITY`);
     await queryRunner.query(`ALTER TABLE ${s}.dashboard_day FORCE ROW LEVEL SECURITY`);
-    await queryRunner.query(`CREATE POLICY tenant_scope ON ${s}.dashboard_day USING (user_id = ${SCOPED_USER}) WITH CHECK (user_id = ${SCOPED_USER})`);
+    await queryRunner.query(
+      `CREATE POLICY tenant_scope ON ${s}.dashboard_day USING (user_id = ${SCOPED_USER}) WITH CHECK (user_id = ${SCOPED_USER})`,
+    );
     await queryRunner.query(`
       CREATE FUNCTION ${s}.analyze_order_tables(tables text[]) RETURNS void
       LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $fn$

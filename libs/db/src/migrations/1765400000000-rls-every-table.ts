@@ -2,13 +2,29 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { APP_ROLE, ROW_SECURED_TABLES } from './1764900000000-tenant-scope';
 
 /** The tenant tables 1764900000000 left open (their by-id and by-credential lookups needed them so). */
-export const NEWLY_SECURED_TABLES = ['provider_connection', 'user_session', 'oauth_state', 'sync_run', 'sync_cursor', 'sync_quarantine'] as const;
+export const NEWLY_SECURED_TABLES = [
+  'provider_connection',
+  'user_session',
+  'oauth_state',
+  'sync_run',
+  'sync_cursor',
+  'sync_quarantine',
+] as const;
 
 /** The user a transaction is scoped to (set_config('app.user_id', …, true)); no setting, no rows. */
 const SCOPED_USER = `nullif(current_setting('app.user_id', true), '')::uuid`;
 
 /** Tables the SECURITY DEFINER functions below read or write, as their owner. */
-const DEFINER_TABLES = ['app_user', 'user_session', 'oauth_state', 'provider_connection', 'sync_run', 'match_run', 'order_record', 'order_profit'];
+const DEFINER_TABLES = [
+  'app_user',
+  'user_session',
+  'oauth_state',
+  'provider_connection',
+  'sync_run',
+  'match_run',
+  'order_record',
+  'order_profit',
+];
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -118,7 +134,10 @@ export const CROSS_USER_FUNCTIONS: readonly string[] = definerFunctions('s').map
 /** `name(arg type, …)` → `name(type, …)`, what GRANT and DROP FUNCTION take. */
 const argumentTypes = (signature: string) => {
   const args = signature.slice(signature.indexOf('(') + 1, signature.indexOf(')'));
-  return `${functionName(signature)}(${args.split(',').map((arg) => arg.trim().split(/\s+/).slice(1).join(' ')).join(', ')})`;
+  return `${functionName(signature)}(${args
+    .split(',')
+    .map((arg) => arg.trim().split(/\s+/).slice(1).join(' '))
+    .join(', ')})`;
 };
 
 /**
@@ -138,20 +157,28 @@ export class RlsEveryTable1765400000000 implements MigrationInterface {
   name = 'RlsEveryTable1765400000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const [{ schema, owner }] = (await queryRunner.query(`SELECT current_schema() AS schema, current_user AS owner`)) as { schema: string; owner: string }[];
+    const [{ schema, owner }] = (await queryRunner.query(
+      `SELECT current_schema() AS schema, current_user AS owner`,
+    )) as { schema: string; owner: string }[];
     const s = quoteIdent(schema);
     for (const table of ROW_SECURED_TABLES) await queryRunner.query(`DROP POLICY all_tenants_read ON ${s}.${table}`);
     for (const table of [...NEWLY_SECURED_TABLES, 'app_user']) {
       const column = table === 'app_user' ? 'id' : 'user_id';
       await queryRunner.query(`ALTER TABLE ${s}.${table} ENABLE ROW LEVEL SECURITY`);
       await queryRunner.query(`ALTER TABLE ${s}.${table} FORCE ROW LEVEL SECURITY`);
-      await queryRunner.query(`CREATE POLICY tenant_scope ON ${s}.${table} USING (${column} = ${SCOPED_USER}) WITH CHECK (${column} = ${SCOPED_USER})`);
+      await queryRunner.query(
+        `CREATE POLICY tenant_scope ON ${s}.${table} USING (${column} = ${SCOPED_USER}) WITH CHECK (${column} = ${SCOPED_USER})`,
+      );
     }
     for (const table of DEFINER_TABLES) {
-      await queryRunner.query(`CREATE POLICY definer_access ON ${s}.${table} TO ${quoteIdent(owner)} USING (true) WITH CHECK (true)`);
+      await queryRunner.query(
+        `CREATE POLICY definer_access ON ${s}.${table} TO ${quoteIdent(owner)} USING (true) WITH CHECK (true)`,
+      );
     }
     for (const fn of definerFunctions(s)) {
-      await queryRunner.query(`CREATE FUNCTION ${s}.${fn.signature} LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$ ${fn.body} $fn$`);
+      await queryRunner.query(
+        `CREATE FUNCTION ${s}.${fn.signature} LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$ ${fn.body} $fn$`,
+      );
       await queryRunner.query(`REVOKE ALL ON FUNCTION ${s}.${argumentTypes(fn.signature)} FROM PUBLIC`);
       await queryRunner.query(`GRANT EXECUTE ON FUNCTION ${s}.${argumentTypes(fn.signature)} TO ${APP_ROLE}`);
     }
@@ -168,7 +195,9 @@ export class RlsEveryTable1765400000000 implements MigrationInterface {
       await queryRunner.query(`ALTER TABLE ${s}.${table} DISABLE ROW LEVEL SECURITY`);
     }
     for (const table of ROW_SECURED_TABLES) {
-      await queryRunner.query(`CREATE POLICY all_tenants_read ON ${s}.${table} FOR SELECT USING (current_setting('app.all_tenants', true) = 'on')`);
+      await queryRunner.query(
+        `CREATE POLICY all_tenants_read ON ${s}.${table} FOR SELECT USING (current_setting('app.all_tenants', true) = 'on')`,
+      );
     }
   }
 }

@@ -136,7 +136,11 @@ export class ConnectionsRepository {
   ) {}
 
   async listForUser(userId: string): Promise<ConnectionSummary[]> {
-    const rows = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).find({ where: { userId }, select: SUMMARY_FIELDS, order: { provider: 'ASC' } }));
+    const rows = await inTenantScope(this.db, userId, (db) =>
+      db
+        .getRepository(ProviderConnectionEntity)
+        .find({ where: { userId }, select: SUMMARY_FIELDS, order: { provider: 'ASC' } }),
+    );
     return rows.map(toSummary);
   }
 
@@ -177,21 +181,38 @@ export class ConnectionsRepository {
   }
 
   /** Makes another shop of the connected Printify account the one synced (same token, same account). */
-  async choosePrintifyShop(userId: string, shopId: string, shopTitle: string, salesChannel: string | null): Promise<void> {
-    await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).update({ userId, provider: 'printify' }, { shopId, shopName: shopTitle, salesChannel, lastSyncAt: null }));
+  async choosePrintifyShop(
+    userId: string,
+    shopId: string,
+    shopTitle: string,
+    salesChannel: string | null,
+  ): Promise<void> {
+    await inTenantScope(this.db, userId, (db) =>
+      db
+        .getRepository(ProviderConnectionEntity)
+        .update({ userId, provider: 'printify' }, { shopId, shopName: shopTitle, salesChannel, lastSyncAt: null }),
+    );
   }
 
   /**
    * Connected connections of every user, in pages ordered by id (for the scheduled resync).
    * Only what a run needs: owner, provider, shop.
    */
-  async listConnectedAfter(afterId: string | null, limit: number): Promise<{ id: string; userId: string; provider: Provider; shopId: string }[]> {
-    return this.db.query(`SELECT id, user_id AS "userId", provider, shop_id AS "shopId" FROM connected_shops_after($1::uuid, $2)`, [afterId, limit]);
+  async listConnectedAfter(
+    afterId: string | null,
+    limit: number,
+  ): Promise<{ id: string; userId: string; provider: Provider; shopId: string }[]> {
+    return this.db.query(
+      `SELECT id, user_id AS "userId", provider, shop_id AS "shopId" FROM connected_shops_after($1::uuid, $2)`,
+      [afterId, limit],
+    );
   }
 
   /** Deletes the connection and its tokens; true when there was one. */
   async remove(userId: string, provider: Provider): Promise<boolean> {
-    const { affected } = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).delete({ userId, provider }));
+    const { affected } = await inTenantScope(this.db, userId, (db) =>
+      db.getRepository(ProviderConnectionEntity).delete({ userId, provider }),
+    );
     return (affected ?? 0) > 0;
   }
 
@@ -206,14 +227,23 @@ export class ConnectionsRepository {
 
   async markStatus(userId: string, provider: Provider, status: ConnectionStatus): Promise<void> {
     // updated_at moves with it (an @UpdateDateColumn).
-    await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).update({ userId, provider, status: Not(status) }, { status }));
+    await inTenantScope(this.db, userId, (db) =>
+      db.getRepository(ProviderConnectionEntity).update({ userId, provider, status: Not(status) }, { status }),
+    );
   }
 
   /** The decrypted Printify token of a connected account, or null when there is none. */
   async readPrintifyToken(userId: string): Promise<{ connection: ConnectionSummary; token: string } | null> {
-    const row = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).findOne({ where: { userId, provider: 'printify' }, select: { ...SUMMARY_FIELDS, accessTokenEnc: true } }));
+    const row = await inTenantScope(this.db, userId, (db) =>
+      db
+        .getRepository(ProviderConnectionEntity)
+        .findOne({ where: { userId, provider: 'printify' }, select: { ...SUMMARY_FIELDS, accessTokenEnc: true } }),
+    );
     if (!row) return null;
-    return { connection: toSummary(row), token: this.cipher.decrypt(row.accessTokenEnc, tokenContext(userId, 'printify', 'access')) };
+    return {
+      connection: toSummary(row),
+      token: this.cipher.decrypt(row.accessTokenEnc, tokenContext(userId, 'printify', 'access')),
+    };
   }
 
   /**
@@ -222,7 +252,9 @@ export class ConnectionsRepository {
    * printify_webhook_owner (SECURITY DEFINER); the row is then read scoped to them.
    */
   async findPrintifyWebhookTarget(key: string): Promise<PrintifyWebhookTarget | null> {
-    const [owner]: { userId: string | null }[] = await this.db.query(`SELECT printify_webhook_owner($1) AS "userId"`, [key]);
+    const [owner]: { userId: string | null }[] = await this.db.query(`SELECT printify_webhook_owner($1) AS "userId"`, [
+      key,
+    ]);
     const userId = owner?.userId;
     if (!userId) return null;
     const row = await inTenantScope(this.db, userId, (db) =>
@@ -232,13 +264,20 @@ export class ConnectionsRepository {
       }),
     );
     if (!row) return null;
-    const secret = row.webhookSecretEnc ? this.cipher.decrypt(row.webhookSecretEnc, tokenContext(row.userId, 'printify', 'webhook')) : null;
+    const secret = row.webhookSecretEnc
+      ? this.cipher.decrypt(row.webhookSecretEnc, tokenContext(row.userId, 'printify', 'webhook'))
+      : null;
     return { connectionId: row.id, userId: row.userId, status: row.status, shopId: row.shopId, secret };
   }
 
   /** The user's Printify webhook key and status (null when not connected). */
   async readPrintifyWebhook(userId: string): Promise<{ key: string | null; status: WebhookStatus | null } | null> {
-    const row = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).findOne({ where: { userId, provider: 'printify' }, select: { id: true, webhookKey: true, webhookStatus: true } }));
+    const row = await inTenantScope(this.db, userId, (db) =>
+      db.getRepository(ProviderConnectionEntity).findOne({
+        where: { userId, provider: 'printify' },
+        select: { id: true, webhookKey: true, webhookStatus: true },
+      }),
+    );
     return row ? { key: row.webhookKey, status: row.webhookStatus } : null;
   }
 
@@ -246,14 +285,23 @@ export class ConnectionsRepository {
   async setPrintifyWebhook(userId: string, setup: PrintifyWebhookSetup): Promise<boolean> {
     const webhookSecretEnc = this.cipher.encrypt(setup.secret, tokenContext(userId, 'printify', 'webhook'));
     const { affected } = await inTenantScope(this.db, userId, (db) =>
-      db.getRepository(ProviderConnectionEntity).update({ userId, provider: 'printify' }, { webhookKey: setup.key, webhookSecretEnc, webhookStatus: setup.status }),
+      db
+        .getRepository(ProviderConnectionEntity)
+        .update(
+          { userId, provider: 'printify' },
+          { webhookKey: setup.key, webhookSecretEnc, webhookStatus: setup.status },
+        ),
     );
     return (affected ?? 0) > 0;
   }
 
   /** Moves the webhook status of the user's Printify connection, only while it still has `key` (a newer setup wins). */
   async markPrintifyWebhook(userId: string, key: string, status: WebhookStatus): Promise<boolean> {
-    const { affected } = await inTenantScope(this.db, userId, (db) => db.getRepository(ProviderConnectionEntity).update({ userId, provider: 'printify', webhookKey: key }, { webhookStatus: status }));
+    const { affected } = await inTenantScope(this.db, userId, (db) =>
+      db
+        .getRepository(ProviderConnectionEntity)
+        .update({ userId, provider: 'printify', webhookKey: key }, { webhookStatus: status }),
+    );
     return (affected ?? 0) > 0;
   }
 
@@ -262,15 +310,19 @@ export class ConnectionsRepository {
    * several users may have connected the same shop. Through etsy_connections_of_shop (SECURITY DEFINER).
    */
   listEtsyConnectionsOfShop(shopId: string): Promise<{ connectionId: string; userId: string }[]> {
-    return this.db.query(`SELECT connection_id AS "connectionId", user_id AS "userId" FROM etsy_connections_of_shop($1)`, [shopId]);
+    return this.db.query(
+      `SELECT connection_id AS "connectionId", user_id AS "userId" FROM etsy_connections_of_shop($1)`,
+      [shopId],
+    );
   }
 
   private async upsert(userId: string, provider: Provider, values: Record<string, unknown>) {
     const columns = Object.keys(values);
     const params = [userId, provider, this.cipher.currentVersion, ...Object.values(values)];
     const placeholders = columns.map((_, index) => `$${index + 4}`);
-    const rows: ConnectionSummary[] = await inTenantScope(this.db, userId, (db) => db.query(
-      `INSERT INTO provider_connection (user_id, provider, key_version, status, ${columns.join(', ')})
+    const rows: ConnectionSummary[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `INSERT INTO provider_connection (user_id, provider, key_version, status, ${columns.join(', ')})
        VALUES ($1, $2, $3, 'connected', ${placeholders.join(', ')})
        ON CONFLICT (user_id, provider) DO UPDATE SET
          key_version = EXCLUDED.key_version, status = 'connected',
@@ -281,8 +333,9 @@ export class ConnectionsRepository {
          last_sync_at = CASE WHEN provider_connection.shop_id IS DISTINCT FROM EXCLUDED.shop_id THEN NULL ELSE provider_connection.last_sync_at END,
          connected_at = now(), updated_at = now()
        RETURNING ${SUMMARY_COLUMNS}`,
-      params,
-    ));
+        params,
+      ),
+    );
     return rows[0];
   }
 }

@@ -4,7 +4,18 @@ import { inTenantScope } from './tenant-scope';
 import { RECORD_SIDES_SQL } from './order-profits.repository';
 
 /** The dashboard's counts and sums, from rows or rollups alike (bigint sums as text). */
-const SUM_COLUMNS = ['matched', 'pending', 'unmatched', 'summed', 'provisional', 'without_rate', 'not_computed', 'revenue_minor', 'costs_minor', 'net_profit_minor'] as const;
+const SUM_COLUMNS = [
+  'matched',
+  'pending',
+  'unmatched',
+  'summed',
+  'provisional',
+  'without_rate',
+  'not_computed',
+  'revenue_minor',
+  'costs_minor',
+  'net_profit_minor',
+] as const;
 
 /**
  * The dashboard's per-record counts and sums (docs/adr/0011-order-figures.md): a record counts by
@@ -71,10 +82,10 @@ export class DashboardRollupsRepository {
   async daysOf(userId: string, recordIds: readonly string[]): Promise<string[]> {
     if (recordIds.length === 0) return [];
     const rows: { day: string }[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(`SELECT DISTINCT ${DAY_SQL}::text AS day FROM order_record r WHERE r.user_id = $1 AND r.id = ANY($2::uuid[]) AND r.order_date IS NOT NULL`, [
-        userId,
-        [...recordIds],
-      ]),
+      db.query(
+        `SELECT DISTINCT ${DAY_SQL}::text AS day FROM order_record r WHERE r.user_id = $1 AND r.id = ANY($2::uuid[]) AND r.order_date IS NOT NULL`,
+        [userId, [...recordIds]],
+      ),
     );
     return rows.map((row) => row.day);
   }
@@ -115,7 +126,10 @@ export class DashboardRollupsRepository {
         [userId],
       ),
     );
-    await this.refreshDays(userId, rows.map((row) => row.day));
+    await this.refreshDays(
+      userId,
+      rows.map((row) => row.day),
+    );
   }
 
   /** Refreshes the days of the given records (after their figures changed). */

@@ -24,7 +24,8 @@ export function affectedRows(result: unknown): number {
  * with [rows, affected] (an INSERT or SELECT answers with the rows alone).
  */
 export function returnedRows<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
+    return result[0] as T[];
   return result as T[];
 }
 

@@ -30,15 +30,15 @@ export class DemoAccountsRepository {
    */
   removeExpired(params: DemoSweep): Promise<{ expired: ExpiredDemoAccount[]; evicted: number } | null> {
     return this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [SWEEP_LOCK_ID])) as Array<{ locked: boolean }>;
+      const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        SWEEP_LOCK_ID,
+      ])) as Array<{ locked: boolean }>;
       if (!locked) return null;
       // sweep_demo_accounts (SECURITY DEFINER): app_user is under row-level security, and the sweep is across users by nature.
-      const gone = (await manager.query(`SELECT id, sandbox_tenant_id AS "sandboxTenantId", expired FROM sweep_demo_accounts($1, $2, $3::text[], $4)`, [
-        params.now,
-        params.batch,
-        params.liveTenantIds ? [...params.liveTenantIds] : null,
-        params.judgedBefore,
-      ])) as Array<ExpiredDemoAccount & { expired: boolean }>;
+      const gone = (await manager.query(
+        `SELECT id, sandbox_tenant_id AS "sandboxTenantId", expired FROM sweep_demo_accounts($1, $2, $3::text[], $4)`,
+        [params.now, params.batch, params.liveTenantIds ? [...params.liveTenantIds] : null, params.judgedBefore],
+      )) as Array<ExpiredDemoAccount & { expired: boolean }>;
       const expired = gone.filter((row) => row.expired).map(({ id, sandboxTenantId }) => ({ id, sandboxTenantId }));
       return { expired, evicted: gone.length - expired.length };
     });

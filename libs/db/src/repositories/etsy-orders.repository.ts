@@ -121,11 +121,21 @@ export class EtsyOrdersRepository {
   constructor(private readonly db: Db) {}
 
   /** Upserts receipts and replaces the lines of those that were inserted or changed. */
-  upsertReceipts(userId: string, shopId: string, receipts: readonly EtsyReceiptRow[], fetchedAt: Date): Promise<UpsertCounts> {
+  upsertReceipts(
+    userId: string,
+    shopId: string,
+    receipts: readonly EtsyReceiptRow[],
+    fetchedAt: Date,
+  ): Promise<UpsertCounts> {
     return inTenantScope(this.db, userId, (db) => this.writeReceipts(db, userId, shopId, receipts, fetchedAt));
   }
 
-  upsertPayments(userId: string, shopId: string, payments: readonly EtsyPaymentRow[], fetchedAt: Date): Promise<UpsertCounts> {
+  upsertPayments(
+    userId: string,
+    shopId: string,
+    payments: readonly EtsyPaymentRow[],
+    fetchedAt: Date,
+  ): Promise<UpsertCounts> {
     return inTenantScope(this.db, userId, (db) => this.writePayments(db, userId, shopId, payments, fetchedAt));
   }
 
@@ -134,7 +144,13 @@ export class EtsyOrdersRepository {
     return inTenantScope(this.db, userId, (db) => this.writeLedgerEntries(db, userId, shopId, entries));
   }
 
-  private async writeReceipts(db: Db, userId: string, shopId: string, receipts: readonly EtsyReceiptRow[], fetchedAt: Date): Promise<UpsertCounts> {
+  private async writeReceipts(
+    db: Db,
+    userId: string,
+    shopId: string,
+    receipts: readonly EtsyReceiptRow[],
+    fetchedAt: Date,
+  ): Promise<UpsertCounts> {
     const rows = lastPerKey(receipts, (row) => row.receiptId);
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({
@@ -190,17 +206,26 @@ export class EtsyOrdersRepository {
       [userId, shopId, jsonForPostgres(input), fetchedAt.toISOString()],
     );
     const counts = countUpserts(written);
-    await this.replaceLines(db, userId, shopId, rows.filter((row) => counts.writtenKeys.includes(row.receiptId)));
+    await this.replaceLines(
+      db,
+      userId,
+      shopId,
+      rows.filter((row) => counts.writtenKeys.includes(row.receiptId)),
+    );
     return counts;
   }
 
-  private async replaceLines(db: Db, userId: string, shopId: string, receipts: readonly EtsyReceiptRow[]): Promise<void> {
+  private async replaceLines(
+    db: Db,
+    userId: string,
+    shopId: string,
+    receipts: readonly EtsyReceiptRow[],
+  ): Promise<void> {
     if (receipts.length === 0) return;
-    await db.query(`DELETE FROM etsy_receipt_line WHERE user_id = $1 AND shop_id = $2 AND receipt_id = ANY($3::text[])`, [
-      userId,
-      shopId,
-      receipts.map((row) => row.receiptId),
-    ]);
+    await db.query(
+      `DELETE FROM etsy_receipt_line WHERE user_id = $1 AND shop_id = $2 AND receipt_id = ANY($3::text[])`,
+      [userId, shopId, receipts.map((row) => row.receiptId)],
+    );
     const lines = lastPerKey(
       receipts.flatMap((receipt) => receipt.lines.map((line) => ({ ...line, receiptId: receipt.receiptId }))),
       (line) => line.transactionId,
@@ -234,7 +259,13 @@ export class EtsyOrdersRepository {
     );
   }
 
-  private async writePayments(db: Db, userId: string, shopId: string, payments: readonly EtsyPaymentRow[], fetchedAt: Date): Promise<UpsertCounts> {
+  private async writePayments(
+    db: Db,
+    userId: string,
+    shopId: string,
+    payments: readonly EtsyPaymentRow[],
+    fetchedAt: Date,
+  ): Promise<UpsertCounts> {
     const rows = lastPerKey(payments, (row) => row.paymentId);
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({
@@ -283,7 +314,12 @@ export class EtsyOrdersRepository {
     return countUpserts(written);
   }
 
-  private async writeLedgerEntries(db: Db, userId: string, shopId: string, entries: readonly EtsyLedgerEntryRow[]): Promise<UpsertCounts> {
+  private async writeLedgerEntries(
+    db: Db,
+    userId: string,
+    shopId: string,
+    entries: readonly EtsyLedgerEntryRow[],
+  ): Promise<UpsertCounts> {
     const rows = lastPerKey(entries, (row) => row.entryId);
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({
@@ -354,7 +390,10 @@ export class EtsyOrdersRepository {
   async knownPaymentIds(userId: string, shopId: string, paymentIds: readonly string[]): Promise<Set<string>> {
     if (paymentIds.length === 0) return new Set();
     const rows: { payment_id: string }[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(`SELECT payment_id FROM etsy_payment WHERE user_id = $1 AND shop_id = $2 AND payment_id = ANY($3::text[])`, [userId, shopId, [...paymentIds]]),
+      db.query(
+        `SELECT payment_id FROM etsy_payment WHERE user_id = $1 AND shop_id = $2 AND payment_id = ANY($3::text[])`,
+        [userId, shopId, [...paymentIds]],
+      ),
     );
     return new Set(rows.map((row) => row.payment_id));
   }
@@ -362,7 +401,10 @@ export class EtsyOrdersRepository {
   /** When the shop's oldest stored receipt was placed (where the ledger's first pass starts), or null. */
   async oldestReceiptAt(userId: string, shopId: string): Promise<Date | null> {
     const rows: { oldest: Date | null }[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(`SELECT min(ordered_at) AS oldest FROM etsy_receipt WHERE user_id = $1 AND shop_id = $2`, [userId, shopId]),
+      db.query(`SELECT min(ordered_at) AS oldest FROM etsy_receipt WHERE user_id = $1 AND shop_id = $2`, [
+        userId,
+        shopId,
+      ]),
     );
     return rows[0]?.oldest ?? null;
   }
@@ -370,5 +412,9 @@ export class EtsyOrdersRepository {
 
 function isLinkable(row: EtsyLedgerEntryRow): boolean {
   if (row.parentEntryId !== null && row.parentEntryId !== '0') return true;
-  return row.referenceType !== null && LINKABLE_REFERENCE_TYPES.includes(row.referenceType.toLowerCase()) && row.referenceId !== null;
+  return (
+    row.referenceType !== null &&
+    LINKABLE_REFERENCE_TYPES.includes(row.referenceType.toLowerCase()) &&
+    row.referenceId !== null
+  );
 }

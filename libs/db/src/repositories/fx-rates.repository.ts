@@ -30,7 +30,13 @@ export class FxRatesRepository {
            SET per_eur = EXCLUDED.per_eur, source = EXCLUDED.source, fetched_at = EXCLUDED.fetched_at
            WHERE fx_rate.per_eur <> EXCLUDED.per_eur
          RETURNING (xmax = 0) AS inserted`,
-        [chunk.map((row) => row.date), chunk.map((row) => row.currency), chunk.map((row) => row.perEur), source, fetchedAt],
+        [
+          chunk.map((row) => row.date),
+          chunk.map((row) => row.currency),
+          chunk.map((row) => row.perEur),
+          source,
+          fetchedAt,
+        ],
       );
       const inserted = written.filter((row) => row.inserted).length;
       counts.inserted += inserted;

@@ -44,4 +44,20 @@ export * from './users.repository';
  * The repositories built from the process's DataSource alone, for dependency injection
  * (ConnectionsRepository also needs the TokenCipher and is wired where the cipher is).
  */
-export const DATA_SOURCE_REPOSITORIES = [UsersRepository, SessionsRepository, OAuthStatesRepository, DemoAccountsRepository, EtsyTokensRepository, DatabaseProbe, SyncRunsRepository, SyncCursorsRepository, FxRatesRepository, OrderRecordsRepository, MatchingInputsRepository, MatchRunsRepository, OrderViewsRepository, OrderDetailsRepository, OrderEditsRepository] as const;
+export const DATA_SOURCE_REPOSITORIES = [
+  UsersRepository,
+  SessionsRepository,
+  OAuthStatesRepository,
+  DemoAccountsRepository,
+  EtsyTokensRepository,
+  DatabaseProbe,
+  SyncRunsRepository,
+  SyncCursorsRepository,
+  FxRatesRepository,
+  OrderRecordsRepository,
+  MatchingInputsRepository,
+  MatchRunsRepository,
+  OrderViewsRepository,
+  OrderDetailsRepository,
+  OrderEditsRepository,
+] as const;

@@ -23,12 +23,17 @@ export class MatchRunsRepository {
   /** Queues a run unless one is queued for the user; either way returns the queued run. */
   async queueOrGetQueued(userId: string, trigger: MatchRunTrigger): Promise<{ run: MatchRun; created: boolean }> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const queued = await inTenantScope(this.db, userId, (db) => db.getRepository(MatchRunEntity).findOne({ where: { userId, status: 'queued' } }));
+      const queued = await inTenantScope(this.db, userId, (db) =>
+        db.getRepository(MatchRunEntity).findOne({ where: { userId, status: 'queued' } }),
+      );
       if (queued) return { run: queued, created: false };
       try {
         // Its own transaction: a unique violation (another trigger won) must not abort a caller's.
         const run = await inTenantScope(this.db, userId, async (db) => {
-          const rows: { id: string }[] = await db.query(`INSERT INTO match_run (user_id, trigger) VALUES ($1, $2) RETURNING id`, [userId, trigger]);
+          const rows: { id: string }[] = await db.query(
+            `INSERT INTO match_run (user_id, trigger) VALUES ($1, $2) RETURNING id`,
+            [userId, trigger],
+          );
           await pruneFinished(db, userId);
           return db.getRepository(MatchRunEntity).findOneByOrFail({ id: rows[0].id, userId });
         });
@@ -59,7 +64,9 @@ export class MatchRunsRepository {
 
   /** The user's newest run (what the status endpoint shows), or null. */
   latestForUser(userId: string): Promise<MatchRun | null> {
-    return inTenantScope(this.db, userId, (db) => db.getRepository(MatchRunEntity).findOne({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } }));
+    return inTenantScope(this.db, userId, (db) =>
+      db.getRepository(MatchRunEntity).findOne({ where: { userId }, order: { createdAt: 'DESC', id: 'DESC' } }),
+    );
   }
 
   /**
@@ -98,7 +105,6 @@ export class MatchRunsRepository {
     );
   }
 }
-
 
 /** Deletes the user's finished runs past the newest MATCH_RUNS_KEPT (match_run_user_latest_idx); active ones stay. */
 async function pruneFinished(db: EntityManager, userId: string): Promise<void> {

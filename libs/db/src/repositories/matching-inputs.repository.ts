@@ -50,13 +50,23 @@ export class MatchingInputsRepository {
   }
 
   private async readPrintifyOrders(db: Db, userId: string): Promise<PrintifyOrderToMatch[]> {
-    const rows: { shop_id: string; id: string; shop_order_id: string | null; shop_order_label: string | null; is_reprint: boolean; buyer_name: string | null; ordered_at: Date }[] =
-      await db.query(
-        `SELECT shop_id, order_id AS id, shop_order_id, shop_order_label, is_reprint, buyer_name, ordered_at FROM printify_order WHERE user_id = $1`,
-        [userId],
-      );
+    const rows: {
+      shop_id: string;
+      id: string;
+      shop_order_id: string | null;
+      shop_order_label: string | null;
+      is_reprint: boolean;
+      buyer_name: string | null;
+      ordered_at: Date;
+    }[] = await db.query(
+      `SELECT shop_id, order_id AS id, shop_order_id, shop_order_label, is_reprint, buyer_name, ordered_at FROM printify_order WHERE user_id = $1`,
+      [userId],
+    );
     const lines = groupLines(
-      await db.query(`SELECT shop_id, order_id AS id, line_no AS position, title, sku, quantity FROM printify_order_line WHERE user_id = $1`, [userId]),
+      await db.query(
+        `SELECT shop_id, order_id AS id, line_no AS position, title, sku, quantity FROM printify_order_line WHERE user_id = $1`,
+        [userId],
+      ),
     );
     return rows.map((row) => ({
       shopId: row.shop_id,
@@ -87,7 +97,11 @@ export function groupLines(rows: readonly LineRow[]): SideMap<MatchLine[]> {
   const lines = new SideMap<MatchLine[]>();
   for (const group of all) {
     if (group.length > 1) group.sort((a, b) => comparePositions(a.position, b.position));
-    lines.set(group[0].shop_id, group[0].id, group.map((row) => ({ title: row.title, sku: row.sku, quantity: row.quantity })));
+    lines.set(
+      group[0].shop_id,
+      group[0].id,
+      group.map((row) => ({ title: row.title, sku: row.sku, quantity: row.quantity })),
+    );
   }
   return lines;
 }

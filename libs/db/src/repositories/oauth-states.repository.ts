@@ -42,7 +42,15 @@ export class OAuthStatesRepository {
   /** Whether this session has this authorization pending: unused and unexpired (nothing is consumed). */
   isPending(stateHash: string, owner: OAuthStateOwner, now: Date): Promise<boolean> {
     return inTenantScope(this.db, owner.userId, (db) =>
-      db.getRepository(OAuthStateEntity).exists({ where: { stateHash, userId: owner.userId, sessionIdHash: owner.sessionIdHash, consumedAt: IsNull(), expiresAt: MoreThan(now) } }),
+      db.getRepository(OAuthStateEntity).exists({
+        where: {
+          stateHash,
+          userId: owner.userId,
+          sessionIdHash: owner.sessionIdHash,
+          consumedAt: IsNull(),
+          expiresAt: MoreThan(now),
+        },
+      }),
     );
   }
 
@@ -50,7 +58,11 @@ export class OAuthStatesRepository {
    * Consumes the authorization if, and only if, it is this session's, unexpired and unused: one
    * atomic UPDATE, so two callbacks racing with one state cannot both win. Null otherwise.
    */
-  async consume(stateHash: string, owner: OAuthStateOwner, now: Date): Promise<{ codeVerifierEnc: string; redirectUri: string } | null> {
+  async consume(
+    stateHash: string,
+    owner: OAuthStateOwner,
+    now: Date,
+  ): Promise<{ codeVerifierEnc: string; redirectUri: string } | null> {
     const result: unknown = await inTenantScope(this.db, owner.userId, (db) =>
       db.query(
         `UPDATE oauth_state SET consumed_at = $4
@@ -66,11 +78,14 @@ export class OAuthStatesRepository {
    * The authorization whatever its owner or state, to tell why a consume failed: through
    * oauth_state_by_hash (SECURITY DEFINER), keyed by the hash only its owner's browser held.
    */
-  async find(stateHash: string): Promise<Pick<OAuthStateEntity, 'userId' | 'sessionIdHash' | 'consumedAt' | 'expiresAt'> | null> {
-    const rows: { userId: string; sessionIdHash: string; consumedAt: Date | null; expiresAt: Date }[] = await this.db.query(
-      `SELECT user_id AS "userId", session_id_hash AS "sessionIdHash", consumed_at AS "consumedAt", expires_at AS "expiresAt" FROM oauth_state_by_hash($1)`,
-      [stateHash],
-    );
+  async find(
+    stateHash: string,
+  ): Promise<Pick<OAuthStateEntity, 'userId' | 'sessionIdHash' | 'consumedAt' | 'expiresAt'> | null> {
+    const rows: { userId: string; sessionIdHash: string; consumedAt: Date | null; expiresAt: Date }[] =
+      await this.db.query(
+        `SELECT user_id AS "userId", session_id_hash AS "sessionIdHash", consumed_at AS "consumedAt", expires_at AS "expiresAt" FROM oauth_state_by_hash($1)`,
+        [stateHash],
+      );
     return rows[0] ?? null;
   }
 }

@@ -1,4 +1,11 @@
-import type { CurrencyCode, DisplayCurrencyCode, MatchLine, PrintifyOrderToMatch, ReceiptToMatch, StoredOrderBreakdown } from '@pod/domain';
+import type {
+  CurrencyCode,
+  DisplayCurrencyCode,
+  MatchLine,
+  PrintifyOrderToMatch,
+  ReceiptToMatch,
+  StoredOrderBreakdown,
+} from '@pod/domain';
 import { parseCurrencyCode } from '@pod/domain';
 import { minorUnitsTransformer } from '../columns';
 import type { Db } from './database-session';
@@ -12,7 +19,13 @@ export interface ReceiptDetails {
   status: string;
   currency: CurrencyCode;
   grandtotalMinor: number;
-  lines: { title: string | null; sku: string | null; quantity: number; unitPriceMinor: number; currency: CurrencyCode }[];
+  lines: {
+    title: string | null;
+    sku: string | null;
+    quantity: number;
+    unitPriceMinor: number;
+    currency: CurrencyCode;
+  }[];
 }
 
 export interface PrintifyOrderDetails {
@@ -49,7 +62,11 @@ export class OrderDetailsRepository {
   constructor(private readonly db: Db) {}
 
   /** The stored breakdown for the record's current sides, or null (not computed). */
-  async breakdown(userId: string, recordId: string, currency: DisplayCurrencyCode): Promise<StoredOrderBreakdown | null> {
+  async breakdown(
+    userId: string,
+    recordId: string,
+    currency: DisplayCurrencyCode,
+  ): Promise<StoredOrderBreakdown | null> {
     const rows: { breakdown: StoredOrderBreakdown }[] = await inTenantScope(this.db, userId, (db) =>
       db.query(
         `SELECT p.breakdown FROM order_record r JOIN order_profit p ON p.order_record_id = r.id AND p.user_id = r.user_id AND p.currency = $3
@@ -80,7 +97,15 @@ export class OrderDetailsRepository {
       status: String(row.status),
       currency: parseCurrencyCode(String(row.currency)),
       grandtotalMinor: minor(row.grandtotal_minor),
-      lines: (row.lines as { title: string | null; sku: string | null; quantity: number; unitPriceMinor: string; currency: string }[]).map((line) => ({
+      lines: (
+        row.lines as {
+          title: string | null;
+          sku: string | null;
+          quantity: number;
+          unitPriceMinor: string;
+          currency: string;
+        }[]
+      ).map((line) => ({
         title: line.title,
         sku: line.sku,
         quantity: line.quantity,
@@ -123,12 +148,18 @@ export class OrderDetailsRepository {
     return inTenantScope(this.db, userId, (db) => this.candidates(db, userId, recordId));
   }
 
-  private async candidates(db: Db, userId: string, recordId: string): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
+  private async candidates(
+    db: Db,
+    userId: string,
+    recordId: string,
+  ): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
     const selected = await this.candidateRows(db, userId, `r.id = $2`, 'r.id', [recordId], 1);
     if (!selected[0]) return null;
     const self = selected[0];
     if (self.status === 'matched' || (self.receipt && self.order)) return { selected: self, others: [] };
-    const wants = self.receipt ? `r.printify_order_id IS NOT NULL AND r.etsy_receipt_id IS NULL` : `r.etsy_receipt_id IS NOT NULL AND r.printify_order_id IS NULL`;
+    const wants = self.receipt
+      ? `r.printify_order_id IS NOT NULL AND r.etsy_receipt_id IS NULL`
+      : `r.etsy_receipt_id IS NOT NULL AND r.printify_order_id IS NULL`;
     const anchor = (self.receipt ?? self.order)?.orderedAt ?? new Date(0);
     const others = await this.candidateRows(
       db,
@@ -141,7 +172,14 @@ export class OrderDetailsRepository {
     return { selected: self, others };
   }
 
-  private async candidateRows(db: Db, userId: string, condition: string, orderBy: string, params: unknown[], limit: number): Promise<CandidateRow[]> {
+  private async candidateRows(
+    db: Db,
+    userId: string,
+    condition: string,
+    orderBy: string,
+    params: unknown[],
+    limit: number,
+  ): Promise<CandidateRow[]> {
     const rows: Record<string, unknown>[] = await db.query(
       `SELECT r.id, r.status, r.archived_at IS NOT NULL AS archived, r.etsy_shop_id, r.etsy_receipt_id, r.printify_shop_id, r.printify_order_id,
          e.buyer_name AS e_buyer, e.ordered_at AS e_at,

@@ -34,7 +34,8 @@ export class OrderEditsRepository {
     return this.underUserLock(userId, async (_manager, records) => {
       const outcome = await records.matchByHand(userId, recordId, otherId);
       if (outcome === 'not_pairable') return 'conflict';
-      if (outcome === 'not_found') return recordId === otherId && (await records.findById(userId, recordId)) ? 'conflict' : 'not_found';
+      if (outcome === 'not_found')
+        return recordId === otherId && (await records.findById(userId, recordId)) ? 'conflict' : 'not_found';
       return { ids: [outcome.id] };
     });
   }
@@ -47,7 +48,8 @@ export class OrderEditsRepository {
     return this.underUserLock(userId, async (manager, records) => {
       const record = await records.findById(userId, recordId);
       if (!record) return 'not_found';
-      if (record.etsyReceiptId === null || record.printifyOrderId === null || record.archivedAt !== null) return 'conflict';
+      if (record.etsyReceiptId === null || record.printifyOrderId === null || record.archivedAt !== null)
+        return 'conflict';
       await manager.query(
         `UPDATE order_record SET printify_shop_id = NULL, printify_order_id = NULL, status = 'unmatched', match_method = 'manual',
            match_confidence = NULL, updated_at = now() WHERE user_id = $1 AND id = $2`,
@@ -89,7 +91,10 @@ export class OrderEditsRepository {
   }
 
   /** One edit in a transaction scoped to the user, under the user's lock waited for at most lockWaitMs; 'busy' past it. */
-  private async underUserLock(userId: string, work: (manager: EntityManager, records: OrderRecordsRepository) => Promise<EditOutcome>): Promise<EditOutcome> {
+  private async underUserLock(
+    userId: string,
+    work: (manager: EntityManager, records: OrderRecordsRepository) => Promise<EditOutcome>,
+  ): Promise<EditOutcome> {
     try {
       return await withTenant(this.dataSource, userId, async (manager) => {
         const records = new OrderRecordsRepository(manager);

@@ -20,7 +20,8 @@ export interface StoredProfitKey {
 export const RECORD_SIDES_SQL = (alias: string) =>
   `(coalesce(${alias}.etsy_shop_id || ':' || ${alias}.etsy_receipt_id, '') || '|' || coalesce(${alias}.printify_shop_id || ':' || ${alias}.printify_order_id, ''))`;
 
-export const recordSides = (receiptKey: string | null, printifyKey: string | null) => `${receiptKey ?? ''}|${printifyKey ?? ''}`;
+export const recordSides = (receiptKey: string | null, printifyKey: string | null) =>
+  `${receiptKey ?? ''}|${printifyKey ?? ''}`;
 
 const WRITE_CHUNK = 2_000;
 
@@ -34,10 +35,18 @@ export class OrderProfitsRepository {
 
   /** "recordId:currency" → what is stored, for every row of the user. */
   async storedKeys(userId: string): Promise<Map<string, StoredProfitKey>> {
-    const rows: { order_record_id: string; currency: string; inputs_hash: string; figures: StoredFiguresState }[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(`SELECT order_record_id, currency, inputs_hash, figures FROM order_profit WHERE user_id = $1`, [userId]),
+    const rows: { order_record_id: string; currency: string; inputs_hash: string; figures: StoredFiguresState }[] =
+      await inTenantScope(this.db, userId, (db) =>
+        db.query(`SELECT order_record_id, currency, inputs_hash, figures FROM order_profit WHERE user_id = $1`, [
+          userId,
+        ]),
+      );
+    return new Map(
+      rows.map((row) => [
+        `${row.order_record_id}:${row.currency}`,
+        { inputsHash: row.inputs_hash, figures: row.figures },
+      ]),
     );
-    return new Map(rows.map((row) => [`${row.order_record_id}:${row.currency}`, { inputsHash: row.inputs_hash, figures: row.figures }]));
   }
 
   /**
@@ -83,7 +92,8 @@ export class OrderProfitsRepository {
          RETURNING order_profit.order_record_id`,
         [userId, jsonForPostgres(chunk), computedAt],
       );
-      if (Array.isArray(result)) for (const row of result as { order_record_id: string }[]) written.push(row.order_record_id);
+      if (Array.isArray(result))
+        for (const row of result as { order_record_id: string }[]) written.push(row.order_record_id);
     }
     return written;
   }
@@ -96,8 +106,10 @@ export class OrderProfitsRepository {
    */
   async usersToRefigure(previousLatestRateDate: string | null): Promise<string[]> {
     // Across users by design: users_to_refigure (SECURITY DEFINER) answers the user ids and nothing else.
-    const rows: { user_id: string }[] = await this.db.query(`SELECT user_id FROM users_to_refigure($1::date) AS user_id`, [previousLatestRateDate]);
+    const rows: { user_id: string }[] = await this.db.query(
+      `SELECT user_id FROM users_to_refigure($1::date) AS user_id`,
+      [previousLatestRateDate],
+    );
     return rows.map((row) => row.user_id);
   }
-
 }

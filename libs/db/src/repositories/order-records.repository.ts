@@ -55,7 +55,7 @@ export class OrderRecordsRepository {
   async listForMatching(userId: string): Promise<ExistingOrderRecord[]> {
     const rows: MatchingRecordRow[] = await inTenantScope(this.db, userId, (db) =>
       db.query(
-      `SELECT id, archived_at IS NOT NULL AS archived, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status, match_method,
+        `SELECT id, archived_at IS NOT NULL AS archived, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status, match_method,
          match_confidence, order_date, customer_name, product_title, product_sku
        FROM order_record WHERE user_id = $1`,
         [userId],
@@ -64,8 +64,14 @@ export class OrderRecordsRepository {
     return rows.map((row) => ({
       id: row.id,
       archived: row.archived,
-      receipt: row.etsy_shop_id !== null && row.etsy_receipt_id !== null ? { shopId: row.etsy_shop_id, id: row.etsy_receipt_id } : null,
-      order: row.printify_shop_id !== null && row.printify_order_id !== null ? { shopId: row.printify_shop_id, id: row.printify_order_id } : null,
+      receipt:
+        row.etsy_shop_id !== null && row.etsy_receipt_id !== null
+          ? { shopId: row.etsy_shop_id, id: row.etsy_receipt_id }
+          : null,
+      order:
+        row.printify_shop_id !== null && row.printify_order_id !== null
+          ? { shopId: row.printify_shop_id, id: row.printify_order_id }
+          : null,
       status: row.status,
       method: row.match_method,
       // numeric(5,4) arrives as a string, as in the entity's transformer.
@@ -79,7 +85,9 @@ export class OrderRecordsRepository {
 
   async findById(userId: string, id: string): Promise<OrderRecordEntity | null> {
     if (!isUuid(id)) return null;
-    return inTenantScope(this.db, userId, (db) => db.getRepository(OrderRecordEntity).findOne({ where: { userId, id } }));
+    return inTenantScope(this.db, userId, (db) =>
+      db.getRepository(OrderRecordEntity).findOne({ where: { userId, id } }),
+    );
   }
 
   /**
@@ -94,7 +102,9 @@ export class OrderRecordsRepository {
   private async writeChanges(db: Db, userId: string, changes: RecordChanges): Promise<AppliedChanges> {
     const rollups = new DashboardRollupsRepository(db);
     // The days the changes leave (read before the rows go or move) and the days they arrive at.
-    const days = new Set(await rollups.daysOf(userId, [...changes.deletes, ...changes.updates.map((update) => update.id)]));
+    const days = new Set(
+      await rollups.daysOf(userId, [...changes.deletes, ...changes.updates.map((update) => update.id)]),
+    );
     for (const { record } of [...changes.updates, ...changes.inserts.map((record) => ({ record }))]) {
       if (record.orderDate) days.add(record.orderDate.toISOString().slice(0, 10));
     }
@@ -141,12 +151,21 @@ export class OrderRecordsRepository {
    * withTransaction after lockUserForMatching. Answers the pair's id, 'not_found' when either id
    * is not one of the user's records, 'not_pairable' when the two cannot make a pair.
    */
-  async matchByHand(userId: string, recordId: string, candidateId: string): Promise<{ id: string } | 'not_found' | 'not_pairable'> {
+  async matchByHand(
+    userId: string,
+    recordId: string,
+    candidateId: string,
+  ): Promise<{ id: string } | 'not_found' | 'not_pairable'> {
     if (!isUuid(recordId) || !isUuid(candidateId) || recordId === candidateId) return 'not_found';
     return inTenantScope(this.db, userId, (db) => this.pairByHand(db, userId, recordId, candidateId));
   }
 
-  private async pairByHand(db: Db, userId: string, recordId: string, candidateId: string): Promise<{ id: string } | 'not_pairable' | 'not_found'> {
+  private async pairByHand(
+    db: Db,
+    userId: string,
+    recordId: string,
+    candidateId: string,
+  ): Promise<{ id: string } | 'not_pairable' | 'not_found'> {
     const rows: OrderRecordEntity[] = await db
       .getRepository(OrderRecordEntity)
       .createQueryBuilder('r')
@@ -156,7 +175,8 @@ export class OrderRecordsRepository {
     if (rows.length !== 2) return 'not_found';
     const receiptSide = rows.find((row) => row.etsyReceiptId !== null && row.printifyOrderId === null);
     const orderSide = rows.find((row) => row.printifyOrderId !== null && row.etsyReceiptId === null);
-    if (!receiptSide || !orderSide || rows.some((row) => row.status === 'matched' || row.archivedAt !== null)) return 'not_pairable';
+    if (!receiptSide || !orderSide || rows.some((row) => row.status === 'matched' || row.archivedAt !== null))
+      return 'not_pairable';
     const rollups = new DashboardRollupsRepository(db);
     const days = await rollups.daysOf(userId, [receiptSide.id, orderSide.id]);
     await db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = $2`, [userId, orderSide.id]);
@@ -164,13 +184,20 @@ export class OrderRecordsRepository {
       `UPDATE order_record SET printify_shop_id = $3, printify_order_id = $4, status = 'matched', match_method = 'manual', match_confidence = 1,
          customer_name = coalesce(customer_name, $5), product_title = coalesce(product_title, $6), product_sku = coalesce(product_sku, $7), updated_at = now()
        WHERE user_id = $1 AND id = $2`,
-      [userId, receiptSide.id, orderSide.printifyShopId, orderSide.printifyOrderId, orderSide.customerName, orderSide.productTitle, orderSide.productSku],
+      [
+        userId,
+        receiptSide.id,
+        orderSide.printifyShopId,
+        orderSide.printifyOrderId,
+        orderSide.customerName,
+        orderSide.productTitle,
+        orderSide.productSku,
+      ],
     );
     // The pair keeps the receipt's date: the days of both records before cover it.
     await rollups.refreshDays(userId, days);
     return { id: receiptSide.id };
   }
-
 }
 
 interface MatchingRecordRow {
@@ -207,4 +234,3 @@ function toRow(record: OrderRecordShape) {
     product_sku: record.productSku,
   };
 }
-

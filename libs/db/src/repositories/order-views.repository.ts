@@ -141,12 +141,21 @@ export class OrderViewsRepository {
     return parts.join(' AND ');
   }
 
-  async listPage(userId: string, currency: DisplayCurrencyCode, filter: OrderListFilter, limit: number, offset: number): Promise<OrderViewRow[]> {
+  async listPage(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    filter: OrderListFilter,
+    limit: number,
+    offset: number,
+  ): Promise<OrderViewRow[]> {
     const params: unknown[] = [userId, currency];
     const where = `r.user_id = $1 AND ${viewSql(filter)} AND ${this.filterSql(filter, params, true)}`;
     params.push(limit, offset);
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(`${ROW_SELECT('$2')} WHERE ${where} ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`, params),
+      db.query(
+        `${ROW_SELECT('$2')} WHERE ${where} ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+        params,
+      ),
     );
     return rows.map(toRow);
   }
@@ -166,7 +175,11 @@ export class OrderViewsRepository {
       ),
     );
     const row = rows[0] ?? {};
-    const tabCounts = { all: safeInteger(row.all_tab), etsy: safeInteger(row.etsy_tab), printify: safeInteger(row.printify_tab) };
+    const tabCounts = {
+      all: safeInteger(row.all_tab),
+      etsy: safeInteger(row.etsy_tab),
+      printify: safeInteger(row.printify_tab),
+    };
     return { total: safeInteger(row.total), filteredTotal: tabCounts[filter.source], tabCounts };
   }
 
@@ -181,12 +194,10 @@ export class OrderViewsRepository {
     const where = (from: string, to: string, status: string) =>
       `r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= ${from} AND r.order_date < ${to} AND (${status}::text IS NULL OR r.status = ${status})`;
     return inTenantScope(this.db, userId, async (db) => {
-      const counted: { n: string }[] = await db.query(`SELECT count(*) AS n FROM order_record r WHERE ${where('$2', '$3', '$4')}`, [
-        userId,
-        range.from,
-        range.to,
-        range.status,
-      ]);
+      const counted: { n: string }[] = await db.query(
+        `SELECT count(*) AS n FROM order_record r WHERE ${where('$2', '$3', '$4')}`,
+        [userId, range.from, range.to, range.status],
+      );
       const rows: Record<string, unknown>[] = await db.query(
         `${ROW_SELECT('$2')} WHERE ${where('$3', '$4', '$5')} ORDER BY r.order_date DESC, r.id DESC LIMIT $6 OFFSET $7`,
         [userId, currency, range.from, range.to, range.status, limit, offset],
@@ -198,22 +209,42 @@ export class OrderViewsRepository {
   /** Some records of the user by id, with their figures (the details, the change routes). Another user's ids find nothing. */
   async rowsByIds(userId: string, currency: DisplayCurrencyCode, ids: readonly string[]): Promise<OrderViewRow[]> {
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(`${ROW_SELECT('$2')} WHERE r.user_id = $1 AND r.id = ANY($3::uuid[]) ORDER BY r.id`, [userId, currency, ids]),
+      db.query(`${ROW_SELECT('$2')} WHERE r.user_id = $1 AND r.id = ANY($3::uuid[]) ORDER BY r.id`, [
+        userId,
+        currency,
+        ids,
+      ]),
     );
     return rows.map(toRow);
   }
 
   /** The record's sides (shop and provider id), for the details' reads; null when not the user's. */
-  async sidesOf(userId: string, id: string): Promise<{ receipt: { shopId: string; id: string } | null; order: { shopId: string; id: string } | null } | null> {
-    const rows: { etsy_shop_id: string | null; etsy_receipt_id: string | null; printify_shop_id: string | null; printify_order_id: string | null }[] =
-      await inTenantScope(this.db, userId, (db) =>
-        db.query(`SELECT etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 AND id = $2`, [userId, id]),
-      );
+  async sidesOf(
+    userId: string,
+    id: string,
+  ): Promise<{ receipt: { shopId: string; id: string } | null; order: { shopId: string; id: string } | null } | null> {
+    const rows: {
+      etsy_shop_id: string | null;
+      etsy_receipt_id: string | null;
+      printify_shop_id: string | null;
+      printify_order_id: string | null;
+    }[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 AND id = $2`,
+        [userId, id],
+      ),
+    );
     const row = rows[0];
     if (!row) return null;
     return {
-      receipt: row.etsy_shop_id !== null && row.etsy_receipt_id !== null ? { shopId: row.etsy_shop_id, id: row.etsy_receipt_id } : null,
-      order: row.printify_shop_id !== null && row.printify_order_id !== null ? { shopId: row.printify_shop_id, id: row.printify_order_id } : null,
+      receipt:
+        row.etsy_shop_id !== null && row.etsy_receipt_id !== null
+          ? { shopId: row.etsy_shop_id, id: row.etsy_receipt_id }
+          : null,
+      order:
+        row.printify_shop_id !== null && row.printify_order_id !== null
+          ? { shopId: row.printify_shop_id, id: row.printify_order_id }
+          : null,
     };
   }
 

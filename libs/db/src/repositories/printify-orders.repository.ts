@@ -47,11 +47,22 @@ export interface PrintifyOrderLineRow {
 export class PrintifyOrdersRepository {
   constructor(private readonly db: Db) {}
 
-  upsertOrders(userId: string, shopId: string, orders: readonly PrintifyOrderRow[], fetchedAt: Date): Promise<UpsertCounts> {
+  upsertOrders(
+    userId: string,
+    shopId: string,
+    orders: readonly PrintifyOrderRow[],
+    fetchedAt: Date,
+  ): Promise<UpsertCounts> {
     return inTenantScope(this.db, userId, (db) => this.writeOrders(db, userId, shopId, orders, fetchedAt));
   }
 
-  private async writeOrders(db: Db, userId: string, shopId: string, orders: readonly PrintifyOrderRow[], fetchedAt: Date): Promise<UpsertCounts> {
+  private async writeOrders(
+    db: Db,
+    userId: string,
+    shopId: string,
+    orders: readonly PrintifyOrderRow[],
+    fetchedAt: Date,
+  ): Promise<UpsertCounts> {
     const rows = lastPerKey(orders, (row) => row.orderId);
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({
@@ -104,17 +115,26 @@ export class PrintifyOrdersRepository {
       [userId, shopId, jsonForPostgres(input), fetchedAt.toISOString()],
     );
     const counts = countUpserts(written);
-    await this.replaceLines(db, userId, shopId, rows.filter((row) => counts.writtenKeys.includes(row.orderId)));
+    await this.replaceLines(
+      db,
+      userId,
+      shopId,
+      rows.filter((row) => counts.writtenKeys.includes(row.orderId)),
+    );
     return counts;
   }
 
-  private async replaceLines(db: Db, userId: string, shopId: string, orders: readonly PrintifyOrderRow[]): Promise<void> {
+  private async replaceLines(
+    db: Db,
+    userId: string,
+    shopId: string,
+    orders: readonly PrintifyOrderRow[],
+  ): Promise<void> {
     if (orders.length === 0) return;
-    await db.query(`DELETE FROM printify_order_line WHERE user_id = $1 AND shop_id = $2 AND order_id = ANY($3::text[])`, [
-      userId,
-      shopId,
-      orders.map((order) => order.orderId),
-    ]);
+    await db.query(
+      `DELETE FROM printify_order_line WHERE user_id = $1 AND shop_id = $2 AND order_id = ANY($3::text[])`,
+      [userId, shopId, orders.map((order) => order.orderId)],
+    );
     const lines = orders.flatMap((order) =>
       order.lines.map((line, index) => ({
         order_id: order.orderId,

@@ -44,16 +44,27 @@ export class ProfitInputsRepository {
   }
 
   private async read(db: Db, userId: string): Promise<UserProfitInputs> {
-    const records: { id: string; etsy_shop_id: string | null; etsy_receipt_id: string | null; printify_shop_id: string | null; printify_order_id: string | null }[] =
-      await db.query(
-        `SELECT id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 ORDER BY id`,
-        [userId],
-      );
+    const records: {
+      id: string;
+      etsy_shop_id: string | null;
+      etsy_receipt_id: string | null;
+      printify_shop_id: string | null;
+      printify_order_id: string | null;
+    }[] = await db.query(
+      `SELECT id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 ORDER BY id`,
+      [userId],
+    );
     return {
       records: records.map((row) => ({
         id: row.id,
-        receiptKey: row.etsy_shop_id !== null && row.etsy_receipt_id !== null ? sideKey(row.etsy_shop_id, row.etsy_receipt_id) : null,
-        printifyKey: row.printify_shop_id !== null && row.printify_order_id !== null ? sideKey(row.printify_shop_id, row.printify_order_id) : null,
+        receiptKey:
+          row.etsy_shop_id !== null && row.etsy_receipt_id !== null
+            ? sideKey(row.etsy_shop_id, row.etsy_receipt_id)
+            : null,
+        printifyKey:
+          row.printify_shop_id !== null && row.printify_order_id !== null
+            ? sideKey(row.printify_shop_id, row.printify_order_id)
+            : null,
       })),
       receipts: await this.receipts(db, userId),
       ...(await this.paymentsAndLedger(db, userId)),
@@ -91,7 +102,10 @@ export class ProfitInputsRepository {
     return receipts;
   }
 
-  private async paymentsAndLedger(db: Db, userId: string): Promise<Pick<UserProfitInputs, 'payments' | 'ledgerEntries'>> {
+  private async paymentsAndLedger(
+    db: Db,
+    userId: string,
+  ): Promise<Pick<UserProfitInputs, 'payments' | 'ledgerEntries'>> {
     const payments = new Map<string, EtsyPaymentInput[]>();
     const paymentRows: Record<string, unknown>[] = await db.query(
       `SELECT shop_id, receipt_id, payment_id, currency, amount_fees_minor, posted_fees_minor, adjusted_fees_minor
@@ -134,7 +148,9 @@ export class ProfitInputsRepository {
     );
     const orders = new Map<string, PrintifyOrderInput>();
     for (const row of rows) {
-      const lines = (row.lines as { quantity: number; costMinor: unknown; shippingMinor: unknown; status: string | null }[]).map((line) => ({
+      const lines = (
+        row.lines as { quantity: number; costMinor: unknown; shippingMinor: unknown; status: string | null }[]
+      ).map((line) => ({
         quantity: line.quantity,
         costMinor: minor(line.costMinor),
         shippingMinor: minor(line.shippingMinor),
@@ -154,12 +170,16 @@ export class ProfitInputsRepository {
 
   /** The Etsy shop's country stands in for the bank's (ADR 0010); the Printify connection's cost reading. */
   private async settings(db: Db, userId: string): Promise<UserProfitInputs['settings']> {
-    const rows: { provider: string; shop_country: string | null; printify_cost_reading: 'per_unit' | 'per_line' }[] = await db.query(
-      `SELECT provider, shop_country, printify_cost_reading FROM provider_connection WHERE user_id = $1`,
-      [userId],
-    );
+    const rows: { provider: string; shop_country: string | null; printify_cost_reading: 'per_unit' | 'per_line' }[] =
+      await db.query(
+        `SELECT provider, shop_country, printify_cost_reading FROM provider_connection WHERE user_id = $1`,
+        [userId],
+      );
     const etsy = rows.find((row) => row.provider === 'etsy');
     const printify = rows.find((row) => row.provider === 'printify');
-    return { bankCountry: etsy?.shop_country?.toUpperCase() ?? null, printifyCostReading: printify?.printify_cost_reading ?? 'per_unit' };
+    return {
+      bankCountry: etsy?.shop_country?.toUpperCase() ?? null,
+      printifyCostReading: printify?.printify_cost_reading ?? 'per_unit',
+    };
   }
 }

@@ -15,7 +15,10 @@ let dataSource: DataSource;
 beforeAll(async () => {
   database = await createTestDatabase('repos');
   await prepareDatabase({ DATABASE_URL: database.url });
-  dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 }, 'repositories').initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 },
+    'repositories',
+  ).initialize();
 }, 60_000);
 
 afterAll(async () => {
@@ -38,7 +41,12 @@ describe('withTransaction: repositories built on its manager commit or roll back
     await expect(
       withTransaction(dataSource, async (manager) => {
         const user = await new UsersRepository(manager).create(newUser(address));
-        await new SessionsRepository(manager).insert({ idHash: `h-${address}`, userId: user!.id, lastSeenAt: new Date(), expiresAt: new Date(Date.now() + 60_000) });
+        await new SessionsRepository(manager).insert({
+          idHash: `h-${address}`,
+          userId: user!.id,
+          lastSeenAt: new Date(),
+          expiresAt: new Date(Date.now() + 60_000),
+        });
         throw new Error('page failed');
       }),
     ).rejects.toThrow('page failed');
@@ -49,10 +57,18 @@ describe('withTransaction: repositories built on its manager commit or roll back
     const address = email();
     const userId = await withTransaction(dataSource, async (manager) => {
       const user = await new UsersRepository(manager).create(newUser(address));
-      await new SessionsRepository(manager).insert({ idHash: `h-${address}`, userId: user!.id, lastSeenAt: new Date(), expiresAt: new Date(Date.now() + 60_000) });
+      await new SessionsRepository(manager).insert({
+        idHash: `h-${address}`,
+        userId: user!.id,
+        lastSeenAt: new Date(),
+        expiresAt: new Date(Date.now() + 60_000),
+      });
       return user!.id;
     });
-    expect(await new SessionsRepository(dataSource).findWithUser(`h-${address}`, userId)).toMatchObject({ userId, user: { email: address } });
+    expect(await new SessionsRepository(dataSource).findWithUser(`h-${address}`, userId)).toMatchObject({
+      userId,
+      user: { email: address },
+    });
   });
 });
 
@@ -67,7 +83,10 @@ describe('UsersRepository', () => {
   it('replaceSandboxTenant is a compare-and-set: of two racing replacements one wins', async () => {
     const userId = await aUser();
     const users = new UsersRepository(dataSource);
-    const won = await Promise.all([users.replaceSandboxTenant(userId, null, 'a'), users.replaceSandboxTenant(userId, null, 'b')]);
+    const won = await Promise.all([
+      users.replaceSandboxTenant(userId, null, 'a'),
+      users.replaceSandboxTenant(userId, null, 'b'),
+    ]);
     expect(won.filter(Boolean)).toHaveLength(1);
     expect(await users.replaceSandboxTenant(userId, 'stale', 'c')).toBe(false);
     expect((await users.sandboxTenantOf(userId))?.sandboxTenantId).toBe(won[0] ? 'a' : 'b');
@@ -78,7 +97,12 @@ describe('owner scoping', () => {
   it("a session is found only with its own user's id", async () => {
     const [owner, other] = [await aUser(), await aUser()];
     const sessions = new SessionsRepository(dataSource);
-    await sessions.insert({ idHash: `owned-${owner}`, userId: owner, lastSeenAt: new Date(), expiresAt: new Date(Date.now() + 60_000) });
+    await sessions.insert({
+      idHash: `owned-${owner}`,
+      userId: owner,
+      lastSeenAt: new Date(),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     expect(await sessions.findWithUser(`owned-${owner}`, other)).toBeNull();
     expect(await sessions.findWithUser(`owned-${owner}`, owner)).not.toBeNull();
   });
@@ -88,13 +112,24 @@ describe('owner scoping', () => {
     const states = new OAuthStatesRepository(dataSource);
     const now = new Date();
     await states.addReplacingOld(
-      { stateHash: `s-${owner}`, userId: owner, sessionIdHash: 'sess', codeVerifierEnc: 'enc', redirectUri: 'https://x/cb', createdAt: now, expiresAt: new Date(now.getTime() + 60_000) },
+      {
+        stateHash: `s-${owner}`,
+        userId: owner,
+        sessionIdHash: 'sess',
+        codeVerifierEnc: 'enc',
+        redirectUri: 'https://x/cb',
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 60_000),
+      },
       4,
     );
     expect(await states.isPending(`s-${owner}`, { userId: other, sessionIdHash: 'sess' }, now)).toBe(false);
     expect(await states.consume(`s-${owner}`, { userId: other, sessionIdHash: 'sess' }, now)).toBeNull();
     expect(await states.isPending(`s-${owner}`, { userId: owner, sessionIdHash: 'sess' }, now)).toBe(true);
-    expect(await states.consume(`s-${owner}`, { userId: owner, sessionIdHash: 'sess' }, now)).toEqual({ codeVerifierEnc: 'enc', redirectUri: 'https://x/cb' });
+    expect(await states.consume(`s-${owner}`, { userId: owner, sessionIdHash: 'sess' }, now)).toEqual({
+      codeVerifierEnc: 'enc',
+      redirectUri: 'https://x/cb',
+    });
     expect(await states.consume(`s-${owner}`, { userId: owner, sessionIdHash: 'sess' }, now)).toBeNull();
     expect(await states.find(`s-${owner}`)).toMatchObject({ userId: owner, consumedAt: now });
   });
@@ -105,7 +140,15 @@ describe('owner scoping', () => {
     for (let i = 0; i < 8; i += 1) {
       const createdAt = new Date(Date.now() + i * 1000);
       await states.addReplacingOld(
-        { stateHash: `k${i}-${owner}`, userId: owner, sessionIdHash: 'sess', codeVerifierEnc: 'enc', redirectUri: 'https://x/cb', createdAt, expiresAt: new Date(createdAt.getTime() + 600_000) },
+        {
+          stateHash: `k${i}-${owner}`,
+          userId: owner,
+          sessionIdHash: 'sess',
+          codeVerifierEnc: 'enc',
+          redirectUri: 'https://x/cb',
+          createdAt,
+          expiresAt: new Date(createdAt.getTime() + 600_000),
+        },
         4,
       );
     }

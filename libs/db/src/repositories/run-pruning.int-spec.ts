@@ -16,7 +16,10 @@ let dataSource: DataSource;
 beforeAll(async () => {
   database = await createTestDatabase('runprune');
   await prepareDatabase({ DATABASE_URL: database.url });
-  dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 }, 'run-pruning').initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 },
+    'run-pruning',
+  ).initialize();
 }, 60_000);
 
 afterAll(async () => {
@@ -25,7 +28,12 @@ afterAll(async () => {
 });
 
 async function aUser(): Promise<string> {
-  const user = await new UsersRepository(dataSource).create({ email: `prune-${Math.random().toString(36).slice(2)}@example.com`, passwordHash: 'x', firstName: 'R', lastName: 'S' });
+  const user = await new UsersRepository(dataSource).create({
+    email: `prune-${Math.random().toString(36).slice(2)}@example.com`,
+    passwordHash: 'x',
+    firstName: 'R',
+    lastName: 'S',
+  });
   if (!user) throw new Error('no user');
   return user.id;
 }
@@ -48,11 +56,13 @@ const oldSyncRuns = (userId: string, provider: string, count: number) =>
     [userId, provider, count],
   );
 const ages = async (table: 'match_run' | 'sync_run', userId: string, extra = '') =>
-  (await queryDatabase<{ hours: number }>(
-    database.url,
-    `SELECT round(extract(epoch FROM now() - created_at) / 3600)::int AS hours FROM ${table} WHERE user_id = $1 ${extra} ORDER BY created_at DESC`,
-    [userId],
-  )).map((row) => row.hours);
+  (
+    await queryDatabase<{ hours: number }>(
+      database.url,
+      `SELECT round(extract(epoch FROM now() - created_at) / 3600)::int AS hours FROM ${table} WHERE user_id = $1 ${extra} ORDER BY created_at DESC`,
+      [userId],
+    )
+  ).map((row) => row.hours);
 
 describe('match_run history', () => {
   it(`queuing a run keeps the newest ${MATCH_RUNS_KEPT} runs of the user (the new one among them) and no other user's are touched`, async () => {
@@ -63,13 +73,17 @@ describe('match_run history', () => {
     expect(created).toBe(true);
     const kept = await ages('match_run', userId);
     expect(kept).toEqual([0, ...Array.from({ length: MATCH_RUNS_KEPT - 1 }, (_, i) => i + 1)]);
-    expect((await queryDatabase(database.url, `SELECT id FROM match_run WHERE id = $1`, [run.id]))).toHaveLength(1);
+    expect(await queryDatabase(database.url, `SELECT id FROM match_run WHERE id = $1`, [run.id])).toHaveLength(1);
     expect(await ages('match_run', other)).toHaveLength(MATCH_RUNS_KEPT + 15);
   });
 
   it('never deletes a running run, however old', async () => {
     const userId = await aUser();
-    await queryDatabase(database.url, `INSERT INTO match_run (user_id, trigger, status, created_at) VALUES ($1, 'user', 'running', now() - interval '1000 hours')`, [userId]);
+    await queryDatabase(
+      database.url,
+      `INSERT INTO match_run (user_id, trigger, status, created_at) VALUES ($1, 'user', 'running', now() - interval '1000 hours')`,
+      [userId],
+    );
     await oldMatchRuns(userId, MATCH_RUNS_KEPT + 5);
     await new MatchRunsRepository(dataSource).queueOrGetQueued(userId, 'sync');
     expect(await ages('match_run', userId, `AND status = 'running'`)).toEqual([1000]);
@@ -82,22 +96,49 @@ describe('sync_run history', () => {
     const userId = await aUser();
     await oldSyncRuns(userId, 'etsy', SYNC_RUNS_KEPT + 30);
     await oldSyncRuns(userId, 'printify', SYNC_RUNS_KEPT + 30);
-    await queryDatabase(database.url, `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode, status, created_at) VALUES ($1, 'etsy', '1', 'user', 'incremental', 'waiting_for_quota', now() - interval '1000 hours')`, [userId]);
+    await queryDatabase(
+      database.url,
+      `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode, status, created_at) VALUES ($1, 'etsy', '1', 'user', 'incremental', 'waiting_for_quota', now() - interval '1000 hours')`,
+      [userId],
+    );
     const runs = new SyncRunsRepository(dataSource);
     // The active run is returned and nothing is inserted, so nothing is pruned yet.
-    expect((await runs.startOrGetActive({ userId, provider: 'etsy', shopId: '1', trigger: 'user', mode: 'incremental' })).created).toBe(false);
+    expect(
+      (await runs.startOrGetActive({ userId, provider: 'etsy', shopId: '1', trigger: 'user', mode: 'incremental' }))
+        .created,
+    ).toBe(false);
     expect(await ages('sync_run', userId, `AND provider = 'etsy'`)).toHaveLength(SYNC_RUNS_KEPT + 31);
-    await queryDatabase(database.url, `UPDATE sync_run SET status = 'failed' WHERE user_id = $1 AND status = 'waiting_for_quota'`, [userId]);
-    expect((await runs.startOrGetActive({ userId, provider: 'etsy', shopId: '1', trigger: 'user', mode: 'incremental' })).created).toBe(true);
-    expect(await ages('sync_run', userId, `AND provider = 'etsy'`)).toEqual([0, ...Array.from({ length: SYNC_RUNS_KEPT - 1 }, (_, i) => i + 1)]);
+    await queryDatabase(
+      database.url,
+      `UPDATE sync_run SET status = 'failed' WHERE user_id = $1 AND status = 'waiting_for_quota'`,
+      [userId],
+    );
+    expect(
+      (await runs.startOrGetActive({ userId, provider: 'etsy', shopId: '1', trigger: 'user', mode: 'incremental' }))
+        .created,
+    ).toBe(true);
+    expect(await ages('sync_run', userId, `AND provider = 'etsy'`)).toEqual([
+      0,
+      ...Array.from({ length: SYNC_RUNS_KEPT - 1 }, (_, i) => i + 1),
+    ]);
     expect(await ages('sync_run', userId, `AND provider = 'printify'`)).toHaveLength(SYNC_RUNS_KEPT + 30);
   });
 
   it('never deletes an active run, however old', async () => {
     const userId = await aUser();
-    await queryDatabase(database.url, `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode, status, created_at) VALUES ($1, 'printify', '1', 'user', 'incremental', 'running', now() - interval '1000 hours')`, [userId]);
+    await queryDatabase(
+      database.url,
+      `INSERT INTO sync_run (user_id, provider, shop_id, trigger, mode, status, created_at) VALUES ($1, 'printify', '1', 'user', 'incremental', 'running', now() - interval '1000 hours')`,
+      [userId],
+    );
     await oldSyncRuns(userId, 'etsy', SYNC_RUNS_KEPT + 5);
-    await new SyncRunsRepository(dataSource).startOrGetActive({ userId, provider: 'etsy', shopId: '1', trigger: 'user', mode: 'incremental' });
+    await new SyncRunsRepository(dataSource).startOrGetActive({
+      userId,
+      provider: 'etsy',
+      shopId: '1',
+      trigger: 'user',
+      mode: 'incremental',
+    });
     expect(await ages('sync_run', userId, `AND provider = 'printify'`)).toEqual([1000]);
     expect(await ages('sync_run', userId, `AND provider = 'etsy'`)).toHaveLength(SYNC_RUNS_KEPT);
   });

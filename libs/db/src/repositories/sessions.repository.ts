@@ -56,7 +56,14 @@ export class SessionsRepository {
       createdAt: row.user_created_at,
       updatedAt: row.user_updated_at,
     } as UserEntity;
-    return Object.assign(new SessionEntity(), { idHash, userId, createdAt: row.created_at, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at, user });
+    return Object.assign(new SessionEntity(), {
+      idHash,
+      userId,
+      createdAt: row.created_at,
+      lastSeenAt: row.last_seen_at,
+      expiresAt: row.expires_at,
+      user,
+    });
   }
 
   async touch(idHash: string, lastSeenAt: Date): Promise<void> {
@@ -69,6 +76,8 @@ export class SessionsRepository {
 
   /** Ends every session of the user except one (a password change keeps the session that made it). */
   async deleteOthers(userId: string, keepIdHash: string): Promise<void> {
-    await inTenantScope(this.db, userId, (db) => db.getRepository(SessionEntity).delete({ userId, idHash: Not(keepIdHash) }));
+    await inTenantScope(this.db, userId, (db) =>
+      db.getRepository(SessionEntity).delete({ userId, idHash: Not(keepIdHash) }),
+    );
   }
 }

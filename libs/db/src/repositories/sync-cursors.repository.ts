@@ -25,18 +25,21 @@ export class SyncCursorsRepository {
 
   async read<Position>(key: CursorKey): Promise<StoredCursor<Position> | null> {
     const rows: { position: Position; version: number }[] = await inTenantScope(this.db, key.userId, (db) =>
-      db.query(`SELECT position, version FROM sync_cursor WHERE user_id = $1 AND provider = $2 AND shop_id = $3 AND stream = $4`, [
-        key.userId,
-        key.provider,
-        key.shopId,
-        key.stream,
-      ]),
+      db.query(
+        `SELECT position, version FROM sync_cursor WHERE user_id = $1 AND provider = $2 AND shop_id = $3 AND stream = $4`,
+        [key.userId, key.provider, key.shopId, key.stream],
+      ),
     );
     return rows[0] ?? null;
   }
 
   /** Moves the cursor from `expectedVersion` (0: none yet) to `position`; false when someone else moved it. */
-  async advance<Position>(key: CursorKey, expectedVersion: number, position: Position, runId: string): Promise<boolean> {
+  async advance<Position>(
+    key: CursorKey,
+    expectedVersion: number,
+    position: Position,
+    runId: string,
+  ): Promise<boolean> {
     const json = JSON.stringify(position);
     return inTenantScope(this.db, key.userId, (db) => this.write(db, key, expectedVersion, json, runId));
   }
@@ -50,11 +53,13 @@ export class SyncCursorsRepository {
       );
       return rows.length === 1;
     }
-    const rows = returnedRows(await db.query(
-      `UPDATE sync_cursor SET position = $5::jsonb, version = version + 1, run_id = $6, updated_at = now()
+    const rows = returnedRows(
+      await db.query(
+        `UPDATE sync_cursor SET position = $5::jsonb, version = version + 1, run_id = $6, updated_at = now()
        WHERE user_id = $1 AND provider = $2 AND shop_id = $3 AND stream = $4 AND version = $7 RETURNING version`,
-      [key.userId, key.provider, key.shopId, key.stream, json, runId, expectedVersion],
-    ));
+        [key.userId, key.provider, key.shopId, key.stream, json, runId, expectedVersion],
+      ),
+    );
     return rows.length === 1;
   }
 

@@ -33,31 +33,41 @@ export class SyncQuarantineRepository {
       payload_excerpt: excerpt(record.payload),
     }));
     if (rows.length === 0) return;
-    await inTenantScope(this.db, scope.userId, (db) => db.query(
-      `INSERT INTO sync_quarantine (user_id, provider, shop_id, stream, record_key, field, reason, payload_excerpt)
+    await inTenantScope(this.db, scope.userId, (db) =>
+      db.query(
+        `INSERT INTO sync_quarantine (user_id, provider, shop_id, stream, record_key, field, reason, payload_excerpt)
        SELECT $1, $2, $3, $4, q.record_key, q.field, q.reason, q.payload_excerpt
        FROM jsonb_to_recordset($5::jsonb) AS q(record_key text, field text, reason text, payload_excerpt text)
        ON CONFLICT (user_id, provider, shop_id, stream, record_key) DO UPDATE SET field = EXCLUDED.field, reason = EXCLUDED.reason,
          payload_excerpt = EXCLUDED.payload_excerpt, times_seen = sync_quarantine.times_seen + 1, last_seen_at = now()`,
-      [scope.userId, scope.provider, scope.shopId, scope.stream, jsonForPostgres(rows)],
-    ));
+        [scope.userId, scope.provider, scope.shopId, scope.stream, jsonForPostgres(rows)],
+      ),
+    );
   }
 
   /** Records that now mapped cleanly leave the quarantine. */
   async release(scope: QuarantineScope, recordKeys: readonly string[]): Promise<void> {
     if (recordKeys.length === 0) return;
-    await inTenantScope(this.db, scope.userId, (db) => db.query(
-      `DELETE FROM sync_quarantine WHERE user_id = $1 AND provider = $2 AND shop_id = $3 AND stream = $4 AND record_key = ANY($5::text[])`,
-      [scope.userId, scope.provider, scope.shopId, scope.stream, [...recordKeys]],
-    ));
+    await inTenantScope(this.db, scope.userId, (db) =>
+      db.query(
+        `DELETE FROM sync_quarantine WHERE user_id = $1 AND provider = $2 AND shop_id = $3 AND stream = $4 AND record_key = ANY($5::text[])`,
+        [scope.userId, scope.provider, scope.shopId, scope.stream, [...recordKeys]],
+      ),
+    );
   }
 
-  async listForUser(userId: string): Promise<{ provider: Provider; shopId: string; stream: string; recordKey: string; field: string; reason: string }[]> {
-    return inTenantScope(this.db, userId, (db) => db.query(
-      `SELECT provider, shop_id AS "shopId", stream, record_key AS "recordKey", field, reason FROM sync_quarantine
+  async listForUser(
+    userId: string,
+  ): Promise<
+    { provider: Provider; shopId: string; stream: string; recordKey: string; field: string; reason: string }[]
+  > {
+    return inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT provider, shop_id AS "shopId", stream, record_key AS "recordKey", field, reason FROM sync_quarantine
        WHERE user_id = $1 ORDER BY provider, shop_id, stream, record_key`,
-      [userId],
-    ));
+        [userId],
+      ),
+    );
   }
 }
 

@@ -99,7 +99,9 @@ export class SyncRunsRepository {
         `SELECT DISTINCT ON (provider) id FROM sync_run WHERE user_id = $1 ORDER BY provider, created_at DESC`,
         [userId],
       );
-      return rows.length === 0 ? [] : db.getRepository(SyncRunEntity).findBy(rows.map((row) => ({ id: row.id, userId })));
+      return rows.length === 0
+        ? []
+        : db.getRepository(SyncRunEntity).findBy(rows.map((row) => ({ id: row.id, userId })));
     });
     return Object.fromEntries(runs.map((run) => [run.provider, run]));
   }
@@ -143,7 +145,14 @@ export class SyncRunsRepository {
       version,
       `stream = $3, pages_done = pages_done + $4, orders_added = orders_added + $5, orders_changed = orders_changed + $6,
        requests_made = requests_made + $7, expected_pages = COALESCE($8, expected_pages)`,
-      [progress.stream, progress.pages, progress.added, progress.changed, progress.requests, progress.expectedPages ?? null],
+      [
+        progress.stream,
+        progress.pages,
+        progress.added,
+        progress.changed,
+        progress.requests,
+        progress.expectedPages ?? null,
+      ],
     );
   }
 
@@ -154,7 +163,12 @@ export class SyncRunsRepository {
 
   /** The run succeeded: it ends, and the connection of that shop (if still there) shows this sync as its last. */
   async finish(runId: string, version: number): Promise<number | null> {
-    const next = await this.casUpdate(runId, version, `status = 'succeeded', stream = NULL, resume_at = NULL, finished_at = now()`, []);
+    const next = await this.casUpdate(
+      runId,
+      version,
+      `status = 'succeeded', stream = NULL, resume_at = NULL, finished_at = now()`,
+      [],
+    );
     const userId = next === null ? null : await this.ownerOf(runId);
     if (userId) {
       await inTenantScope(this.db, userId, (db) =>
@@ -184,7 +198,10 @@ export class SyncRunsRepository {
    * which ones from stale_active_sync_runs, each then read scoped to its owner.
    */
   async listStaleActive(olderThanMs: number, limit: number): Promise<SyncRun[]> {
-    const stale: { id: string; userId: string }[] = await this.db.query(`SELECT id, user_id AS "userId" FROM stale_active_sync_runs($1, $2)`, [olderThanMs / 1000, limit]);
+    const stale: { id: string; userId: string }[] = await this.db.query(
+      `SELECT id, user_id AS "userId" FROM stale_active_sync_runs($1, $2)`,
+      [olderThanMs / 1000, limit],
+    );
     const runs: SyncRun[] = [];
     for (const { id, userId } of stale) {
       this.remember(id, userId);
@@ -198,7 +215,9 @@ export class SyncRunsRepository {
   async touch(runId: string): Promise<void> {
     const userId = await this.ownerOf(runId);
     if (!userId) return;
-    await inTenantScope(this.db, userId, (db) => db.query(`UPDATE sync_run SET updated_at = now() WHERE id = $1 AND user_id = $2 AND ${ACTIVE}`, [runId, userId]));
+    await inTenantScope(this.db, userId, (db) =>
+      db.query(`UPDATE sync_run SET updated_at = now() WHERE id = $1 AND user_id = $2 AND ${ACTIVE}`, [runId, userId]),
+    );
   }
 
   /** Deletes the finished runs of (user, provider) past the newest SYNC_RUNS_KEPT (sync_run_user_latest_idx); active ones stay. */

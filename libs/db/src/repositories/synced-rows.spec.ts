@@ -10,7 +10,9 @@ const seed = Number(process.env.FC_SEED ?? Date.now() % 2_147_483_647);
 beforeAll(() => console.log(`jsonForPostgres: fast-check seed ${seed} (FC_SEED=${seed} replays it)`));
 
 const withReplacer = (value: unknown): string =>
-  JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'string' && inner.includes('\u0000') ? inner.replaceAll('\u0000', '') : inner));
+  JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === 'string' && inner.includes('\u0000') ? inner.replaceAll('\u0000', '') : inner,
+  );
 
 // Strings rich in what matters here: U+0000, backslashes and the letters of an escape.
 const tricky = fc.string({ unit: fc.constantFrom('\u0000', '\\', 'u', '0', 'a', '"', '\u0001') });
@@ -23,7 +25,11 @@ describe('jsonForPostgres', () => {
   });
 
   it('answers exactly what the replacer answers, for any value', () => {
-    const value = fc.jsonValue().chain((json) => fc.tuple(fc.constant(json), fc.array(tricky, { maxLength: 4 }), fc.dictionary(tricky, tricky, { maxKeys: 3 })));
+    const value = fc
+      .jsonValue()
+      .chain((json) =>
+        fc.tuple(fc.constant(json), fc.array(tricky, { maxLength: 4 }), fc.dictionary(tricky, tricky, { maxKeys: 3 })),
+      );
     fc.assert(
       fc.property(value, ([json, strings, record]) => {
         const input = { json, strings, record, date: new Date(0) };

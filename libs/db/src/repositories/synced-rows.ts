@@ -18,7 +18,9 @@ export function jsonForPostgres(value: unknown): string {
   // is then the very same text; only text that has it pays for the replacer.
   const plain: string | undefined = JSON.stringify(value);
   if (plain !== undefined && !plain.includes('\\u0000')) return plain;
-  return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'string' && inner.includes('\u0000') ? inner.replaceAll('\u0000', '') : inner));
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === 'string' && inner.includes('\u0000') ? inner.replaceAll('\u0000', '') : inner,
+  );
 }
 
 /** A stable fingerprint of a payload as received: an unchanged record hashes the same on every fetch. */

@@ -1,7 +1,14 @@
 import type { Db } from './database-session';
 
 /** The tables a sync fills in bulk; the per-page statements (upserts, ledger links) plan on their statistics. */
-export const SYNCED_TABLES = ['etsy_receipt', 'etsy_receipt_line', 'etsy_payment', 'etsy_ledger_entry', 'printify_order', 'printify_order_line'] as const;
+export const SYNCED_TABLES = [
+  'etsy_receipt',
+  'etsy_receipt_line',
+  'etsy_payment',
+  'etsy_ledger_entry',
+  'printify_order',
+  'printify_order_line',
+] as const;
 export type SyncedTable = (typeof SYNCED_TABLES)[number];
 
 /** The tables the order pages read that the matcher fills in bulk (analyze_order_tables, migration 1765300000000). */

@@ -12,7 +12,11 @@ import { isUuid, type Db } from './database-session';
 const scopes = new WeakMap<EntityManager, string>();
 
 /** Runs `work` in one transaction scoped to the user: repositories built on its manager see that user's rows only. */
-export function withTenant<T>(dataSource: DataSource, userId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+export function withTenant<T>(
+  dataSource: DataSource,
+  userId: string,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
   return dataSource.transaction(async (manager) => {
     await scope(manager, userId);
     return work(manager);
@@ -24,7 +28,11 @@ export function withTenant<T>(dataSource: DataSource, userId: string, work: (man
  * it is not yet; a transaction scoped to another user is refused), else in a transaction of its
  * own. `work` must query through the manager it is given.
  */
-export async function inTenantScope<T>(db: Db, userId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+export async function inTenantScope<T>(
+  db: Db,
+  userId: string,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
   const manager = openTransaction(db);
   if (!manager) return withTenant(dataSourceOf(db), userId, work);
   await scope(manager, userId);

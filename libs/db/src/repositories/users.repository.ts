@@ -53,7 +53,9 @@ export class UsersRepository {
   }
 
   async passwordHashOf(userId: string): Promise<string | null> {
-    const user = await this.scoped(userId, (users) => users.findOne({ where: { id: userId }, select: { id: true, passwordHash: true } }));
+    const user = await this.scoped(userId, (users) =>
+      users.findOne({ where: { id: userId }, select: { id: true, passwordHash: true } }),
+    );
     return user?.passwordHash ?? null;
   }
 
@@ -67,7 +69,9 @@ export class UsersRepository {
 
   /** Whether the user is a demo account, and the sandbox seller that plays their shops; null when the user is gone. */
   sandboxTenantOf(userId: string): Promise<Pick<UserEntity, 'id' | 'isDemo' | 'sandboxTenantId'> | null> {
-    return this.scoped(userId, (users) => users.findOne({ where: { id: userId }, select: { id: true, isDemo: true, sandboxTenantId: true } }));
+    return this.scoped(userId, (users) =>
+      users.findOne({ where: { id: userId }, select: { id: true, isDemo: true, sandboxTenantId: true } }),
+    );
   }
 
   /**
@@ -75,7 +79,9 @@ export class UsersRepository {
    * (compare-and-set: of two requests at once, the first one stored wins); true when stored.
    */
   async replaceSandboxTenant(userId: string, previous: string | null, next: string): Promise<boolean> {
-    const result = await this.scoped(userId, (users) => users.update({ id: userId, sandboxTenantId: previous ?? IsNull() }, { sandboxTenantId: next }));
+    const result = await this.scoped(userId, (users) =>
+      users.update({ id: userId, sandboxTenantId: previous ?? IsNull() }, { sandboxTenantId: next }),
+    );
     return (result.affected ?? 0) > 0;
   }
 

@@ -25,31 +25,73 @@ afterAll(async () => {
 });
 
 async function aUser(): Promise<string> {
-  const user = await new UsersRepository(dataSource).create({ email: `hooks-${Math.random().toString(36).slice(2)}@example.com`, passwordHash: 'x', firstName: 'W', lastName: 'H' });
+  const user = await new UsersRepository(dataSource).create({
+    email: `hooks-${Math.random().toString(36).slice(2)}@example.com`,
+    passwordHash: 'x',
+    firstName: 'W',
+    lastName: 'H',
+  });
   if (!user) throw new Error('no user');
   return user.id;
 }
 
 const printify = (userId: string, shopId = '111') =>
-  connections.savePrintify({ userId, accountKey: 'acct', shopId, shopTitle: 'Shop', salesChannel: 'etsy', syncFrom: null, token: 'pfy-token', tokenExpiresAt: new Date(Date.now() + 86_400_000) });
+  connections.savePrintify({
+    userId,
+    accountKey: 'acct',
+    shopId,
+    shopTitle: 'Shop',
+    salesChannel: 'etsy',
+    syncFrom: null,
+    token: 'pfy-token',
+    tokenExpiresAt: new Date(Date.now() + 86_400_000),
+  });
 const etsy = (userId: string, shopId: string) =>
-  connections.saveEtsy({ userId, etsyUserId: '9', shopId, shopName: 'S', shopCurrency: 'USD', shopCountry: 'US', accessToken: 'a', refreshToken: 'r', accessTokenExpiresAt: new Date() });
+  connections.saveEtsy({
+    userId,
+    etsyUserId: '9',
+    shopId,
+    shopName: 'S',
+    shopCurrency: 'USD',
+    shopCountry: 'US',
+    accessToken: 'a',
+    refreshToken: 'r',
+    accessTokenExpiresAt: new Date(),
+  });
 
 describe('Printify webhook key and secret', () => {
   it('stores the secret encrypted and finds the connection by its key, decrypting it', async () => {
     const userId = await aUser();
-    expect(await connections.setPrintifyWebhook(userId, { key: 'key-a', secret: 'the-webhook-secret', status: 'pending' })).toBe(false);
+    expect(
+      await connections.setPrintifyWebhook(userId, { key: 'key-a', secret: 'the-webhook-secret', status: 'pending' }),
+    ).toBe(false);
     await printify(userId);
-    expect(await connections.setPrintifyWebhook(userId, { key: 'key-a', secret: 'the-webhook-secret', status: 'pending' })).toBe(true);
-    expect(await connections.findPrintifyWebhookTarget('key-a')).toEqual({ connectionId: expect.any(String), userId, status: 'connected', shopId: '111', secret: 'the-webhook-secret' });
+    expect(
+      await connections.setPrintifyWebhook(userId, { key: 'key-a', secret: 'the-webhook-secret', status: 'pending' }),
+    ).toBe(true);
+    expect(await connections.findPrintifyWebhookTarget('key-a')).toEqual({
+      connectionId: expect.any(String),
+      userId,
+      status: 'connected',
+      shopId: '111',
+      secret: 'the-webhook-secret',
+    });
     expect(await connections.findPrintifyWebhookTarget('key-b')).toBeNull();
-    const [raw] = await queryDatabase<{ webhook_secret_enc: string }>(database.url, 'SELECT webhook_secret_enc FROM provider_connection WHERE webhook_key = $1', ['key-a']);
+    const [raw] = await queryDatabase<{ webhook_secret_enc: string }>(
+      database.url,
+      'SELECT webhook_secret_enc FROM provider_connection WHERE webhook_key = $1',
+      ['key-a'],
+    );
     expect(raw.webhook_secret_enc).toMatch(/^v1\./);
     expect(raw.webhook_secret_enc).not.toContain('the-webhook-secret');
     // Bound to its owner: copied into another user's row it does not decrypt.
     const other = await aUser();
     await printify(other, '222');
-    await queryDatabase(database.url, `UPDATE provider_connection SET webhook_key = 'key-c', webhook_secret_enc = $1 WHERE user_id = $2`, [raw.webhook_secret_enc, other]);
+    await queryDatabase(
+      database.url,
+      `UPDATE provider_connection SET webhook_key = 'key-c', webhook_secret_enc = $1 WHERE user_id = $2`,
+      [raw.webhook_secret_enc, other],
+    );
     await expect(connections.findPrintifyWebhookTarget('key-c')).rejects.toThrow(/could not be decrypted/);
   });
 

@@ -46,11 +46,43 @@ export interface ScanResult {
 }
 
 const REPOSITORY_METHODS = new Set([
-  'find', 'findBy', 'findOne', 'findOneBy', 'findOneOrFail', 'findOneByOrFail', 'findAndCount', 'findAndCountBy', 'exists', 'existsBy',
-  'count', 'countBy', 'sum', 'average', 'minimum', 'maximum', 'update', 'delete', 'softDelete', 'restore', 'insert', 'save', 'remove',
-  'upsert', 'increment', 'decrement', 'createQueryBuilder',
+  'find',
+  'findBy',
+  'findOne',
+  'findOneBy',
+  'findOneOrFail',
+  'findOneByOrFail',
+  'findAndCount',
+  'findAndCountBy',
+  'exists',
+  'existsBy',
+  'count',
+  'countBy',
+  'sum',
+  'average',
+  'minimum',
+  'maximum',
+  'update',
+  'delete',
+  'softDelete',
+  'restore',
+  'insert',
+  'save',
+  'remove',
+  'upsert',
+  'increment',
+  'decrement',
+  'createQueryBuilder',
 ]);
-const BUILDER_CONDITIONS = new Set(['where', 'andWhere', 'orWhere', 'innerJoin', 'leftJoin', 'innerJoinAndSelect', 'leftJoinAndSelect']);
+const BUILDER_CONDITIONS = new Set([
+  'where',
+  'andWhere',
+  'orWhere',
+  'innerJoin',
+  'leftJoin',
+  'innerJoinAndSelect',
+  'leftJoinAndSelect',
+]);
 
 /** Tenant tables and the entity → table map, from the entity classes (`@Entity({ name })` with a `name: 'user_id'` column). */
 export function tenantModelFromEntities(sources: readonly SourceText[]): TenantModel {
@@ -65,7 +97,9 @@ export function tenantModelFromEntities(sources: readonly SourceText[]): TenantM
       entityTables.set(node.name.text, table);
       const hasUserId = node.members.some((member) =>
         (ts.canHaveDecorators(member) ? (ts.getDecorators(member) ?? []) : []).some(
-          (decorator) => /Column$/.test(calleeName(decorator.expression) ?? '') && objectProperty(firstArgument(decorator.expression), 'name') === 'user_id',
+          (decorator) =>
+            /Column$/.test(calleeName(decorator.expression) ?? '') &&
+            objectProperty(firstArgument(decorator.expression), 'name') === 'user_id',
         ),
       );
       if (hasUserId) tenantTables.add(table);
@@ -74,7 +108,11 @@ export function tenantModelFromEntities(sources: readonly SourceText[]): TenantM
   return { tenantTables, entityTables };
 }
 
-export function scanSources(sources: readonly SourceText[], model: TenantModel, options: { repositoryPaths: RegExp; definerFunctions?: readonly string[] }): ScanResult {
+export function scanSources(
+  sources: readonly SourceText[],
+  model: TenantModel,
+  options: { repositoryPaths: RegExp; definerFunctions?: readonly string[] },
+): ScanResult {
   const files = sources.map(parse);
   const folder = new SqlFolder(files);
   const findings: Finding[] = [];
@@ -86,7 +124,12 @@ export function scanSources(sources: readonly SourceText[], model: TenantModel, 
 
   for (const file of files) {
     const report = (node: ts.Node, problem: string) =>
-      findings.push({ owner: ownerOf(node, file), path: file.fileName, line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1, problem });
+      findings.push({
+        owner: ownerOf(node, file),
+        path: file.fileName,
+        line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1,
+        problem,
+      });
     const visit = (node: ts.Node): void => {
       if (isOwnerNode(node)) owners.add(ownerOf(node.body ?? node, file));
       if (ts.isCallExpression(node)) {
@@ -98,8 +141,10 @@ export function scanSources(sources: readonly SourceText[], model: TenantModel, 
       }
       if (ts.isStringLiteralLike(node) || ts.isTemplateExpression(node)) {
         const text = ts.isTemplateExpression(node) ? templateText(node) : node.text;
-        for (const setting of ['app.user_id', 'app.all_tenants']) if (text.includes(setting)) scopeSettings.push({ owner: ownerOf(node, file), path: file.fileName, setting });
-        for (const { fn, pattern } of definerCall) if (pattern.test(text)) definerCalls.push({ owner: ownerOf(node, file), path: file.fileName, fn });
+        for (const setting of ['app.user_id', 'app.all_tenants'])
+          if (text.includes(setting)) scopeSettings.push({ owner: ownerOf(node, file), path: file.fileName, setting });
+        for (const { fn, pattern } of definerCall)
+          if (pattern.test(text)) definerCalls.push({ owner: ownerOf(node, file), path: file.fileName, fn });
       }
       ts.forEachChild(node, visit);
     };
@@ -109,7 +154,11 @@ export function scanSources(sources: readonly SourceText[], model: TenantModel, 
   // SQL fragments no statement took in (e.g. subqueries kept in a table of lookups) must scope themselves.
   for (const file of files) {
     const visit = (node: ts.Node): void => {
-      if ((ts.isStringLiteralLike(node) || ts.isTemplateExpression(node)) && !folder.consumed.has(node) && !isInsideConsumed(node, folder.consumed)) {
+      if (
+        (ts.isStringLiteralLike(node) || ts.isTemplateExpression(node)) &&
+        !folder.consumed.has(node) &&
+        !isInsideConsumed(node, folder.consumed)
+      ) {
         const text = ts.isTemplateExpression(node) ? templateText(node) : node.text;
         if (tableReferences(text, model.tenantTables).length > 0) {
           tenantOwners.add(ownerOf(node, file));
@@ -148,7 +197,9 @@ function statementOf(call: ts.CallExpression, folder: SqlFolder, model: TenantMo
     const sql = folder.fold(call.arguments[0]);
     const tables = tableReferences(sql, model.tenantTables).map((reference) => reference.table);
     const problems = unscopedReferences(sql, model.tenantTables).map((reference) =>
-      reference.kind === 'insert' ? `INSERT INTO ${reference.table} without user_id` : `${reference.kind} of ${reference.table} without a user_id predicate`,
+      reference.kind === 'insert'
+        ? `INSERT INTO ${reference.table} without user_id`
+        : `${reference.kind} of ${reference.table} without a user_id predicate`,
     );
     return { tables, problems };
   }
@@ -160,25 +211,38 @@ function statementOf(call: ts.CallExpression, folder: SqlFolder, model: TenantMo
   if (method === 'createQueryBuilder') {
     const alias = target.args[0] ? folder.fold(target.args[0]) : table;
     const conditions = builderConditions(call).map((argument) => folder.fold(argument));
-    const scoped = conditions.some((condition) => new RegExp(`\\b${alias}\\s*\\.\\s*user_id\\s*(=|\\bin\\b)`, 'i').test(condition));
-    return { tables: [table], problems: scoped ? [] : [`query builder on ${table} without ${alias}.user_id in its conditions`] };
+    const scoped = conditions.some((condition) =>
+      new RegExp(`\\b${alias}\\s*\\.\\s*user_id\\s*(=|\\bin\\b)`, 'i').test(condition),
+    );
+    return {
+      tables: [table],
+      problems: scoped ? [] : [`query builder on ${table} without ${alias}.user_id in its conditions`],
+    };
   }
   const scoped = target.args.some((argument) => mentionsUserId(argument, folder));
   return { tables: [table], problems: scoped ? [] : [`${method}() on ${table} without userId in its criteria`] };
 }
 
 /** The entity a TypeORM call works on: `x.getRepository(E).m(…)`, `this.repo.m(…)` (a Repository<E> field), `manager.m(E, …)`. */
-function entityOfCall(call: ts.CallExpression, model: TenantModel): { entity: string; args: readonly ts.Expression[] } | null {
+function entityOfCall(
+  call: ts.CallExpression,
+  model: TenantModel,
+): { entity: string; args: readonly ts.Expression[] } | null {
   const access = call.expression as ts.PropertyAccessExpression;
   const receiver = access.expression;
   const first = call.arguments[0];
-  if (first && ts.isIdentifier(first) && model.entityTables.has(first.text)) return { entity: first.text, args: call.arguments.slice(1) };
+  if (first && ts.isIdentifier(first) && model.entityTables.has(first.text))
+    return { entity: first.text, args: call.arguments.slice(1) };
   const entity = repositoryEntity(receiver);
   return entity ? { entity, args: call.arguments } : null;
 }
 
 function repositoryEntity(expression: ts.Expression): string | null {
-  if (ts.isCallExpression(expression) && ts.isPropertyAccessExpression(expression.expression) && expression.expression.name.text === 'getRepository') {
+  if (
+    ts.isCallExpression(expression) &&
+    ts.isPropertyAccessExpression(expression.expression) &&
+    expression.expression.name.text === 'getRepository'
+  ) {
     const argument = expression.arguments[0];
     return argument && ts.isIdentifier(argument) ? argument.text : null;
   }
@@ -210,13 +274,19 @@ function repositoryEntity(expression: ts.Expression): string | null {
   if (ts.isIdentifier(expression)) {
     const found = resolve(expression);
     if (found?.declaration.type) return repositoryTypeArgument(found.declaration.type);
-    if (found?.kind === 'variable' && found.declaration.initializer) return repositoryEntity(found.declaration.initializer);
+    if (found?.kind === 'variable' && found.declaration.initializer)
+      return repositoryEntity(found.declaration.initializer);
   }
   return null;
 }
 
 function repositoryTypeArgument(type: ts.TypeNode): string | null {
-  if (ts.isTypeReferenceNode(type) && type.typeName.getText() === 'Repository' && type.typeArguments?.[0] && ts.isTypeReferenceNode(type.typeArguments[0])) {
+  if (
+    ts.isTypeReferenceNode(type) &&
+    type.typeName.getText() === 'Repository' &&
+    type.typeArguments?.[0] &&
+    ts.isTypeReferenceNode(type.typeArguments[0])
+  ) {
     return type.typeArguments[0].typeName.getText();
   }
   return null;
@@ -228,7 +298,8 @@ function builderConditions(call: ts.CallExpression): ts.Expression[] {
   let node: ts.Node = call;
   while (ts.isPropertyAccessExpression(node.parent) && ts.isCallExpression(node.parent.parent)) {
     const next = node.parent.parent;
-    if (BUILDER_CONDITIONS.has(node.parent.name.text)) conditions.push(...next.arguments.slice(0, 1), ...next.arguments.slice(2, 3));
+    if (BUILDER_CONDITIONS.has(node.parent.name.text))
+      conditions.push(...next.arguments.slice(0, 1), ...next.arguments.slice(2, 3));
     node = next;
   }
   return conditions;
@@ -239,7 +310,11 @@ function mentionsUserId(node: ts.Node, folder: SqlFolder): boolean {
   let found = false;
   const visit = (inner: ts.Node): void => {
     if (found) return;
-    if ((ts.isPropertyAssignment(inner) || ts.isShorthandPropertyAssignment(inner)) && inner.name.getText() === 'userId') found = true;
+    if (
+      (ts.isPropertyAssignment(inner) || ts.isShorthandPropertyAssignment(inner)) &&
+      inner.name.getText() === 'userId'
+    )
+      found = true;
     else if (ts.isIdentifier(inner) && !(ts.isPropertyAccessExpression(inner.parent) && inner.parent.name === inner)) {
       const type = resolve(inner)?.declaration.type;
       if (type && folder.typeHasUserId(type)) found = true;
@@ -251,12 +326,18 @@ function mentionsUserId(node: ts.Node, folder: SqlFolder): boolean {
 }
 
 /** Public methods of repository classes that touch tenant rows (themselves or through a private method) but take no userId. */
-function publicMethodsWithoutUserId(file: ts.SourceFile, tenantOwners: ReadonlySet<Owner>, folder: SqlFolder): Finding[] {
+function publicMethodsWithoutUserId(
+  file: ts.SourceFile,
+  tenantOwners: ReadonlySet<Owner>,
+  folder: SqlFolder,
+): Finding[] {
   const findings: Finding[] = [];
   file.forEachChild((node) => {
     if (!ts.isClassDeclaration(node) || !node.name) return;
     const className = node.name.text;
-    const methods = node.members.filter((member): member is ts.MethodDeclaration => ts.isMethodDeclaration(member) && !!member.body);
+    const methods = node.members.filter(
+      (member): member is ts.MethodDeclaration => ts.isMethodDeclaration(member) && !!member.body,
+    );
     const touches = new Map<string, boolean>();
     const touchesTenant = (method: ts.MethodDeclaration, seen: Set<string>): boolean => {
       const name = method.name.getText();
@@ -266,8 +347,14 @@ function publicMethodsWithoutUserId(file: ts.SourceFile, tenantOwners: ReadonlyS
       let result = tenantOwners.has(`${className}.${name}`);
       method.body!.forEachChild(function visit(inner: ts.Node) {
         if (result) return;
-        if (ts.isCallExpression(inner) && ts.isPropertyAccessExpression(inner.expression) && inner.expression.expression.kind === ts.SyntaxKind.ThisKeyword) {
-          const callee = methods.find((candidate) => candidate.name.getText() === (inner.expression as ts.PropertyAccessExpression).name.text);
+        if (
+          ts.isCallExpression(inner) &&
+          ts.isPropertyAccessExpression(inner.expression) &&
+          inner.expression.expression.kind === ts.SyntaxKind.ThisKeyword
+        ) {
+          const callee = methods.find(
+            (candidate) => candidate.name.getText() === (inner.expression as ts.PropertyAccessExpression).name.text,
+          );
           if (callee && touchesTenant(callee, seen)) result = true;
         }
         ts.forEachChild(inner, visit);
@@ -276,9 +363,16 @@ function publicMethodsWithoutUserId(file: ts.SourceFile, tenantOwners: ReadonlyS
       return result;
     };
     for (const method of methods) {
-      const isPublic = !method.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.PrivateKeyword || modifier.kind === ts.SyntaxKind.ProtectedKeyword);
+      const isPublic = !method.modifiers?.some(
+        (modifier) =>
+          modifier.kind === ts.SyntaxKind.PrivateKeyword || modifier.kind === ts.SyntaxKind.ProtectedKeyword,
+      );
       if (!isPublic || !touchesTenant(method, new Set())) continue;
-      const takesUser = method.parameters.some((parameter) => parameter.name.getText() === 'userId' || (parameter.type !== undefined && folder.typeHasUserId(parameter.type)));
+      const takesUser = method.parameters.some(
+        (parameter) =>
+          parameter.name.getText() === 'userId' ||
+          (parameter.type !== undefined && folder.typeHasUserId(parameter.type)),
+      );
       if (!takesUser) {
         findings.push({
           owner: `${className}.${method.name.getText()}`,
@@ -310,7 +404,8 @@ class SqlFolder {
             if (ts.isIdentifier(declaration.name)) this.remember(this.exported, declaration.name.text, declaration);
           }
         }
-        if ((ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) && node.name) this.remember(this.types, node.name.text, node);
+        if ((ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) && node.name)
+          this.remember(this.types, node.name.text, node);
       });
     }
   }
@@ -328,23 +423,35 @@ class SqlFolder {
     }
     if (ts.isTemplateExpression(node)) {
       this.consumed.add(node);
-      return node.head.text + node.templateSpans.map((span) => this.fold(span.expression, bindings, depth + 1) + span.literal.text).join('');
+      return (
+        node.head.text +
+        node.templateSpans.map((span) => this.fold(span.expression, bindings, depth + 1) + span.literal.text).join('')
+      );
     }
-    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node)) return this.fold(node.expression, bindings, depth + 1);
+    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node))
+      return this.fold(node.expression, bindings, depth + 1);
     if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
       return this.fold(node.left, bindings, depth + 1) + this.fold(node.right, bindings, depth + 1);
     }
     // Both branches: a predicate must not depend on which one runs, and neither may name a table unscoped.
-    if (ts.isConditionalExpression(node)) return `${this.fold(node.whenTrue, bindings, depth + 1)} ${this.fold(node.whenFalse, bindings, depth + 1)}`;
+    if (ts.isConditionalExpression(node))
+      return `${this.fold(node.whenTrue, bindings, depth + 1)} ${this.fold(node.whenFalse, bindings, depth + 1)}`;
     if (ts.isIdentifier(node)) {
       const found = resolve(node);
       if (found?.kind === 'parameter') return bindings.get(found.declaration) ?? UNRESOLVED;
       const declaration = found?.declaration ?? this.exported.get(node.text) ?? null;
-      return declaration?.initializer && isConst(declaration) ? this.fold(declaration.initializer, bindings, depth + 1) : UNRESOLVED;
+      return declaration?.initializer && isConst(declaration)
+        ? this.fold(declaration.initializer, bindings, depth + 1)
+        : UNRESOLVED;
     }
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
       const found = resolve(node.expression);
-      const declaration = found?.kind === 'variable' ? found.declaration : found ? null : (this.exported.get(node.expression.text) ?? null);
+      const declaration =
+        found?.kind === 'variable'
+          ? found.declaration
+          : found
+            ? null
+            : (this.exported.get(node.expression.text) ?? null);
       const fn = declaration?.initializer;
       if (fn && ts.isArrowFunction(fn) && !ts.isBlock(fn.body)) {
         const inner = new Map(bindings);
@@ -362,7 +469,8 @@ class SqlFolder {
   typeHasUserId(type: ts.TypeNode, depth = 0): boolean {
     if (depth > 5) return false;
     if (ts.isTypeLiteralNode(type)) return type.members.some((member) => member.name?.getText() === 'userId');
-    if (ts.isIntersectionTypeNode(type) || ts.isUnionTypeNode(type)) return type.types.some((inner) => this.typeHasUserId(inner, depth + 1));
+    if (ts.isIntersectionTypeNode(type) || ts.isUnionTypeNode(type))
+      return type.types.some((inner) => this.typeHasUserId(inner, depth + 1));
     if (ts.isArrayTypeNode(type)) return this.typeHasUserId(type.elementType, depth + 1);
     if (ts.isTypeOperatorNode(type)) return this.typeHasUserId(type.type, depth + 1);
     if (ts.isTypeReferenceNode(type)) {
@@ -383,20 +491,25 @@ function isConst(declaration: ts.VariableDeclaration): boolean {
   return ts.isVariableDeclarationList(declaration.parent) && (declaration.parent.flags & ts.NodeFlags.Const) !== 0;
 }
 
-type Resolved = { kind: 'variable'; declaration: ts.VariableDeclaration } | { kind: 'parameter'; declaration: ts.ParameterDeclaration };
+type Resolved =
+  | { kind: 'variable'; declaration: ts.VariableDeclaration }
+  | { kind: 'parameter'; declaration: ts.ParameterDeclaration };
 
 /** What an identifier refers to: the nearest parameter or const/let of its enclosing functions and blocks (the file's top level included). */
 function resolve(identifier: ts.Identifier): Resolved | null {
   for (let scope: ts.Node | undefined = identifier.parent; scope; scope = scope.parent) {
     if (ts.isFunctionLike(scope)) {
-      const parameter = scope.parameters.find((candidate) => ts.isIdentifier(candidate.name) && candidate.name.text === identifier.text);
+      const parameter = scope.parameters.find(
+        (candidate) => ts.isIdentifier(candidate.name) && candidate.name.text === identifier.text,
+      );
       if (parameter) return { kind: 'parameter', declaration: parameter };
     }
     if (ts.isBlock(scope) || ts.isSourceFile(scope) || ts.isModuleBlock(scope)) {
       for (const statement of scope.statements) {
         if (!ts.isVariableStatement(statement)) continue;
         for (const declaration of statement.declarationList.declarations) {
-          if (ts.isIdentifier(declaration.name) && declaration.name.text === identifier.text) return { kind: 'variable', declaration };
+          if (ts.isIdentifier(declaration.name) && declaration.name.text === identifier.text)
+            return { kind: 'variable', declaration };
         }
       }
     }
@@ -421,12 +534,20 @@ function isOwnerNode(node: ts.Node): node is OwnerNode {
 /** `Class.method` for code in a method, `function` for a function declaration, `path#NAME` for a top-level constant. */
 function ownerOf(node: ts.Node, file: ts.SourceFile): Owner {
   for (let scope: ts.Node | undefined = node; scope; scope = scope.parent) {
-    if ((ts.isMethodDeclaration(scope) || ts.isConstructorDeclaration(scope) || ts.isPropertyDeclaration(scope)) && ts.isClassDeclaration(scope.parent)) {
+    if (
+      (ts.isMethodDeclaration(scope) || ts.isConstructorDeclaration(scope) || ts.isPropertyDeclaration(scope)) &&
+      ts.isClassDeclaration(scope.parent)
+    ) {
       const member = ts.isConstructorDeclaration(scope) ? 'constructor' : scope.name.getText();
       return `${scope.parent.name?.text ?? '<class>'}.${member}`;
     }
     if (ts.isFunctionDeclaration(scope) && scope.name) return scope.name.text;
-    if (ts.isVariableDeclaration(scope) && ts.isVariableStatement(scope.parent.parent) && ts.isSourceFile(scope.parent.parent.parent) && ts.isIdentifier(scope.name)) {
+    if (
+      ts.isVariableDeclaration(scope) &&
+      ts.isVariableStatement(scope.parent.parent) &&
+      ts.isSourceFile(scope.parent.parent.parent) &&
+      ts.isIdentifier(scope.name)
+    ) {
       return `${file.fileName}#${scope.name.text}`;
     }
   }
@@ -439,7 +560,8 @@ function enclosing<T extends ts.Node>(node: ts.Node, test: (candidate: ts.Node) 
 }
 
 function calleeName(expression: ts.Expression): string | null {
-  if (ts.isCallExpression(expression)) return ts.isIdentifier(expression.expression) ? expression.expression.text : null;
+  if (ts.isCallExpression(expression))
+    return ts.isIdentifier(expression.expression) ? expression.expression.text : null;
   return ts.isIdentifier(expression) ? expression.text : null;
 }
 
@@ -450,7 +572,12 @@ function firstArgument(expression: ts.Expression): ts.Expression | undefined {
 function objectProperty(node: ts.Expression | undefined, name: string): string | null {
   if (!node || !ts.isObjectLiteralExpression(node)) return null;
   for (const property of node.properties) {
-    if (ts.isPropertyAssignment(property) && property.name.getText() === name && ts.isStringLiteralLike(property.initializer)) return property.initializer.text;
+    if (
+      ts.isPropertyAssignment(property) &&
+      property.name.getText() === name &&
+      ts.isStringLiteralLike(property.initializer)
+    )
+      return property.initializer.text;
   }
   return null;
 }

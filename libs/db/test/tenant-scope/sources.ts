@@ -19,12 +19,18 @@ export function applicationSources(): SourceText[] {
       .filter((name) => name !== 'test')
       .map((name) => `services/${name}/src`),
   ];
-  return roots.flatMap((root) => tsFiles(join(REPO_ROOT, root))).filter((path) => !path.startsWith('libs/db/src/migrations/')).map((path) => ({ path, text: readFileSync(join(REPO_ROOT, path), 'utf8') }));
+  return roots
+    .flatMap((root) => tsFiles(join(REPO_ROOT, root)))
+    .filter((path) => !path.startsWith('libs/db/src/migrations/'))
+    .map((path) => ({ path, text: readFileSync(join(REPO_ROOT, path), 'utf8') }));
 }
 
 /** The entity classes: where the tenant tables (those with a user_id column) are declared. */
 export function entitySources(): SourceText[] {
-  return tsFiles(join(REPO_ROOT, 'libs/db/src/entities')).map((path) => ({ path, text: readFileSync(join(REPO_ROOT, path), 'utf8') }));
+  return tsFiles(join(REPO_ROOT, 'libs/db/src/entities')).map((path) => ({
+    path,
+    text: readFileSync(join(REPO_ROOT, path), 'utf8'),
+  }));
 }
 
 function tsFiles(directory: string): string[] {

@@ -19,10 +19,13 @@ export interface TableReference {
 }
 
 const NOT_AN_ALIAS = new Set(
-  'where set on using left right inner outer full cross join natural lateral group order limit offset returning union except intersect for window having values select default do from as'.split(' '),
+  'where set on using left right inner outer full cross join natural lateral group order limit offset returning union except intersect for window having values select default do from as'.split(
+    ' ',
+  ),
 );
 
-const REFERENCE = /\b(from|join|update|into)\s+(?:only\s+)?(?:[a-z_][a-z0-9_]*\s*\.\s*)?([a-z_][a-z0-9_]*)(?:\s+(?:as\s+)?([a-z_][a-z0-9_]*))?/gi;
+const REFERENCE =
+  /\b(from|join|update|into)\s+(?:only\s+)?(?:[a-z_][a-z0-9_]*\s*\.\s*)?([a-z_][a-z0-9_]*)(?:\s+(?:as\s+)?([a-z_][a-z0-9_]*))?/gi;
 
 /** The SQL without comments and with every quoted literal emptied (a table name inside a string is no reference). */
 export function normalizeSql(sql: string): string {
@@ -44,7 +47,14 @@ export function tableReferences(sql: string, tables: ReadonlySet<string>): Table
     const aliasWord = match[3]?.toLowerCase() ?? null;
     const alias = aliasWord !== null && !NOT_AN_ALIAS.has(aliasWord) ? aliasWord : null;
     const before = text.slice(Math.max(0, (match.index ?? 0) - 10), match.index).toLowerCase();
-    const kind = keyword === 'into' ? 'insert' : keyword === 'update' ? 'update' : keyword === 'from' && /\bdelete\s*$/.test(before) ? 'delete' : 'read';
+    const kind =
+      keyword === 'into'
+        ? 'insert'
+        : keyword === 'update'
+          ? 'update'
+          : keyword === 'from' && /\bdelete\s*$/.test(before)
+            ? 'delete'
+            : 'read';
     let insertColumns: string | null = null;
     if (kind === 'insert') {
       const rest = text.slice((match.index ?? 0) + match[0].length - (match[3]?.length ?? 0));
@@ -59,7 +69,8 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether `user_id` of the reference is compared with something (a parameter, a constant, another table's user_id). */
 export function isScoped(sql: string, reference: TableReference): boolean {
-  if (reference.kind === 'insert') return reference.insertColumns !== null && /\buser_id\b/i.test(reference.insertColumns);
+  if (reference.kind === 'insert')
+    return reference.insertColumns !== null && /\buser_id\b/i.test(reference.insertColumns);
   const text = normalizeSql(sql);
   const qualifier = escape(reference.alias ?? reference.table);
   const column = `(?:\\b${qualifier}\\s*\\.\\s*|(?<![\\w.]))user_id`;

@@ -25,7 +25,13 @@ export type Conversion = ConvertedMoney | RateUnavailable;
  * `allowProvisional`, a date whose ECB day is not loaded yet converts at the latest loaded day's
  * rates, marked `provisional`.
  */
-export function convertMoney(table: RateTable, amount: Money, to: CurrencyCode, date: string, options: RateLookupOptions = {}): Conversion {
+export function convertMoney(
+  table: RateTable,
+  amount: Money,
+  to: CurrencyCode,
+  date: string,
+  options: RateLookupOptions = {},
+): Conversion {
   const rate = table.crossRate(date, amount.currency, to, options);
   if (rate.unavailable) return rate;
   const fromScale = 10n ** BigInt(minorUnitExponent(amount.currency));

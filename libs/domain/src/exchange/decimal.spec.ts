@@ -5,11 +5,21 @@ describe('exact decimals', () => {
     expect(parsePositiveDecimal('0.86503')).toEqual({ num: 86503n, den: 100000n });
     expect(parsePositiveDecimal('182.5')).toEqual({ num: 1825n, den: 10n });
     expect(parsePositiveDecimal('7')).toEqual({ num: 7n, den: 1n });
-    for (const bad of ['', '-1', '1e3', ' 1', '1.', '.5', '0', '0.000', 'N/A', '1,5', '1'.repeat(40)]) expect(() => parsePositiveDecimal(bad)).toThrow(DecimalError);
+    for (const bad of ['', '-1', '1e3', ' 1', '1.', '.5', '0', '0.000', 'N/A', '1,5', '1'.repeat(40)])
+      expect(() => parsePositiveDecimal(bad)).toThrow(DecimalError);
   });
 
   it('rounds half to even, both signs', () => {
-    expect([5n, 15n, 25n, -5n, -15n, 14n, 16n, -16n].map((n) => divideHalfEven(n, 10n))).toEqual([0n, 2n, 2n, 0n, -2n, 1n, 2n, -2n]);
+    expect([5n, 15n, 25n, -5n, -15n, 14n, 16n, -16n].map((n) => divideHalfEven(n, 10n))).toEqual([
+      0n,
+      2n,
+      2n,
+      0n,
+      -2n,
+      1n,
+      2n,
+      -2n,
+    ]);
     expect(divideHalfEven(7n, -2n)).toBe(-4n);
     expect(() => divideHalfEven(1n, 0n)).toThrow(DecimalError);
   });

@@ -62,7 +62,10 @@ export function ratioToDecimal(value: Ratio, significant = 10): string {
     while ((value.num * 10n ** BigInt(zeros + 1)) / value.den === 0n) zeros += 1;
     shift = significant + zeros;
   }
-  const scaled = shift >= 0 ? divideHalfEven(value.num * 10n ** BigInt(shift), value.den) : divideHalfEven(value.num, value.den * 10n ** BigInt(-shift));
+  const scaled =
+    shift >= 0
+      ? divideHalfEven(value.num * 10n ** BigInt(shift), value.den)
+      : divideHalfEven(value.num, value.den * 10n ** BigInt(-shift));
   return formatScaled(scaled, shift);
 }
 

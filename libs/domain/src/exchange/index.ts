@@ -1,4 +1,9 @@
 export { DecimalError, divideHalfEven, parsePositiveDecimal, ratioToDecimal, type Ratio } from './decimal';
-export { isIsoDate as isIsoCalendarDate, isTargetDay, latestTargetDayOnOrBefore, nextTargetDay } from './target-calendar';
+export {
+  isIsoDate as isIsoCalendarDate,
+  isTargetDay,
+  latestTargetDayOnOrBefore,
+  nextTargetDay,
+} from './target-calendar';
 export * from './rate-table';
 export * from './convert';

@@ -12,7 +12,13 @@ const table = RateTable.fromRows(rows);
 
 describe('RateTable', () => {
   it('crosses through EUR exactly at the date, keeping the two ECB rates', () => {
-    expect(table.crossRate('2026-03-13', 'USD', 'GBP')).toMatchObject({ unavailable: false, rate: '0.7537730917', rateDate: '2026-03-13', fromPerEur: '1.1476', toPerEur: '0.86503' });
+    expect(table.crossRate('2026-03-13', 'USD', 'GBP')).toMatchObject({
+      unavailable: false,
+      rate: '0.7537730917',
+      rateDate: '2026-03-13',
+      fromPerEur: '1.1476',
+      toPerEur: '0.86503',
+    });
     expect(table.crossRate('2026-03-13', 'EUR', 'GBP')).toMatchObject({ rate: '0.86503', fromPerEur: '1' });
     expect(table.crossRate('2026-03-12', 'GBP', 'EUR')).toMatchObject({ rate: '1.15593573', rateDate: '2026-03-12' });
   });
@@ -25,9 +31,19 @@ describe('RateTable', () => {
   it('says why when there is no rate, never a number', () => {
     // Monday's rates are a business day past the last loaded one.
     expect(table.crossRate('2026-03-16', 'USD', 'GBP')).toMatchObject({ unavailable: true, reason: 'rate_not_loaded' });
-    expect(table.crossRate('2026-03-11', 'USD', 'GBP')).toMatchObject({ unavailable: true, reason: 'no_rate_for_date' });
-    expect(table.crossRate('2026-03-12', 'USD', 'JPY')).toMatchObject({ unavailable: true, reason: 'no_rate_for_date', message: expect.stringContaining('JPY') });
-    expect(table.crossRate('2026-03-13', 'USD', 'MAD')).toMatchObject({ unavailable: true, reason: 'currency_not_published' });
+    expect(table.crossRate('2026-03-11', 'USD', 'GBP')).toMatchObject({
+      unavailable: true,
+      reason: 'no_rate_for_date',
+    });
+    expect(table.crossRate('2026-03-12', 'USD', 'JPY')).toMatchObject({
+      unavailable: true,
+      reason: 'no_rate_for_date',
+      message: expect.stringContaining('JPY'),
+    });
+    expect(table.crossRate('2026-03-13', 'USD', 'MAD')).toMatchObject({
+      unavailable: true,
+      reason: 'currency_not_published',
+    });
     expect(table.crossRate('2026-02-30', 'USD', 'GBP')).toMatchObject({ unavailable: true, reason: 'invalid_date' });
   });
 
@@ -37,21 +53,42 @@ describe('RateTable', () => {
       { date: '2026-02-02', currency: 'USD', perEur: '1.18' },
     ]);
     expect(gappy.crossRate('2026-01-12', 'EUR', 'USD')).toMatchObject({ rateDate: '2026-01-02' });
-    expect(gappy.crossRate('2026-01-13', 'EUR', 'USD')).toMatchObject({ unavailable: true, reason: 'no_rate_for_date' });
+    expect(gappy.crossRate('2026-01-13', 'EUR', 'USD')).toMatchObject({
+      unavailable: true,
+      reason: 'no_rate_for_date',
+    });
   });
 
   it('converts a currency to itself at rate 1 on the date itself, even one the ECB does not publish', () => {
-    expect(table.crossRate('2026-03-15', 'MAD', 'MAD')).toEqual({ unavailable: false, ratio: { num: 1n, den: 1n }, rate: '1', rateDate: '2026-03-15', fromPerEur: '1', toPerEur: '1' });
+    expect(table.crossRate('2026-03-15', 'MAD', 'MAD')).toEqual({
+      unavailable: false,
+      ratio: { num: 1n, den: 1n },
+      rate: '1',
+      rateDate: '2026-03-15',
+      fromPerEur: '1',
+      toPerEur: '1',
+    });
   });
 
   it('answers a question asked again as it did the first time (answers are kept), whatever else was asked between', () => {
     const questions: [string, string, string][] = [];
     for (const date of ['2026-03-11', '2026-03-12', '2026-03-13', '2026-03-15', '2026-03-16', 'not a date']) {
-      for (const [from, to] of [['USD', 'GBP'], ['GBP', 'USD'], ['EUR', 'JPY'], ['USD', 'MAD'], ['USD', 'USD'], ['2026-03-13', 'USD']]) questions.push([date, from, to]);
+      for (const [from, to] of [
+        ['USD', 'GBP'],
+        ['GBP', 'USD'],
+        ['EUR', 'JPY'],
+        ['USD', 'MAD'],
+        ['USD', 'USD'],
+        ['2026-03-13', 'USD'],
+      ])
+        questions.push([date, from, to]);
     }
     const asked = RateTable.fromRows(rows);
     const first = questions.map(([date, from, to]) => asked.crossRate(date, from, to));
-    const again = [...questions].reverse().map(([date, from, to]) => asked.crossRate(date, from, to)).reverse();
+    const again = [...questions]
+      .reverse()
+      .map(([date, from, to]) => asked.crossRate(date, from, to))
+      .reverse();
     const fresh = questions.map(([date, from, to]) => RateTable.fromRows(rows).crossRate(date, from, to));
     expect(again).toEqual(first);
     expect(first).toEqual(fresh);

@@ -64,7 +64,11 @@ interface StoredRate {
   text: string;
 }
 
-const unavailable = (reason: RateUnavailableReason, message: string): RateUnavailable => ({ unavailable: true, reason, message });
+const unavailable = (reason: RateUnavailableReason, message: string): RateUnavailable => ({
+  unavailable: true,
+  reason,
+  message,
+});
 
 /**
  * A preloaded, immutable table of ECB rates (foreign units per EUR, by date), answering cross
@@ -108,7 +112,10 @@ export class RateTable {
    * date whose ECB day is not loaded yet gets the latest loaded day instead, marked provisional,
    * when that day lies within the look-back before the date.
    */
-  rateDateFor(date: string, options: RateLookupOptions = {}): { unavailable: false; rateDate: string; provisional?: ProvisionalRate } | RateUnavailable {
+  rateDateFor(
+    date: string,
+    options: RateLookupOptions = {},
+  ): { unavailable: false; rateDate: string; provisional?: ProvisionalRate } | RateUnavailable {
     if (!isIsoDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
     const index = this.latestIndexOnOrBefore(date);
     if (index < 0) return unavailable('no_rate_for_date', `no ECB rates on or before ${date}`);
@@ -116,9 +123,13 @@ export class RateTable {
     const withinLookback = rateDate >= addDays(date, -EXCHANGE_LOOKBACK_DAYS);
     if (rateDate < date && index === this.dates.length - 1 && nextTargetDay(rateDate) <= date) {
       // A business day after the last loaded one is on or before the date: its rates apply, and we lack them.
-      if (options.allowProvisional && withinLookback) return { unavailable: false, rateDate, provisional: { awaitingRateDate: latestTargetDayOnOrBefore(date) } };
+      if (options.allowProvisional && withinLookback)
+        return { unavailable: false, rateDate, provisional: { awaitingRateDate: latestTargetDayOnOrBefore(date) } };
       const missing = nextTargetDay(rateDate);
-      return unavailable('rate_not_loaded', `the ECB rates of ${missing} are not published or not loaded yet (latest loaded: ${rateDate})`);
+      return unavailable(
+        'rate_not_loaded',
+        `the ECB rates of ${missing} are not published or not loaded yet (latest loaded: ${rateDate})`,
+      );
     }
     if (!withinLookback) {
       return unavailable('no_rate_for_date', `no ECB rates within ${EXCHANGE_LOOKBACK_DAYS} days before ${date}`);
@@ -146,7 +157,8 @@ export class RateTable {
       return { unavailable: false, ratio: ONE, rate: '1', rateDate: date, fromPerEur: '1', toPerEur: '1' };
     }
     for (const currency of [from, to]) {
-      if (!this.currencies.has(currency)) return unavailable('currency_not_published', `the ECB publishes no ${currency} rate`);
+      if (!this.currencies.has(currency))
+        return unavailable('currency_not_published', `the ECB publishes no ${currency} rate`);
     }
     const found = this.rateDateFor(date, { allowProvisional });
     if (found.unavailable) return found;
@@ -158,7 +170,14 @@ export class RateTable {
     if (!toRate) return unavailable('no_rate_for_date', `the ECB published no ${to} rate on ${found.rateDate}`);
     // 1 from = (to per EUR) / (from per EUR) to.
     const ratio = { num: toRate.ratio.num * fromRate.ratio.den, den: toRate.ratio.den * fromRate.ratio.num };
-    const rate: CrossRate = { unavailable: false, ratio, rate: ratioToDecimal(ratio), rateDate: found.rateDate, fromPerEur: fromRate.text, toPerEur: toRate.text };
+    const rate: CrossRate = {
+      unavailable: false,
+      ratio,
+      rate: ratioToDecimal(ratio),
+      rateDate: found.rateDate,
+      fromPerEur: fromRate.text,
+      toPerEur: toRate.text,
+    };
     return found.provisional ? { ...rate, provisional: found.provisional } : rate;
   }
 
@@ -181,5 +200,3 @@ export class RateTable {
     return found;
   }
 }
-
-

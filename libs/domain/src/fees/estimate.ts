@@ -60,7 +60,11 @@ export function estimateFees(wanted: ReadonlySet<FeeKind>, bases: FeeEstimateBas
   const notEstimated: FeeKind[] = [];
 
   if (wanted.has('transaction')) {
-    estimates.push({ kind: 'transaction', amount: applyBasisPoints(revenue, TRANSACTION_FEE_RATE), note: '6.5% of items, shipping and gift wrap' });
+    estimates.push({
+      kind: 'transaction',
+      amount: applyBasisPoints(revenue, TRANSACTION_FEE_RATE),
+      note: '6.5% of items, shipping and gift wrap',
+    });
   }
   if (wanted.has('processing')) {
     const rule = processingFeeRule(bases.bankCountry);
@@ -73,7 +77,13 @@ export function estimateFees(wanted: ReadonlySet<FeeKind>, bases: FeeEstimateBas
         note: `${rule.rate / 100}% of what the buyer paid${flag}`,
         part: { part: 'percentage', basisPoints: rule.rate },
       });
-      if (bases.wasPaid) estimates.push({ kind: 'processing', amount: rule.fixed, note: `fixed fee per order${flag}`, part: { part: 'fixed' } });
+      if (bases.wasPaid)
+        estimates.push({
+          kind: 'processing',
+          amount: rule.fixed,
+          note: `fixed fee per order${flag}`,
+          part: { part: 'fixed' },
+        });
     }
   }
   if (wanted.has('listing') && bases.units > 0) {
@@ -86,13 +96,21 @@ export function estimateFees(wanted: ReadonlySet<FeeKind>, bases: FeeEstimateBas
     const rate = OFFSITE_ADS_RATES[tier];
     const uncapped = applyBasisPoints(revenue, rate);
     const capped = uncapped.amountMinor > cap.amountMinor;
-    estimates.push({ kind: 'offsite_ads', amount: capped ? cap : uncapped, note: `${rate / 100}% of the order${capped ? ', capped at USD 100' : ''}` });
+    estimates.push({
+      kind: 'offsite_ads',
+      amount: capped ? cap : uncapped,
+      note: `${rate / 100}% of the order${capped ? ', capped at USD 100' : ''}`,
+    });
   }
   if (wanted.has('currency_conversion')) {
     if (bases.accountCurrency === null) notEstimated.push('currency_conversion');
     else if (bases.accountCurrency !== revenue.currency) {
       const amount = applyBasisPoints(revenue, CURRENCY_CONVERSION_RATE);
-      estimates.push({ kind: 'currency_conversion', amount, note: `2.5%: listed in ${revenue.currency}, paid out in ${bases.accountCurrency}` });
+      estimates.push({
+        kind: 'currency_conversion',
+        amount,
+        note: `2.5%: listed in ${revenue.currency}, paid out in ${bases.accountCurrency}`,
+      });
     }
   }
   return { estimates, notEstimated };

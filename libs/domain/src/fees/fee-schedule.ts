@@ -41,7 +41,28 @@ const rule = (rate: number, fixedMinor: number, currency: CurrencyCode, unconfir
  * Euro-area countries whose bank accounts get the Eurozone rule. Bulgaria is left out: it
  * joined the euro in 2026, and what Etsy charged BGN accounts before is not in the schedule.
  */
-const EURO_AREA = ['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK'];
+const EURO_AREA = [
+  'AT',
+  'BE',
+  'CY',
+  'DE',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PT',
+  'SI',
+  'SK',
+];
 
 const PROCESSING_BY_COUNTRY = new Map<string, ProcessingFeeRule>([
   ['US', rule(300, 25, 'USD', false)],

@@ -72,14 +72,26 @@ describe('estimates', () => {
   });
 
   it('lists what it cannot estimate, and estimates only what is asked', () => {
-    const result = estimateFees(new Set(['processing', 'currency_conversion'] as const), { ...bases, bankCountry: 'BR', accountCurrency: null });
+    const result = estimateFees(new Set(['processing', 'currency_conversion'] as const), {
+      ...bases,
+      bankCountry: 'BR',
+      accountCurrency: null,
+    });
     expect(result).toEqual({ estimates: [], notEstimated: ['processing', 'currency_conversion'] });
   });
 });
 
 describe('rounding', () => {
   it('divides half to even', () => {
-    expect([5n, 15n, 25n, -5n, -15n, 7n, -7n].map((n) => divideHalfEven(n, 10n))).toEqual([0n, 2n, 2n, 0n, -2n, 1n, -1n]);
+    expect([5n, 15n, 25n, -5n, -15n, 7n, -7n].map((n) => divideHalfEven(n, 10n))).toEqual([
+      0n,
+      2n,
+      2n,
+      0n,
+      -2n,
+      1n,
+      -1n,
+    ]);
     expect(divideHalfEven(7n, -2n)).toBe(-4n);
     expect(() => divideHalfEven(1n, 0n)).toThrow();
   });

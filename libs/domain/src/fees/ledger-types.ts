@@ -15,36 +15,40 @@ export type LedgerMeaning =
    */
   | { readonly role: 'not_a_fee'; readonly why: 'sale' | 'refund_to_buyer' | 'sales_tax' | 'payout' };
 
-const NOT_FEES = new Map<string, 'sale' | 'refund_to_buyer' | 'sales_tax' | 'payout'>(Object.entries({
-  payment_gross: 'sale',
-  refund_gross: 'refund_to_buyer',
-  refund: 'refund_to_buyer',
-  sales_tax: 'sales_tax',
-  disburse2: 'payout',
-  billing_payment: 'payout',
-} as const));
+const NOT_FEES = new Map<string, 'sale' | 'refund_to_buyer' | 'sales_tax' | 'payout'>(
+  Object.entries({
+    payment_gross: 'sale',
+    refund_gross: 'refund_to_buyer',
+    refund: 'refund_to_buyer',
+    sales_tax: 'sales_tax',
+    disburse2: 'payout',
+    billing_payment: 'payout',
+  } as const),
+);
 
-const FEES = new Map<string, FeeKind>(Object.entries({
-  payment_processing_fee: 'processing',
-  refund_processing_fee: 'processing',
-  transaction: 'transaction',
-  transaction_quantity: 'transaction',
-  shipping_transaction: 'transaction',
-  gift_wrap_fees: 'transaction',
-  listing: 'listing',
-  listing_private: 'listing',
-  renew_sold: 'listing',
-  renew_sold_auto: 'listing',
-  renew_expired: 'listing',
-  auto_renew_expired: 'listing',
-  renew: 'listing',
-  offsite_ads_fee: 'offsite_ads',
-  regulatory_operating_fee: 'regulatory',
-  vat_seller_services: 'vat_on_fees',
-  vat_on_processing_fees: 'vat_on_fees',
-  vat_tax_ep: 'vat_on_fees',
-  vat_refund_ep: 'vat_on_fees',
-} as const));
+const FEES = new Map<string, FeeKind>(
+  Object.entries({
+    payment_processing_fee: 'processing',
+    refund_processing_fee: 'processing',
+    transaction: 'transaction',
+    transaction_quantity: 'transaction',
+    shipping_transaction: 'transaction',
+    gift_wrap_fees: 'transaction',
+    listing: 'listing',
+    listing_private: 'listing',
+    renew_sold: 'listing',
+    renew_sold_auto: 'listing',
+    renew_expired: 'listing',
+    auto_renew_expired: 'listing',
+    renew: 'listing',
+    offsite_ads_fee: 'offsite_ads',
+    regulatory_operating_fee: 'regulatory',
+    vat_seller_services: 'vat_on_fees',
+    vat_on_processing_fees: 'vat_on_fees',
+    vat_tax_ep: 'vat_on_fees',
+    vat_refund_ep: 'vat_on_fees',
+  } as const),
+);
 
 export function ledgerMeaning(ledgerType: string): LedgerMeaning {
   const type = ledgerType.trim().toLowerCase();

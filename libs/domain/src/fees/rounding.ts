@@ -8,7 +8,8 @@ import { money, MoneyError, type Money } from '../money';
 export type BasisPoints = number & { readonly __basisPoints: unique symbol };
 
 export function basisPoints(value: number): BasisPoints {
-  if (!Number.isSafeInteger(value) || value < 0) throw new MoneyError(`${value} is not a whole, non-negative number of basis points`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new MoneyError(`${value} is not a whole, non-negative number of basis points`);
   return value as BasisPoints;
 }
 

@@ -2,7 +2,13 @@ import { rankManualCandidates, type CandidateRecord } from './candidates';
 import type { PrintifyOrderToMatch, ReceiptToMatch } from './types';
 
 const mug = [{ title: 'Cat Mug 11oz', sku: 'MUG-CAT-11', quantity: 1 }];
-const receipt = (id: string, buyerName: string, iso = '2026-05-01T10:00:00Z'): ReceiptToMatch => ({ shopId: 'e', receiptId: id, buyerName, orderedAt: new Date(iso), lines: mug });
+const receipt = (id: string, buyerName: string, iso = '2026-05-01T10:00:00Z'): ReceiptToMatch => ({
+  shopId: 'e',
+  receiptId: id,
+  buyerName,
+  orderedAt: new Date(iso),
+  lines: mug,
+});
 const order = (id: string, buyerName: string, iso = '2026-05-01T11:00:00Z'): PrintifyOrderToMatch => ({
   shopId: 'p',
   orderId: id,
@@ -13,7 +19,14 @@ const order = (id: string, buyerName: string, iso = '2026-05-01T11:00:00Z'): Pri
   orderedAt: new Date(iso),
   lines: mug,
 });
-const record = (id: string, over: Partial<CandidateRecord>): CandidateRecord => ({ id, status: 'unmatched', archived: false, receipt: null, order: null, ...over });
+const record = (id: string, over: Partial<CandidateRecord>): CandidateRecord => ({
+  id,
+  status: 'unmatched',
+  archived: false,
+  receipt: null,
+  order: null,
+  ...over,
+});
 
 describe('rankManualCandidates (spec §5)', () => {
   const selected = record('sel', { receipt: receipt('1', 'Ada Lovelace') });
@@ -35,7 +48,9 @@ describe('rankManualCandidates (spec §5)', () => {
   });
 
   it('offers nothing for a matched order, and honours the limit', () => {
-    expect(rankManualCandidates({ ...selected, status: 'matched' }, [record('x', { order: order('b', 'Ada Lovelace') })])).toEqual([]);
+    expect(
+      rankManualCandidates({ ...selected, status: 'matched' }, [record('x', { order: order('b', 'Ada Lovelace') })]),
+    ).toEqual([]);
     const many = Array.from({ length: 30 }, (_, i) => record(`o${i}`, { order: order(`o${i}`, 'Ada Lovelace') }));
     expect(rankManualCandidates(selected, many, 5)).toHaveLength(5);
   });

@@ -7,7 +7,11 @@ type Pairing = Pick<OrderRecordShape, 'status' | 'method' | 'confidence'>;
  * A record's shape from its sides: the list fields come from the Etsy side where there is one
  * (the spec's rule for the order date, applied to every field), else from the Printify side.
  */
-export function describeRecord(receipt: ReceiptToMatch | null, order: PrintifyOrderToMatch | null, pairing: Pairing): OrderRecordShape {
+export function describeRecord(
+  receipt: ReceiptToMatch | null,
+  order: PrintifyOrderToMatch | null,
+  pairing: Pairing,
+): OrderRecordShape {
   const firstLine = (side: ReceiptToMatch | PrintifyOrderToMatch | null, field: 'title' | 'sku') =>
     side?.lines.map((line) => line[field]?.trim() ?? '').find((value) => value !== '') ?? null;
   return {

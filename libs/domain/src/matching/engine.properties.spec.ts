@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { matchOrders, type MatchInput } from './engine';
 import { isEmptyChange, planRecordChanges } from './plan';
-import { sideKey, type ExistingOrderRecord, type OrderRecordShape, type PrintifyOrderToMatch, type ReceiptToMatch } from './types';
+import {
+  sideKey,
+  type ExistingOrderRecord,
+  type OrderRecordShape,
+  type PrintifyOrderToMatch,
+  type ReceiptToMatch,
+} from './types';
 
 /**
  * Item 34 of the security test plan, on the domain library: matching is deterministic and
@@ -27,7 +33,13 @@ const when = fc.integer({ min: 0, max: 40 * 24 }).map((hours) => new Date(BASE +
 const lines = fc.array(line, { maxLength: 3 });
 
 const receipts = fc.uniqueArray(
-  fc.record({ shopId: fc.constantFrom('e1', 'e2'), receiptId: fc.constantFrom(...['101', '102', '103', '104', '105', '106', '107', '108']), buyerName: name, orderedAt: when, lines }),
+  fc.record({
+    shopId: fc.constantFrom('e1', 'e2'),
+    receiptId: fc.constantFrom(...['101', '102', '103', '104', '105', '106', '107', '108']),
+    buyerName: name,
+    orderedAt: when,
+    lines,
+  }),
   { maxLength: 10, selector: (r) => `${r.shopId}/${r.receiptId}` },
 );
 const orders = fc.uniqueArray(
@@ -50,13 +62,19 @@ const world = fc
   .map(({ receipts, orders, manualCount, unmatchOne }) => {
     const kept: OrderRecordShape[] = [];
     const pairsToMake = Math.min(manualCount, receipts.length, orders.length);
-    for (let i = 0; i < pairsToMake; i += 1) kept.push(keptShape(receipts[i], orders[orders.length - 1 - i], 'matched', 'manual'));
+    for (let i = 0; i < pairsToMake; i += 1)
+      kept.push(keptShape(receipts[i], orders[orders.length - 1 - i], 'matched', 'manual'));
     const spare = receipts[pairsToMake];
     if (unmatchOne && spare) kept.push(keptShape(spare, null, 'unmatched', 'manual'));
     return { receipts, orders, kept };
   });
 
-function keptShape(receipt: ReceiptToMatch, order: PrintifyOrderToMatch | null, status: OrderRecordShape['status'], method: OrderRecordShape['method']): OrderRecordShape {
+function keptShape(
+  receipt: ReceiptToMatch,
+  order: PrintifyOrderToMatch | null,
+  status: OrderRecordShape['status'],
+  method: OrderRecordShape['method'],
+): OrderRecordShape {
   return {
     receipt: { shopId: receipt.shopId, id: receipt.receiptId },
     order: order ? { shopId: order.shopId, id: order.orderId } : null,
@@ -104,7 +122,9 @@ describe('matching properties (item 34)', () => {
         const records = run(w);
         const receiptKeys = records.flatMap((record) => (record.receipt ? [sideKey(record.receipt)] : []));
         const orderKeys = records.flatMap((record) => (record.order ? [sideKey(record.order)] : []));
-        expect([...receiptKeys].sort()).toEqual(w.receipts.map((r) => sideKey({ shopId: r.shopId, id: r.receiptId })).sort());
+        expect([...receiptKeys].sort()).toEqual(
+          w.receipts.map((r) => sideKey({ shopId: r.shopId, id: r.receiptId })).sort(),
+        );
         expect([...orderKeys].sort()).toEqual(w.orders.map((o) => sideKey({ shopId: o.shopId, id: o.orderId })).sort());
       }),
       params,
@@ -116,7 +136,14 @@ describe('matching properties (item 34)', () => {
       fc.property(world, (w) => {
         const records = run(w);
         for (const kept of w.kept) {
-          expect(records).toContainEqual(expect.objectContaining({ receipt: kept.receipt, order: kept.order, status: kept.status, method: 'manual' }));
+          expect(records).toContainEqual(
+            expect.objectContaining({
+              receipt: kept.receipt,
+              order: kept.order,
+              status: kept.status,
+              method: 'manual',
+            }),
+          );
         }
       }),
       params,
@@ -128,7 +155,11 @@ describe('matching properties (item 34)', () => {
       fc.property(world, (w) => {
         const first = run(w);
         const existing = stored(first);
-        const second = run({ receipts: w.receipts, orders: w.orders, kept: existing.filter((record) => record.method === 'manual' || record.archived) });
+        const second = run({
+          receipts: w.receipts,
+          orders: w.orders,
+          kept: existing.filter((record) => record.method === 'manual' || record.archived),
+        });
         expect(second).toEqual(first);
         expect(isEmptyChange(planRecordChanges(existing, second))).toBe(true);
       }),
@@ -144,10 +175,12 @@ describe('matching properties (item 34)', () => {
           if (record.status === 'matched') expect(paired).toBe(true);
           if (record.method === 'exact') expect(record.confidence).toBe(1);
           if (record.method === 'fuzzy') expect(record.confidence).toBeGreaterThanOrEqual(0.55);
-          if (record.method === 'fuzzy' && record.status === 'matched') expect(record.confidence).toBeGreaterThanOrEqual(0.8);
+          if (record.method === 'fuzzy' && record.status === 'matched')
+            expect(record.confidence).toBeGreaterThanOrEqual(0.8);
           if (!paired) expect(record.confidence).toBeNull();
           if (!paired && record.method !== 'manual') expect(record.method).toBeNull();
-          if (paired && record.status !== 'matched') expect(record).toMatchObject({ status: 'pending', method: 'fuzzy' });
+          if (paired && record.status !== 'matched')
+            expect(record).toMatchObject({ status: 'pending', method: 'fuzzy' });
           if (!paired && record.status === 'pending') expect(record.receipt).not.toBeNull();
         }
       }),
@@ -167,7 +200,9 @@ describe('matching properties (item 34)', () => {
         const byId = new Map(existing.map((record) => [record.id, record]));
         for (const id of changes.deletes) byId.delete(id);
         for (const update of changes.updates) byId.set(update.id, { ...update.record, id: update.id, archived: false });
-        changes.inserts.forEach((record, index) => byId.set(`new-${index}`, { ...record, id: `new-${index}`, archived: false }));
+        changes.inserts.forEach((record, index) =>
+          byId.set(`new-${index}`, { ...record, id: `new-${index}`, archived: false }),
+        );
         expect(isEmptyChange(planRecordChanges([...byId.values()], desired))).toBe(true);
       }),
       params,

@@ -35,7 +35,10 @@ const DAY_MS = 86_400_000;
  *    are left to the exact pass only;
  * 4. the rest alone: receipts younger than `pendingReceiptDays` pending, others unmatched.
  */
-export function matchOrders(input: MatchInput, options: MatchingOptions = DEFAULT_MATCHING_OPTIONS): OrderRecordShape[] {
+export function matchOrders(
+  input: MatchInput,
+  options: MatchingOptions = DEFAULT_MATCHING_OPTIONS,
+): OrderRecordShape[] {
   // Sides are addressed by their position in side order from here on: flags in typed arrays and
   // records in slots by position, not sets of objects and maps of key strings, because at 100k
   // orders the bookkeeping, not the scoring, was most of a run.
@@ -82,7 +85,8 @@ export function matchOrders(input: MatchInput, options: MatchingOptions = DEFAUL
     else moreClaimants.set(r, [...(moreClaimants.get(r) ?? []), o]);
   });
   const byRank = (a: number, b: number) =>
-    Number(orders[a].isReprint) - Number(orders[b].isReprint) || orders[a].orderedAt.getTime() - orders[b].orderedAt.getTime();
+    Number(orders[a].isReprint) - Number(orders[b].isReprint) ||
+    orders[a].orderedAt.getTime() - orders[b].orderedAt.getTime();
   for (let r = 0; r < receipts.length; r += 1) {
     if (firstClaimant[r] < 0) continue;
     const others = moreClaimants.get(r);
@@ -102,7 +106,11 @@ export function matchOrders(input: MatchInput, options: MatchingOptions = DEFAUL
   );
   for (const pair of fuzzy) {
     const status = pair.score >= options.acceptThreshold ? 'matched' : 'pending';
-    take(freeReceipts[pair.receiptIndex], freeOrders[pair.orderIndex], { status, method: 'fuzzy', confidence: pair.score });
+    take(freeReceipts[pair.receiptIndex], freeOrders[pair.orderIndex], {
+      status,
+      method: 'fuzzy',
+      confidence: pair.score,
+    });
   }
 
   receipts.forEach((receipt, r) => {
@@ -141,7 +149,8 @@ function compareOptionalSides(a: SideRef | null, b: SideRef | null): number {
 
 /** Records by receipt (side order), then Printify order (none first); lone Printify orders last. */
 export function compareRecords(a: Sided, b: Sided): number {
-  if (a.receipt && b.receipt) return compareOptionalSides(a.receipt, b.receipt) || compareOptionalSides(a.order, b.order);
+  if (a.receipt && b.receipt)
+    return compareOptionalSides(a.receipt, b.receipt) || compareOptionalSides(a.order, b.order);
   if (a.receipt || b.receipt) return a.receipt ? -1 : 1;
   return compareOptionalSides(a.order, b.order);
 }

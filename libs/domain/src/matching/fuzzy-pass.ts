@@ -32,7 +32,11 @@ const DAY_MS = 86_400_000;
  * the result is one-to-one by construction. Taken sides leave the graph and the rule runs again
  * on what is left, so a weaker pair is found once its rival is settled, never by stealing.
  */
-export function fuzzyPairs(receipts: readonly ReceiptToMatch[], orders: readonly PrintifyOrderToMatch[], options: MatchingOptions): FuzzyPair[] {
+export function fuzzyPairs(
+  receipts: readonly ReceiptToMatch[],
+  orders: readonly PrintifyOrderToMatch[],
+  options: MatchingOptions,
+): FuzzyPair[] {
   const edges = candidateEdges(receipts, orders, options);
   const takenR = new Set<number>();
   const takenO = new Set<number>();
@@ -45,20 +49,31 @@ export function fuzzyPairs(receipts: readonly ReceiptToMatch[], orders: readonly
       if (edge.score < options.reviewThreshold) return false;
       const [bestR, nextR] = byReceipt.get(edge.r)!;
       const [bestO, nextO] = byOrder.get(edge.o)!;
-      const clearOf = (next: Edge | undefined) => next === undefined || next.score < edge.score - options.ambiguityMargin;
+      const clearOf = (next: Edge | undefined) =>
+        next === undefined || next.score < edge.score - options.ambiguityMargin;
       return bestR === edge && bestO === edge && clearOf(nextR) && clearOf(nextO);
     });
     if (clear.length === 0) break;
     for (const edge of clear) {
       takenR.add(edge.r);
       takenO.add(edge.o);
-      pairs.push({ receipt: receipts[edge.r], order: orders[edge.o], receiptIndex: edge.r, orderIndex: edge.o, score: edge.score });
+      pairs.push({
+        receipt: receipts[edge.r],
+        order: orders[edge.o],
+        receiptIndex: edge.r,
+        orderIndex: edge.o,
+        score: edge.score,
+      });
     }
   }
   return pairs;
 }
 
-function candidateEdges(receipts: readonly ReceiptToMatch[], orders: readonly PrintifyOrderToMatch[], options: MatchingOptions): Edge[] {
+function candidateEdges(
+  receipts: readonly ReceiptToMatch[],
+  orders: readonly PrintifyOrderToMatch[],
+  options: MatchingOptions,
+): Edge[] {
   const index = new Map<string, number[]>();
   receipts.forEach((receipt, r) => {
     const day = dayOf(receipt.orderedAt);

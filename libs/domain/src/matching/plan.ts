@@ -26,7 +26,10 @@ export interface RecordChanges {
  * - a Printify order leaving a pair gets a new record.
  * Nothing changes when the stored records already are the engine's.
  */
-export function planRecordChanges(existing: readonly ExistingOrderRecord[], desired: readonly OrderRecordShape[]): RecordChanges {
+export function planRecordChanges(
+  existing: readonly ExistingOrderRecord[],
+  desired: readonly OrderRecordShape[],
+): RecordChanges {
   const byReceipt = new SideMap<ExistingOrderRecord>();
   const loneByOrder = new SideMap<ExistingOrderRecord>();
   for (const record of existing) {
@@ -38,7 +41,8 @@ export function planRecordChanges(existing: readonly ExistingOrderRecord[], desi
   const updates: RecordUpdate[] = [];
   for (const record of sortRecords(desired)) {
     const current =
-      (record.receipt ? byReceipt.getRef(record.receipt) : undefined) ?? (record.order ? loneByOrder.getRef(record.order) : undefined);
+      (record.receipt ? byReceipt.getRef(record.receipt) : undefined) ??
+      (record.order ? loneByOrder.getRef(record.order) : undefined);
     if (!current || claimed.has(current.id)) {
       inserts.push(record);
       continue;
@@ -47,7 +51,10 @@ export function planRecordChanges(existing: readonly ExistingOrderRecord[], desi
     if (sameShape(current, record)) continue;
     updates.push({ id: current.id, record, orderSideChanges: !sameSide(current.order, record.order) });
   }
-  const deletes = existing.filter((record) => !claimed.has(record.id)).map((record) => record.id).sort();
+  const deletes = existing
+    .filter((record) => !claimed.has(record.id))
+    .map((record) => record.id)
+    .sort();
   return { inserts, updates, deletes };
 }
 
@@ -62,7 +69,9 @@ export function sameShape(a: OrderRecordShape, b: OrderRecordShape): boolean {
     sameSide(a.order, b.order) &&
     a.status === b.status &&
     a.method === b.method &&
-    (a.confidence === null ? b.confidence === null : b.confidence !== null && round4(a.confidence) === round4(b.confidence)) &&
+    (a.confidence === null
+      ? b.confidence === null
+      : b.confidence !== null && round4(a.confidence) === round4(b.confidence)) &&
     (a.orderDate?.getTime() ?? null) === (b.orderDate?.getTime() ?? null) &&
     a.customerName === b.customerName &&
     a.productTitle === b.productTitle &&

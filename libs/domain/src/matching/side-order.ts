@@ -47,12 +47,18 @@ export function sortedUniqueSides<T>(items: readonly T[], shopOf: (item: T) => s
   // Array.prototype.sort is stable: among equal sides the first in input order stays first.
   const sorted = ordered ? items : [...items].sort(compare);
   const unique: T[] = [];
-  for (const item of sorted) if (unique.length === 0 || compare(unique[unique.length - 1], item) !== 0) unique.push(item);
+  for (const item of sorted)
+    if (unique.length === 0 || compare(unique[unique.length - 1], item) !== 0) unique.push(item);
   return unique;
 }
 
 /** The position of the side in `sorted` (side order, unique), or -1: a binary search. */
-export function indexOfSide<T>(sorted: readonly T[], shopOf: (item: T) => string, idOf: (item: T) => string, side: SideRef): number {
+export function indexOfSide<T>(
+  sorted: readonly T[],
+  shopOf: (item: T) => string,
+  idOf: (item: T) => string,
+  side: SideRef,
+): number {
   let low = 0;
   let high = sorted.length - 1;
   while (low <= high) {

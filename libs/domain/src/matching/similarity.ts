@@ -68,7 +68,10 @@ export function dateProximity(receiptAt: Date, orderAt: Date, maxDaysBefore: num
 export function linesSimilarity(a: readonly MatchLine[], b: readonly MatchLine[]): number {
   const skusA = distinct(a.map((line) => normalizeSku(line.sku)).filter(Boolean));
   const skusB = distinct(b.map((line) => normalizeSku(line.sku)).filter(Boolean));
-  const titles = jaccard(distinct(a.flatMap((line) => wordsOf(line.title))), distinct(b.flatMap((line) => wordsOf(line.title))));
+  const titles = jaccard(
+    distinct(a.flatMap((line) => wordsOf(line.title))),
+    distinct(b.flatMap((line) => wordsOf(line.title))),
+  );
   const items = skusA.length > 0 && skusB.length > 0 ? 0.6 * jaccard(skusA, skusB) + 0.4 * titles : titles;
   const quantity = (lines: readonly MatchLine[]) => lines.reduce((sum, line) => sum + line.quantity, 0);
   return quantity(a) === quantity(b) ? items : items * 0.75;

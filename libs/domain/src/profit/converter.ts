@@ -37,7 +37,12 @@ export function isRateUnavailable(answer: ProfitConverterAnswer): answer is Disp
  * converter that answers in another currency or with a non-integer amount is a bug, not a
  * missing rate: it throws.
  */
-export function convertForDisplay(convert: ProfitConverter, amount: Money, to: CurrencyCode, onDate: string): ProfitConverterAnswer {
+export function convertForDisplay(
+  convert: ProfitConverter,
+  amount: Money,
+  to: CurrencyCode,
+  onDate: string,
+): ProfitConverterAnswer {
   if (amount.currency === to) return { amount, rate: '1', rateDate: onDate };
   const answer = convert(amount, to, onDate);
   if (isRateUnavailable(answer)) return answer;

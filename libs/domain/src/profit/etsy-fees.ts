@@ -31,7 +31,10 @@ function paymentFee(payment: EtsyPaymentInput): { minor: number; column: string 
   return { minor: payment.amountFeesMinor, column: 'amount_fees' };
 }
 
-export function recordedFees(payments: readonly EtsyPaymentInput[], entries: readonly EtsyLedgerEntryInput[]): RecordedFees {
+export function recordedFees(
+  payments: readonly EtsyPaymentInput[],
+  entries: readonly EtsyLedgerEntryInput[],
+): RecordedFees {
   const components: CostComponent[] = [];
   const recorded = new Set<FeeKind>();
 
@@ -45,16 +48,30 @@ export function recordedFees(payments: readonly EtsyPaymentInput[], entries: rea
   }
   for (const [currency, group] of byPaymentCurrency) {
     recorded.add('processing');
-    components.push({ kind: 'processing', source: 'payment', estimated: false, original: money(group.minor, currency), note: group.notes.join(', ') });
+    components.push({
+      kind: 'processing',
+      source: 'payment',
+      estimated: false,
+      original: money(group.minor, currency),
+      note: group.notes.join(', '),
+    });
   }
 
-  const byKindAndCurrency = new Map<string, { kind: FeeKind; currency: CurrencyCode; minor: number; types: Set<string> }>();
+  const byKindAndCurrency = new Map<
+    string,
+    { kind: FeeKind; currency: CurrencyCode; minor: number; types: Set<string> }
+  >();
   for (const entry of entries) {
     const meaning = ledgerMeaning(entry.ledgerType);
     if (meaning.role !== 'fee') continue;
     if (meaning.fee === 'processing' && payments.length > 0) continue;
     const key = `${meaning.fee}:${entry.currency}`;
-    const group = byKindAndCurrency.get(key) ?? { kind: meaning.fee, currency: entry.currency, minor: 0, types: new Set<string>() };
+    const group = byKindAndCurrency.get(key) ?? {
+      kind: meaning.fee,
+      currency: entry.currency,
+      minor: 0,
+      types: new Set<string>(),
+    };
     group.minor -= whole(entry.amountMinor, `ledger entry ${entry.entryId} amount`);
     group.types.add(entry.ledgerType.trim());
     byKindAndCurrency.set(key, group);
@@ -73,7 +90,9 @@ export function recordedFees(payments: readonly EtsyPaymentInput[], entries: rea
 }
 
 /** The payment account's currency: the setting, else the currency the order's ledger entries are in. */
-export function paymentAccountCurrency(setting: CurrencyCode | null, entries: readonly EtsyLedgerEntryInput[]): CurrencyCode | null {
+export function paymentAccountCurrency(
+  setting: CurrencyCode | null,
+  entries: readonly EtsyLedgerEntryInput[],
+): CurrencyCode | null {
   return setting ?? entries[0]?.currency ?? null;
 }
-

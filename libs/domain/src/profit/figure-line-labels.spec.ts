@@ -4,7 +4,12 @@ import { figureLineLabels } from './figure-line-labels';
 import type { StoredFigureLine } from './order-figures';
 
 /** The Profit Summary's labels: no two lines of one summary read the same. */
-const line = (kind: string, minor: number, currency: string, extra: Partial<StoredFigureLine> = {}): StoredFigureLine => ({
+const line = (
+  kind: string,
+  minor: number,
+  currency: string,
+  extra: Partial<StoredFigureLine> = {},
+): StoredFigureLine => ({
   kind,
   source: 'estimate',
   estimated: true,
@@ -26,15 +31,29 @@ function processingLabels(bankCountry: string) {
     accountCurrency: null,
     offsiteAds: null,
   });
-  return figureLineLabels(estimates.map((fee) => line(fee.kind, fee.amount.amountMinor, fee.amount.currency, { part: fee.part ?? null })));
+  return figureLineLabels(
+    estimates.map((fee) => line(fee.kind, fee.amount.amountMinor, fee.amount.currency, { part: fee.part ?? null })),
+  );
 }
 
 describe('figureLineLabels', () => {
   it("names the estimated processing fee's percentage and fixed part with the bank country's schedule (§a.8)", () => {
-    expect(processingLabels('US')).toEqual(['Payment processing fee (3% of order total)', 'Payment processing fee (fixed $0.25)']);
-    expect(processingLabels('GB')).toEqual(['Payment processing fee (4% of order total)', 'Payment processing fee (fixed £0.20)']);
-    expect(processingLabels('FR')).toEqual(['Payment processing fee (4% of order total)', 'Payment processing fee (fixed €0.30)']);
-    expect(processingLabels('SG')).toEqual(['Payment processing fee (4.4% of order total)', 'Payment processing fee (fixed SGD\u00a00.35)']);
+    expect(processingLabels('US')).toEqual([
+      'Payment processing fee (3% of order total)',
+      'Payment processing fee (fixed $0.25)',
+    ]);
+    expect(processingLabels('GB')).toEqual([
+      'Payment processing fee (4% of order total)',
+      'Payment processing fee (fixed £0.20)',
+    ]);
+    expect(processingLabels('FR')).toEqual([
+      'Payment processing fee (4% of order total)',
+      'Payment processing fee (fixed €0.30)',
+    ]);
+    expect(processingLabels('SG')).toEqual([
+      'Payment processing fee (4.4% of order total)',
+      'Payment processing fee (fixed SGD\u00a00.35)',
+    ]);
   });
 
   it('keeps plain labels for kinds that appear once, and names the currency of a kind charged in several', () => {
@@ -44,11 +63,22 @@ describe('figureLineLabels', () => {
       line('transaction', 40, 'USD', { source: 'ledger', estimated: false, note: 'ledger: shipping_transaction' }),
       line('other', 300, 'USD', { source: 'ledger', estimated: false, note: 'ledger: prolist, shipping_labels' }),
     ];
-    expect(figureLineLabels(lines)).toEqual(['Printify production', 'Transaction fee (charged in EUR)', 'Transaction fee (charged in USD)', 'Other Etsy charges']);
+    expect(figureLineLabels(lines)).toEqual([
+      'Printify production',
+      'Transaction fee (charged in EUR)',
+      'Transaction fee (charged in USD)',
+      'Other Etsy charges',
+    ]);
   });
 
   it("tells apart rows stored before parts were kept by the engine's note", () => {
-    const old = [line('processing', 111, 'USD', { note: '3% of what the buyer paid' }), line('processing', 25, 'USD', { note: 'fixed fee per order' })];
-    expect(figureLineLabels(old)).toEqual(['Payment processing fee (3% of what the buyer paid)', 'Payment processing fee (fixed fee per order)']);
+    const old = [
+      line('processing', 111, 'USD', { note: '3% of what the buyer paid' }),
+      line('processing', 25, 'USD', { note: 'fixed fee per order' }),
+    ];
+    expect(figureLineLabels(old)).toEqual([
+      'Payment processing fee (3% of what the buyer paid)',
+      'Payment processing fee (fixed fee per order)',
+    ]);
   });
 });

@@ -38,14 +38,19 @@ export function figureLineLabels(lines: readonly LabelledLine[]): string[] {
   const labels = lines.map((line) => {
     const base = FIGURE_LINE_LABELS[line.kind] ?? line.kind;
     if (line.part?.part === 'percentage') return `${base} (${percentOf(line.part.basisPoints)}% of order total)`;
-    if (line.part?.part === 'fixed') return `${base} (fixed ${formatMinorUnits(line.original.minor, line.original.currency)})`;
+    if (line.part?.part === 'fixed')
+      return `${base} (fixed ${formatMinorUnits(line.original.minor, line.original.currency)})`;
     return base;
   });
   const countOf = (list: readonly string[], label: string) => list.filter((other) => other === label).length;
   const byCurrency = labels.map((label, index) => {
     if (countOf(labels, label) === 1) return label;
-    const currencies = new Set(lines.filter((_, other) => labels[other] === label).map((line) => line.original.currency));
+    const currencies = new Set(
+      lines.filter((_, other) => labels[other] === label).map((line) => line.original.currency),
+    );
     return currencies.size > 1 ? `${label} (charged in ${lines[index].original.currency})` : label;
   });
-  return byCurrency.map((label, index) => (countOf(byCurrency, label) > 1 && lines[index].note ? `${label} (${lines[index].note})` : label));
+  return byCurrency.map((label, index) =>
+    countOf(byCurrency, label) > 1 && lines[index].note ? `${label} (${lines[index].note})` : label,
+  );
 }

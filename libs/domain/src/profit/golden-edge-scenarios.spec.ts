@@ -46,7 +46,10 @@ describe('golden: Offsite Ads', () => {
 
   // In the ledger: offsite_ads_fee −100.00 is the fee; nothing is estimated for it (same total, source ledger).
   it('takes the ledger figure when there is one, and estimates nothing more', () => {
-    const result = computeOrderProfit({ ...order, ledgerEntries: [...feesInLedger, ledger('offsite_ads_fee', -10_000)] }, usdShop);
+    const result = computeOrderProfit(
+      { ...order, ledgerEntries: [...feesInLedger, ledger('offsite_ads_fee', -10_000)] },
+      usdShop,
+    );
     const { costs, totalCosts } = figures(result);
     expect(costs.filter((cost) => cost.startsWith('offsite_ads'))).toEqual(['offsite_ads/ledger 100.00']);
     expect(totalCosts).toBe('283.45');
@@ -55,10 +58,22 @@ describe('golden: Offsite Ads', () => {
   // A EUR shop at the 12% tier: cap USD 100 × 0.9 = 90.00 EUR.
   //   Revenue 700.00 EUR: 12% = 84.00 < 90.00 → 84.00.  Revenue 800.00 EUR: 12% = 96.00 > 90.00 → 90.00.
   it('converts the cap into the shop currency', () => {
-    const eurShop: ProfitSettings = { ...usdShop, displayCurrency: 'EUR', bankCountry: 'FR', paymentAccountCurrency: 'EUR', offsiteAdsTier: 'at_least_10k' };
+    const eurShop: ProfitSettings = {
+      ...usdShop,
+      displayCurrency: 'EUR',
+      bankCountry: 'FR',
+      paymentAccountCurrency: 'EUR',
+      offsiteAdsTier: 'at_least_10k',
+    };
     const offsite = (itemsMinor: number) => {
       const result = computeOrderProfit(
-        { receipt: receipt({ currency: 'EUR', totalPriceMinor: itemsMinor, subtotalMinor: itemsMinor }), payments: [], ledgerEntries: [], printifyOrders: [], offsiteAdsAttributed: true },
+        {
+          receipt: receipt({ currency: 'EUR', totalPriceMinor: itemsMinor, subtotalMinor: itemsMinor }),
+          payments: [],
+          ledgerEntries: [],
+          printifyOrders: [],
+          offsiteAdsAttributed: true,
+        },
         eurShop,
       );
       return figures(result).costs.filter((cost) => cost.startsWith('offsite_ads'));
@@ -75,7 +90,12 @@ describe('golden: fees estimated before Etsy has payment or ledger data', () => 
   // Printify (USD): production 9.50 → × 0.75 = 7.125 → 7.12 (half to even); shipping 3.99 → 2.9925 → 2.99.
   // Costs = 7.12 + 2.99 + 0.00 + 1.82 + 1.12 + 0.20 + 0.15 = 13.40; profit = 27.99 − 13.40 = 14.59;
   // margin 1459 / 2799 = 0.521257… → 5213 bp. Regulatory and VAT on fees cannot be estimated: listed.
-  const ukShop: ProfitSettings = { ...usdShop, displayCurrency: 'GBP', bankCountry: 'GB', paymentAccountCurrency: 'GBP' };
+  const ukShop: ProfitSettings = {
+    ...usdShop,
+    displayCurrency: 'GBP',
+    bankCountry: 'GB',
+    paymentAccountCurrency: 'GBP',
+  };
   const rates2 = fixedRateConverter({ 'USD>GBP': '0.75' });
   const order = {
     receipt: receipt({ currency: 'GBP', totalPriceMinor: 2400, subtotalMinor: 2400, totalShippingMinor: 399 }),
@@ -119,7 +139,12 @@ describe('golden: a Printify order with no receipt', () => {
   // Revenue 0.00 (unknown), costs 14.74, profit −14.74, no margin, no Etsy fees.
   it('has costs and no revenue', () => {
     const result = computeOrderProfit(
-      { receipt: null, payments: [], ledgerEntries: [], printifyOrders: [printifyOrder([line(1, 1100, 450)], { totalTaxMinor: 88 })] },
+      {
+        receipt: null,
+        payments: [],
+        ledgerEntries: [],
+        printifyOrders: [printifyOrder([line(1, 1100, 450)], { totalTaxMinor: 88 })],
+      },
       { ...usdShop, displayCurrency: 'EUR' },
     );
     expect(figures(result)).toEqual({
@@ -164,7 +189,11 @@ describe('golden: a multi-quantity line under both cost readings', () => {
   //   per_line: production 8.50;             costs  8.50 + 6.00 + 2.23 + 4.29 + 0.60 = 21.62; profit 44.38;
   //             margin 4438 / 6600 = 0.672424… → 6724 bp.
   const order = {
-    receipt: receipt({ totalPriceMinor: 6600, subtotalMinor: 6600, lines: [{ transactionId: 'T1', listingId: 'L1', quantity: 3 }] }),
+    receipt: receipt({
+      totalPriceMinor: 6600,
+      subtotalMinor: 6600,
+      lines: [{ transactionId: 'T1', listingId: 'L1', quantity: 3 }],
+    }),
     payments: [payment('USD', 223)],
     ledgerEntries: [ledger('transaction', -429)],
     printifyOrders: [printifyOrder([line(3, 850, 600)])],
@@ -191,7 +220,13 @@ describe('golden: a canceled Printify order', () => {
   it('costs nothing', () => {
     const result = computeOrderProfit(
       {
-        receipt: receipt({ status: 'canceled', totalPriceMinor: 2000, subtotalMinor: 2000, totalShippingMinor: 400, refundedMinor: 2400 }),
+        receipt: receipt({
+          status: 'canceled',
+          totalPriceMinor: 2000,
+          subtotalMinor: 2000,
+          totalShippingMinor: 400,
+          refundedMinor: 2400,
+        }),
         payments: [payment('USD', 97, 25)],
         ledgerEntries: [ledger('transaction', -156), ledger('transaction_refund', 156)],
         printifyOrders: [printifyOrder([line(1, 700, 300, 'canceled')], { status: 'canceled', totalTaxMinor: 50 })],
@@ -219,9 +254,18 @@ describe('golden: a canceled Printify order', () => {
   // line 1 (2 × 6.00, shipping 4.00) counts → 12.00 + 4.00; line 2 canceled (9.00, 2.00) → nothing.
   it('leaves out a canceled line of an order that went ahead', () => {
     const result = computeOrderProfit(
-      { receipt: null, payments: [], ledgerEntries: [], printifyOrders: [printifyOrder([line(2, 600, 400), line(1, 900, 200, 'canceled')])] },
+      {
+        receipt: null,
+        payments: [],
+        ledgerEntries: [],
+        printifyOrders: [printifyOrder([line(2, 600, 400), line(1, 900, 200, 'canceled')])],
+      },
       usdShop,
     );
-    expect(figures(result).costs).toEqual(['printify_production/printify 12.00', 'printify_shipping/printify 4.00', 'printify_tax/printify 0.00']);
+    expect(figures(result).costs).toEqual([
+      'printify_production/printify 12.00',
+      'printify_shipping/printify 4.00',
+      'printify_tax/printify 0.00',
+    ]);
   });
 });

@@ -88,7 +88,13 @@ describe('golden: a EUR shop shown in GBP', () => {
   it('converts each component at the order date and sums the converted figures', () => {
     const result = computeOrderProfit(
       {
-        receipt: receipt({ currency: 'EUR', totalPriceMinor: 4000, subtotalMinor: 4000, totalShippingMinor: 600, totalVatMinor: 920 }),
+        receipt: receipt({
+          currency: 'EUR',
+          totalPriceMinor: 4000,
+          subtotalMinor: 4000,
+          totalShippingMinor: 600,
+          totalVatMinor: 920,
+        }),
         payments: [payment('EUR', 251)],
         ledgerEntries: [
           ledger('transaction', -260, 'EUR'),
@@ -120,7 +126,11 @@ describe('golden: a EUR shop shown in GBP', () => {
     // The originals stay for the order details, with the rate used.
     expect(result.revenue?.revenue).toEqual({ amountMinor: 4600, currency: 'EUR' });
     expect(result.revenue?.vat).toEqual({ amountMinor: 920, currency: 'EUR' });
-    expect(result.revenueConversion).toEqual({ amount: { amountMinor: 3910, currency: 'GBP' }, rate: '0.85', rateDate: '2026-03-14' });
+    expect(result.revenueConversion).toEqual({
+      amount: { amountMinor: 3910, currency: 'GBP' },
+      rate: '0.85',
+      rateDate: '2026-03-14',
+    });
     expect(result.display.costs[0]).toMatchObject({ original: { amountMinor: 1500, currency: 'USD' }, rate: '0.75' });
   });
 });
@@ -174,7 +184,10 @@ describe('golden: refunds', () => {
 
   // A refund of 10.00: share = 10.00 × 50.00 / 54.00 = 9.259259… → 9.26; revenue 50.00 − 9.26 = 40.74.
   it('rounds an inexact refund share half to even', () => {
-    const result = computeOrderProfit({ receipt: receipt({ ...base, refundedMinor: 1000 }), payments: [], ledgerEntries: [], printifyOrders: [] }, usdShop);
+    const result = computeOrderProfit(
+      { receipt: receipt({ ...base, refundedMinor: 1000 }), payments: [], ledgerEntries: [], printifyOrders: [] },
+      usdShop,
+    );
     expect(result.revenue?.refundedRevenue.amountMinor).toBe(926);
     expect(result.revenue?.revenue.amountMinor).toBe(4074);
   });
@@ -235,7 +248,12 @@ describe('golden: a multi-item order', () => {
           ],
         }),
         payments: [payment('USD', 204)],
-        ledgerEntries: [ledger('transaction', -176), ledger('transaction', -146), ledger('shipping_transaction', -46), ledger('gift_wrap_fees', -20)],
+        ledgerEntries: [
+          ledger('transaction', -176),
+          ledger('transaction', -146),
+          ledger('shipping_transaction', -46),
+          ledger('gift_wrap_fees', -20),
+        ],
         printifyOrders: [printifyOrder([line(2, 900, 500), line(1, 1100, 150)])],
       },
       usdShop,

@@ -13,7 +13,11 @@ describe('margin', () => {
   });
 
   it('keeps the denominator positive', () => {
-    expect(marginOf(money(100, 'EUR'), money(-400, 'EUR'))).toEqual({ numerator: -100, denominator: 400, basisPoints: -2500 });
+    expect(marginOf(money(100, 'EUR'), money(-400, 'EUR'))).toEqual({
+      numerator: -100,
+      denominator: 400,
+      basisPoints: -2500,
+    });
   });
 });
 
@@ -25,6 +29,10 @@ describe('conversion', () => {
 
   it('needs no rate for an amount already in the display currency', () => {
     const never = () => ({ unavailable: true as const, reason: 'not called' });
-    expect(convertForDisplay(never, money(5, 'GBP'), 'GBP', '2026-01-02')).toEqual({ amount: money(5, 'GBP'), rate: '1', rateDate: '2026-01-02' });
+    expect(convertForDisplay(never, money(5, 'GBP'), 'GBP', '2026-01-02')).toEqual({
+      amount: money(5, 'GBP'),
+      rate: '1',
+      rateDate: '2026-01-02',
+    });
   });
 });

@@ -61,7 +61,14 @@ export function orderFeeEstimates(
   // Regulatory fees and VAT on fees have no usable rate in the schedule: only the ledger knows them.
   if (input.ledgerEntries.length === 0) notEstimated.push('regulatory', 'vat_on_fees');
   return {
-    components: estimates.map((fee) => ({ kind: fee.kind, source: 'estimate', estimated: true, original: fee.amount, note: fee.note, ...(fee.part ? { part: fee.part } : {}) })),
+    components: estimates.map((fee) => ({
+      kind: fee.kind,
+      source: 'estimate',
+      estimated: true,
+      original: fee.amount,
+      note: fee.note,
+      ...(fee.part ? { part: fee.part } : {}),
+    })),
     notEstimated,
     capUnavailable,
     capConversion,

@@ -91,7 +91,14 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
     ];
     for (const [kind, amount] of parts) {
       if (amount.amountMinor === 0 && kind !== 'items') continue;
-      revenueLines.push({ kind, source: 'receipt', estimated: false, original: stored(amount), ...displayed(convert, amount, to, date), note: null });
+      revenueLines.push({
+        kind,
+        source: 'receipt',
+        estimated: false,
+        original: stored(amount),
+        ...displayed(convert, amount, to, date),
+        note: null,
+      });
     }
   }
   const computed = result.state === 'computed' ? result : null;

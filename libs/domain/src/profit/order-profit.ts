@@ -70,15 +70,27 @@ export interface RateUnavailableOrderProfit extends OrderBreakdown {
 
 export type OrderProfit = ComputedOrderProfit | RateUnavailableOrderProfit;
 
-function printifyComponents(input: OrderProfitInput, settings: ProfitSettings): { costs: CostComponent[]; canceled: string[] } {
+function printifyComponents(
+  input: OrderProfitInput,
+  settings: ProfitSettings,
+): { costs: CostComponent[]; canceled: string[] } {
   const costs: CostComponent[] = [];
   const canceled: string[] = [];
-  const reading = settings.printifyCostReading === 'per_unit' ? 'Σ cost × quantity (cost read per unit)' : 'Σ cost (cost read per line)';
+  const reading =
+    settings.printifyCostReading === 'per_unit'
+      ? 'Σ cost × quantity (cost read per unit)'
+      : 'Σ cost (cost read per line)';
   for (const group of printifyCosts(input.printifyOrders, settings.printifyCostReading)) {
     canceled.push(...group.canceledOrders);
     costs.push(
       { kind: 'printify_production', source: 'printify', estimated: false, original: group.production, note: reading },
-      { kind: 'printify_shipping', source: 'printify', estimated: false, original: group.shipping, note: 'Σ line shipping_cost' },
+      {
+        kind: 'printify_shipping',
+        source: 'printify',
+        estimated: false,
+        original: group.shipping,
+        note: 'Σ line shipping_cost',
+      },
       { kind: 'printify_tax', source: 'printify', estimated: false, original: group.tax, note: 'total_tax' },
     );
   }
@@ -94,7 +106,8 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
   // Every conversion of an order is at one date, so any provisional one stands for them all.
   let provisional: ProvisionalFigures | null = null;
   const noteProvisional = (answer: DisplayConversion) => {
-    if (answer.provisional && !provisional) provisional = { rateDate: answer.rateDate, awaitingRateDate: answer.provisional.awaitingRateDate };
+    if (answer.provisional && !provisional)
+      provisional = { rateDate: answer.rateDate, awaitingRateDate: answer.provisional.awaitingRateDate };
   };
   const convert = (amount: Money) => {
     const answer = convertForDisplay(settings.convert, amount, settings.displayCurrency, orderDate);
@@ -141,19 +154,32 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
     else displayCosts.push({ ...cost, display: answer.amount, rate: answer.rate, rateDate: answer.rateDate });
   }
   if (unavailable.size > 0) {
-    return { ...breakdown, state: 'rate_unavailable', unavailable: [...unavailable].map(([currency, reason]) => ({ currency, reason })) };
+    return {
+      ...breakdown,
+      state: 'rate_unavailable',
+      unavailable: [...unavailable].map(([currency, reason]) => ({ currency, reason })),
+    };
   }
 
   // Totals are sums of the converted components, so the breakdown adds up to the cent.
   const display = settings.displayCurrency;
   const revenueDisplay = revenueConversion ? revenueConversion.amount : money(0, display);
-  const totalCosts = sumMoney(displayCosts.map((cost) => cost.display), display);
+  const totalCosts = sumMoney(
+    displayCosts.map((cost) => cost.display),
+    display,
+  );
   const netProfit = money(revenueDisplay.amountMinor - totalCosts.amountMinor, display);
   return {
     ...breakdown,
     state: 'computed',
     provisional,
     revenueConversion,
-    display: { revenue: revenueDisplay, costs: displayCosts, totalCosts, netProfit, margin: marginOf(netProfit, revenueDisplay) },
+    display: {
+      revenue: revenueDisplay,
+      costs: displayCosts,
+      totalCosts,
+      netProfit,
+      margin: marginOf(netProfit, revenueDisplay),
+    },
   };
 }

@@ -25,11 +25,15 @@ function isCanceled(status: string | null): boolean {
 }
 
 function whole(value: number, field: string, order: PrintifyOrderInput): number {
-  if (!Number.isSafeInteger(value)) throw new MoneyError(`Printify order ${order.orderId}: ${field} is not a whole number`);
+  if (!Number.isSafeInteger(value))
+    throw new MoneyError(`Printify order ${order.orderId}: ${field} is not a whole number`);
   return value;
 }
 
-export function printifyCosts(orders: readonly PrintifyOrderInput[], reading: ProfitSettings['printifyCostReading']): PrintifyCosts[] {
+export function printifyCosts(
+  orders: readonly PrintifyOrderInput[],
+  reading: ProfitSettings['printifyCostReading'],
+): PrintifyCosts[] {
   const groups = new Map<CurrencyCode, { production: number; shipping: number; tax: number; canceled: string[] }>();
   for (const order of orders) {
     const group = groups.get(order.currency) ?? { production: 0, shipping: 0, tax: 0, canceled: [] };

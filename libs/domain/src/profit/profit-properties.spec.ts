@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { DISPLAY_CURRENCY_CODES, type CurrencyCode, type DisplayCurrencyCode } from '../currency';
 import { MixedCurrencyError } from '../money';
-import type { EtsyLedgerEntryInput, EtsyPaymentInput, EtsyReceiptInput, OrderProfitInput, PrintifyOrderInput, ProfitSettings } from './inputs';
+import type {
+  EtsyLedgerEntryInput,
+  EtsyPaymentInput,
+  EtsyReceiptInput,
+  OrderProfitInput,
+  PrintifyOrderInput,
+  ProfitSettings,
+} from './inputs';
 import { computeOrderProfit, type OrderProfit } from './order-profit';
 import { ORDER_TIME } from './testing/builders';
 import { fixedRateConverter } from './testing/fixed-rate-converter';
@@ -71,9 +78,22 @@ const paymentArb: fc.Arbitrary<EtsyPaymentInput> = fc.record({
 const ledgerArb: fc.Arbitrary<EtsyLedgerEntryInput> = fc.record({
   entryId: fc.string({ minLength: 1, maxLength: 4 }),
   ledgerType: fc.constantFrom(
-    'PAYMENT_GROSS', 'REFUND_GROSS', 'sales_tax', 'PAYMENT_PROCESSING_FEE', 'REFUND_PROCESSING_FEE', 'transaction',
-    'transaction_refund', 'shipping_transaction', 'renew_sold', 'offsite_ads_fee', 'offsite_ads_fee_refund',
-    'regulatory_operating_fee', 'vat_seller_services', 'shipping_labels', 'something_new', 'constructor',
+    'PAYMENT_GROSS',
+    'REFUND_GROSS',
+    'sales_tax',
+    'PAYMENT_PROCESSING_FEE',
+    'REFUND_PROCESSING_FEE',
+    'transaction',
+    'transaction_refund',
+    'shipping_transaction',
+    'renew_sold',
+    'offsite_ads_fee',
+    'offsite_ads_fee_refund',
+    'regulatory_operating_fee',
+    'vat_seller_services',
+    'shipping_labels',
+    'something_new',
+    'constructor',
   ),
   currency: feeCurrency,
   amountMinor: fc.integer({ min: -500_000, max: 500_000 }),
@@ -85,7 +105,12 @@ const printifyArb: fc.Arbitrary<PrintifyOrderInput> = fc.record({
   orderedAt: fc.constant(ORDER_TIME),
   totalTaxMinor: amount(20_000),
   lines: fc.array(
-    fc.record({ quantity: fc.integer({ min: 1, max: 6 }), costMinor: amount(100_000), shippingMinor: amount(20_000), status: fc.constantFrom<string | null>(null, 'fulfilled', 'canceled') }),
+    fc.record({
+      quantity: fc.integer({ min: 1, max: 6 }),
+      costMinor: amount(100_000),
+      shippingMinor: amount(20_000),
+      status: fc.constantFrom<string | null>(null, 'fulfilled', 'canceled'),
+    }),
     { maxLength: 4 },
   ),
 });
@@ -134,7 +159,12 @@ describe('profit engine properties', () => {
         const costs = ok.display.costs.reduce((sum, cost) => sum + cost.display.amountMinor, 0);
         expect(ok.display.totalCosts.amountMinor).toBe(costs);
         expect(ok.display.netProfit.amountMinor).toBe(ok.display.revenue.amountMinor - costs);
-        for (const money of [ok.display.revenue, ok.display.totalCosts, ok.display.netProfit, ...ok.display.costs.map((c) => c.display)]) {
+        for (const money of [
+          ok.display.revenue,
+          ok.display.totalCosts,
+          ok.display.netProfit,
+          ...ok.display.costs.map((c) => c.display),
+        ]) {
           expect(money.currency).toBe(settings.displayCurrency);
         }
       }),
@@ -162,11 +192,25 @@ describe('profit engine properties', () => {
 
   it('flags mixed display currencies instead of summing them', () => {
     fc.assert(
-      fc.property(orderArb, orderArb, fc.shuffledSubarray([...DISPLAY_CURRENCY_CODES], { minLength: 2, maxLength: 2 }), (a, b, [first, second]) => {
-        const base = { printifyCostReading: 'per_unit', bankCountry: 'US', paymentAccountCurrency: 'USD', offsiteAdsTier: 'under_10k', convert } as const;
-        const results = [computeOrderProfit(a, { ...base, displayCurrency: first }), computeOrderProfit(b, { ...base, displayCurrency: second })];
-        expect(() => sumOrderProfits(results, first)).toThrow(MixedCurrencyError);
-      }),
+      fc.property(
+        orderArb,
+        orderArb,
+        fc.shuffledSubarray([...DISPLAY_CURRENCY_CODES], { minLength: 2, maxLength: 2 }),
+        (a, b, [first, second]) => {
+          const base = {
+            printifyCostReading: 'per_unit',
+            bankCountry: 'US',
+            paymentAccountCurrency: 'USD',
+            offsiteAdsTier: 'under_10k',
+            convert,
+          } as const;
+          const results = [
+            computeOrderProfit(a, { ...base, displayCurrency: first }),
+            computeOrderProfit(b, { ...base, displayCurrency: second }),
+          ];
+          expect(() => sumOrderProfits(results, first)).toThrow(MixedCurrencyError);
+        },
+      ),
       runs,
     );
   });
@@ -175,15 +219,27 @@ describe('profit engine properties', () => {
     fc.assert(
       fc.property(receiptArb, amount(6_000_000), amount(6_000_000), displayArb, (receipt, r1, r2, display) => {
         const [less, more] = r1 <= r2 ? [r1, r2] : [r2, r1];
-        const settings: ProfitSettings = { displayCurrency: display, printifyCostReading: 'per_unit', bankCountry: 'US', paymentAccountCurrency: null, offsiteAdsTier: 'under_10k', convert };
-        const run = (refundedMinor: number) => computeOrderProfit({ receipt: { ...receipt, refundedMinor }, payments: [], ledgerEntries: [], printifyOrders: [] }, settings);
+        const settings: ProfitSettings = {
+          displayCurrency: display,
+          printifyCostReading: 'per_unit',
+          bankCountry: 'US',
+          paymentAccountCurrency: null,
+          offsiteAdsTier: 'under_10k',
+          convert,
+        };
+        const run = (refundedMinor: number) =>
+          computeOrderProfit(
+            { receipt: { ...receipt, refundedMinor }, payments: [], ledgerEntries: [], printifyOrders: [] },
+            settings,
+          );
         const [a, b] = [run(less), run(more)];
         const [revenueA, revenueB] = [a.revenue!, b.revenue!];
         expect(revenueB.revenue.amountMinor).toBeLessThanOrEqual(revenueA.revenue.amountMinor);
         expect(revenueA.revenue.amountMinor).toBeLessThanOrEqual(revenueA.beforeRefunds.amountMinor);
         expect(revenueB.revenue.amountMinor).toBeGreaterThanOrEqual(0);
         const [shownA, shownB] = [computed(a), computed(b)];
-        if (shownA && shownB) expect(shownB.display.revenue.amountMinor).toBeLessThanOrEqual(shownA.display.revenue.amountMinor);
+        if (shownA && shownB)
+          expect(shownB.display.revenue.amountMinor).toBeLessThanOrEqual(shownA.display.revenue.amountMinor);
       }),
       runs,
     );
@@ -195,8 +251,17 @@ describe('profit engine properties', () => {
         // A first ledger entry would also reveal the payment account's currency: fix it, so only the fee can differ.
         const settings = { ...generated, paymentAccountCurrency: generated.paymentAccountCurrency ?? pay.currency };
         const withPayment = { ...order, payments: [pay] };
-        const echoed = { ...withPayment, ledgerEntries: [...order.ledgerEntries, { entryId: 'X', ledgerType: 'PAYMENT_PROCESSING_FEE', currency: pay.currency, amountMinor: -fee }] };
-        const [plain, twice] = [computed(computeOrderProfit(withPayment, settings)), computed(computeOrderProfit(echoed, settings))];
+        const echoed = {
+          ...withPayment,
+          ledgerEntries: [
+            ...order.ledgerEntries,
+            { entryId: 'X', ledgerType: 'PAYMENT_PROCESSING_FEE', currency: pay.currency, amountMinor: -fee },
+          ],
+        };
+        const [plain, twice] = [
+          computed(computeOrderProfit(withPayment, settings)),
+          computed(computeOrderProfit(echoed, settings)),
+        ];
         if (plain && twice) expect(twice.display.totalCosts).toEqual(plain.display.totalCosts);
       }),
       runs,

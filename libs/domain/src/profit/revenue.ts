@@ -64,7 +64,8 @@ export function receiptRevenue(receipt: EtsyReceiptInput): RevenueBreakdown {
   let refundedRevenue = 0;
   if (voided) refundedRevenue = ceiling;
   else if (refunded.amountMinor > 0 && ceiling > 0) {
-    refundedRevenue = buyerPaid > 0 ? scaleHalfEven(refunded.amountMinor, beforeRefunds, buyerPaid) : refunded.amountMinor;
+    refundedRevenue =
+      buyerPaid > 0 ? scaleHalfEven(refunded.amountMinor, beforeRefunds, buyerPaid) : refunded.amountMinor;
     refundedRevenue = Math.min(ceiling, Math.max(0, refundedRevenue));
   }
   const c = receipt.currency;

@@ -1,7 +1,13 @@
 import type { Clock } from '../http/clock';
 import { MalformedResponseError } from '../http/errors';
 import type { ProviderLogger } from '../http/logger';
-import { createRequester, type FetchLike, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
+import {
+  createRequester,
+  type FetchLike,
+  type Requester,
+  type RequestMetricsHook,
+  type Timeouts,
+} from '../http/request';
 import type { RetryPolicy } from '../http/retry';
 import { parseEcbCsv, parseEcbXml, type EcbRateDay } from './parse';
 import { readZipEntry, ZipFormatError } from './zip';
@@ -64,7 +70,10 @@ export class EcbClient {
         timeouts: config.timeouts,
         retry: config.retry,
         maxBodyBytes: config.maxBodyBytes ?? 32 * 1024 * 1024,
-        defaultHeaders: { 'user-agent': config.userAgent ?? DEFAULT_USER_AGENT, accept: 'application/xml, text/xml, application/zip, */*' },
+        defaultHeaders: {
+          'user-agent': config.userAgent ?? DEFAULT_USER_AGENT,
+          accept: 'application/xml, text/xml, application/zip, */*',
+        },
       },
       deps,
     );
@@ -82,7 +91,8 @@ export class EcbClient {
     try {
       csv = readZipEntry(response.body as Buffer, (name) => name === spec.entry, this.maxUnzippedBytes).content;
     } catch (error) {
-      if (error instanceof ZipFormatError) throw new MalformedResponseError('ecb', `ecb: ${spec.path}: ${error.message}`, response.status);
+      if (error instanceof ZipFormatError)
+        throw new MalformedResponseError('ecb', `ecb: ${spec.path}: ${error.message}`, response.status);
       throw error;
     }
     return parseEcbCsv(csv.toString('utf8'));

@@ -68,7 +68,10 @@ describe('ECB XML files', () => {
   it.each([
     ['not XML', 'rates: 1.1'],
     ['a DOCTYPE (no entity expansion)', '<!DOCTYPE x [<!ENTITY a "b">]><x/>'],
-    ['mismatched tags', '<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01"><Cube></gesmes:Envelope>'],
+    [
+      'mismatched tags',
+      '<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01"><Cube></gesmes:Envelope>',
+    ],
     ['the wrong root', '<Envelope><Cube/></Envelope>'],
     ['a rate that is not a decimal', fixture('eurofxref-daily.xml').replace("'1.0163'", "'1,0163'")],
     ['a negative rate', fixture('eurofxref-daily.xml').replace("'1.0163'", "'-1.0163'")],
@@ -124,7 +127,9 @@ describe('ZIP reader', () => {
   const csv = Buffer.from(fixture('eurofxref-hist.csv'));
 
   it('reads the named entry and checks its size and CRC', () => {
-    expect(readZipEntry(zip('eurofxref-hist.csv', csv), (n) => n === 'eurofxref-hist.csv', 1_000_000).content.equals(csv)).toBe(true);
+    expect(
+      readZipEntry(zip('eurofxref-hist.csv', csv), (n) => n === 'eurofxref-hist.csv', 1_000_000).content.equals(csv),
+    ).toBe(true);
   });
 
   it.each([
@@ -141,7 +146,9 @@ describe('ZIP reader', () => {
 
   it('stops inflating at the cap even when the declared size lies (a zip bomb)', () => {
     const bomb = Buffer.alloc(5_000_000, 0x41);
-    expect(() => readZipEntry(zip('eurofxref-hist.csv', bomb, { size: 100 }), () => true, 1_000)).toThrow(ZipFormatError);
+    expect(() => readZipEntry(zip('eurofxref-hist.csv', bomb, { size: 100 }), () => true, 1_000)).toThrow(
+      ZipFormatError,
+    );
   });
 });
 
@@ -149,12 +156,23 @@ describe('EcbClient', () => {
   it('fetches each file from the configured folder and parses it', async () => {
     const fetch = fakeFetch(
       text(200, fixture('eurofxref-daily.xml')),
-      () => new Response(zip('eurofxref-hist.csv', Buffer.from(fixture('eurofxref-hist.csv'))), { status: 200, headers: { 'content-type': 'application/zip' } }),
+      () =>
+        new Response(zip('eurofxref-hist.csv', Buffer.from(fixture('eurofxref-hist.csv'))), {
+          status: 200,
+          headers: { 'content-type': 'application/zip' },
+        }),
     );
     const client = new EcbClient({ ratesUrl: 'http://sandbox.test:5200/stats/eurofxref/' }, { fetch, clock: noWait });
     expect((await client.fetchRates('daily'))[0].date).toBe('2022-07-08');
-    expect((await client.fetchRates('historyZip')).map((d) => d.date)).toEqual(['2026-01-02', '2025-12-31', '1999-01-04']);
-    expect(fetch.calls.map((c) => c.url.href)).toEqual(['http://sandbox.test:5200/stats/eurofxref/eurofxref-daily.xml', 'http://sandbox.test:5200/stats/eurofxref/eurofxref-hist.zip']);
+    expect((await client.fetchRates('historyZip')).map((d) => d.date)).toEqual([
+      '2026-01-02',
+      '2025-12-31',
+      '1999-01-04',
+    ]);
+    expect(fetch.calls.map((c) => c.url.href)).toEqual([
+      'http://sandbox.test:5200/stats/eurofxref/eurofxref-daily.xml',
+      'http://sandbox.test:5200/stats/eurofxref/eurofxref-hist.zip',
+    ]);
     expect(fetch.calls[0].headers['user-agent']).toMatch(/PodProfit/);
     expect(fetch.calls[0].redirect).toBe('manual');
   });
@@ -166,15 +184,25 @@ describe('EcbClient', () => {
     expect(await new EcbClient({}, { fetch: flaky, clock }).fetchRates('last90Days')).toHaveLength(2);
     expect(sleeps).toEqual([2000]);
     const down = fakeFetch(text(500, 'down'));
-    await expect(new EcbClient({ retry: { maxAttempts: 2 } }, { fetch: down, clock: noWait }).fetchRates('daily')).rejects.toBeInstanceOf(UpstreamError);
+    await expect(
+      new EcbClient({ retry: { maxAttempts: 2 } }, { fetch: down, clock: noWait }).fetchRates('daily'),
+    ).rejects.toBeInstanceOf(UpstreamError);
     expect(down.calls).toHaveLength(2);
     const moved = fakeFetch(text(302, '', { location: 'https://elsewhere.example/' }));
-    await expect(new EcbClient({}, { fetch: moved, clock: noWait }).fetchRates('daily')).rejects.toBeInstanceOf(RedirectRefusedError);
+    await expect(new EcbClient({}, { fetch: moved, clock: noWait }).fetchRates('daily')).rejects.toBeInstanceOf(
+      RedirectRefusedError,
+    );
   });
 
   it('turns a broken archive or a non-XML body into MalformedResponseError with provider ecb', async () => {
     const broken = fakeFetch(() => new Response(Buffer.from('<html>maintenance</html>'), { status: 200 }));
-    await expect(new EcbClient({}, { fetch: broken, clock: noWait }).fetchRates('dailyZip')).rejects.toMatchObject({ name: 'MalformedResponseError', provider: 'ecb' });
-    await expect(new EcbClient({}, { fetch: broken, clock: noWait }).fetchRates('daily')).rejects.toMatchObject({ name: 'MalformedResponseError', provider: 'ecb' });
+    await expect(new EcbClient({}, { fetch: broken, clock: noWait }).fetchRates('dailyZip')).rejects.toMatchObject({
+      name: 'MalformedResponseError',
+      provider: 'ecb',
+    });
+    await expect(new EcbClient({}, { fetch: broken, clock: noWait }).fetchRates('daily')).rejects.toMatchObject({
+      name: 'MalformedResponseError',
+      provider: 'ecb',
+    });
   });
 });

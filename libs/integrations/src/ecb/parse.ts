@@ -10,7 +10,20 @@ export interface EcbRateDay {
 
 const GESMES_NS = 'http://www.gesmes.org/xml/2002-08-01';
 const EUROFXREF_NS = 'http://www.ecb.int/vocabulary/2002-08-01/eurofxref';
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 const bad = (what: string) => new MalformedResponseError('ecb', `ecb: ${what}`);
 
@@ -49,7 +62,8 @@ export function parseEcbXml(body: string): EcbRateDay[] {
   const seen = new Set<string>();
   for (const dayCube of outer[0].children) {
     const date = dayCube.attributes.time;
-    if (dayCube.name !== 'Cube' || !isIsoCalendarDate(date)) throw bad(`a day Cube without a valid time ("${String(date).slice(0, 20)}")`);
+    if (dayCube.name !== 'Cube' || !isIsoCalendarDate(date))
+      throw bad(`a day Cube without a valid time ("${String(date).slice(0, 20)}")`);
     if (seen.has(date)) throw bad(`${date} appears twice`);
     seen.add(date);
     const rates = dayCube.children.map((cube) => {
@@ -93,7 +107,8 @@ export function parseEcbCsv(body: string): EcbRateDay[] {
   const seen = new Set<string>();
   return lines.slice(1).map((line, index) => {
     const cells = cellsOf(line);
-    if (cells.length !== header.length) throw bad(`CSV row ${index + 1} has ${cells.length} cells, the header ${header.length}`);
+    if (cells.length !== header.length)
+      throw bad(`CSV row ${index + 1} has ${cells.length} cells, the header ${header.length}`);
     const date = csvDate(cells[0]);
     if (seen.has(date)) throw bad(`${date} appears twice`);
     seen.add(date);
@@ -108,5 +123,7 @@ export function parseEcbCsv(body: string): EcbRateDay[] {
 
 /** The rows for the fx_rate table and the domain's RateTable. */
 export function toFxRateRows(days: readonly EcbRateDay[]): FxRateRow[] {
-  return days.flatMap((day) => day.rates.map((rate) => ({ date: day.date, currency: rate.currency, perEur: rate.perEur })));
+  return days.flatMap((day) =>
+    day.rates.map((rate) => ({ date: day.date, currency: rate.currency, perEur: rate.perEur })),
+  );
 }

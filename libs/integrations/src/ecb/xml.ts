@@ -17,7 +17,10 @@ export interface XmlElement {
 }
 
 export class XmlSyntaxError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(`${message} at offset ${offset}`);
     this.name = 'XmlSyntaxError';
   }
@@ -126,7 +129,8 @@ export function parseXml(source: string, limits: Partial<XmlLimits> = {}): XmlEl
       i += selfClosing ? 2 : 1;
       count += 1;
       if (count > maxElements) fail(`more than ${maxElements} elements`);
-      const parentScope = stack.at(-1)?.scope ?? new Map<string, string>([['xml', 'http://www.w3.org/XML/1998/namespace']]);
+      const parentScope =
+        stack.at(-1)?.scope ?? new Map<string, string>([['xml', 'http://www.w3.org/XML/1998/namespace']]);
       const scope = new Map(parentScope);
       for (const [name, value] of raw) {
         if (name === 'xmlns') scope.set('', value);
@@ -137,8 +141,15 @@ export function parseXml(source: string, limits: Partial<XmlLimits> = {}): XmlEl
       const namespace = scope.get(prefix);
       if (namespace === undefined && prefix !== '') fail(`undeclared namespace prefix ${prefix}`);
       const attributes: Record<string, string> = {};
-      for (const [name, value] of raw) if (name !== 'xmlns' && !name.startsWith('xmlns:')) attributes[name.slice(name.indexOf(':') + 1)] = value;
-      const element: XmlElement = { name: qname.slice(colon + 1), namespace: namespace ?? '', attributes, children: [], text: '' };
+      for (const [name, value] of raw)
+        if (name !== 'xmlns' && !name.startsWith('xmlns:')) attributes[name.slice(name.indexOf(':') + 1)] = value;
+      const element: XmlElement = {
+        name: qname.slice(colon + 1),
+        namespace: namespace ?? '',
+        attributes,
+        children: [],
+        text: '',
+      };
       const parent = stack.at(-1);
       if (parent) parent.element.children.push(element);
       else if (root) fail('a second root element');
@@ -158,8 +169,13 @@ function decodeEntities(value: string, offset: number): string {
   return value.replace(/&([^;&\s]{1,10});|&/g, (whole, name: string | undefined) => {
     if (name === undefined) throw new XmlSyntaxError('a bare "&"', offset);
     if (name in PREDEFINED) return PREDEFINED[name];
-    const code = name.startsWith('#x') ? Number.parseInt(name.slice(2), 16) : name.startsWith('#') ? Number.parseInt(name.slice(1), 10) : NaN;
-    if (!Number.isInteger(code) || code <= 0 || code > 0x10ffff) throw new XmlSyntaxError(`unknown entity ${whole}`, offset);
+    const code = name.startsWith('#x')
+      ? Number.parseInt(name.slice(2), 16)
+      : name.startsWith('#')
+        ? Number.parseInt(name.slice(1), 10)
+        : NaN;
+    if (!Number.isInteger(code) || code <= 0 || code > 0x10ffff)
+      throw new XmlSyntaxError(`unknown entity ${whole}`, offset);
     return String.fromCodePoint(code);
   });
 }

@@ -24,18 +24,25 @@ const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
-export function readZipEntry(archive: Buffer, wanted: (name: string) => boolean, maxUncompressedBytes: number): ZipEntry {
+export function readZipEntry(
+  archive: Buffer,
+  wanted: (name: string) => boolean,
+  maxUncompressedBytes: number,
+): ZipEntry {
   const end = findEndRecord(archive);
   const entries = archive.readUInt16LE(end + 10);
   const directorySize = archive.readUInt32LE(end + 12);
   const directoryOffset = archive.readUInt32LE(end + 16);
-  if (archive.readUInt16LE(end + 4) !== 0 || archive.readUInt16LE(end + 6) !== 0) throw new ZipFormatError('multi-disk archives are not supported');
-  if (entries === 0xffff || directoryOffset === 0xffffffff) throw new ZipFormatError('ZIP64 archives are not supported');
+  if (archive.readUInt16LE(end + 4) !== 0 || archive.readUInt16LE(end + 6) !== 0)
+    throw new ZipFormatError('multi-disk archives are not supported');
+  if (entries === 0xffff || directoryOffset === 0xffffffff)
+    throw new ZipFormatError('ZIP64 archives are not supported');
   if (directoryOffset + directorySize > end) throw new ZipFormatError('the central directory lies outside the archive');
 
   let at = directoryOffset;
   for (let n = 0; n < entries; n += 1) {
-    if (at + 46 > end || archive.readUInt32LE(at) !== CENTRAL) throw new ZipFormatError('a broken central directory entry');
+    if (at + 46 > end || archive.readUInt32LE(at) !== CENTRAL)
+      throw new ZipFormatError('a broken central directory entry');
     const flags = archive.readUInt16LE(at + 8);
     const method = archive.readUInt16LE(at + 10);
     const crc = archive.readUInt32LE(at + 16);
@@ -51,18 +58,23 @@ export function readZipEntry(archive: Buffer, wanted: (name: string) => boolean,
 
     if (flags & 0x1) throw new ZipFormatError(`${name} is encrypted`);
     if (method !== 0 && method !== 8) throw new ZipFormatError(`${name} uses compression method ${method}`);
-    if (size > maxUncompressedBytes) throw new ZipFormatError(`${name} declares ${size} bytes, more than the ${maxUncompressedBytes} allowed`);
-    if (localOffset + 30 > directoryOffset || archive.readUInt32LE(localOffset) !== LOCAL) throw new ZipFormatError(`${name} has no local header where the directory says`);
-    const dataStart = localOffset + 30 + archive.readUInt16LE(localOffset + 26) + archive.readUInt16LE(localOffset + 28);
+    if (size > maxUncompressedBytes)
+      throw new ZipFormatError(`${name} declares ${size} bytes, more than the ${maxUncompressedBytes} allowed`);
+    if (localOffset + 30 > directoryOffset || archive.readUInt32LE(localOffset) !== LOCAL)
+      throw new ZipFormatError(`${name} has no local header where the directory says`);
+    const dataStart =
+      localOffset + 30 + archive.readUInt16LE(localOffset + 26) + archive.readUInt16LE(localOffset + 28);
     if (dataStart + compressedSize > directoryOffset) throw new ZipFormatError(`${name}'s data runs past the archive`);
     const data = archive.subarray(dataStart, dataStart + compressedSize);
     let content: Buffer;
     try {
-      content = method === 0 ? Buffer.from(data) : inflateRawSync(data, { maxOutputLength: Math.max(1, maxUncompressedBytes) });
+      content =
+        method === 0 ? Buffer.from(data) : inflateRawSync(data, { maxOutputLength: Math.max(1, maxUncompressedBytes) });
     } catch (error) {
       throw new ZipFormatError(`${name} does not inflate (${(error as Error).message.slice(0, 80)})`);
     }
-    if (content.length !== size) throw new ZipFormatError(`${name} inflated to ${content.length} bytes, not the declared ${size}`);
+    if (content.length !== size)
+      throw new ZipFormatError(`${name} inflated to ${content.length} bytes, not the declared ${size}`);
     if (crc32(content) !== crc) throw new ZipFormatError(`${name} fails its CRC-32`);
     return { name, content };
   }

@@ -23,7 +23,12 @@ function setup(...script: Reply[]) {
   const { logger, lines } = captureLogger();
   const limiter = new InMemoryRateLimiter();
   const client = new EtsyClient(
-    { apiUrl: 'https://openapi.etsy.com', keystring: KEYSTRING, sharedSecret: SHARED_SECRET, redirectUri: 'https://app.example.test/api/connections/etsy/callback' },
+    {
+      apiUrl: 'https://openapi.etsy.com',
+      keystring: KEYSTRING,
+      sharedSecret: SHARED_SECRET,
+      redirectUri: 'https://app.example.test/api/connections/etsy/callback',
+    },
     { limiter, logger, fetch, random: () => 0.5 },
   );
   return { client, fetch, lines, limiter };
@@ -70,7 +75,9 @@ describe('EtsyClient OAuth', () => {
       code_challenge_method: 'S256',
     });
     expect(url.search).toContain('scope=transactions_r%20shops_r');
-    expect(() => client.authorizationUrl({ state: '', codeChallenge: codeChallengeFor(VERIFIER) })).toThrow(InvalidRequestError);
+    expect(() => client.authorizationUrl({ state: '', codeChallenge: codeChallengeFor(VERIFIER) })).toThrow(
+      InvalidRequestError,
+    );
   });
 
   it('exchanges a code with a form body and the keystring:secret API key', async () => {
@@ -99,7 +106,11 @@ describe('EtsyClient OAuth', () => {
   it('refreshes tokens; invalid_grant becomes ReauthRequiredError after one call', async () => {
     let { client, fetch } = setup(json(200, tokenFixture));
     await settle(client.refreshTokens('12345678.oldRefresh'));
-    expect(Object.fromEntries(new URLSearchParams(fetch.calls[0].body))).toEqual({ grant_type: 'refresh_token', client_id: KEYSTRING, refresh_token: '12345678.oldRefresh' });
+    expect(Object.fromEntries(new URLSearchParams(fetch.calls[0].body))).toEqual({
+      grant_type: 'refresh_token',
+      client_id: KEYSTRING,
+      refresh_token: '12345678.oldRefresh',
+    });
 
     ({ client, fetch } = setup(json(400, errorsFixture.invalidGrant)));
     const error = await settle(client.refreshTokens('12345678.revoked'));
@@ -108,7 +119,10 @@ describe('EtsyClient OAuth', () => {
     expect(fetch.calls).toHaveLength(1);
 
     ({ client, fetch } = setup(json(400, { error: 'invalid_request', error_description: 'code_verifier is wrong' })));
-    expect(await settle(client.exchangeCode({ code: 'c', codeVerifier: VERIFIER }))).toMatchObject({ code: 'oauth_error', upstreamMessage: 'invalid_request' });
+    expect(await settle(client.exchangeCode({ code: 'c', codeVerifier: VERIFIER }))).toMatchObject({
+      code: 'oauth_error',
+      upstreamMessage: 'invalid_request',
+    });
   });
 
   it('never retries a token call that may have reached Etsy', async () => {
@@ -123,7 +137,10 @@ describe('EtsyClient resources', () => {
     const { client, fetch } = setup(json(200, meFixture), json(200, shopFixture));
     expect(await settle(client.getMe(auth()))).toEqual({ userId: '12345678', shopId: '22334455' });
     expect(await settle(client.getShop(auth(), '22334455'))).toMatchObject({ name: 'CatMomPrints', currency: 'USD' });
-    expect(fetch.calls.map((c) => c.url.pathname)).toEqual(['/v3/application/users/me', '/v3/application/shops/22334455']);
+    expect(fetch.calls.map((c) => c.url.pathname)).toEqual([
+      '/v3/application/users/me',
+      '/v3/application/shops/22334455',
+    ]);
     for (const call of fetch.calls) {
       expect(call.headers.authorization).toBe(`Bearer ${ACCESS}`);
       expect(call.headers['x-api-key']).toBe(`${KEYSTRING}:${SHARED_SECRET}`);
@@ -133,18 +150,38 @@ describe('EtsyClient resources', () => {
   it('lists receipts with the documented query names', async () => {
     const { client, fetch } = setup(json(200, receiptsFixture));
     const page = await settle(
-      client.listReceipts(auth(), '22334455', { minLastModified: 1767225600, limit: 100, offset: 200, sortOn: 'updated', sortOrder: 'asc', wasPaid: true }),
+      client.listReceipts(auth(), '22334455', {
+        minLastModified: 1767225600,
+        limit: 100,
+        offset: 200,
+        sortOn: 'updated',
+        sortOrder: 'asc',
+        wasPaid: true,
+      }),
     );
     expect(page).toMatchObject({ count: 4, rejected: [{ index: 2 }] });
     const url = fetch.calls[0].url;
     expect(url.pathname).toBe('/v3/application/shops/22334455/receipts');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ min_last_modified: '1767225600', limit: '100', offset: '200', sort_on: 'updated', sort_order: 'asc', was_paid: 'true' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      min_last_modified: '1767225600',
+      limit: '100',
+      offset: '200',
+      sort_on: 'updated',
+      sort_order: 'asc',
+      was_paid: 'true',
+    });
   });
 
   it('lists payments and ledger entries', async () => {
     const { client, fetch } = setup(json(200, paymentsFixture), json(200, ledgerFixture));
     expect(await settle(client.listReceiptPayments(auth(), '22334455', '3012345678'))).toHaveLength(1);
-    const ledger = await settle(client.listLedgerEntries(auth(), '22334455', { minCreated: 1767225600, maxCreated: 1767225600 + 2_678_400, limit: 100 }));
+    const ledger = await settle(
+      client.listLedgerEntries(auth(), '22334455', {
+        minCreated: 1767225600,
+        maxCreated: 1767225600 + 2_678_400,
+        limit: 100,
+      }),
+    );
     expect(ledger).toMatchObject({ count: 5, rejected: [{ index: 4 }] });
     expect(fetch.calls[1].url.pathname).toBe('/v3/application/shops/22334455/payment-account/ledger-entries');
   });
@@ -152,8 +189,12 @@ describe('EtsyClient resources', () => {
   it('refuses documented-invalid arguments before sending anything', async () => {
     const { client, fetch } = setup(json(200, {}));
     const a = auth();
-    await expect(client.listLedgerEntries(a, '1', { minCreated: 1767225600, maxCreated: 1767225600 + 2_678_401 })).rejects.toThrow(/31 days/);
-    await expect(client.listLedgerEntries(a, '1', { minCreated: 1767225600, maxCreated: 1767225599 })).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(
+      client.listLedgerEntries(a, '1', { minCreated: 1767225600, maxCreated: 1767225600 + 2_678_401 }),
+    ).rejects.toThrow(/31 days/);
+    await expect(
+      client.listLedgerEntries(a, '1', { minCreated: 1767225600, maxCreated: 1767225599 }),
+    ).rejects.toBeInstanceOf(InvalidRequestError);
     await expect(client.listReceipts(a, '1', { offset: 12_001 })).rejects.toBeInstanceOf(InvalidRequestError);
     await expect(client.listReceipts(a, '1', { limit: 101 })).rejects.toBeInstanceOf(InvalidRequestError);
     await expect(client.listReceipts(a, '1', { minCreated: 5 })).rejects.toBeInstanceOf(InvalidRequestError);
@@ -181,14 +222,21 @@ describe('EtsyClient token expiry', () => {
 
   it('passes ReauthRequiredError from the token provider through', async () => {
     const { client } = setup(json(401, errorsFixture.invalidToken));
-    const a: EtsyAuth = { connectionKey: 'c', getAccessToken: async () => ACCESS, refreshAfterUnauthorized: async () => Promise.reject(new ReauthRequiredError('etsy', 'gone')) };
+    const a: EtsyAuth = {
+      connectionKey: 'c',
+      getAccessToken: async () => ACCESS,
+      refreshAfterUnauthorized: async () => Promise.reject(new ReauthRequiredError('etsy', 'gone')),
+    };
     expect(await settle(client.getMe(a))).toBeInstanceOf(ReauthRequiredError);
   });
 });
 
 describe('EtsyClient rate limits', () => {
   it('parks the connection when x-remaining-today reaches 0: later calls fail fast with scope day', async () => {
-    const { client, fetch } = setup(json(200, meFixture, { 'x-remaining-today': '0', 'x-limit-per-day': '10000' }), json(200, meFixture));
+    const { client, fetch } = setup(
+      json(200, meFixture, { 'x-remaining-today': '0', 'x-limit-per-day': '10000' }),
+      json(200, meFixture),
+    );
     await settle(client.getMe(auth()));
     const error = await settle(client.getMe(auth()));
     expect(error).toBeInstanceOf(RateLimitedError);
@@ -211,7 +259,9 @@ describe('EtsyClient rate limits', () => {
   });
 
   it('slows down when Etsy announces a lower per-second limit', async () => {
-    const { client, fetch } = setup(json(200, meFixture, { 'x-limit-per-second': '2', 'x-remaining-this-second': '1' }));
+    const { client, fetch } = setup(
+      json(200, meFixture, { 'x-limit-per-second': '2', 'x-remaining-this-second': '1' }),
+    );
     const a = auth();
     for (let i = 0; i < 4; i += 1) await settle(client.getMe(a), 10);
     const gaps = fetch.calls.slice(1).map((c, i) => c.atMs - fetch.calls[i].atMs);
@@ -221,14 +271,19 @@ describe('EtsyClient rate limits', () => {
 
   it('pauses about a second when x-remaining-this-secon is 0 and its own calls cannot explain it', async () => {
     // Etsy allows 150 a second and we send at most 10: a 0 means someone else spends this budget.
-    const { client, fetch } = setup(json(200, meFixture, { 'x-limit-per-second': '150', 'x-remaining-this-secon': '0' }), json(200, meFixture));
+    const { client, fetch } = setup(
+      json(200, meFixture, { 'x-limit-per-second': '150', 'x-remaining-this-secon': '0' }),
+      json(200, meFixture),
+    );
     await settle(client.getMe(auth()), 10);
     await settle(client.getMe(auth()), 10);
     expect(fetch.calls[1].atMs - fetch.calls[0].atMs).toBeGreaterThanOrEqual(990);
   });
 
   it('keeps its pace when a 0 in x-remaining-this-second is what its own calls leave at the limit', async () => {
-    const { client, fetch } = setup(json(200, meFixture, { 'x-limit-per-second': '10', 'x-remaining-this-second': '0' }));
+    const { client, fetch } = setup(
+      json(200, meFixture, { 'x-limit-per-second': '10', 'x-remaining-this-second': '0' }),
+    );
     const a = auth();
     for (let i = 0; i < 12; i += 1) await settle(client.getMe(a), 10);
     const gaps = fetch.calls.slice(1).map((c, i) => c.atMs - fetch.calls[i].atMs);
@@ -260,7 +315,16 @@ describe('EtsyClient secrets', () => {
     errors.push(await settle(client.getMe(auth())));
     errors.push(await settle(client.refreshTokens('12345678.refreshSecret')));
     const text = `${lines.join('\n')}\n${errors.map((e) => `${String(e)} ${JSON.stringify(e)}`).join('\n')}`;
-    for (const secret of [ACCESS, FRESH, SHARED_SECRET, 'secret-code-123', VERIFIER, '12345678.refreshSecret', tokenFixture.access_token, tokenFixture.refresh_token]) {
+    for (const secret of [
+      ACCESS,
+      FRESH,
+      SHARED_SECRET,
+      'secret-code-123',
+      VERIFIER,
+      '12345678.refreshSecret',
+      tokenFixture.access_token,
+      tokenFixture.refresh_token,
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(lines.length).toBeGreaterThan(3);

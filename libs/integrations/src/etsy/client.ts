@@ -1,10 +1,26 @@
 import { systemClock, type Clock } from '../http/clock';
 import { AuthError, InvalidRequestError, PayloadSchemaError, ProviderError, ReauthRequiredError } from '../http/errors';
 import type { ProviderLogger } from '../http/logger';
-import { createRequester, type FetchLike, type HttpRequest, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
+import {
+  createRequester,
+  type FetchLike,
+  type HttpRequest,
+  type RatePlan,
+  type Requester,
+  type RequestMetricsHook,
+  type Timeouts,
+} from '../http/request';
 import type { RetryPolicy } from '../http/retry';
 import { bucketForSlidingLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
-import { mapEtsyLedgerEntries, mapEtsyMe, mapEtsyPayments, mapEtsyReceipt, mapEtsyReceipts, mapEtsyShop, mapEtsyTokenResponse } from './mappers';
+import {
+  mapEtsyLedgerEntries,
+  mapEtsyMe,
+  mapEtsyPayments,
+  mapEtsyReceipt,
+  mapEtsyReceipts,
+  mapEtsyShop,
+  mapEtsyTokenResponse,
+} from './mappers';
 import { isValidCodeVerifier } from './pkce';
 import { etsyRateHeaders } from './rate-headers';
 import type {
@@ -121,7 +137,8 @@ export class EtsyClient {
     private readonly config: EtsyClientConfig,
     deps: EtsyClientDeps,
   ) {
-    if (!config.keystring || !config.sharedSecret) throw new Error('EtsyClient needs the keystring and the shared secret');
+    if (!config.keystring || !config.sharedSecret)
+      throw new Error('EtsyClient needs the keystring and the shared secret');
     this.apiUrl = config.apiUrl ?? ETSY_DEFAULT_API_URL;
     this.connectUrl = new URL(config.connectUrl ?? ETSY_DEFAULT_CONNECT_URL);
     this.clock = deps.clock ?? systemClock;
@@ -140,14 +157,22 @@ export class EtsyClient {
         defaultHeaders: { 'x-api-key': apiKey },
         secrets: [config.sharedSecret, apiKey],
       },
-      { fetch: deps.fetch, logger: deps.logger, clock: this.clock, random: deps.random, limiter: deps.limiter, metrics: deps.metrics },
+      {
+        fetch: deps.fetch,
+        logger: deps.logger,
+        clock: this.clock,
+        random: deps.random,
+        limiter: deps.limiter,
+        metrics: deps.metrics,
+      },
     );
   }
 
   /** The consent URL to send the seller to (step 1 of a.3). */
   authorizationUrl(input: { state: string; codeChallenge: string }): string {
     if (!input.state) throw new InvalidRequestError('etsy', 'etsy: an OAuth state is required');
-    if (!/^[A-Za-z0-9_-]{43}$/.test(input.codeChallenge)) throw new InvalidRequestError('etsy', 'etsy: the code challenge is not an S256 challenge');
+    if (!/^[A-Za-z0-9_-]{43}$/.test(input.codeChallenge))
+      throw new InvalidRequestError('etsy', 'etsy: the code challenge is not an S256 challenge');
     const params: [string, string][] = [
       ['response_type', 'code'],
       ['client_id', this.config.keystring],
@@ -165,7 +190,8 @@ export class EtsyClient {
   /** Step 3: the authorization code for tokens. `invalid_grant` (used or expired code) → ReauthRequiredError. */
   async exchangeCode(input: { code: string; codeVerifier: string }): Promise<EtsyTokenSet> {
     if (!input.code) throw new InvalidRequestError('etsy', 'etsy: the authorization code is empty');
-    if (!isValidCodeVerifier(input.codeVerifier)) throw new InvalidRequestError('etsy', 'etsy: the code verifier is malformed');
+    if (!isValidCodeVerifier(input.codeVerifier))
+      throw new InvalidRequestError('etsy', 'etsy: the code verifier is malformed');
     return this.token(
       {
         grant_type: 'authorization_code',
@@ -181,7 +207,9 @@ export class EtsyClient {
   /** A new token set; the refresh token rotates, so the caller must store the new one. */
   async refreshTokens(refreshToken: string): Promise<EtsyTokenSet> {
     if (!refreshToken) throw new InvalidRequestError('etsy', 'etsy: the refresh token is empty');
-    return this.token({ grant_type: 'refresh_token', client_id: this.config.keystring, refresh_token: refreshToken }, [refreshToken]);
+    return this.token({ grant_type: 'refresh_token', client_id: this.config.keystring, refresh_token: refreshToken }, [
+      refreshToken,
+    ]);
   }
 
   async getMe(auth: EtsyAuth): Promise<EtsyMe> {
@@ -189,10 +217,17 @@ export class EtsyClient {
   }
 
   async getShop(auth: EtsyAuth, shopId: string): Promise<EtsyShop> {
-    return mapEtsyShop(await this.authed(auth, { method: 'GET', path: PATHS.shop, params: { shop_id: id(shopId, 'shopId') } }));
+    return mapEtsyShop(
+      await this.authed(auth, { method: 'GET', path: PATHS.shop, params: { shop_id: id(shopId, 'shopId') } }),
+    );
   }
 
-  async listReceipts(auth: EtsyAuth, shopId: string, query: EtsyReceiptQuery = {}, options: CallOptions = {}): Promise<EtsyReceiptPage> {
+  async listReceipts(
+    auth: EtsyAuth,
+    shopId: string,
+    query: EtsyReceiptQuery = {},
+    options: CallOptions = {},
+  ): Promise<EtsyReceiptPage> {
     const body = await this.authed(auth, {
       signal: options.signal,
       method: 'GET',
@@ -217,26 +252,58 @@ export class EtsyClient {
   }
 
   /** One receipt (a webhook named it), with its payload as received. */
-  async getReceipt(auth: EtsyAuth, shopId: string, receiptId: string): Promise<{ receipt: EtsyReceipt; payload: unknown }> {
-    const payload = await this.authed(auth, { method: 'GET', path: PATHS.receipt, params: { shop_id: id(shopId, 'shopId'), receipt_id: id(receiptId, 'receiptId') } });
+  async getReceipt(
+    auth: EtsyAuth,
+    shopId: string,
+    receiptId: string,
+  ): Promise<{ receipt: EtsyReceipt; payload: unknown }> {
+    const payload = await this.authed(auth, {
+      method: 'GET',
+      path: PATHS.receipt,
+      params: { shop_id: id(shopId, 'shopId'), receipt_id: id(receiptId, 'receiptId') },
+    });
     return { receipt: mapEtsyReceipt(payload), payload };
   }
 
   /** getPayments: the payments with these ids (at most ETSY_MAX_IDS_PER_CALL). */
-  async listPaymentsByIds(auth: EtsyAuth, shopId: string, paymentIds: readonly string[], options: CallOptions = {}): Promise<EtsyPaymentList> {
+  async listPaymentsByIds(
+    auth: EtsyAuth,
+    shopId: string,
+    paymentIds: readonly string[],
+    options: CallOptions = {},
+  ): Promise<EtsyPaymentList> {
     return this.paymentList(auth, PATHS.paymentsById, shopId, 'payment_ids', paymentIds, options);
   }
 
   /** getPaymentAccountLedgerEntryPayments: the payments behind these ledger entries (PAYMENT_GROSS). */
-  async listLedgerEntryPayments(auth: EtsyAuth, shopId: string, ledgerEntryIds: readonly string[], options: CallOptions = {}): Promise<EtsyPaymentList> {
+  async listLedgerEntryPayments(
+    auth: EtsyAuth,
+    shopId: string,
+    ledgerEntryIds: readonly string[],
+    options: CallOptions = {},
+  ): Promise<EtsyPaymentList> {
     return this.paymentList(auth, PATHS.ledgerPayments, shopId, 'ledger_entry_ids', ledgerEntryIds, options);
   }
 
-  private async paymentList(auth: EtsyAuth, path: string, shopId: string, listName: string, ids: readonly string[], options: CallOptions): Promise<EtsyPaymentList> {
+  private async paymentList(
+    auth: EtsyAuth,
+    path: string,
+    shopId: string,
+    listName: string,
+    ids: readonly string[],
+    options: CallOptions,
+  ): Promise<EtsyPaymentList> {
     if (ids.length === 0) return { payments: [], payloads: [], rejected: [] };
-    if (ids.length > ETSY_MAX_IDS_PER_CALL) throw new InvalidRequestError('etsy', `etsy: at most ${ETSY_MAX_IDS_PER_CALL} ids per call`);
+    if (ids.length > ETSY_MAX_IDS_PER_CALL)
+      throw new InvalidRequestError('etsy', `etsy: at most ${ETSY_MAX_IDS_PER_CALL} ids per call`);
     const list = ids.map((value) => id(value, listName)).join(',');
-    const body = await this.authed(auth, { signal: options.signal, method: 'GET', path, params: { shop_id: id(shopId, 'shopId') }, query: { [listName]: list } });
+    const body = await this.authed(auth, {
+      signal: options.signal,
+      method: 'GET',
+      path,
+      params: { shop_id: id(shopId, 'shopId') },
+      query: { [listName]: list },
+    });
     const page = mapEtsyPayments(body);
     return { payments: page.records, payloads: page.payloads, rejected: page.rejected };
   }
@@ -262,13 +329,22 @@ export class EtsyClient {
     return { payments: page.records, payloads: page.payloads, rejected: [] };
   }
 
-  async listLedgerEntries(auth: EtsyAuth, shopId: string, query: EtsyLedgerQuery, options: CallOptions = {}): Promise<EtsyLedgerPage> {
+  async listLedgerEntries(
+    auth: EtsyAuth,
+    shopId: string,
+    query: EtsyLedgerQuery,
+    options: CallOptions = {},
+  ): Promise<EtsyLedgerPage> {
     const minCreated = timestamp(query.minCreated, 'minCreated');
     const maxCreated = timestamp(query.maxCreated, 'maxCreated');
-    if (minCreated === undefined || maxCreated === undefined) throw new InvalidRequestError('etsy', 'etsy: the ledger needs minCreated and maxCreated');
+    if (minCreated === undefined || maxCreated === undefined)
+      throw new InvalidRequestError('etsy', 'etsy: the ledger needs minCreated and maxCreated');
     if (maxCreated < minCreated) throw new InvalidRequestError('etsy', 'etsy: maxCreated is before minCreated');
     if (maxCreated - minCreated > ETSY_MAX_LEDGER_WINDOW_SECONDS) {
-      throw new InvalidRequestError('etsy', `etsy: a ledger window may span at most ${ETSY_MAX_LEDGER_WINDOW_SECONDS} s (31 days)`);
+      throw new InvalidRequestError(
+        'etsy',
+        `etsy: a ledger window may span at most ${ETSY_MAX_LEDGER_WINDOW_SECONDS} s (31 days)`,
+      );
     }
     const body = await this.authed(auth, {
       signal: options.signal,
@@ -287,7 +363,10 @@ export class EtsyClient {
   }
 
   /** One call with the connection's token; a 401 leads to exactly one refresh and one more try. */
-  private async authed(auth: EtsyAuth, request: Pick<HttpRequest, 'method' | 'path' | 'params' | 'query' | 'signal'>): Promise<unknown> {
+  private async authed(
+    auth: EtsyAuth,
+    request: Pick<HttpRequest, 'method' | 'path' | 'params' | 'query' | 'signal'>,
+  ): Promise<unknown> {
     const plan = this.planFor(auth.connectionKey);
     const send = async (accessToken: string) =>
       (
@@ -296,7 +375,13 @@ export class EtsyClient {
           headers: { authorization: `Bearer ${accessToken}` },
           secrets: [accessToken],
           rate: plan,
-          onResponse: etsyRateHeaders({ limiter: this.limiter, plan, perSecondLimit: this.perSecondLimit, clock: this.clock, dailyQuotaPauseMs: this.dailyQuotaPauseMs }),
+          onResponse: etsyRateHeaders({
+            limiter: this.limiter,
+            plan,
+            perSecondLimit: this.perSecondLimit,
+            clock: this.clock,
+            dailyQuotaPauseMs: this.dailyQuotaPauseMs,
+          }),
         })
       ).body;
     const accessToken = await auth.getAccessToken();
@@ -339,9 +424,19 @@ export class EtsyClient {
 /** RFC 6749 token errors: invalid_grant means the grant is gone (reconnect); others are our fault. */
 function oauthError(status: number, body: unknown): ProviderError | undefined {
   const code = body && typeof body === 'object' ? (body as Record<string, unknown>).error : undefined;
-  if (code === 'invalid_grant') return new ReauthRequiredError('etsy', `etsy token endpoint: invalid_grant (${status}); the seller must connect again`, status);
+  if (code === 'invalid_grant')
+    return new ReauthRequiredError(
+      'etsy',
+      `etsy token endpoint: invalid_grant (${status}); the seller must connect again`,
+      status,
+    );
   if (typeof code === 'string' && /^[a-z_]{1,40}$/.test(code)) {
-    return new ProviderError(`etsy token endpoint: ${code} (${status})`, { provider: 'etsy', status, code: 'oauth_error', upstreamMessage: code });
+    return new ProviderError(`etsy token endpoint: ${code} (${status})`, {
+      provider: 'etsy',
+      status,
+      code: 'oauth_error',
+      upstreamMessage: code,
+    });
   }
   return undefined;
 }
@@ -353,12 +448,14 @@ function id(value: string, name: string): string {
 
 function timestamp(value: number | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < ETSY_MIN_TIMESTAMP) throw new InvalidRequestError('etsy', `etsy: ${name} must be whole epoch seconds from 2000-01-01`);
+  if (!Number.isSafeInteger(value) || value < ETSY_MIN_TIMESTAMP)
+    throw new InvalidRequestError('etsy', `etsy: ${name} must be whole epoch seconds from 2000-01-01`);
   return value;
 }
 
 function bounded(value: number | undefined, min: number, max: number, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new InvalidRequestError('etsy', `etsy: ${name} must be ${min}-${max}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new InvalidRequestError('etsy', `etsy: ${name} must be ${min}-${max}`);
   return value;
 }

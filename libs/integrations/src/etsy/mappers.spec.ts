@@ -25,7 +25,9 @@ describe('Etsy receipts', () => {
   it('maps a page, rejecting only the broken record', () => {
     expect(page.count).toBe(4);
     expect(page.records.map((r) => r.receiptId)).toEqual(['3012345678', '3012345679', '3012345681']);
-    expect(page.rejected).toEqual([{ index: 2, id: '3012345680', field: 'results[2].grandtotal', reason: 'is missing', payload: expect.anything() }]);
+    expect(page.rejected).toEqual([
+      { index: 2, id: '3012345680', field: 'results[2].grandtotal', reason: 'is missing', payload: expect.anything() },
+    ]);
     // The record as received, for the quarantine.
     expect(page.rejected[0].payload).toBe(receiptsFixture.results[2]);
     expect(page.payloads).toEqual([0, 1, 3].map((index) => receiptsFixture.results[index]));
@@ -78,7 +80,11 @@ describe('Etsy receipts', () => {
     expect(b.totalTaxCost).toEqual({ amountMinor: 314, currency: 'USD' });
     expect(b.inexactAmounts).toEqual(['results[1].total_tax_cost']);
     expect(b.totalVatCost).toBeNull();
-    expect(b.refunds[0]).toMatchObject({ amount: { amountMinor: 5313 }, status: 'success', reason: 'Account Adjustment' });
+    expect(b.refunds[0]).toMatchObject({
+      amount: { amountMinor: 5313 },
+      status: 'success',
+      reason: 'Account Adjustment',
+    });
     expect(b.shipments[0]).toMatchObject({ carrierName: 'USPS', receiptShippingId: null });
     expect(idr.grandtotal).toEqual({ amountMinor: 15000000, currency: 'IDR' });
     expect(idr.transactions[0]).toMatchObject({ title: 'Café poster', sku: null });
@@ -88,7 +94,10 @@ describe('Etsy receipts', () => {
     const base = mapEtsyReceipt(validReceipt());
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !(k in validReceipt()) && k !== '__proto__'), fc.jsonValue()),
+        fc.dictionary(
+          fc.string({ minLength: 1 }).filter((k) => !(k in validReceipt()) && k !== '__proto__'),
+          fc.jsonValue(),
+        ),
         fc.boolean(),
         (extra, stringify) => {
           const raw = { ...validReceipt(), ...extra };
@@ -105,7 +114,15 @@ describe('Etsy receipts', () => {
   });
 
   it('names the missing field when a required one is removed (property)', () => {
-    const required = ['receipt_id', 'status', 'grandtotal', 'subtotal', 'total_price', 'total_shipping_cost', 'total_tax_cost'];
+    const required = [
+      'receipt_id',
+      'status',
+      'grandtotal',
+      'subtotal',
+      'total_price',
+      'total_shipping_cost',
+      'total_tax_cost',
+    ];
     fc.assert(
       fc.property(fc.constantFrom(...required), fc.constantFrom(undefined, null), (field, value) => {
         const raw = validReceipt();
@@ -189,7 +206,17 @@ describe('Etsy payments, ledger, shop, me and tokens', () => {
       postedGross: null,
       currency: 'USD',
       status: 'settled',
-      adjustments: [{ paymentAdjustmentId: '70001', isSuccess: true, status: 'success', totalAdjustmentAmount: 1000, shopTotalAdjustmentAmount: 1000, buyerTotalAdjustmentAmount: null, totalFeeAdjustmentAmount: 30 }],
+      adjustments: [
+        {
+          paymentAdjustmentId: '70001',
+          isSuccess: true,
+          status: 'success',
+          totalAdjustmentAmount: 1000,
+          shopTotalAdjustmentAmount: 1000,
+          buyerTotalAdjustmentAmount: null,
+          totalFeeAdjustmentAmount: 30,
+        },
+      ],
     });
   });
 
@@ -203,17 +230,32 @@ describe('Etsy payments, ledger, shop, me and tokens', () => {
     ]);
     expect(page.records[3].parentEntryId).toBe('90003');
     expect(page.records[2].createdAt.toISOString()).toBe(new Date(1767400001 * 1000).toISOString());
-    expect(page.rejected).toEqual([{ index: 4, id: '90005', field: 'results[4].amount', reason: 'is not a whole number in the safe range', payload: expect.anything() }]);
+    expect(page.rejected).toEqual([
+      {
+        index: 4,
+        id: '90005',
+        field: 'results[4].amount',
+        reason: 'is not a whole number in the safe range',
+        payload: expect.anything(),
+      },
+    ]);
     // The record as received, for the quarantine.
     expect(page.rejected[0].payload).toBe(ledgerFixture.results[4]);
   });
 
   it('maps the shop and getMe', () => {
-    expect(mapEtsyShop(shopFixture)).toEqual({ shopId: '22334455', name: 'CatMomPrints', currency: 'USD', country: 'US' });
+    expect(mapEtsyShop(shopFixture)).toEqual({
+      shopId: '22334455',
+      name: 'CatMomPrints',
+      currency: 'USD',
+      country: 'US',
+    });
     expect(mapEtsyMe(meFixture)).toEqual({ userId: '12345678', shopId: '22334455' });
     expect(mapEtsyMe({ user_id: '5' })).toEqual({ userId: '5', shopId: null });
     expect(mapEtsyMe({ user_id: 5, shop_id: null })).toEqual({ userId: '5', shopId: null });
-    expect(() => mapEtsyShop({ ...shopFixture, currency_code: 'ZZZ' })).toThrow(/currency_code is not a known ISO 4217 currency/);
+    expect(() => mapEtsyShop({ ...shopFixture, currency_code: 'ZZZ' })).toThrow(
+      /currency_code is not a known ISO 4217 currency/,
+    );
   });
 
   it('maps the token response and reads the user id from the token prefix', () => {
@@ -224,7 +266,9 @@ describe('Etsy payments, ledger, shop, me and tokens', () => {
       accessTokenExpiresAt: new Date(now + 3_600_000),
       etsyUserId: '12345678',
     });
-    expect(() => mapEtsyTokenResponse({ ...tokenFixture, access_token: 'x', refresh_token: 'y' }, now)).toThrow(/user-id prefix/);
+    expect(() => mapEtsyTokenResponse({ ...tokenFixture, access_token: 'x', refresh_token: 'y' }, now)).toThrow(
+      /user-id prefix/,
+    );
     expect(() => mapEtsyTokenResponse({ ...tokenFixture, expires_in: 'soon' }, now)).toThrow(PayloadSchemaError);
   });
 

@@ -133,7 +133,8 @@ export function mapEtsyReceipt(payload: unknown, ctx: Ctx = root()): EtsyReceipt
   const updatedAt = optEpochSeconds(rec, firstKey(rec, ['updated_timestamp', 'update_timestamp']), ctx) ?? createdAt;
   const status = reqString(rec, 'status', ctx);
   if (status.trim() === '') fail(child(ctx, 'status'), 'is empty');
-  const list = <T>(key: string, map: (item: unknown, at: Ctx) => T): T[] => optArray(rec, key, ctx).map((item, i) => map(item, child(child(ctx, key), i)));
+  const list = <T>(key: string, map: (item: unknown, at: Ctx) => T): T[] =>
+    optArray(rec, key, ctx).map((item, i) => map(item, child(child(ctx, key), i)));
   return {
     receiptId: reqId(rec, 'receipt_id', ctx),
     receiptType: optInt(rec, 'receipt_type', ctx),
@@ -182,7 +183,9 @@ function mapAdjustment(item: unknown, ctx: Ctx): EtsyPaymentAdjustment {
 }
 
 function adjustments(rec: Rec, ctx: Ctx): EtsyPaymentAdjustment[] {
-  return optArray(rec, 'payment_adjustments', ctx).map((item, i) => mapAdjustment(item, child(child(ctx, 'payment_adjustments'), i)));
+  return optArray(rec, 'payment_adjustments', ctx).map((item, i) =>
+    mapAdjustment(item, child(child(ctx, 'payment_adjustments'), i)),
+  );
 }
 
 export function mapEtsyPayment(payload: unknown, ctx: Ctx = root()): EtsyPayment {
@@ -251,7 +254,11 @@ function optReference(rec: Rec, ctx: Ctx): string | null {
 }
 
 /** `{count, results}` envelope → count and the mapped results, each record on its own. */
-export function mapEtsyPage<T>(payload: unknown, idKey: string, mapOne: (item: unknown, ctx: Ctx) => T): MappedList<T> & { count: number } {
+export function mapEtsyPage<T>(
+  payload: unknown,
+  idKey: string,
+  mapOne: (item: unknown, ctx: Ctx) => T,
+): MappedList<T> & { count: number } {
   const ctx = root();
   const rec = asRecord(payload, ctx);
   const results = reqArray(rec, 'results', ctx);

@@ -2,7 +2,9 @@ import { codeChallengeFor, createPkcePair, isValidCodeVerifier, randomState } fr
 
 describe('PKCE', () => {
   it("matches Etsy's documented pair", () => {
-    expect(codeChallengeFor('vvkdljkejllufrvbhgeiegrnvufrhvrffnkvcknjvfid')).toBe('DSWlW2Abh-cf8CeLL8-g3hQ2WQyYdKyiu83u_s7nRhI');
+    expect(codeChallengeFor('vvkdljkejllufrvbhgeiegrnvufrhvrffnkvcknjvfid')).toBe(
+      'DSWlW2Abh-cf8CeLL8-g3hQ2WQyYdKyiu83u_s7nRhI',
+    );
   });
 
   it('creates verifiers within the RFC 7636 alphabet and length, with matching challenges', () => {

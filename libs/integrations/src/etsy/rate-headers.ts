@@ -27,7 +27,13 @@ function headerInt(headers: Headers, ...names: string[]): number | null {
  *   at 0, to a one-second pause. At the configured limit the bucket itself may fill Etsy's
  *   window (that is how it reaches the limit), so a 0 is only news when our pace cannot explain it.
  */
-export function etsyRateHeaders(input: { limiter: RateLimiter; plan: RatePlan; perSecondLimit: number; clock: Clock; dailyQuotaPauseMs: number }) {
+export function etsyRateHeaders(input: {
+  limiter: RateLimiter;
+  plan: RatePlan;
+  perSecondLimit: number;
+  clock: Clock;
+  dailyQuotaPauseMs: number;
+}) {
   const { limiter, plan, perSecondLimit, clock, dailyQuotaPauseMs } = input;
   const dayScope = plan.blockScopes?.find((b) => b.kind === 'day')?.scope;
   return async ({ status, headers }: { status: number; headers: Headers }): Promise<void> => {

@@ -43,7 +43,15 @@ export interface EtsyShop {
 }
 
 /** Receipt statuses in the spec's words (lower case); anything else is kept as sent, lower-cased. */
-export const ETSY_RECEIPT_STATUSES = ['paid', 'completed', 'open', 'payment processing', 'canceled', 'fully refunded', 'partially refunded'] as const;
+export const ETSY_RECEIPT_STATUSES = [
+  'paid',
+  'completed',
+  'open',
+  'payment processing',
+  'canceled',
+  'fully refunded',
+  'partially refunded',
+] as const;
 export type EtsyReceiptStatus = (typeof ETSY_RECEIPT_STATUSES)[number];
 
 export interface EtsyVariation {

@@ -1,7 +1,14 @@
 import type { FetchLike } from './request';
 
 /** Network error codes that mean the request never reached the server, so a retry is always safe. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** The body passed the size cap; the caller turns it into a MalformedResponseError. */
 export class BodyTooLargeError extends Error {
@@ -52,7 +59,13 @@ function timer(ms: number, onFire: () => void): () => void {
 }
 
 /** fetch, failing with a headers timeout when no response arrives in time (and aborting the call). */
-export async function sendWithTimeout(fetchImpl: FetchLike, url: string, init: RequestInit, controller: AbortController, headersMs: number): Promise<Response> {
+export async function sendWithTimeout(
+  fetchImpl: FetchLike,
+  url: string,
+  init: RequestInit,
+  controller: AbortController,
+  headersMs: number,
+): Promise<Response> {
   let cancel: () => void = () => undefined;
   const timeout = new Promise<never>((_, reject) => {
     cancel = timer(headersMs, () => {
@@ -71,7 +84,12 @@ export async function sendWithTimeout(fetchImpl: FetchLike, url: string, init: R
  * Reads the whole body within `bodyMs`, refusing more than `maxBytes` (by the declared
  * Content-Length before reading, and by counting while reading).
  */
-export async function readBodyCapped(response: Response, controller: AbortController, bodyMs: number, maxBytes: number): Promise<Buffer> {
+export async function readBodyCapped(
+  response: Response,
+  controller: AbortController,
+  bodyMs: number,
+  maxBytes: number,
+): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     controller.abort();

@@ -34,15 +34,25 @@ const oneOfEach: ProviderError[] = [
 
 describe('retryable provider errors', () => {
   it('are exactly a rate limit, an outage, the network and a timeout', () => {
-    expect([...RETRYABLE_PROVIDER_ERROR_CODES].sort()).toEqual(['rate_limited', 'timeout', 'transport_error', 'upstream_error']);
+    expect([...RETRYABLE_PROVIDER_ERROR_CODES].sort()).toEqual([
+      'rate_limited',
+      'timeout',
+      'transport_error',
+      'upstream_error',
+    ]);
   });
 
-  it.each(oneOfEach.map((error) => [error.name, error.code, error] as const))('%s (%s) is retryable exactly when its code is in the list', (_name, code, error) => {
-    expect(error.retryable).toBe((RETRYABLE_PROVIDER_ERROR_CODES as readonly string[]).includes(code));
-  });
+  it.each(oneOfEach.map((error) => [error.name, error.code, error] as const))(
+    '%s (%s) is retryable exactly when its code is in the list',
+    (_name, code, error) => {
+      expect(error.retryable).toBe((RETRYABLE_PROVIDER_ERROR_CODES as readonly string[]).includes(code));
+    },
+  );
 
   it('covers every retryable code with some error class', () => {
-    expect(new Set(oneOfEach.filter((error) => error.retryable).map((error) => error.code))).toEqual(new Set(RETRYABLE_PROVIDER_ERROR_CODES));
+    expect(new Set(oneOfEach.filter((error) => error.retryable).map((error) => error.code))).toEqual(
+      new Set(RETRYABLE_PROVIDER_ERROR_CODES),
+    );
   });
 
   it('reads an unknown or missing code as not retryable', () => {

@@ -34,7 +34,12 @@ export type ProviderErrorCode =
  * timeout. The one list of them: `ProviderError.retryable` follows it, and so does everyone
  * who decides between "try again later" and "this will not work" (workers, the gateway).
  */
-export const RETRYABLE_PROVIDER_ERROR_CODES = ['rate_limited', 'upstream_error', 'transport_error', 'timeout'] as const satisfies readonly ProviderErrorCode[];
+export const RETRYABLE_PROVIDER_ERROR_CODES = [
+  'rate_limited',
+  'upstream_error',
+  'transport_error',
+  'timeout',
+] as const satisfies readonly ProviderErrorCode[];
 
 export function isRetryableProviderErrorCode(code: string | undefined): boolean {
   return (RETRYABLE_PROVIDER_ERROR_CODES as readonly (string | undefined)[]).includes(code);
@@ -132,7 +137,12 @@ export class TransportError extends ProviderError {
 
 /** The body is not JSON, is too large, or does not have the documented shape. */
 export class MalformedResponseError extends ProviderError {
-  constructor(provider: ProviderName, message: string, status: number | null = null, code: ProviderErrorCode = 'malformed_response') {
+  constructor(
+    provider: ProviderName,
+    message: string,
+    status: number | null = null,
+    code: ProviderErrorCode = 'malformed_response',
+  ) {
     super(message, { provider, status, code });
     this.name = 'MalformedResponseError';
   }

@@ -3,14 +3,21 @@ import { parseJsonPreservingBigIntegers } from './json';
 
 describe('JSON with int64 ids', () => {
   it('turns unsafe integers into exact strings and leaves the rest alone', () => {
-    expect(parseJsonPreservingBigIntegers('{"a":9007199254740993,"b":-9223372036854775807,"c":9007199254740991,"d":1.5e300,"e":"12345678901234567890"}')).toEqual({
+    expect(
+      parseJsonPreservingBigIntegers(
+        '{"a":9007199254740993,"b":-9223372036854775807,"c":9007199254740991,"d":1.5e300,"e":"12345678901234567890"}',
+      ),
+    ).toEqual({
       a: '9007199254740993',
       b: '-9223372036854775807',
       c: 9007199254740991,
       d: 1.5e300,
       e: '12345678901234567890',
     });
-    expect(parseJsonPreservingBigIntegers('["say \\"12345678901234567890\\"", 12345678901234567890]')).toEqual(['say "12345678901234567890"', '12345678901234567890']);
+    expect(parseJsonPreservingBigIntegers('["say \\"12345678901234567890\\"", 12345678901234567890]')).toEqual([
+      'say "12345678901234567890"',
+      '12345678901234567890',
+    ]);
   });
 
   it('equals JSON.parse on documents without unsafe integers', () => {

@@ -6,7 +6,10 @@ const plan = { scope: 'etsy:conn:test', limit: { capacity: 5, refillPerSecond: 5
 const get: HttpRequest = { method: 'GET', path: '/v3/things', rate: plan };
 
 function setup(fetch: FetchLike, metrics: RequestMetricsHook) {
-  return createRequester({ provider: 'etsy', baseUrl: 'https://api.example.test' }, { fetch, metrics, random: () => 0, limiter: new InMemoryRateLimiter() });
+  return createRequester(
+    { provider: 'etsy', baseUrl: 'https://api.example.test' },
+    { fetch, metrics, random: () => 0, limiter: new InMemoryRateLimiter() },
+  );
 }
 
 async function settle<T>(promise: Promise<T>): Promise<T | Error> {
@@ -43,7 +46,10 @@ describe('the request function’s metrics hook', () => {
     const explode = () => {
       throw new Error('metrics broke');
     };
-    const request = setup(fakeFetch(json(429, {}, { 'retry-after': '1' }), json(200, {})), { onAttempt: explode, onRateLimited: explode });
+    const request = setup(fakeFetch(json(429, {}, { 'retry-after': '1' }), json(200, {})), {
+      onAttempt: explode,
+      onRateLimited: explode,
+    });
     await expect(settle(request(get))).resolves.toMatchObject({ status: 200 });
   });
 });

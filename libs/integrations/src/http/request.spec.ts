@@ -22,14 +22,27 @@ function setup(fetch: FetchLike, extra: { random?: () => number; limiter?: InMem
   const { logger, lines } = captureLogger();
   const limiter = extra.limiter ?? new InMemoryRateLimiter();
   const request = createRequester(
-    { provider: 'etsy', baseUrl: BASE, defaultHeaders: { 'x-api-key': `keystring:${SECRET}` }, secrets: [SECRET], timeouts: { headersMs: 1_000, bodyMs: 2_000 } },
+    {
+      provider: 'etsy',
+      baseUrl: BASE,
+      defaultHeaders: { 'x-api-key': `keystring:${SECRET}` },
+      secrets: [SECRET],
+      timeouts: { headersMs: 1_000, bodyMs: 2_000 },
+    },
     { fetch, logger, random: extra.random ?? (() => 0.5), limiter },
   );
   return { request, lines, limiter };
 }
 
 const plan: RatePlan = { scope: 'etsy:conn:test', limit: { capacity: 5, refillPerSecond: 5 }, kind: 'second' };
-const get: HttpRequest = { method: 'GET', path: '/v3/things/{id}', params: { id: '42' }, query: { code: 'abc-secret-code' }, headers: { authorization: `Bearer ${TOKEN}` }, rate: plan };
+const get: HttpRequest = {
+  method: 'GET',
+  path: '/v3/things/{id}',
+  params: { id: '42' },
+  query: { code: 'abc-secret-code' },
+  headers: { authorization: `Bearer ${TOKEN}` },
+  rate: plan,
+};
 
 /** Starts the call, advances fake time in steps until it settles, and returns its result or error. */
 async function settle<T>(promise: Promise<T>, stepMs = 100, maxMs = 600_000): Promise<T | Error> {
@@ -142,8 +155,12 @@ describe('request function', () => {
   it('refuses hosts outside the allow-list before sending anything', async () => {
     const fetch = fakeFetch(json(200, {}));
     const { request } = setup(fetch);
-    await expect(request({ ...get, path: 'https://evil.example/v3/things' })).rejects.toBeInstanceOf(HostNotAllowedError);
-    await expect(request({ ...get, path: 'http://api.example.test/v3/things' })).rejects.toBeInstanceOf(HostNotAllowedError);
+    await expect(request({ ...get, path: 'https://evil.example/v3/things' })).rejects.toBeInstanceOf(
+      HostNotAllowedError,
+    );
+    await expect(request({ ...get, path: 'http://api.example.test/v3/things' })).rejects.toBeInstanceOf(
+      HostNotAllowedError,
+    );
     expect(fetch.calls).toHaveLength(0);
     // A protocol-relative path cannot escape the base host either.
     await settle(request({ ...get, path: '//evil.example/x' }));
@@ -188,7 +205,9 @@ describe('request function', () => {
     expect(Date.now() - waitStarted).toBeLessThan(600);
     expect(idle.calls).toHaveLength(0);
     // Already aborted: nothing is sent.
-    expect(await settle(setup(idle).request({ ...get, signal: AbortSignal.abort() }), 10)).toBeInstanceOf(RequestAbortedError);
+    expect(await settle(setup(idle).request({ ...get, signal: AbortSignal.abort() }), 10)).toBeInstanceOf(
+      RequestAbortedError,
+    );
     expect(idle.calls).toHaveLength(0);
   });
 
@@ -215,7 +234,9 @@ describe('request function', () => {
 
     fetch = fakeFetch(networkError('ECONNREFUSED'), json(200, {}));
     request = setup(fetch).request;
-    expect(await settle(request({ method: 'POST', path: '/token', form: { code: 'abc' } }))).toMatchObject({ status: 200 });
+    expect(await settle(request({ method: 'POST', path: '/token', form: { code: 'abc' } }))).toMatchObject({
+      status: 200,
+    });
     expect(fetch.calls[0].headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(fetch.calls[0].body).toBe('code=abc');
   });
@@ -238,7 +259,10 @@ describe('request function', () => {
   it('caps the body size by Content-Length and while reading', async () => {
     const big = 'x'.repeat(64);
     const capped = (fetch: FetchLike) =>
-      createRequester({ provider: 'printify', baseUrl: BASE, maxBodyBytes: 32 }, { fetch, limiter: new InMemoryRateLimiter() });
+      createRequester(
+        { provider: 'printify', baseUrl: BASE, maxBodyBytes: 32 },
+        { fetch, limiter: new InMemoryRateLimiter() },
+      );
     let fetch = fakeFetch(text(200, big, { 'content-length': '64' }));
     expect(await settle(capped(fetch)(get))).toBeInstanceOf(MalformedResponseError);
     expect(fetch.calls).toHaveLength(1);
@@ -274,16 +298,36 @@ describe('request function', () => {
   });
 
   it('writes log lines without tokens, keys, secrets, codes or query strings', async () => {
-    const fetch = fakeFetch(networkError('ECONNRESET'), json(429, {}, { 'retry-after': '1' }), text(500, TOKEN), json(401, { error: TOKEN }));
+    const fetch = fakeFetch(
+      networkError('ECONNRESET'),
+      json(429, {}, { 'retry-after': '1' }),
+      text(500, TOKEN),
+      json(401, { error: TOKEN }),
+    );
     const { request, lines } = setup(fetch);
     await settle(request(get));
     expect(lines.length).toBe(5);
     const all = lines.join('\n');
-    for (const forbidden of [TOKEN, SECRET, 'keystring:', 'abc-secret-code', '?', 'authorization', 'x-api-key', 'Bearer']) {
+    for (const forbidden of [
+      TOKEN,
+      SECRET,
+      'keystring:',
+      'abc-secret-code',
+      '?',
+      'authorization',
+      'x-api-key',
+      'Bearer',
+    ]) {
       expect(all).not.toContain(forbidden);
     }
     const first = JSON.parse(lines[0]) as Record<string, unknown>;
-    expect(first).toMatchObject({ provider: 'etsy', method: 'GET', host: 'api.example.test', path: '/v3/things/{id}', attempt: 1 });
+    expect(first).toMatchObject({
+      provider: 'etsy',
+      method: 'GET',
+      host: 'api.example.test',
+      path: '/v3/things/{id}',
+      attempt: 1,
+    });
     expect(typeof first.durationMs).toBe('number');
   });
 });

@@ -110,7 +110,11 @@ export interface HttpRequest {
   /** Sees every response's status and headers before anything else (Etsy's rate headers). */
   onResponse?: (response: { status: number; headers: Headers }) => Promise<void> | void;
   /** Maps a 4xx (other than 429) to a provider error; undefined falls back to the default mapping. */
-  classifyError?: (failure: { status: number; body: unknown; upstreamMessage: string | undefined }) => ProviderError | undefined;
+  classifyError?: (failure: {
+    status: number;
+    body: unknown;
+    upstreamMessage: string | undefined;
+  }) => ProviderError | undefined;
   /**
    * The caller's way to give up (a worker shutting down): once aborted the call stops at once,
    * wherever it is (waiting for a rate-limit token, between retries, in flight), and rejects
@@ -131,7 +135,10 @@ export interface HttpResponse {
 
 export type Requester = (request: HttpRequest) => Promise<HttpResponse>;
 
-type Decision = { type: 'return'; response: HttpResponse } | { type: 'retry'; delayMs: number; error: ProviderError } | { type: 'throw'; error: ProviderError };
+type Decision =
+  | { type: 'return'; response: HttpResponse }
+  | { type: 'retry'; delayMs: number; error: ProviderError }
+  | { type: 'throw'; error: ProviderError };
 
 /**
  * The one request function of the provider clients: allow-listed hosts, no redirects,
@@ -165,10 +172,13 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
   function buildUrl(request: HttpRequest): URL {
     const filled = request.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = request.params?.[name];
-      if (value === undefined || value === '') throw new InvalidRequestError(provider, `${provider}: path parameter ${name} is missing`);
+      if (value === undefined || value === '')
+        throw new InvalidRequestError(provider, `${provider}: path parameter ${name} is missing`);
       return encodeURIComponent(value);
     });
-    const url = /^https?:\/\//i.test(filled) ? new URL(filled) : new URL(`${base.origin}${basePath}${filled.startsWith('/') ? '' : '/'}${filled}`);
+    const url = /^https?:\/\//i.test(filled)
+      ? new URL(filled)
+      : new URL(`${base.origin}${basePath}${filled.startsWith('/') ? '' : '/'}${filled}`);
     if (!allowed.has(url.origin)) throw new HostNotAllowedError(provider, url.origin);
     for (const [key, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
@@ -178,9 +188,14 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
 
   return async function request(request: HttpRequest): Promise<HttpResponse> {
     const url = buildUrl(request);
-    const headers: Record<string, string> = { accept: 'application/json', ...options.defaultHeaders, ...request.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...options.defaultHeaders,
+      ...request.headers,
+    };
     let body: string | undefined;
-    if (request.form && request.json !== undefined) throw new InvalidRequestError(provider, `${provider}: a request has one body, form or JSON`);
+    if (request.form && request.json !== undefined)
+      throw new InvalidRequestError(provider, `${provider}: a request has one body, form or JSON`);
     if (request.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(request.form).toString();
@@ -200,18 +215,30 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
       const decision = await attemptOnce(request, url, headers, body, { attempt, idempotent, secrets, what });
       if (signal?.aborted) throw new RequestAbortedError(provider);
       const durationMs = clock.now() - started;
-      report((hook) => hook.onAttempt?.({ provider, status: decision.type === 'return' ? decision.response.status : decision.error.status, durationMs }));
+      report((hook) =>
+        hook.onAttempt?.({
+          provider,
+          status: decision.type === 'return' ? decision.response.status : decision.error.status,
+          durationMs,
+        }),
+      );
       if (decision.type === 'return') {
         logger.info({ ...logBase, status: decision.response.status, attempt, durationMs }, 'provider request');
         return decision.response;
       }
       const status = decision.error.status;
       if (decision.type === 'retry' && attempt < policy.maxAttempts) {
-        logger.warn({ ...logBase, status, attempt, durationMs, errorCode: decision.error.code, retryInMs: decision.delayMs }, 'provider request failed; retrying');
+        logger.warn(
+          { ...logBase, status, attempt, durationMs, errorCode: decision.error.code, retryInMs: decision.delayMs },
+          'provider request failed; retrying',
+        );
         await unlessAborted(clock.sleep(decision.delayMs), signal, provider);
         continue;
       }
-      logger.warn({ ...logBase, status, attempt, durationMs, errorCode: decision.error.code }, 'provider request failed');
+      logger.warn(
+        { ...logBase, status, attempt, durationMs, errorCode: decision.error.code },
+        'provider request failed',
+      );
       throw decision.error;
     }
   };
@@ -219,12 +246,24 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
   async function acquire(plan: RatePlan | undefined, what: string): Promise<void> {
     if (!plan || !limiter) return;
     try {
-      await limiter.acquire(plan.scope, plan.limit, { maxWaitMs: policy.maxRetryAfterMs, blockScopes: plan.blockScopes?.map((b) => b.scope) });
+      await limiter.acquire(plan.scope, plan.limit, {
+        maxWaitMs: policy.maxRetryAfterMs,
+        blockScopes: plan.blockScopes?.map((b) => b.scope),
+      });
     } catch (error) {
       if (!(error instanceof RateLimitWaitError)) throw error;
       const kind = error.blockedScope ? kindOfScope(plan, error.blockedScope) : plan.kind;
-      logger.warn({ event: 'provider_rate_limited', provider, scope: kind, retryAfterMs: error.waitMs, source: 'limiter' }, 'provider budget exhausted');
-      throw new RateLimitedError(error.waitMs, kind, provider, `${what}: ${kind} budget exhausted for ${error.waitMs} ms`, null);
+      logger.warn(
+        { event: 'provider_rate_limited', provider, scope: kind, retryAfterMs: error.waitMs, source: 'limiter' },
+        'provider budget exhausted',
+      );
+      throw new RateLimitedError(
+        error.waitMs,
+        kind,
+        provider,
+        `${what}: ${kind} budget exhausted for ${error.waitMs} ms`,
+        null,
+      );
     }
   }
 
@@ -258,11 +297,19 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
   ): Promise<Decision> {
     let response: Response;
     try {
-      response = await sendWithTimeout(fetchImpl, url.toString(), { method: request.method, headers, body, redirect: 'manual' }, controller, timeouts.headersMs);
+      response = await sendWithTimeout(
+        fetchImpl,
+        url.toString(),
+        { method: request.method, headers, body, redirect: 'manual' },
+        controller,
+        timeouts.headersMs,
+      );
     } catch (error) {
       const failure = TransportFailure.from(error);
       const transport = new TransportError(provider, `${ctx.what}: ${failure.describe()}`, failure.kind);
-      return ctx.idempotent || !failure.maybeSent ? { type: 'retry', delayMs: backoff(), error: transport } : { type: 'throw', error: transport };
+      return ctx.idempotent || !failure.maybeSent
+        ? { type: 'retry', delayMs: backoff(), error: transport }
+        : { type: 'throw', error: transport };
     }
     const status = response.status;
     try {
@@ -275,7 +322,10 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
 
     if (status >= 300 && status < 400) {
       void response.body?.cancel().catch(() => undefined);
-      return { type: 'throw', error: new RedirectRefusedError(provider, status, `${ctx.what}: refused to follow a ${status} redirect`) };
+      return {
+        type: 'throw',
+        error: new RedirectRefusedError(provider, status, `${ctx.what}: refused to follow a ${status} redirect`),
+      };
     }
 
     let bytes: Buffer;
@@ -286,13 +336,21 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
         return { type: 'throw', error: new MalformedResponseError(provider, `${ctx.what}: ${error.message}`, status) };
       }
       const failure = TransportFailure.from(error);
-      const transport = new TransportError(provider, `${ctx.what}: ${failure.describe()} while reading the body`, failure.kind);
-      return ctx.idempotent ? { type: 'retry', delayMs: backoff(), error: transport } : { type: 'throw', error: transport };
+      const transport = new TransportError(
+        provider,
+        `${ctx.what}: ${failure.describe()} while reading the body`,
+        failure.kind,
+      );
+      return ctx.idempotent
+        ? { type: 'retry', delayMs: backoff(), error: transport }
+        : { type: 'throw', error: transport };
     }
 
-    if (status >= 200 && status < 300 && request.responseType === 'bytes') return { type: 'return', response: { status, headers: response.headers, body: bytes } };
+    if (status >= 200 && status < 300 && request.responseType === 'bytes')
+      return { type: 'return', response: { status, headers: response.headers, body: bytes } };
     const text = bytes.toString('utf8');
-    if (status >= 200 && status < 300 && request.responseType === 'text') return { type: 'return', response: { status, headers: response.headers, body: text } };
+    if (status >= 200 && status < 300 && request.responseType === 'text')
+      return { type: 'return', response: { status, headers: response.headers, body: text } };
     if (status >= 200 && status < 300) {
       let parsed: unknown = null;
       if (text.trim() !== '') {
@@ -314,9 +372,17 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
       const kind = request.rate?.classify429?.(response.headers) ?? request.rate?.kind ?? 'second';
       const waitMs = retryAfterMs ?? backoff();
       if (request.rate && limiter) await limiter.block(scopeOfKind(request.rate, kind), waitMs);
-      logger.warn({ event: 'provider_rate_limited', provider, scope: kind, retryAfterMs: waitMs, source: 'upstream' }, 'provider answered 429');
+      logger.warn(
+        { event: 'provider_rate_limited', provider, scope: kind, retryAfterMs: waitMs, source: 'upstream' },
+        'provider answered 429',
+      );
       report((hook) => hook.onRateLimited?.({ provider, scope: kind, retryAfterMs: waitMs }));
-      const error = new RateLimitedError(waitMs, kind, provider, `${ctx.what}: 429, ${kind} limit; retry after ${waitMs} ms`);
+      const error = new RateLimitedError(
+        waitMs,
+        kind,
+        provider,
+        `${ctx.what}: 429, ${kind} limit; retry after ${waitMs} ms`,
+      );
       if (waitMs > policy.maxRetryAfterMs) return { type: 'throw', error };
       // With a limiter the block makes the next acquire() wait; without one, sleep here.
       return { type: 'retry', delayMs: request.rate && limiter ? 0 : waitMs, error };
@@ -327,7 +393,16 @@ export function createRequester(options: HttpClientOptions, deps: HttpDeps = {})
       if (!ctx.idempotent) return { type: 'throw', error };
       const retryAfterMs = status === 503 ? parseRetryAfter(response.headers.get('retry-after'), clock.now()) : null;
       if (retryAfterMs !== null && retryAfterMs > policy.maxRetryAfterMs) {
-        return { type: 'throw', error: new RateLimitedError(retryAfterMs, request.rate?.kind ?? 'second', provider, `${ctx.what}: 503, retry after ${retryAfterMs} ms`, 503) };
+        return {
+          type: 'throw',
+          error: new RateLimitedError(
+            retryAfterMs,
+            request.rate?.kind ?? 'second',
+            provider,
+            `${ctx.what}: 503, retry after ${retryAfterMs} ms`,
+            503,
+          ),
+        };
       }
       return { type: 'retry', delayMs: retryAfterMs ?? backoff(), error };
     }
@@ -357,7 +432,12 @@ async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefine
   }
 }
 
-function defaultClientError(provider: ProviderName, status: number, what: string, upstreamMessage: string | undefined): ProviderError {
+function defaultClientError(
+  provider: ProviderName,
+  status: number,
+  what: string,
+  upstreamMessage: string | undefined,
+): ProviderError {
   if (status === 401) return new AuthError(provider, `${what}: 401 unauthorized`, upstreamMessage);
   if (status === 404) return new NotFoundError(provider, `${what}: 404 not found`, upstreamMessage);
   const code = status === 403 ? 'forbidden' : status === 400 || status === 422 ? 'bad_request' : 'client_error';

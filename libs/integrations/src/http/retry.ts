@@ -25,7 +25,11 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
  * so replicas that failed together do not retry together. `attempt` is the call that just
  * failed (1 for the first).
  */
-export function backoffDelayMs(attempt: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number): number {
+export function backoffDelayMs(
+  attempt: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
   const r = Math.min(Math.max(random(), 0), 1);
   return Math.floor(r * ceiling);

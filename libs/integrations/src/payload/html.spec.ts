@@ -3,7 +3,9 @@ import { decodeHtmlEntities } from './html';
 
 describe('HTML entities', () => {
   it('decodes named, decimal and hex references once', () => {
-    expect(decodeHtmlEntities('&quot;Best Cat Mom&quot; &amp; Mug &#39;23 &#x2014; caf&eacute; &copy; &nbsp;')).toBe('"Best Cat Mom" & Mug \'23 — café © \u00a0');
+    expect(decodeHtmlEntities('&quot;Best Cat Mom&quot; &amp; Mug &#39;23 &#x2014; caf&eacute; &copy; &nbsp;')).toBe(
+      '"Best Cat Mom" & Mug \'23 — café © \u00a0',
+    );
     expect(decodeHtmlEntities('&amp;quot;')).toBe('&quot;');
     expect(decodeHtmlEntities('&Agrave;&yuml;&divide;&euro;&hellip;')).toBe('Àÿ÷€…');
   });
@@ -14,6 +16,11 @@ describe('HTML entities', () => {
   });
 
   it('never changes text without ampersands', () => {
-    fc.assert(fc.property(fc.string().filter((s) => !s.includes('&')), (s) => expect(decodeHtmlEntities(s)).toBe(s)));
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !s.includes('&')),
+        (s) => expect(decodeHtmlEntities(s)).toBe(s),
+      ),
+    );
   });
 });

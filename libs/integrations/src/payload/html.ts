@@ -13,14 +13,58 @@ const LATIN1_NAMES = (
 ).split(' ');
 
 const OTHER_NAMES: Record<string, number> = {
-  quot: 0x22, amp: 0x26, apos: 0x27, lt: 0x3c, gt: 0x3e,
-  OElig: 0x152, oelig: 0x153, Scaron: 0x160, scaron: 0x161, Yuml: 0x178, fnof: 0x192, circ: 0x2c6, tilde: 0x2dc,
-  ensp: 0x2002, emsp: 0x2003, thinsp: 0x2009, zwnj: 0x200c, zwj: 0x200d, lrm: 0x200e, rlm: 0x200f,
-  ndash: 0x2013, mdash: 0x2014, lsquo: 0x2018, rsquo: 0x2019, sbquo: 0x201a, ldquo: 0x201c, rdquo: 0x201d,
-  bdquo: 0x201e, dagger: 0x2020, Dagger: 0x2021, bull: 0x2022, hellip: 0x2026, permil: 0x2030, prime: 0x2032,
-  Prime: 0x2033, lsaquo: 0x2039, rsaquo: 0x203a, euro: 0x20ac, trade: 0x2122, larr: 0x2190, uarr: 0x2191,
-  rarr: 0x2192, darr: 0x2193, harr: 0x2194, hearts: 0x2665, spades: 0x2660, clubs: 0x2663, diams: 0x2666,
-  star: 0x2606, starf: 0x2605, check: 0x2713, cross: 0x2717,
+  quot: 0x22,
+  amp: 0x26,
+  apos: 0x27,
+  lt: 0x3c,
+  gt: 0x3e,
+  OElig: 0x152,
+  oelig: 0x153,
+  Scaron: 0x160,
+  scaron: 0x161,
+  Yuml: 0x178,
+  fnof: 0x192,
+  circ: 0x2c6,
+  tilde: 0x2dc,
+  ensp: 0x2002,
+  emsp: 0x2003,
+  thinsp: 0x2009,
+  zwnj: 0x200c,
+  zwj: 0x200d,
+  lrm: 0x200e,
+  rlm: 0x200f,
+  ndash: 0x2013,
+  mdash: 0x2014,
+  lsquo: 0x2018,
+  rsquo: 0x2019,
+  sbquo: 0x201a,
+  ldquo: 0x201c,
+  rdquo: 0x201d,
+  bdquo: 0x201e,
+  dagger: 0x2020,
+  Dagger: 0x2021,
+  bull: 0x2022,
+  hellip: 0x2026,
+  permil: 0x2030,
+  prime: 0x2032,
+  Prime: 0x2033,
+  lsaquo: 0x2039,
+  rsaquo: 0x203a,
+  euro: 0x20ac,
+  trade: 0x2122,
+  larr: 0x2190,
+  uarr: 0x2191,
+  rarr: 0x2192,
+  darr: 0x2193,
+  harr: 0x2194,
+  hearts: 0x2665,
+  spades: 0x2660,
+  clubs: 0x2663,
+  diams: 0x2666,
+  star: 0x2606,
+  starf: 0x2605,
+  check: 0x2713,
+  cross: 0x2717,
 };
 
 const NAMED = new Map<string, string>([
@@ -37,9 +81,12 @@ function fromCodePoint(code: number): string {
 
 export function decodeHtmlEntities(text: string): string {
   if (!text.includes('&')) return text;
-  return text.replace(ENTITY, (whole, decimal: string | undefined, hex: string | undefined, name: string | undefined) => {
-    if (decimal !== undefined) return fromCodePoint(Number(decimal));
-    if (hex !== undefined) return fromCodePoint(parseInt(hex, 16));
-    return (name !== undefined && NAMED.get(name)) || whole;
-  });
+  return text.replace(
+    ENTITY,
+    (whole, decimal: string | undefined, hex: string | undefined, name: string | undefined) => {
+      if (decimal !== undefined) return fromCodePoint(Number(decimal));
+      if (hex !== undefined) return fromCodePoint(parseInt(hex, 16));
+      return (name !== undefined && NAMED.get(name)) || whole;
+    },
+  );
 }

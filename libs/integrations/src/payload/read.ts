@@ -16,7 +16,10 @@ export type Rec = Readonly<Record<string, unknown>>;
 const INT64_MAX = 9223372036854775807n;
 
 export function child(ctx: Ctx, key: string | number): Ctx {
-  return { provider: ctx.provider, path: typeof key === 'number' ? `${ctx.path}[${key}]` : ctx.path ? `${ctx.path}.${key}` : key };
+  return {
+    provider: ctx.provider,
+    path: typeof key === 'number' ? `${ctx.path}[${key}]` : ctx.path ? `${ctx.path}.${key}` : key,
+  };
 }
 
 export function fail(ctx: Ctx, reason: string): never {
@@ -173,7 +176,12 @@ export interface MappedList<T> {
  * Maps each element of a list on its own, so one bad record never sinks the page: good ones
  * land in `records`, bad ones in `rejected` with the reason.
  */
-export function mapEach<T>(items: readonly unknown[], ctx: Ctx, idKey: string, mapOne: (item: unknown, ctx: Ctx) => T): MappedList<T> {
+export function mapEach<T>(
+  items: readonly unknown[],
+  ctx: Ctx,
+  idKey: string,
+  mapOne: (item: unknown, ctx: Ctx) => T,
+): MappedList<T> {
   const records: T[] = [];
   const payloads: unknown[] = [];
   const rejected: RejectedRecord[] = [];
@@ -187,7 +195,13 @@ export function mapEach<T>(items: readonly unknown[], ctx: Ctx, idKey: string, m
       // A record whose id is itself what failed has no id to be known by ("abc", -5): two such
       // records must not pass for one, so it is named by its position instead.
       const idFailed = error.field === child(at, idKey).path;
-      rejected.push({ index, id: idFailed ? null : readIdLoosely(item, idKey), field: error.field, reason: error.reason, payload: item });
+      rejected.push({
+        index,
+        id: idFailed ? null : readIdLoosely(item, idKey),
+        field: error.field,
+        reason: error.reason,
+        payload: item,
+      });
     }
   });
   return { records, payloads, rejected };

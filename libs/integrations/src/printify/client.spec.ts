@@ -39,7 +39,11 @@ describe('PrintifyClient', () => {
       { id: '5432101', title: 'Test store', salesChannel: 'disconnected' },
     ]);
     expect(fetch.calls[0].url.toString()).toBe('https://api.printify.com/v1/shops.json');
-    expect(fetch.calls[0].headers).toMatchObject({ authorization: `Bearer ${TOKEN}`, 'user-agent': 'PodProfit/1.0 (Node.js)', accept: 'application/json' });
+    expect(fetch.calls[0].headers).toMatchObject({
+      authorization: `Bearer ${TOKEN}`,
+      'user-agent': 'PodProfit/1.0 (Node.js)',
+      accept: 'application/json',
+    });
   });
 
   it('validates a token by listing shops: 401 is AuthError, with no retry', async () => {
@@ -52,20 +56,36 @@ describe('PrintifyClient', () => {
 
   it('pages orders 10 at a time with filters', async () => {
     const { client, fetch } = setup(json(200, ordersPage));
-    const page = await settle(client.listOrders(AUTH, '5432100', { page: 1, status: 'fulfilled', sku: 'PF-TEE-BLK-M' }));
+    const page = await settle(
+      client.listOrders(AUTH, '5432100', { page: 1, status: 'fulfilled', sku: 'PF-TEE-BLK-M' }),
+    );
     expect(page).toMatchObject({ currentPage: 1, lastPage: 3, total: 23, hasNextPage: true, rejected: [{ index: 2 }] });
     expect((page as { orders: unknown[] }).orders).toHaveLength(2);
     const url = fetch.calls[0].url;
     expect(url.pathname).toBe('/v1/shops/5432100/orders.json');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ limit: '10', page: '1', status: 'fulfilled', sku: 'PF-TEE-BLK-M' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      limit: '10',
+      page: '1',
+      status: 'fulfilled',
+      sku: 'PF-TEE-BLK-M',
+    });
   });
 
   it('gets one order and maps 404 and validation errors', async () => {
-    const { client, fetch } = setup(json(200, ordersPage.data[0]), json(404, { status: 'error', message: 'Not found' }), json(400, errorFixture));
-    expect(await settle(client.getOrder(AUTH, '5432100', '5a96f649b2439217d070f507', { currency: 'GBP' }))).toMatchObject({ totalPrice: { amountMinor: 2100, currency: 'GBP' } });
+    const { client, fetch } = setup(
+      json(200, ordersPage.data[0]),
+      json(404, { status: 'error', message: 'Not found' }),
+      json(400, errorFixture),
+    );
+    expect(
+      await settle(client.getOrder(AUTH, '5432100', '5a96f649b2439217d070f507', { currency: 'GBP' })),
+    ).toMatchObject({ totalPrice: { amountMinor: 2100, currency: 'GBP' } });
     expect(fetch.calls[0].url.pathname).toBe('/v1/shops/5432100/orders/5a96f649b2439217d070f507.json');
     expect(await settle(client.getOrder(AUTH, '5432100', 'abc'))).toBeInstanceOf(NotFoundError);
-    expect(await settle(client.listOrders(AUTH, '5432100', { page: 1 }))).toMatchObject({ code: 'bad_request', upstreamMessage: 'Validation failed.' });
+    expect(await settle(client.listOrders(AUTH, '5432100', { page: 1 }))).toMatchObject({
+      code: 'bad_request',
+      upstreamMessage: 'Validation failed.',
+    });
     await expect(client.getOrder(AUTH, '5432100', '../../x')).rejects.toBeInstanceOf(InvalidRequestError);
     await expect(client.listOrders(AUTH, '5432100', { page: 0 })).rejects.toBeInstanceOf(InvalidRequestError);
   });
@@ -77,7 +97,9 @@ describe('PrintifyClient', () => {
     expect(error).toMatchObject({ scope: 'minute', retryAfterMs: 120_000 });
     expect(await limiter.blockedForMs(scopeKey('printify:acct', AUTH.accountKey))).toBeGreaterThan(119_000);
     // Another token of the same account waits too; another account does not.
-    expect(await settle(client.listShops({ token: 'other-token-of-same-account', accountKey: AUTH.accountKey }))).toBeInstanceOf(RateLimitedError);
+    expect(
+      await settle(client.listShops({ token: 'other-token-of-same-account', accountKey: AUTH.accountKey })),
+    ).toBeInstanceOf(RateLimitedError);
     expect(await settle(client.listShops({ token: 'other', accountKey: 'account-8' }))).toHaveLength(2);
     expect(fetch.calls).toHaveLength(2);
   });

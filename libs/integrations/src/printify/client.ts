@@ -3,12 +3,24 @@ import type { Clock } from '../http/clock';
 import { InvalidRequestError, PayloadSchemaError } from '../http/errors';
 import type { MappedList } from '../payload/read';
 import type { ProviderLogger } from '../http/logger';
-import { createRequester, type FetchLike, type RatePlan, type Requester, type RequestMetricsHook, type Timeouts } from '../http/request';
+import {
+  createRequester,
+  type FetchLike,
+  type RatePlan,
+  type Requester,
+  type RequestMetricsHook,
+  type Timeouts,
+} from '../http/request';
 import type { RetryPolicy } from '../http/retry';
 import { bucketForSlidingLimit, scopeKey, type RateLimit, type RateLimiter } from '../rate-limit/limiter';
 import { mapPrintifyOrder, mapPrintifyOrderPage, mapPrintifyShops, type PrintifyOrderPage } from './mappers';
 import type { PrintifyAuth, PrintifyOrder, PrintifyOrderQuery, PrintifyShop } from './types';
-import { mapCreatedPrintifyWebhook, mapPrintifyWebhooks, type PrintifyWebhook, type PrintifyWebhookInput } from './webhooks';
+import {
+  mapCreatedPrintifyWebhook,
+  mapPrintifyWebhooks,
+  type PrintifyWebhook,
+  type PrintifyWebhookInput,
+} from './webhooks';
 
 export interface PrintifyClientConfig {
   /** Default https://api.printify.com (the sandbox's URL in tests). The only host requests go to. */
@@ -80,7 +92,14 @@ export class PrintifyClient {
         maxBodyBytes: config.maxBodyBytes,
         defaultHeaders: { 'user-agent': config.userAgent ?? PRINTIFY_DEFAULT_USER_AGENT },
       },
-      { fetch: deps.fetch, logger: deps.logger, clock: deps.clock, random: deps.random, limiter: deps.limiter, metrics: deps.metrics },
+      {
+        fetch: deps.fetch,
+        logger: deps.logger,
+        clock: deps.clock,
+        random: deps.random,
+        limiter: deps.limiter,
+        metrics: deps.metrics,
+      },
     );
   }
 
@@ -97,13 +116,24 @@ export class PrintifyClient {
    * One page of a shop's orders (10 per page, newest first as far as is known). Read
    * `hasNextPage` to continue; `rejected` lists orders that failed the schema.
    */
-  async listOrders(auth: PrintifyAuth, shopId: string, query: PrintifyOrderQuery, options: PrintifyOrdersOptions = {}): Promise<PrintifyOrdersResult> {
-    if (!Number.isSafeInteger(query.page) || query.page < 1) throw new InvalidRequestError('printify', 'printify: page must be a whole number from 1');
+  async listOrders(
+    auth: PrintifyAuth,
+    shopId: string,
+    query: PrintifyOrderQuery,
+    options: PrintifyOrdersOptions = {},
+  ): Promise<PrintifyOrdersResult> {
+    if (!Number.isSafeInteger(query.page) || query.page < 1)
+      throw new InvalidRequestError('printify', 'printify: page must be a whole number from 1');
     const body = await this.get(
       auth,
       PATHS.orders,
       { shop_id: shopId },
-      { limit: PRINTIFY_ORDERS_PAGE_SIZE, page: query.page, status: query.status || undefined, sku: query.sku || undefined },
+      {
+        limit: PRINTIFY_ORDERS_PAGE_SIZE,
+        page: query.page,
+        status: query.status || undefined,
+        sku: query.sku || undefined,
+      },
       options.signal,
     );
     const page = mapPrintifyOrderPage(body, options.currency ?? 'USD', query.page);
@@ -118,19 +148,39 @@ export class PrintifyClient {
     };
   }
 
-  async getOrder(auth: PrintifyAuth, shopId: string, orderId: string, options: PrintifyOrdersOptions = {}): Promise<PrintifyOrder> {
+  async getOrder(
+    auth: PrintifyAuth,
+    shopId: string,
+    orderId: string,
+    options: PrintifyOrdersOptions = {},
+  ): Promise<PrintifyOrder> {
     return (await this.getOrderWithPayload(auth, shopId, orderId, options)).order;
   }
 
   /** One order and its payload as received (a webhook named it). */
-  async getOrderWithPayload(auth: PrintifyAuth, shopId: string, orderId: string, options: PrintifyOrdersOptions = {}): Promise<{ order: PrintifyOrder; payload: unknown }> {
-    if (!/^[A-Za-z0-9]{1,64}$/.test(orderId)) throw new InvalidRequestError('printify', 'printify: orderId is not an order id');
-    const payload = await this.get(auth, PATHS.order, { shop_id: shopId, order_id: orderId }, undefined, options.signal);
+  async getOrderWithPayload(
+    auth: PrintifyAuth,
+    shopId: string,
+    orderId: string,
+    options: PrintifyOrdersOptions = {},
+  ): Promise<{ order: PrintifyOrder; payload: unknown }> {
+    if (!/^[A-Za-z0-9]{1,64}$/.test(orderId))
+      throw new InvalidRequestError('printify', 'printify: orderId is not an order id');
+    const payload = await this.get(
+      auth,
+      PATHS.order,
+      { shop_id: shopId, order_id: orderId },
+      undefined,
+      options.signal,
+    );
     return { order: mapPrintifyOrder(payload, options.currency ?? 'USD'), payload };
   }
 
   /** The shop's webhook subscriptions (scope webhooks.read); `rejected` lists entries that failed the schema. */
-  async listWebhooks(auth: PrintifyAuth, shopId: string): Promise<{ webhooks: PrintifyWebhook[]; rejected: MappedList<PrintifyWebhook>['rejected'] }> {
+  async listWebhooks(
+    auth: PrintifyAuth,
+    shopId: string,
+  ): Promise<{ webhooks: PrintifyWebhook[]; rejected: MappedList<PrintifyWebhook>['rejected'] }> {
     const mapped = mapPrintifyWebhooks(await this.get(auth, PATHS.webhooks, { shop_id: shopId }));
     return { webhooks: mapped.records, rejected: mapped.rejected };
   }
@@ -141,11 +191,18 @@ export class PrintifyClient {
    * unless the request surely did not arrive (a retried create would subscribe twice).
    */
   async createWebhook(auth: PrintifyAuth, shopId: string, input: PrintifyWebhookInput): Promise<PrintifyWebhook> {
-    if (!/^https?:\/\/\S+$/.test(input.url)) throw new InvalidRequestError('printify', 'printify: the webhook URL must be an http(s) URL');
+    if (!/^https?:\/\/\S+$/.test(input.url))
+      throw new InvalidRequestError('printify', 'printify: the webhook URL must be an http(s) URL');
     if (!input.topic) throw new InvalidRequestError('printify', 'printify: the webhook topic is empty');
     const json: Record<string, string> = { topic: input.topic, url: input.url };
     if (input.secret !== undefined) json.secret = input.secret;
-    const body = await this.send(auth, 'POST', PATHS.webhooks, { shop_id: shopId }, { json, secrets: input.secret ? [input.secret] : [] });
+    const body = await this.send(
+      auth,
+      'POST',
+      PATHS.webhooks,
+      { shop_id: shopId },
+      { json, secrets: input.secret ? [input.secret] : [] },
+    );
     return mapCreatedPrintifyWebhook(body, input, shopId);
   }
 
@@ -154,12 +211,20 @@ export class PrintifyClient {
    * `host`, which must match it. A subscription already gone answers NotFoundError.
    */
   async deleteWebhook(auth: PrintifyAuth, shopId: string, webhookId: string, host: string): Promise<void> {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(webhookId)) throw new InvalidRequestError('printify', 'printify: webhookId is not a webhook id');
-    if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(host)) throw new InvalidRequestError('printify', 'printify: host is not a host name');
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(webhookId))
+      throw new InvalidRequestError('printify', 'printify: webhookId is not a webhook id');
+    if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(host))
+      throw new InvalidRequestError('printify', 'printify: host is not a host name');
     await this.send(auth, 'DELETE', PATHS.webhook, { shop_id: shopId, webhook_id: webhookId }, { query: { host } });
   }
 
-  private get(auth: PrintifyAuth, path: string, params: Record<string, string>, query?: Record<string, string | number | undefined>, signal?: AbortSignal): Promise<unknown> {
+  private get(
+    auth: PrintifyAuth,
+    path: string,
+    params: Record<string, string>,
+    query?: Record<string, string | number | undefined>,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     return this.send(auth, 'GET', path, params, { query, signal });
   }
 
@@ -168,11 +233,17 @@ export class PrintifyClient {
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
     params: Record<string, string>,
-    options: { query?: Record<string, string | number | undefined>; json?: unknown; secrets?: string[]; signal?: AbortSignal } = {},
+    options: {
+      query?: Record<string, string | number | undefined>;
+      json?: unknown;
+      secrets?: string[];
+      signal?: AbortSignal;
+    } = {},
   ): Promise<unknown> {
     if (!auth.token) throw new InvalidRequestError('printify', 'printify: the token is empty');
     if (!auth.accountKey) throw new InvalidRequestError('printify', 'printify: the account key is empty');
-    if (params.shop_id !== undefined && !/^\d{1,19}$/.test(params.shop_id)) throw new InvalidRequestError('printify', 'printify: shopId is not a numeric id');
+    if (params.shop_id !== undefined && !/^\d{1,19}$/.test(params.shop_id))
+      throw new InvalidRequestError('printify', 'printify: shopId is not a numeric id');
     const plan: RatePlan = { scope: scopeKey('printify:acct', auth.accountKey), limit: this.limit, kind: 'minute' };
     const response = await this.request({
       method,

@@ -15,7 +15,8 @@ describe('Printify times', () => {
     expect(parsePrintifyTime('2026-01-01 09:00:00')?.toISOString()).toBe('2026-01-01T09:00:00.000Z');
     expect(parsePrintifyTime('2026-01-01 11:00:00+0200')?.toISOString()).toBe('2026-01-01T09:00:00.000Z');
     expect(parsePrintifyTime('2026-01-01 09:00:00.123456+00:00')?.toISOString()).toBe('2026-01-01T09:00:00.123Z');
-    for (const bad of ['2026-02-30 00:00:00+00:00', 'yesterday', '2026-01-01', '']) expect(parsePrintifyTime(bad)).toBeNull();
+    for (const bad of ['2026-02-30 00:00:00+00:00', 'yesterday', '2026-01-01', ''])
+      expect(parsePrintifyTime(bad)).toBeNull();
   });
 });
 
@@ -38,7 +39,15 @@ describe('Printify orders', () => {
     const page = mapPrintifyOrderPage(ordersPage, 'USD', 1);
     expect(page).toMatchObject({ currentPage: 1, lastPage: 3, total: 23, hasNextPage: true });
     expect(page.records.map((o) => o.id)).toEqual(['5a96f649b2439217d070f507', '5a96f649b2439217d070f508']);
-    expect(page.rejected).toEqual([{ index: 2, id: '5a96f649b2439217d070f509', field: 'data[2].created_at', reason: 'is missing', payload: expect.anything() }]);
+    expect(page.rejected).toEqual([
+      {
+        index: 2,
+        id: '5a96f649b2439217d070f509',
+        field: 'data[2].created_at',
+        reason: 'is missing',
+        payload: expect.anything(),
+      },
+    ]);
     // The record as received, for the quarantine.
     expect(page.rejected[0].payload).toBe(ordersPage.data[2]);
     expect(page.payloads).toEqual([ordersPage.data[0], ordersPage.data[1]]);
@@ -71,7 +80,13 @@ describe('Printify orders', () => {
       sku: 'PF-TEE-BLK-M',
       variantLabel: 'Black / M',
     });
-    expect(reprint).toMatchObject({ orderType: 'sample', isReprint: true, reprintedOrderIds: ['5a96f649b2439217d070f507'], shopOrderId: null, status: 'sending_to_production_delegate' });
+    expect(reprint).toMatchObject({
+      orderType: 'sample',
+      isReprint: true,
+      reprintedOrderIds: ['5a96f649b2439217d070f507'],
+      shopOrderId: null,
+      status: 'sending_to_production_delegate',
+    });
     expect(reprint.shipments[0].deliveredAt?.toISOString()).toBe('2026-01-05T12:00:00.000Z');
   });
 
@@ -88,8 +103,14 @@ describe('Printify orders', () => {
   });
 
   it('stops paging by the documented rules', () => {
-    const one = (extra: Record<string, unknown>, requested = 1) => mapPrintifyOrderPage({ data: [validOrder()], ...extra }, 'USD', requested).hasNextPage;
-    expect(mapPrintifyOrderPage(docsShape, 'USD', 4)).toMatchObject({ currentPage: 4, lastPage: null, total: null, hasNextPage: false });
+    const one = (extra: Record<string, unknown>, requested = 1) =>
+      mapPrintifyOrderPage({ data: [validOrder()], ...extra }, 'USD', requested).hasNextPage;
+    expect(mapPrintifyOrderPage(docsShape, 'USD', 4)).toMatchObject({
+      currentPage: 4,
+      lastPage: null,
+      total: null,
+      hasNextPage: false,
+    });
     expect(one({ current_page: 3, last_page: 3 }, 3)).toBe(false);
     expect(one({ current_page: 2, last_page: 3 }, 2)).toBe(true);
     expect(one({ current_page: 2, next_page_url: null }, 2)).toBe(false);
@@ -97,7 +118,9 @@ describe('Printify orders', () => {
     expect(one({ current_page: 1 }, 5)).toBe(false);
     expect(one({})).toBe(false);
     expect(mapPrintifyOrderPage({ data: Array.from({ length: 10 }, validOrder) }, 'USD', 1).hasNextPage).toBe(true);
-    expect(mapPrintifyOrderPage({ data: [validOrder()], last_page: null, total: null, prev_page_url: null }, 'USD', 1)).toMatchObject({ lastPage: null, total: null });
+    expect(
+      mapPrintifyOrderPage({ data: [validOrder()], last_page: null, total: null, prev_page_url: null }, 'USD', 1),
+    ).toMatchObject({ lastPage: null, total: null });
     expect(() => mapPrintifyOrderPage({ current_page: 1 }, 'USD', 1)).toThrow(/data is missing/);
   });
 
@@ -105,7 +128,10 @@ describe('Printify orders', () => {
     const base = mapPrintifyOrder(validOrder(), 'USD');
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !(k in validOrder()) && k !== '__proto__'), fc.jsonValue()),
+        fc.dictionary(
+          fc.string({ minLength: 1 }).filter((k) => !(k in validOrder()) && k !== '__proto__'),
+          fc.jsonValue(),
+        ),
         fc.boolean(),
         (extra, stringify) => {
           const raw = { ...validOrder(), ...extra };
@@ -113,7 +139,12 @@ describe('Printify orders', () => {
             raw.total_price = String(raw.total_price);
             raw.total_tax = String(raw.total_tax);
             const items = raw.line_items as Record<string, unknown>[];
-            items[0] = { ...items[0], cost: String(items[0].cost), quantity: String(items[0].quantity), variant_id: String(items[0].variant_id) };
+            items[0] = {
+              ...items[0],
+              cost: String(items[0].cost),
+              quantity: String(items[0].quantity),
+              variant_id: String(items[0].variant_id),
+            };
             (raw.metadata as Record<string, unknown>).shop_order_id = '3012345678';
           }
           expect(mapPrintifyOrder(raw, 'USD')).toEqual(base);
@@ -138,7 +169,12 @@ describe('Printify orders', () => {
             expect((error as PayloadSchemaError).field).toBe(field);
             return;
           }
-          for (const money of [order.totalPrice, order.totalShipping, order.totalTax, ...order.lineItems.flatMap((l) => [l.cost, l.shippingCost])]) {
+          for (const money of [
+            order.totalPrice,
+            order.totalShipping,
+            order.totalTax,
+            ...order.lineItems.flatMap((l) => [l.cost, l.shippingCost]),
+          ]) {
             expect(Number.isSafeInteger(money.amountMinor)).toBe(true);
           }
         },

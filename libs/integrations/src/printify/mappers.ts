@@ -73,7 +73,8 @@ function textId(rec: Rec, key: string, ctx: Ctx, required: boolean): string | nu
 /** A numeric id (normalised like Etsy's) or, failing that, an id-like text. */
 function optLooseId(rec: Rec, key: string, ctx: Ctx): string | null {
   const value = rec[key];
-  if (typeof value === 'number' || (typeof value === 'string' && /^\s*\d{1,19}\s*$/.test(value))) return optId(rec, key, ctx);
+  if (typeof value === 'number' || (typeof value === 'string' && /^\s*\d{1,19}\s*$/.test(value)))
+    return optId(rec, key, ctx);
   return textId(rec, key, ctx, false);
 }
 
@@ -105,7 +106,8 @@ export function mapPrintifyShops(payload: unknown): MappedList<PrintifyShop> {
 }
 
 function mapAddress(value: unknown, ctx: Ctx): PrintifyAddress {
-  if (value === undefined || value === null) return { firstName: null, lastName: null, country: null, region: null, city: null, zip: null };
+  if (value === undefined || value === null)
+    return { firstName: null, lastName: null, country: null, region: null, city: null, zip: null };
   const rec = asRecord(value, ctx);
   return {
     firstName: optString(rec, 'first_name', ctx),
@@ -120,7 +122,8 @@ function mapAddress(value: unknown, ctx: Ctx): PrintifyAddress {
 function mapLineItem(item: unknown, ctx: Ctx, currency: CurrencyCode, inexact: string[]): PrintifyLineItem {
   const rec = asRecord(item, ctx);
   const metadataValue = rec.metadata;
-  const metadata = metadataValue === undefined || metadataValue === null ? {} : asRecord(metadataValue, child(ctx, 'metadata'));
+  const metadata =
+    metadataValue === undefined || metadataValue === null ? {} : asRecord(metadataValue, child(ctx, 'metadata'));
   const metaCtx = child(ctx, 'metadata');
   const money = (key: string) => {
     if (rec[key] === undefined || rec[key] === null) fail(child(ctx, key), 'is missing');
@@ -139,7 +142,10 @@ function mapLineItem(item: unknown, ctx: Ctx, currency: CurrencyCode, inexact: s
     title: title === null ? null : decodeHtmlEntities(title),
     variantLabel: optString(metadata, 'variant_label', metaCtx),
     sku: sku === null || sku.trim() === '' ? null : sku.trim(),
-    retailPrice: metadata.price === undefined || metadata.price === null ? null : centsToMoney(metadata.price, child(metaCtx, 'price'), currency, inexact),
+    retailPrice:
+      metadata.price === undefined || metadata.price === null
+        ? null
+        : centsToMoney(metadata.price, child(metaCtx, 'price'), currency, inexact),
     externalId: optString(rec, 'external_id', ctx) ?? optString(metadata, 'external_id', metaCtx),
     sentToProductionAt: optTime(rec, 'sent_to_production_at', ctx),
     fulfilledAt: optTime(rec, 'fulfilled_at', ctx),
@@ -168,7 +174,8 @@ export function mapPrintifyOrder(payload: unknown, currency: CurrencyCode, ctx: 
   };
   const status = optString(rec, 'status', ctx);
   if (status === null || status.trim() === '') fail(child(ctx, 'status'), 'is missing');
-  const list = <T>(key: string, map: (item: unknown, at: Ctx) => T): T[] => optArray(rec, key, ctx).map((item, i) => map(item, child(child(ctx, key), i)));
+  const list = <T>(key: string, map: (item: unknown, at: Ctx) => T): T[] =>
+    optArray(rec, key, ctx).map((item, i) => map(item, child(child(ctx, key), i)));
   return {
     id: textId(rec, 'id', ctx, true) as string,
     appOrderId: optString(rec, 'app_order_id', ctx),
@@ -218,7 +225,11 @@ function optPositiveInt(rec: Rec, key: string, ctx: Ctx): number | null {
 }
 
 /** The paginated orders envelope, read defensively (docs show only `current_page` and `data`). */
-export function mapPrintifyOrderPage(payload: unknown, currency: CurrencyCode, requestedPage: number): PrintifyOrderPage {
+export function mapPrintifyOrderPage(
+  payload: unknown,
+  currency: CurrencyCode,
+  requestedPage: number,
+): PrintifyOrderPage {
   const ctx = root();
   const rec = asRecord(payload, ctx);
   const data = reqArray(rec, 'data', ctx);

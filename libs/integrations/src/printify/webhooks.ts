@@ -1,4 +1,14 @@
-import { asRecord, child, fail, mapEach, optId, optString, reqString, type Ctx, type MappedList } from '../payload/read';
+import {
+  asRecord,
+  child,
+  fail,
+  mapEach,
+  optId,
+  optString,
+  reqString,
+  type Ctx,
+  type MappedList,
+} from '../payload/read';
 
 /**
  * Printify webhook subscriptions (integrations.md b.5): `GET /v1/shops/{shop_id}/webhooks.json`
@@ -6,7 +16,13 @@ import { asRecord, child, fail, mapEach, optId, optString, reqString, type Ctx, 
  * `DELETE …/webhooks/{id}.json?host=` removes one. The token needs the `webhooks.read` and
  * `webhooks.write` scopes.
  */
-export const PRINTIFY_ORDER_TOPICS = ['order:created', 'order:updated', 'order:sent-to-production', 'order:shipment:created', 'order:shipment:delivered'] as const;
+export const PRINTIFY_ORDER_TOPICS = [
+  'order:created',
+  'order:updated',
+  'order:sent-to-production',
+  'order:shipment:created',
+  'order:shipment:delivered',
+] as const;
 export type PrintifyOrderTopic = (typeof PRINTIFY_ORDER_TOPICS)[number];
 
 export interface PrintifyWebhook {
@@ -38,7 +54,12 @@ function webhookId(rec: Readonly<Record<string, unknown>>, ctx: Ctx): string {
 
 export function mapPrintifyWebhook(payload: unknown, ctx: Ctx = root()): PrintifyWebhook {
   const rec = asRecord(payload, ctx);
-  return { id: webhookId(rec, ctx), topic: reqString(rec, 'topic', ctx), url: reqString(rec, 'url', ctx), shopId: optId(rec, 'shop_id', ctx) };
+  return {
+    id: webhookId(rec, ctx),
+    topic: reqString(rec, 'topic', ctx),
+    url: reqString(rec, 'url', ctx),
+    shopId: optId(rec, 'shop_id', ctx),
+  };
 }
 
 export function mapPrintifyWebhooks(payload: unknown): MappedList<PrintifyWebhook> {
@@ -52,8 +73,17 @@ export function mapPrintifyWebhooks(payload: unknown): MappedList<PrintifyWebhoo
  * list's shape: the id is required (we need it to delete), topic, URL and shop default to what
  * was sent.
  */
-export function mapCreatedPrintifyWebhook(payload: unknown, sent: PrintifyWebhookInput, shopId: string): PrintifyWebhook {
+export function mapCreatedPrintifyWebhook(
+  payload: unknown,
+  sent: PrintifyWebhookInput,
+  shopId: string,
+): PrintifyWebhook {
   const ctx = root();
   const rec = asRecord(payload, ctx);
-  return { id: webhookId(rec, ctx), topic: optString(rec, 'topic', ctx) ?? sent.topic, url: optString(rec, 'url', ctx) ?? sent.url, shopId: optId(rec, 'shop_id', ctx) ?? shopId };
+  return {
+    id: webhookId(rec, ctx),
+    topic: optString(rec, 'topic', ctx) ?? sent.topic,
+    url: optString(rec, 'url', ctx) ?? sent.url,
+    shopId: optId(rec, 'shop_id', ctx) ?? shopId,
+  };
 }

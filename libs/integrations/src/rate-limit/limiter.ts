@@ -82,11 +82,19 @@ export function defaultJitterMarginMs(windowSeconds: number): number {
  *   Etsy 10/s → capacity 1, refill 9.30/s: any 11 calls are granted at least 1.075 s apart;
  *   Printify 600/min → capacity 60, refill 8.84/s: any 601 calls at least 61.2 s apart.
  */
-export function bucketForSlidingLimit(limit: number, windowSeconds: number, jitterMarginMs = defaultJitterMarginMs(windowSeconds)): RateLimit {
-  if (!(limit >= 1) || !(windowSeconds > 0) || !(jitterMarginMs >= 0)) throw new RangeError('limit, window and margin must be positive');
+export function bucketForSlidingLimit(
+  limit: number,
+  windowSeconds: number,
+  jitterMarginMs = defaultJitterMarginMs(windowSeconds),
+): RateLimit {
+  if (!(limit >= 1) || !(windowSeconds > 0) || !(jitterMarginMs >= 0))
+    throw new RangeError('limit, window and margin must be positive');
   const capacity = Math.max(1, Math.floor(limit / 10));
   // A hair under the bound, so that floating point never rounds a window up to limit + 1.
-  return { capacity, refillPerSecond: ((Math.floor(limit) + 1 - capacity) / (windowSeconds + jitterMarginMs / 1000)) * (1 - 1e-9) };
+  return {
+    capacity,
+    refillPerSecond: ((Math.floor(limit) + 1 - capacity) / (windowSeconds + jitterMarginMs / 1000)) * (1 - 1e-9),
+  };
 }
 
 /**
@@ -114,7 +122,12 @@ export function bucketForLimit(limit: number, windowSeconds: number, headroom = 
 }
 
 export function assertValidLimit(limit: RateLimit): void {
-  if (!(limit.capacity >= 1) || !Number.isFinite(limit.capacity) || !(limit.refillPerSecond > 0) || !Number.isFinite(limit.refillPerSecond)) {
+  if (
+    !(limit.capacity >= 1) ||
+    !Number.isFinite(limit.capacity) ||
+    !(limit.refillPerSecond > 0) ||
+    !Number.isFinite(limit.refillPerSecond)
+  ) {
     throw new RangeError(`invalid rate limit ${limit.capacity}/${limit.refillPerSecond}`);
   }
 }

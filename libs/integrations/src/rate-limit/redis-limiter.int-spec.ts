@@ -28,7 +28,13 @@ function maxInWindow(times: number[], windowMs: number): number {
 }
 
 /** `workers` loops per replica, each taking tokens one after another until `total` are taken. */
-async function hammer(replicas: RedisRateLimiter[], scope: string, limit: RateLimit, total: number, workers: number): Promise<number[]> {
+async function hammer(
+  replicas: RedisRateLimiter[],
+  scope: string,
+  limit: RateLimit,
+  total: number,
+  workers: number,
+): Promise<number[]> {
   const granted: number[] = [];
   let remaining = total;
   await Promise.all(
@@ -67,7 +73,9 @@ describe('RedisRateLimiter (two replicas, real Redis)', () => {
     const elapsed = performance.now() - started;
     expect(granted).toHaveLength(100);
     for (const windowMs of [100, 250, 500, 1_000, 2_000]) {
-      expect(maxInWindow(granted, windowMs)).toBeLessThanOrEqual(Math.floor(limit.capacity + (limit.refillPerSecond * windowMs) / 1_000));
+      expect(maxInWindow(granted, windowMs)).toBeLessThanOrEqual(
+        Math.floor(limit.capacity + (limit.refillPerSecond * windowMs) / 1_000),
+      );
     }
     // And it does not crawl: 100 tokens at 20/s after a burst of 2 take about 4.9 s.
     expect(elapsed).toBeGreaterThan(4_500);
@@ -112,7 +120,9 @@ describe('RedisRateLimiter (two replicas, real Redis)', () => {
   it("honours another scope's block (an Etsy daily quota) and reports which scope", async () => {
     const [a, b] = [replica(), replica()];
     await a.block('etsy:conn:q:day', 60_000);
-    const error = await b.acquire('etsy:conn:q', { capacity: 5, refillPerSecond: 5 }, { blockScopes: ['etsy:conn:q:day'] }).catch((e: unknown) => e);
+    const error = await b
+      .acquire('etsy:conn:q', { capacity: 5, refillPerSecond: 5 }, { blockScopes: ['etsy:conn:q:day'] })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'RateLimitWaitError', blockedScope: 'etsy:conn:q:day' });
     expect((error as RateLimitWaitError).waitMs).toBeGreaterThan(59_000);
     await b.acquire('etsy:conn:q', { capacity: 5, refillPerSecond: 5 });
@@ -123,9 +133,14 @@ describe('RedisRateLimiter (two replicas, real Redis)', () => {
     const limit: RateLimit = { capacity: 5, refillPerSecond: 50 };
     await a.lowerLimit('etsy:conn:low', { capacity: 1, refillPerSecond: 2 }, 5_000);
     await b.acquire('etsy:conn:low', limit);
-    await expect(b.acquire('etsy:conn:low', limit, { maxWaitMs: 100 })).rejects.toMatchObject({ name: 'RateLimitWaitError', blockedScope: null });
+    await expect(b.acquire('etsy:conn:low', limit, { maxWaitMs: 100 })).rejects.toMatchObject({
+      name: 'RateLimitWaitError',
+      blockedScope: null,
+    });
     await a.drain('etsy:conn:other', limit, -4);
-    const waited = await b.acquire('etsy:conn:other', limit, { maxWaitMs: 0 }).catch((e: RateLimitWaitError) => e.waitMs);
+    const waited = await b
+      .acquire('etsy:conn:other', limit, { maxWaitMs: 0 })
+      .catch((e: RateLimitWaitError) => e.waitMs);
     expect(waited).toBeGreaterThanOrEqual(90);
   });
 
@@ -133,7 +148,8 @@ describe('RedisRateLimiter (two replicas, real Redis)', () => {
     const a = replica();
     const limit: RateLimit = { capacity: 1, refillPerSecond: 1 };
     await a.acquire('s:refuse', limit);
-    for (let i = 0; i < 5; i += 1) await expect(a.acquire('s:refuse', limit, { maxWaitMs: 10 })).rejects.toBeInstanceOf(RateLimitWaitError);
+    for (let i = 0; i < 5; i += 1)
+      await expect(a.acquire('s:refuse', limit, { maxWaitMs: 10 })).rejects.toBeInstanceOf(RateLimitWaitError);
     const started = performance.now();
     await a.acquire('s:refuse', limit, { maxWaitMs: 2_000 });
     expect(performance.now() - started).toBeLessThan(1_200);

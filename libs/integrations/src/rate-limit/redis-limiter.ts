@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { systemClock, type Clock } from '../http/clock';
-import { assertValidLimit, DEFAULT_MAX_WAIT_MS, RateLimitWaitError, type AcquireOptions, type RateLimit, type RateLimiter } from './limiter';
+import {
+  assertValidLimit,
+  DEFAULT_MAX_WAIT_MS,
+  RateLimitWaitError,
+  type AcquireOptions,
+  type RateLimit,
+  type RateLimiter,
+} from './limiter';
 
 /**
  * Time comes from Redis (TIME), never from the calling process, so every replica sees one
@@ -99,7 +106,12 @@ function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
-const SCRIPTS = { acquire: script(ACQUIRE), block: script(BLOCK), blockedFor: script(BLOCKED_FOR), drain: script(DRAIN) };
+const SCRIPTS = {
+  acquire: script(ACQUIRE),
+  block: script(BLOCK),
+  blockedFor: script(BLOCKED_FOR),
+  drain: script(DRAIN),
+};
 
 export interface RedisRateLimiterOptions {
   /** An ioredis client; the limiter never closes it. */
@@ -131,11 +143,19 @@ export class RedisRateLimiter implements RateLimiter {
     assertValidLimit(limit);
     const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     const blockScopes = [scope, ...(options.blockScopes ?? [])];
-    const keys = [this.key(scope, 'bucket'), this.key(scope, 'override'), ...blockScopes.map((s) => this.key(s, 'block'))];
+    const keys = [
+      this.key(scope, 'bucket'),
+      this.key(scope, 'override'),
+      ...blockScopes.map((s) => this.key(s, 'block')),
+    ];
     let waited = 0;
     for (;;) {
       const budget = Math.max(0, maxWaitMs - waited);
-      const reply = (await this.run(SCRIPTS.acquire, keys, [limit.capacity, limit.refillPerSecond, budget])) as number[];
+      const reply = (await this.run(SCRIPTS.acquire, keys, [
+        limit.capacity,
+        limit.refillPerSecond,
+        budget,
+      ])) as number[];
       const [status, waitMs] = [Number(reply[0]), Number(reply[1])];
       if (status === 0) {
         // One millisecond of slack: Node's timers may fire up to a millisecond early.
@@ -173,7 +193,11 @@ export class RedisRateLimiter implements RateLimiter {
 
   async drain(scope: string, limit: RateLimit, maxTokens: number): Promise<void> {
     assertValidLimit(limit);
-    await this.run(SCRIPTS.drain, [this.key(scope, 'bucket'), this.key(scope, 'override')], [limit.capacity, limit.refillPerSecond, maxTokens]);
+    await this.run(
+      SCRIPTS.drain,
+      [this.key(scope, 'bucket'), this.key(scope, 'override')],
+      [limit.capacity, limit.refillPerSecond, maxTokens],
+    );
   }
 
   private key(scope: string, kind: 'bucket' | 'block' | 'override'): string {

@@ -13,7 +13,11 @@ export interface LimiterWaitEvent {
  * the shared budget, and how often it refuses). Only acquire() is watched; a hook that throws
  * is ignored, and errors other than RateLimitWaitError are not reported.
  */
-export function withLimiterWaitHook(limiter: RateLimiter, onWait: (event: LimiterWaitEvent) => void, clock: Clock = systemClock): RateLimiter {
+export function withLimiterWaitHook(
+  limiter: RateLimiter,
+  onWait: (event: LimiterWaitEvent) => void,
+  clock: Clock = systemClock,
+): RateLimiter {
   const report = (event: LimiterWaitEvent) => {
     try {
       onWait(event);

@@ -17,10 +17,21 @@ export function fakeFetch(...script: Reply[]): FetchLike & { calls: RecordedCall
   const fn = async (url: string, init: RequestInit): Promise<Response> => {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, key) => (headers[key] = value));
-    calls.push({ url: new URL(url), method: init.method ?? 'GET', headers, body: typeof init.body === 'string' ? init.body : undefined, redirect: init.redirect, atMs: Date.now() });
-    const reply = script.length ? script[Math.min(calls.length - 1, script.length - 1)] : new Error('no reply scripted');
+    calls.push({
+      url: new URL(url),
+      method: init.method ?? 'GET',
+      headers,
+      body: typeof init.body === 'string' ? init.body : undefined,
+      redirect: init.redirect,
+      atMs: Date.now(),
+    });
+    const reply = script.length
+      ? script[Math.min(calls.length - 1, script.length - 1)]
+      : new Error('no reply scripted');
     if (reply === 'hang') {
-      return new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      return new Promise<Response>((_, reject) =>
+        init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
     }
     const value = typeof reply === 'function' ? await reply() : reply;
     if (value instanceof Error) throw value;
@@ -56,6 +67,7 @@ export function stalledBody(first = '{"a":'): Response {
 /** Captures log lines as the JSON a pino logger would write. */
 export function captureLogger() {
   const lines: string[] = [];
-  const write = (level: string) => (fields: Record<string, unknown>, message?: string) => lines.push(JSON.stringify({ level, ...fields, msg: message }));
+  const write = (level: string) => (fields: Record<string, unknown>, message?: string) =>
+    lines.push(JSON.stringify({ level, ...fields, msg: message }));
   return { logger: { info: write('info'), warn: write('warn') }, lines };
 }

@@ -16,9 +16,24 @@ import { etsyLedgerEntryRow, etsyPaymentRow, partition, quarantinedFrom } from '
 import { epochSeconds, ETSY_EARLIEST_TIMESTAMP } from './windows';
 
 export interface EtsyLedgerApi {
-  listLedgerEntries(auth: EtsyAuth, shopId: string, query: EtsyLedgerQuery, options?: CallOptions): Promise<EtsyLedgerPage>;
-  listLedgerEntryPayments(auth: EtsyAuth, shopId: string, ledgerEntryIds: readonly string[], options?: CallOptions): Promise<EtsyPaymentList>;
-  listPaymentsByIds(auth: EtsyAuth, shopId: string, paymentIds: readonly string[], options?: CallOptions): Promise<EtsyPaymentList>;
+  listLedgerEntries(
+    auth: EtsyAuth,
+    shopId: string,
+    query: EtsyLedgerQuery,
+    options?: CallOptions,
+  ): Promise<EtsyLedgerPage>;
+  listLedgerEntryPayments(
+    auth: EtsyAuth,
+    shopId: string,
+    ledgerEntryIds: readonly string[],
+    options?: CallOptions,
+  ): Promise<EtsyPaymentList>;
+  listPaymentsByIds(
+    auth: EtsyAuth,
+    shopId: string,
+    paymentIds: readonly string[],
+    options?: CallOptions,
+  ): Promise<EtsyPaymentList>;
 }
 
 /**
@@ -55,20 +70,32 @@ export function etsyLedgerStream(api: EtsyLedgerApi, deps: EtsyStreamDeps): Sync
     initial: () => ({ watermark: null, pass: null }),
     begin(ctx: SyncStreamContext, stored: EtsyLedgerPosition): EtsyLedgerPosition {
       if (stored.pass) return stored;
-      const windowStart = stored.watermark === null ? null : stored.watermark - deps.lookbacks.etsyLedgerSeconds[ctx.mode];
-      return { watermark: stored.watermark, pass: { windowStart, until: epochSeconds(deps.now()), offset: 0, pagesDone: 0 } };
+      const windowStart =
+        stored.watermark === null ? null : stored.watermark - deps.lookbacks.etsyLedgerSeconds[ctx.mode];
+      return {
+        watermark: stored.watermark,
+        pass: { windowStart, until: epochSeconds(deps.now()), offset: 0, pagesDone: 0 },
+      };
     },
     async fetchPage(ctx: SyncStreamContext, position: EtsyLedgerPosition): Promise<FetchedPage<EtsyLedgerPosition>> {
       const pass = position.pass ?? fail('the ledger stream fetched without a pass');
-      const windowStart = Math.max(ETSY_EARLIEST_TIMESTAMP, pass.windowStart ?? (await firstWindowStart(deps, ctx, pass.until)));
+      const windowStart = Math.max(
+        ETSY_EARLIEST_TIMESTAMP,
+        pass.windowStart ?? (await firstWindowStart(deps, ctx, pass.until)),
+      );
       const windowEnd = Math.min(windowStart + ETSY_MAX_LEDGER_WINDOW_SECONDS, pass.until);
       const fetchedAt = new Date(deps.now());
-      const page = await api.listLedgerEntries(deps.auth, ctx.shopId, {
-        minCreated: windowStart,
-        maxCreated: windowEnd,
-        limit: ETSY_LEDGER_PAGE_SIZE,
-        offset: pass.offset,
-      }, { signal: ctx.signal });
+      const page = await api.listLedgerEntries(
+        deps.auth,
+        ctx.shopId,
+        {
+          minCreated: windowStart,
+          maxCreated: windowEnd,
+          limit: ETSY_LEDGER_PAGE_SIZE,
+          offset: pass.offset,
+        },
+        { signal: ctx.signal },
+      );
       const received = page.entries.length + page.rejected.length;
       const moreInWindow = received === ETSY_LEDGER_PAGE_SIZE && pass.offset + received < page.count;
       const nextStart = windowEnd + 1;
@@ -101,10 +128,17 @@ export function etsyLedgerStream(api: EtsyLedgerApi, deps: EtsyStreamDeps): Sync
           const quarantine = new SyncQuarantineRepository(tx);
           const scope = { userId: ctx.userId, provider: 'etsy' as const, shopId: ctx.shopId, stream: 'etsy:ledger' };
           await quarantine.record(scope, quarantined);
-          await quarantine.release(scope, [...entryRows.map((row) => row.entryId), ...payments.rows.map((row) => row.paymentId)]);
+          await quarantine.release(scope, [
+            ...entryRows.map((row) => row.entryId),
+            ...payments.rows.map((row) => row.paymentId),
+          ]);
           await orders.linkPendingLedgerEntries(ctx.userId, ctx.shopId);
           // A ledger page changes no order count: its rows are fees and payments of receipts counted by the receipts stream.
-          return { ordersAdded: 0, ordersChanged: 0, rowsWritten: entries.added + entries.changed + paid.added + paid.changed + quarantined.length };
+          return {
+            ordersAdded: 0,
+            ordersChanged: 0,
+            rowsWritten: entries.added + entries.changed + paid.added + paid.changed + quarantined.length,
+          };
         },
       };
     },
@@ -132,9 +166,15 @@ async function paymentsOwed(
   entries: readonly EtsyLedgerEntry[],
 ): Promise<{ sales: string[]; refunds: string[] }> {
   const sales = entries.filter((entry) => isType(entry, 'PAYMENT_GROSS') && entry.referenceId !== null);
-  const known = await new EtsyOrdersRepository(deps.dataSource).knownPaymentIds(ctx.userId, ctx.shopId, sales.map((entry) => entry.referenceId as string));
+  const known = await new EtsyOrdersRepository(deps.dataSource).knownPaymentIds(
+    ctx.userId,
+    ctx.shopId,
+    sales.map((entry) => entry.referenceId as string),
+  );
   const newSales = sales.filter((entry) => !known.has(entry.referenceId as string)).map((entry) => entry.entryId);
-  const refunded = entries.filter((entry) => entry.paymentAdjustments.length > 0).flatMap((entry) => paymentIdsOfAdjustments(entry));
+  const refunded = entries
+    .filter((entry) => entry.paymentAdjustments.length > 0)
+    .flatMap((entry) => paymentIdsOfAdjustments(entry));
   return {
     sales: [...new Set([...(pass.pendingSales ?? []), ...newSales])],
     refunds: [...new Set([...(pass.pendingRefunds ?? []), ...refunded])],
@@ -151,7 +191,13 @@ async function fetchPayments(
   ctx: SyncStreamContext,
   owed: { sales: string[]; refunds: string[] },
   lastPage: boolean,
-): Promise<{ rows: EtsyPaymentRow[]; quarantined: QuarantinedRecord[]; requests: number; pendingSales: string[]; pendingRefunds: string[] }> {
+): Promise<{
+  rows: EtsyPaymentRow[];
+  quarantined: QuarantinedRecord[];
+  requests: number;
+  pendingSales: string[];
+  pendingRefunds: string[];
+}> {
   const lists: EtsyPaymentList[] = [];
   const drain = async (ids: string[], call: (batch: string[]) => Promise<EtsyPaymentList>): Promise<string[]> => {
     let left = ids;
@@ -161,9 +207,15 @@ async function fetchPayments(
     }
     return left;
   };
-  const pendingSales = await drain(owed.sales, (batch) => api.listLedgerEntryPayments(deps.auth, ctx.shopId, batch, { signal: ctx.signal }));
-  const pendingRefunds = await drain(owed.refunds, (batch) => api.listPaymentsByIds(deps.auth, ctx.shopId, batch, { signal: ctx.signal }));
-  const outcomes = lists.flatMap((list) => list.payments.map((payment, index) => etsyPaymentRow(payment, list.payloads[index])));
+  const pendingSales = await drain(owed.sales, (batch) =>
+    api.listLedgerEntryPayments(deps.auth, ctx.shopId, batch, { signal: ctx.signal }),
+  );
+  const pendingRefunds = await drain(owed.refunds, (batch) =>
+    api.listPaymentsByIds(deps.auth, ctx.shopId, batch, { signal: ctx.signal }),
+  );
+  const outcomes = lists.flatMap((list) =>
+    list.payments.map((payment, index) => etsyPaymentRow(payment, list.payloads[index])),
+  );
   const { rows, quarantined } = partition(outcomes);
   for (const list of lists) quarantined.push(...quarantinedFrom(list.rejected, 'payments'));
   return { rows, quarantined, requests: lists.length, pendingSales, pendingRefunds };
@@ -171,7 +223,9 @@ async function fetchPayments(
 
 /** The payments a refund entry's adjustments change. */
 function paymentIdsOfAdjustments(entry: EtsyLedgerEntry): string[] {
-  return entry.paymentAdjustments.flatMap((adjustment) => (adjustment.paymentId === null ? [] : [adjustment.paymentId]));
+  return entry.paymentAdjustments.flatMap((adjustment) =>
+    adjustment.paymentId === null ? [] : [adjustment.paymentId],
+  );
 }
 
 function fail(message: string): never {

@@ -6,7 +6,12 @@ import { etsyReceiptRow, partition, quarantinedFrom } from './rows';
 import { epochSeconds, ETSY_EARLIEST_TIMESTAMP, type SyncLookbacks } from './windows';
 
 export interface EtsyReceiptsApi {
-  listReceipts(auth: EtsyAuth, shopId: string, query: EtsyReceiptQuery, options?: CallOptions): Promise<EtsyReceiptPage>;
+  listReceipts(
+    auth: EtsyAuth,
+    shopId: string,
+    query: EtsyReceiptQuery,
+    options?: CallOptions,
+  ): Promise<EtsyReceiptPage>;
 }
 
 export interface EtsyStreamDeps {
@@ -46,28 +51,47 @@ export function etsyReceiptsStream(api: EtsyReceiptsApi, deps: EtsyStreamDeps): 
     initial: () => ({ watermark: null, pass: null }),
     begin(ctx: SyncStreamContext, stored: EtsyReceiptsPosition): EtsyReceiptsPosition {
       if (stored.pass) return stored;
-      const sinceModified = stored.watermark === null ? null : stored.watermark - deps.lookbacks.etsyReceiptsSeconds[ctx.mode];
+      const sinceModified =
+        stored.watermark === null ? null : stored.watermark - deps.lookbacks.etsyReceiptsSeconds[ctx.mode];
       return {
         watermark: stored.watermark,
-        pass: { sinceModified, startedAt: epochSeconds(deps.now()), afterCreated: ETSY_EARLIEST_TIMESTAMP, skip: 0, pagesDone: 0 },
+        pass: {
+          sinceModified,
+          startedAt: epochSeconds(deps.now()),
+          afterCreated: ETSY_EARLIEST_TIMESTAMP,
+          skip: 0,
+          pagesDone: 0,
+        },
       };
     },
-    async fetchPage(ctx: SyncStreamContext, position: EtsyReceiptsPosition): Promise<FetchedPage<EtsyReceiptsPosition>> {
+    async fetchPage(
+      ctx: SyncStreamContext,
+      position: EtsyReceiptsPosition,
+    ): Promise<FetchedPage<EtsyReceiptsPosition>> {
       const pass = position.pass ?? fail('the receipts stream fetched without a pass');
       const fetchedAt = new Date(deps.now());
-      const page = await api.listReceipts(deps.auth, ctx.shopId, {
-        minLastModified: pass.sinceModified === null ? undefined : Math.max(ETSY_EARLIEST_TIMESTAMP, pass.sinceModified),
-        minCreated: pass.afterCreated,
-        sortOn: 'created',
-        sortOrder: 'asc',
-        limit: ETSY_RECEIPTS_PAGE_SIZE,
-        offset: pass.skip,
-      }, { signal: ctx.signal });
+      const page = await api.listReceipts(
+        deps.auth,
+        ctx.shopId,
+        {
+          minLastModified:
+            pass.sinceModified === null ? undefined : Math.max(ETSY_EARLIEST_TIMESTAMP, pass.sinceModified),
+          minCreated: pass.afterCreated,
+          sortOn: 'created',
+          sortOrder: 'asc',
+          limit: ETSY_RECEIPTS_PAGE_SIZE,
+          offset: pass.skip,
+        },
+        { signal: ctx.signal },
+      );
       const received = page.receipts.length + page.rejected.length;
       const done = received < ETSY_RECEIPTS_PAGE_SIZE;
       const next: EtsyReceiptsPosition = done
         ? { watermark: pass.startedAt, pass: null }
-        : { watermark: position.watermark, pass: { ...pass, ...keysetAfter(page, pass), pagesDone: pass.pagesDone + 1 } };
+        : {
+            watermark: position.watermark,
+            pass: { ...pass, ...keysetAfter(page, pass), pagesDone: pass.pagesDone + 1 },
+          };
       const remaining = Math.max(0, page.count - pass.skip - received);
       const outcomes = page.receipts.map((receipt, index) => etsyReceiptRow(receipt, page.payloads[index]));
       const { rows, quarantined } = partition(outcomes);
@@ -83,10 +107,17 @@ export function etsyReceiptsStream(api: EtsyReceiptsApi, deps: EtsyStreamDeps): 
           const quarantine = new SyncQuarantineRepository(tx);
           const scope = { userId: ctx.userId, provider: 'etsy' as const, shopId: ctx.shopId, stream: 'etsy:receipts' };
           await quarantine.record(scope, quarantined);
-          await quarantine.release(scope, rows.map((row) => row.receiptId));
+          await quarantine.release(
+            scope,
+            rows.map((row) => row.receiptId),
+          );
           // Ledger entries that arrived before their receipt's lines can be linked now.
           if (counts.added > 0) await orders.linkPendingLedgerEntries(ctx.userId, ctx.shopId);
-          return { ordersAdded: counts.added, ordersChanged: counts.changed, rowsWritten: counts.added + counts.changed + quarantined.length };
+          return {
+            ordersAdded: counts.added,
+            ordersChanged: counts.changed,
+            rowsWritten: counts.added + counts.changed + quarantined.length,
+          };
         },
       };
     },
@@ -98,19 +129,29 @@ export function etsyReceiptsStream(api: EtsyReceiptsApi, deps: EtsyStreamDeps): 
  * many receipts of that second (at the end of the page) were already read. A page whose last
  * records could not be read falls back to a plain offset.
  */
-function keysetAfter(page: EtsyReceiptPage, pass: { afterCreated: number; skip: number }): { afterCreated: number; skip: number } {
+function keysetAfter(
+  page: EtsyReceiptPage,
+  pass: { afterCreated: number; skip: number },
+): { afterCreated: number; skip: number } {
   const received = page.receipts.length + page.rejected.length;
   const last = page.receipts.at(-1);
   const rejectedIndexes = new Set(page.rejected.map((record) => record.index));
   const lastReadableIndex = lastIndexNotIn(received, rejectedIndexes);
-  if (!last || lastReadableIndex !== received - 1) return { afterCreated: pass.afterCreated, skip: pass.skip + received };
+  if (!last || lastReadableIndex !== received - 1)
+    return { afterCreated: pass.afterCreated, skip: pass.skip + received };
   const lastCreated = epochSeconds(last.createdAt.getTime());
   if (lastCreated <= pass.afterCreated) return { afterCreated: pass.afterCreated, skip: pass.skip + received };
   let sameSecond = 0;
-  for (let index = page.receipts.length - 1; index >= 0 && epochSeconds(page.receipts[index].createdAt.getTime()) === lastCreated; index--) sameSecond += 1;
+  for (
+    let index = page.receipts.length - 1;
+    index >= 0 && epochSeconds(page.receipts[index].createdAt.getTime()) === lastCreated;
+    index--
+  )
+    sameSecond += 1;
   // A rejected record between those of the same second would sit in the run too; such a page falls back to offsets.
   const tailStart = received - sameSecond;
-  for (const index of rejectedIndexes) if (index >= tailStart) return { afterCreated: pass.afterCreated, skip: pass.skip + received };
+  for (const index of rejectedIndexes)
+    if (index >= tailStart) return { afterCreated: pass.afterCreated, skip: pass.skip + received };
   return { afterCreated: lastCreated, skip: sameSecond };
 }
 

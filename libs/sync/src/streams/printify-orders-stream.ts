@@ -7,7 +7,12 @@ import { partition, printifyOrderRow, quarantinedFrom } from './rows';
 import type { SyncLookbacks } from './windows';
 
 export interface PrintifyOrdersApi {
-  listOrders(auth: PrintifyAuth, shopId: string, query: PrintifyOrderQuery, options?: PrintifyOrdersOptions): Promise<PrintifyOrdersResult>;
+  listOrders(
+    auth: PrintifyAuth,
+    shopId: string,
+    query: PrintifyOrderQuery,
+    options?: PrintifyOrdersOptions,
+  ): Promise<PrintifyOrdersResult>;
 }
 
 export interface PrintifyStreamDeps {
@@ -33,7 +38,10 @@ export interface PrintifyOrdersPosition {
   pass: { page: number; stopBefore: number | null; newestSeen: number | null } | null;
 }
 
-export function printifyOrdersStream(api: PrintifyOrdersApi, deps: PrintifyStreamDeps): SyncStream<PrintifyOrdersPosition> {
+export function printifyOrdersStream(
+  api: PrintifyOrdersApi,
+  deps: PrintifyStreamDeps,
+): SyncStream<PrintifyOrdersPosition> {
   return {
     name: 'printify:orders',
     initial: () => ({ newest: null, pass: null }),
@@ -41,13 +49,26 @@ export function printifyOrdersStream(api: PrintifyOrdersApi, deps: PrintifyStrea
       if (stored.pass) return stored;
       const lookbackMs = deps.lookbacks.printifyOrdersSeconds[ctx.mode] * 1000;
       const fromWatermark = stored.newest === null ? null : stored.newest - lookbackMs;
-      const stopBefore = fromWatermark === null ? deps.syncFromMs : deps.syncFromMs === null ? fromWatermark : Math.max(fromWatermark, deps.syncFromMs);
+      const stopBefore =
+        fromWatermark === null
+          ? deps.syncFromMs
+          : deps.syncFromMs === null
+            ? fromWatermark
+            : Math.max(fromWatermark, deps.syncFromMs);
       return { newest: stored.newest, pass: { page: 1, stopBefore, newestSeen: null } };
     },
-    async fetchPage(ctx: SyncStreamContext, position: PrintifyOrdersPosition): Promise<FetchedPage<PrintifyOrdersPosition>> {
+    async fetchPage(
+      ctx: SyncStreamContext,
+      position: PrintifyOrdersPosition,
+    ): Promise<FetchedPage<PrintifyOrdersPosition>> {
       const pass = position.pass ?? fail('the Printify stream fetched without a pass');
       const fetchedAt = new Date(deps.now());
-      const page = await api.listOrders(deps.auth, ctx.shopId, { page: pass.page }, { currency: deps.currency, signal: ctx.signal });
+      const page = await api.listOrders(
+        deps.auth,
+        ctx.shopId,
+        { page: pass.page },
+        { currency: deps.currency, signal: ctx.signal },
+      );
       const placed = page.orders.map((order) => order.createdAt.getTime());
       const reachedOlder = pass.stopBefore !== null && placed.some((at) => at < (pass.stopBefore as number));
       const done = !page.hasNextPage || reachedOlder;
@@ -55,9 +76,14 @@ export function printifyOrdersStream(api: PrintifyOrdersApi, deps: PrintifyStrea
       const newestKnown = Number.isFinite(newestSeen) ? newestSeen : null;
       const next: PrintifyOrdersPosition = done
         ? { newest: maxOrNull(position.newest, newestKnown), pass: null }
-        : { newest: position.newest, pass: { page: pass.page + 1, stopBefore: pass.stopBefore, newestSeen: newestKnown } };
+        : {
+            newest: position.newest,
+            pass: { page: pass.page + 1, stopBefore: pass.stopBefore, newestSeen: newestKnown },
+          };
       // Orders from before "Sync orders from" are not the seller's business here.
-      const wanted = page.orders.map((order, index) => ({ order, payload: page.payloads[index] })).filter(({ order }) => deps.syncFromMs === null || order.createdAt.getTime() >= (deps.syncFromMs as number));
+      const wanted = page.orders
+        .map((order, index) => ({ order, payload: page.payloads[index] }))
+        .filter(({ order }) => deps.syncFromMs === null || order.createdAt.getTime() >= (deps.syncFromMs as number));
       const { rows, quarantined } = partition(wanted.map(({ order, payload }) => printifyOrderRow(order, payload)));
       quarantined.push(...quarantinedFrom(page.rejected, `orders@page${pass.page}`));
       return {
@@ -68,10 +94,22 @@ export function printifyOrdersStream(api: PrintifyOrdersApi, deps: PrintifyStrea
         async write(tx: EntityManager): Promise<PageWriteResult> {
           const counts = await new PrintifyOrdersRepository(tx).upsertOrders(ctx.userId, ctx.shopId, rows, fetchedAt);
           const quarantine = new SyncQuarantineRepository(tx);
-          const scope = { userId: ctx.userId, provider: 'printify' as const, shopId: ctx.shopId, stream: 'printify:orders' };
+          const scope = {
+            userId: ctx.userId,
+            provider: 'printify' as const,
+            shopId: ctx.shopId,
+            stream: 'printify:orders',
+          };
           await quarantine.record(scope, quarantined);
-          await quarantine.release(scope, rows.map((row) => row.orderId));
-          return { ordersAdded: counts.added, ordersChanged: counts.changed, rowsWritten: counts.added + counts.changed + quarantined.length };
+          await quarantine.release(
+            scope,
+            rows.map((row) => row.orderId),
+          );
+          return {
+            ordersAdded: counts.added,
+            ordersChanged: counts.changed,
+            rowsWritten: counts.added + counts.changed + quarantined.length,
+          };
         },
       };
     },

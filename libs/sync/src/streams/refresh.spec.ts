@@ -7,8 +7,12 @@ describe('settleRefresh', () => {
   it('announces an added or changed order once, naming no run', async () => {
     const published: unknown[] = [];
     const events = { publish: async (name: string, payload: unknown) => void published.push([name, payload]) };
-    expect(await settleRefresh(events, scope, { added: 1, changed: 0, writtenKeys: ['o1'] }, at)).toEqual({ outcome: 'added' });
-    expect(await settleRefresh(events, scope, { added: 0, changed: 1, writtenKeys: ['o1'] }, at)).toEqual({ outcome: 'changed' });
+    expect(await settleRefresh(events, scope, { added: 1, changed: 0, writtenKeys: ['o1'] }, at)).toEqual({
+      outcome: 'added',
+    });
+    expect(await settleRefresh(events, scope, { added: 0, changed: 1, writtenKeys: ['o1'] }, at)).toEqual({
+      outcome: 'changed',
+    });
     expect(published).toEqual([
       ['orders.synced', { ...scope, syncRunId: null, ordersAdded: 1, ordersChanged: 0, syncedAt: at.toISOString() }],
       ['orders.synced', { ...scope, syncRunId: null, ordersAdded: 0, ordersChanged: 1, syncedAt: at.toISOString() }],
@@ -18,7 +22,9 @@ describe('settleRefresh', () => {
   it('stays quiet when the stored version was already current', async () => {
     const published: unknown[] = [];
     const events = { publish: async (name: string) => void published.push(name) };
-    expect(await settleRefresh(events, scope, { added: 0, changed: 0, writtenKeys: [] }, at)).toEqual({ outcome: 'unchanged' });
+    expect(await settleRefresh(events, scope, { added: 0, changed: 0, writtenKeys: [] }, at)).toEqual({
+      outcome: 'unchanged',
+    });
     expect(published).toEqual([]);
   });
 });

@@ -1,11 +1,5 @@
 import type { CurrencyCode, Money } from '@pod/domain';
-import type {
-  EtsyLedgerEntry,
-  EtsyPayment,
-  EtsyReceipt,
-  PrintifyOrder,
-  RejectedRecord,
-} from '@pod/integrations';
+import type { EtsyLedgerEntry, EtsyPayment, EtsyReceipt, PrintifyOrder, RejectedRecord } from '@pod/integrations';
 import type { EtsyLedgerEntryRow, EtsyPaymentRow, EtsyReceiptRow, PrintifyOrderRow, QuarantinedRecord } from '@pod/db';
 
 /**
@@ -35,7 +29,15 @@ function outcome<Row>(recordKey: string, payload: unknown, build: () => Row): Ro
     return { ok: true, row: build() };
   } catch (error) {
     if (!(error instanceof MixedCurrencies)) throw error;
-    return { ok: false, quarantined: { recordKey, field: error.field, reason: 'is in another currency than the rest of the record', payload } };
+    return {
+      ok: false,
+      quarantined: {
+        recordKey,
+        field: error.field,
+        reason: 'is in another currency than the rest of the record',
+        payload,
+      },
+    };
   }
 }
 
@@ -79,7 +81,10 @@ export function etsyReceiptRow(receipt: EtsyReceipt, payload: unknown): RowOutco
         quantity: line.quantity,
         currency: line.price.currency,
         unitPriceMinor: line.price.amountMinor,
-        shippingMinor: line.shippingCost === null ? null : amountIn(line.shippingCost, line.price.currency, 'transactions.shipping_cost'),
+        shippingMinor:
+          line.shippingCost === null
+            ? null
+            : amountIn(line.shippingCost, line.price.currency, 'transactions.shipping_cost'),
         isDigital: line.isDigital,
       })),
       payload,
@@ -175,7 +180,10 @@ export function quarantinedFrom(rejected: readonly RejectedRecord[], pageLabel: 
 }
 
 /** Splits row outcomes into rows to store and records to quarantine. */
-export function partition<Row>(outcomes: readonly RowOutcome<Row>[]): { rows: Row[]; quarantined: QuarantinedRecord[] } {
+export function partition<Row>(outcomes: readonly RowOutcome<Row>[]): {
+  rows: Row[];
+  quarantined: QuarantinedRecord[];
+} {
   const rows: Row[] = [];
   const quarantined: QuarantinedRecord[] = [];
   for (const item of outcomes) {

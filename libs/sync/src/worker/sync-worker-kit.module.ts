@@ -28,7 +28,10 @@ export class LimiterRedisCloser implements OnApplicationShutdown {
 }
 
 export function providerLoggerFrom(logger: Logger): ProviderLogger {
-  return { info: (fields, message) => logger.info(fields, message), warn: (fields, message) => logger.warn(fields, message) };
+  return {
+    info: (fields, message) => logger.info(fields, message),
+    warn: (fields, message) => logger.warn(fields, message),
+  };
 }
 
 /** How often a process checks the synced tables' statistics (a catalog read) while it syncs. */
@@ -41,7 +44,11 @@ function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger)
     if (Date.now() - lastCheck < STATISTICS_CHECK_EVERY_MS) return;
     lastCheck = Date.now();
     const analyzed = await statistics.analyzeStale();
-    if (analyzed.length > 0) logger.info({ event: 'sync.analyzed', tables: analyzed, ms: Date.now() - lastCheck }, 'refreshed the planner statistics of tables the sync fills');
+    if (analyzed.length > 0)
+      logger.info(
+        { event: 'sync.analyzed', tables: analyzed, ms: Date.now() - lastCheck },
+        'refreshed the planner statistics of tables the sync fills',
+      );
   };
 }
 
@@ -53,7 +60,11 @@ function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger)
 @Global()
 @Module({
   providers: [
-    { provide: TokenCipher, inject: [AppConfig], useFactory: (config: AppConfig) => TokenCipher.fromAppSecret(config.APP_SECRET) },
+    {
+      provide: TokenCipher,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => TokenCipher.fromAppSecret(config.APP_SECRET),
+    },
     {
       provide: LIMITER_REDIS,
       inject: [AppConfig],
@@ -73,7 +84,8 @@ function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger)
     {
       provide: PROVIDER_LIMITER,
       inject: [RedisRateLimiter, WORKER_METRICS],
-      useFactory: (limiter: RedisRateLimiter, metrics: ProcessMetrics): RateLimiter => withLimiterWaitHook(limiter, metrics.onLimiterWait),
+      useFactory: (limiter: RedisRateLimiter, metrics: ProcessMetrics): RateLimiter =>
+        withLimiterWaitHook(limiter, metrics.onLimiterWait),
     },
     {
       provide: ConnectionsRepository,
@@ -84,12 +96,21 @@ function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger)
     {
       provide: SyncRunner,
       inject: [DataSource, ConnectionsRepository, DomainEventPublisher, WORKER_LOGGER, WORKER_METRICS],
-      useFactory: (dataSource: DataSource, connections: ConnectionsRepository, events: DomainEventPublisher, logger: Logger, metrics: ProcessMetrics) =>
+      useFactory: (
+        dataSource: DataSource,
+        connections: ConnectionsRepository,
+        events: DomainEventPublisher,
+        logger: Logger,
+        metrics: ProcessMetrics,
+      ) =>
         new SyncRunner({
           dataSource,
           markConnection: (userId, provider, status) => connections.markStatus(userId, provider, status),
           publish: (name, payload) => events.publish(name, payload),
-          logger: { info: (fields, message) => logger.info(fields, message), warn: (fields, message) => logger.warn(fields, message) },
+          logger: {
+            info: (fields, message) => logger.info(fields, message),
+            warn: (fields, message) => logger.warn(fields, message),
+          },
           shutdown: workerShutdownSignal,
           onPage: metrics.onSyncPage,
           beforePage: statisticsKeeper(new TableStatisticsRepository(dataSource), logger),

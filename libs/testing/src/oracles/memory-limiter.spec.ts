@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { bucketForLimit, bucketForSlidingLimit, mostGrantedInWindow, RateLimitWaitError, scopeKey } from '@pod/integrations';
+import {
+  bucketForLimit,
+  bucketForSlidingLimit,
+  mostGrantedInWindow,
+  RateLimitWaitError,
+  scopeKey,
+} from '@pod/integrations';
 import { InMemoryRateLimiter } from './memory-limiter';
 
 /** The largest number of times inside any window [t, t + windowMs). */
@@ -25,7 +31,9 @@ describe('bucketForLimit', () => {
         const b = bucketForLimit(limit, window);
         expect(b.capacity).toBeGreaterThanOrEqual(1);
         expect(b.refillPerSecond).toBeGreaterThan(0);
-        expect(Math.floor(b.capacity + b.refillPerSecond * window + 1e-9)).toBeLessThanOrEqual(Math.max(1, Math.floor(limit * 0.9)));
+        expect(Math.floor(b.capacity + b.refillPerSecond * window + 1e-9)).toBeLessThanOrEqual(
+          Math.max(1, Math.floor(limit * 0.9)),
+        );
       }),
     );
   });
@@ -37,14 +45,21 @@ describe('bucketForLimit', () => {
     // A fiftieth of a long window: 1.2 s of Printify's minute.
     expect(bucketForSlidingLimit(600, 60).refillPerSecond).toBeCloseTo(541 / 61.2, 6);
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 3_600 }), fc.integer({ min: 0, max: 2_000 }), (limit, window, marginMs) => {
-        const b = bucketForSlidingLimit(limit, window, marginMs);
-        expect(b.capacity).toBeGreaterThanOrEqual(1);
-        // Fewer than capacity + refill · (W + J) grants within any span shorter than W + J: at most the limit.
-        expect(b.capacity + b.refillPerSecond * (window + marginMs / 1_000)).toBeLessThan(limit + 1);
-        expect(mostGrantedInWindow(b, window + marginMs / 1_000)).toBeLessThanOrEqual(limit);
-        expect(b.refillPerSecond * (window + marginMs / 1_000)).toBeGreaterThanOrEqual((limit + 1 - b.capacity) * (1 - 1e-8));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 3_600 }),
+        fc.integer({ min: 0, max: 2_000 }),
+        (limit, window, marginMs) => {
+          const b = bucketForSlidingLimit(limit, window, marginMs);
+          expect(b.capacity).toBeGreaterThanOrEqual(1);
+          // Fewer than capacity + refill · (W + J) grants within any span shorter than W + J: at most the limit.
+          expect(b.capacity + b.refillPerSecond * (window + marginMs / 1_000)).toBeLessThan(limit + 1);
+          expect(mostGrantedInWindow(b, window + marginMs / 1_000)).toBeLessThanOrEqual(limit);
+          expect(b.refillPerSecond * (window + marginMs / 1_000)).toBeGreaterThanOrEqual(
+            (limit + 1 - b.capacity) * (1 - 1e-8),
+          );
+        },
+      ),
     );
   });
 
@@ -64,11 +79,13 @@ describe('InMemoryRateLimiter', () => {
           const limiter = new InMemoryRateLimiter();
           const start = Date.now();
           const granted: number[] = [];
-          const calls = [...arrivals].sort((a, b) => a - b).map(async (at) => {
-            await new Promise((r) => setTimeout(r, at));
-            await limiter.acquire('s', limit, { maxWaitMs: 60_000 });
-            granted.push(Date.now() - start);
-          });
+          const calls = [...arrivals]
+            .sort((a, b) => a - b)
+            .map(async (at) => {
+              await new Promise((r) => setTimeout(r, at));
+              await limiter.acquire('s', limit, { maxWaitMs: 60_000 });
+              granted.push(Date.now() - start);
+            });
           await jest.advanceTimersByTimeAsync(70_000);
           await Promise.all(calls);
           expect(granted).toHaveLength(arrivals.length);
@@ -83,7 +100,10 @@ describe('InMemoryRateLimiter', () => {
     const limiter = new InMemoryRateLimiter();
     const limit = { capacity: 1, refillPerSecond: 1 };
     await limiter.acquire('s', limit);
-    await expect(limiter.acquire('s', limit, { maxWaitMs: 500 })).rejects.toMatchObject({ waitMs: 1_000, blockedScope: null });
+    await expect(limiter.acquire('s', limit, { maxWaitMs: 500 })).rejects.toMatchObject({
+      waitMs: 1_000,
+      blockedScope: null,
+    });
     const p = limiter.acquire('s', limit, { maxWaitMs: 1_000 });
     await jest.advanceTimersByTimeAsync(1_000);
     await expect(p).resolves.toBeUndefined();

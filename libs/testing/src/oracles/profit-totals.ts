@@ -1,4 +1,13 @@
-import { marginOf, MixedCurrencyError, money, type CostKind, type DisplayCurrencyCode, type Margin, type Money, type OrderProfit } from '@pod/domain';
+import {
+  marginOf,
+  MixedCurrencyError,
+  money,
+  type CostKind,
+  type DisplayCurrencyCode,
+  type Margin,
+  type Money,
+  type OrderProfit,
+} from '@pod/domain';
 
 /**
  * THE TEST ORACLE of the dashboard totals (production sums in SQL: OrderProfitsRepository),
@@ -49,7 +58,8 @@ export function sumOrderProfits(results: readonly OrderProfit[], currency: Displ
     if (result.provisional) provisionalOrders += 1;
     if (result.feesEstimated) ordersWithEstimatedFees += 1;
     if (!result.fulfilmentCostKnown) ordersWithoutFulfilmentCost += 1;
-    for (const cost of result.display.costs) byKind.set(cost.kind, (byKind.get(cost.kind) ?? 0) + cost.display.amountMinor);
+    for (const cost of result.display.costs)
+      byKind.set(cost.kind, (byKind.get(cost.kind) ?? 0) + cost.display.amountMinor);
   }
   const revenueMoney = money(revenue, currency);
   const netProfitMoney = money(netProfit, currency);

@@ -1,9 +1,23 @@
 import fc from 'fast-check';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, FxRatesRepository, OrderEditsRepository, OrderViewsRepository, prepareDatabase, type DashboardSums } from '@pod/db';
+import {
+  createDataSource,
+  FxRatesRepository,
+  OrderEditsRepository,
+  OrderViewsRepository,
+  prepareDatabase,
+  type DashboardSums,
+} from '@pod/db';
 import { DISPLAY_CURRENCY_CODES, type DisplayCurrencyCode } from '@pod/domain';
-import { createFixtureUser, createTestDatabase, goldenUsdOrder, storeGoldenRates, storeProfitOrder, type TestDatabase } from '@pod/testing';
+import {
+  createFixtureUser,
+  createTestDatabase,
+  goldenUsdOrder,
+  storeGoldenRates,
+  storeProfitOrder,
+  type TestDatabase,
+} from '@pod/testing';
 import { UserMatcher } from '../user-matcher';
 import { UserProfits } from './user-profits';
 
@@ -23,7 +37,10 @@ let owner: Client;
 beforeAll(async () => {
   database = await createTestDatabase('rollups');
   await prepareDatabase({ DATABASE_URL: database.url });
-  dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 }, 'rollups-test').initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 },
+    'rollups-test',
+  ).initialize();
   await storeGoldenRates(dataSource, ['2026-03-13']);
   owner = new Client({ connectionString: database.url });
   await owner.connect();
@@ -40,10 +57,15 @@ const HOUR_MS = 3_600_000;
 const BASE = Date.parse('2026-03-12T00:00:00Z');
 const NOW = new Date('2026-03-20T12:00:00Z');
 
-const ownerQuery = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => (await owner.query(sql, params)).rows as T[];
+const ownerQuery = async <T>(sql: string, params: unknown[] = []): Promise<T[]> =>
+  (await owner.query(sql, params)).rows as T[];
 
 /** The dashboard's sums as the rows give them: the query the dashboard ran before the rollups, as the table owner. */
-async function rowSums(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<Omit<DashboardSums, 'hasOrders'>> {
+async function rowSums(
+  userId: string,
+  currency: DisplayCurrencyCode,
+  since: Date,
+): Promise<Omit<DashboardSums, 'hasOrders'>> {
   const [row] = await ownerQuery<Record<string, string>>(
     `SELECT count(*) FILTER (WHERE r.status = 'matched') AS matched,
        count(*) FILTER (WHERE r.status = 'pending') AS pending,
@@ -91,7 +113,10 @@ async function expectRollupRowsExact(userId: string): Promise<void> {
   for (const currency of [...DISPLAY_CURRENCY_CODES].sort()) {
     for (const { day } of days) {
       const since = new Date(`${day}T00:00:00Z`);
-      const [whole, after] = [await rowSums(userId, currency, since), await rowSums(userId, currency, new Date(since.getTime() + 24 * HOUR_MS))];
+      const [whole, after] = [
+        await rowSums(userId, currency, since),
+        await rowSums(userId, currency, new Date(since.getTime() + 24 * HOUR_MS)),
+      ];
       expected.push({
         currency,
         day,
@@ -133,14 +158,19 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ kind: 'match' }),
   fc.boolean().map<Step>((force) => ({ kind: 'profits', force })),
   fc.constantFrom('2026-03-11', '2026-03-12', '2026-03-16').map<Step>((day) => ({ kind: 'rates', day })),
-  fc.record({ order: fc.nat(20), refundedMinor: fc.integer({ min: 1, max: 5_000 }) }).map<Step>((s) => ({ kind: 'refund', ...s })),
+  fc
+    .record({ order: fc.nat(20), refundedMinor: fc.integer({ min: 1, max: 5_000 }) })
+    .map<Step>((s) => ({ kind: 'refund', ...s })),
   fc.record({ pick: fc.nat(40), archived: fc.boolean() }).map<Step>((s) => ({ kind: 'archive', ...s })),
   fc.nat(40).map<Step>((pick) => ({ kind: 'unmatch', pick })),
   fc.record({ pick: fc.nat(40), other: fc.nat(40) }).map<Step>((s) => ({ kind: 'manual', ...s })),
 );
 
 async function recordIds(userId: string): Promise<string[]> {
-  const rows = await ownerQuery<{ id: string }>(`SELECT id FROM order_record WHERE user_id = $1 ORDER BY order_date, id`, [userId]);
+  const rows = await ownerQuery<{ id: string }>(
+    `SELECT id FROM order_record WHERE user_id = $1 ORDER BY order_date, id`,
+    [userId],
+  );
   return rows.map((row) => row.id);
 }
 
@@ -164,7 +194,14 @@ it('dashboard totals from rollups equal the sum of the rows, to the cent, in eve
             currency: order.currency,
             orderedAt: new Date(BASE + order.hours * HOUR_MS + order.minutes * 60_000),
             totalPriceMinor: order.totalPriceMinor,
-            printify: order.withPrintify ? { shopId: 'pfy', orderId: `pfy-${i}`, currency: 'USD', lines: [{ quantity: 1, costMinor: order.costMinor, shippingMinor: 300 }] } : undefined,
+            printify: order.withPrintify
+              ? {
+                  shopId: 'pfy',
+                  orderId: `pfy-${i}`,
+                  currency: 'USD',
+                  lines: [{ quantity: 1, costMinor: order.costMinor, shippingMinor: 300 }],
+                }
+              : undefined,
           }),
         );
         for (const fixture of fixtures) await storeProfitOrder(dataSource, userId, fixture);
@@ -177,19 +214,39 @@ it('dashboard totals from rollups equal the sum of the rows, to the cent, in eve
           const ids = await recordIds(userId);
           const pick = (n: number) => ids[n % Math.max(ids.length, 1)];
           if (step.kind === 'match') await new UserMatcher(dataSource).matchUser(userId, NOW);
-          else if (step.kind === 'profits') await new UserProfits(dataSource, () => NOW, 2).computeUser(userId, { force: step.force });
-          else if (step.kind === 'rates') await fxRates.upsertRates([{ date: step.day, currency: 'GBP', perEur: '0.86' }, { date: step.day, currency: 'USD', perEur: '1.07' }], 'test', NOW);
+          else if (step.kind === 'profits')
+            await new UserProfits(dataSource, () => NOW, 2).computeUser(userId, { force: step.force });
+          else if (step.kind === 'rates')
+            await fxRates.upsertRates(
+              [
+                { date: step.day, currency: 'GBP', perEur: '0.86' },
+                { date: step.day, currency: 'USD', perEur: '1.07' },
+              ],
+              'test',
+              NOW,
+            );
           else if (step.kind === 'refund') {
             const index = step.order % fixtures.length;
-            fixtures[index] = { ...fixtures[index], refundedMinor: step.refundedMinor, version: (fixtures[index].version ?? 0) + 1 };
+            fixtures[index] = {
+              ...fixtures[index],
+              refundedMinor: step.refundedMinor,
+              version: (fixtures[index].version ?? 0) + 1,
+            };
             await storeProfitOrder(dataSource, userId, fixtures[index]);
-          } else if (ids.length > 0 && step.kind === 'archive') await edits.setArchived(userId, pick(step.pick), step.archived);
+          } else if (ids.length > 0 && step.kind === 'archive')
+            await edits.setArchived(userId, pick(step.pick), step.archived);
           else if (ids.length > 0 && step.kind === 'unmatch') await edits.unmatch(userId, pick(step.pick));
-          else if (ids.length > 0 && step.kind === 'manual') await edits.matchByHand(userId, pick(step.pick), pick(step.other));
+          else if (ids.length > 0 && step.kind === 'manual')
+            await edits.matchByHand(userId, pick(step.pick), pick(step.other));
           for (const currency of DISPLAY_CURRENCY_CODES) {
             for (const since of sinces) {
               const { hasOrders, ...fromRollups } = await views.dashboard(userId, currency, since);
-              expect({ step, currency, since, sums: fromRollups }).toEqual({ step, currency, since, sums: await rowSums(userId, currency, since) });
+              expect({ step, currency, since, sums: fromRollups }).toEqual({
+                step,
+                currency,
+                since,
+                sums: await rowSums(userId, currency, since),
+              });
               expect(hasOrders).toBe(true);
             }
           }

@@ -11,7 +11,12 @@ import type { UserProfits } from './user-profits';
 describe('ProfitJobs.queueFor on a real queue', () => {
   const prefix = uniqueRedisPrefix('profit-jobs');
   const queue = new Queue('matcher', { connection: { host: '127.0.0.1', port: 6379 }, prefix });
-  const jobs = new ProfitJobs(queue, {} as UserProfits, { usersToRefigure: () => Promise.resolve(['user-b', 'user-a']) }, pino({ level: 'silent' }));
+  const jobs = new ProfitJobs(
+    queue,
+    {} as UserProfits,
+    { usersToRefigure: () => Promise.resolve(['user-b', 'user-a']) },
+    pino({ level: 'silent' }),
+  );
 
   afterAll(async () => {
     await queue.close();
@@ -19,7 +24,9 @@ describe('ProfitJobs.queueFor on a real queue', () => {
   });
 
   const waiting = async (userId: string) =>
-    (await queue.getJobs(['waiting', 'delayed', 'prioritized'])).filter((job) => job.data.userId === userId).map((job) => ({ reason: job.data.reason, force: job.data.force === true }));
+    (await queue.getJobs(['waiting', 'delayed', 'prioritized']))
+      .filter((job) => job.data.userId === userId)
+      .map((job) => ({ reason: job.data.reason, force: job.data.force === true }));
 
   it('triggers while one waits join it; another user gets their own', async () => {
     await jobs.queueFor('user-1', 'matched');

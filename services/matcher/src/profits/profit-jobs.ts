@@ -1,7 +1,13 @@
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { OrderProfitsRepository } from '@pod/db';
-import { computeProfitsJobOptions, jobOptionsFor, type ComputeProfitsPayload, type ComputeProfitsResult, type RefigureProfitsPayload } from '@pod/queue';
+import {
+  computeProfitsJobOptions,
+  jobOptionsFor,
+  type ComputeProfitsPayload,
+  type ComputeProfitsResult,
+  type RefigureProfitsPayload,
+} from '@pod/queue';
 import type { OrderStatistics } from '../order-statistics';
 import type { UserProfits } from './user-profits';
 
@@ -23,7 +29,10 @@ export class ProfitJobs {
 
   async queueFor(userId: string, reason: ComputeProfitsPayload['reason']): Promise<void> {
     const payload: ComputeProfitsPayload = { userId, reason };
-    await this.queue.add('compute-profits', payload, { ...jobOptionsFor('matcher', 'compute-profits'), ...computeProfitsJobOptions(userId) });
+    await this.queue.add('compute-profits', payload, {
+      ...jobOptionsFor('matcher', 'compute-profits'),
+      ...computeProfitsJobOptions(userId),
+    });
   }
 
   async compute(job: Job<ComputeProfitsPayload>): Promise<ComputeProfitsResult> {
@@ -39,7 +48,10 @@ export class ProfitJobs {
     // Not forced: a plain run recomputes every record whose figures are not final ('provisional',
     // 'rate_unavailable') or not stored, the only ones new rate days change; final figures stay.
     for (const userId of users) await this.queueFor(userId, 'rates');
-    this.logger.info({ event: 'profits.refigure', users: users.length, previousLatestRateDate: job.data.previousLatestRateDate }, 'profits re-figured after new rates');
+    this.logger.info(
+      { event: 'profits.refigure', users: users.length, previousLatestRateDate: job.data.previousLatestRateDate },
+      'profits re-figured after new rates',
+    );
     return { usersQueued: users.length };
   }
 }

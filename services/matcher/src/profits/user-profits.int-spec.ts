@@ -27,7 +27,10 @@ let dataSource: DataSource;
 beforeAll(async () => {
   database = await createTestDatabase('profits');
   await prepareDatabase({ DATABASE_URL: database.url });
-  dataSource = await createDataSource({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 }, 'profits-test').initialize();
+  dataSource = await createDataSource(
+    { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 4 },
+    'profits-test',
+  ).initialize();
 }, 60_000);
 
 afterAll(async () => {
@@ -74,14 +77,27 @@ describe('compute-profits', () => {
     b = await seller('pb');
   });
 
-  it("stores the golden figures: the USD order in USD and the EUR order in GBP, to the cent", async () => {
+  it('stores the golden figures: the USD order in USD and the EUR order in GBP, to the cent', async () => {
     expect(await profits().computeUser(a)).toEqual({ records: 2, computed: 2, written: 6 });
     const usd = await profitsOf(a, 'USD');
-    expect(usd[0]).toMatchObject({ etsy_receipt_id: 'pa9001', figures: 'ok', revenue_minor: '3500', costs_minor: '2109', net_profit_minor: '1391', has_estimated_fees: true });
+    expect(usd[0]).toMatchObject({
+      etsy_receipt_id: 'pa9001',
+      figures: 'ok',
+      revenue_minor: '3500',
+      costs_minor: '2109',
+      net_profit_minor: '1391',
+      has_estimated_fees: true,
+    });
     // EUR order in GBP, at EUR→GBP 0.85 and USD→GBP 0.8 (see storeGoldenRates): revenue 46.00 × 0.85 = 39.10;
     // costs 12.00 + 4.00 + 0.00 (Printify, USD × 0.8) + 2.13 + 2.54 + 0.51 + 0.19 (EUR fees × 0.85) + 0.16 (listing USD 0.20) = 21.53.
     const gbp = await profitsOf(a, 'GBP');
-    expect(gbp[1]).toMatchObject({ etsy_receipt_id: 'pa9002', figures: 'ok', revenue_minor: '3910', costs_minor: '2153', net_profit_minor: '1757' });
+    expect(gbp[1]).toMatchObject({
+      etsy_receipt_id: 'pa9002',
+      figures: 'ok',
+      revenue_minor: '3910',
+      costs_minor: '2153',
+      net_profit_minor: '1757',
+    });
   });
 
   it('a second run computes and writes nothing; the other user is untouched', async () => {
@@ -94,17 +110,39 @@ describe('compute-profits', () => {
     // Refund of 10.00 of 37.13 paid: revenue share 10.00 × 35.00 / 37.13 = 9.426… → 9.43; revenue 35.00 − 9.43 = 25.57.
     await storeProfitOrder(dataSource, a, goldenUsdOrder('pa', { refundedMinor: 1000, version: 1 }));
     expect(await profits().computeUser(a)).toMatchObject({ computed: 1, written: 3 });
-    expect((await profitsOf(a, 'USD'))[0]).toMatchObject({ revenue_minor: '2557', costs_minor: '2109', net_profit_minor: '448' });
+    expect((await profitsOf(a, 'USD'))[0]).toMatchObject({
+      revenue_minor: '2557',
+      costs_minor: '2109',
+      net_profit_minor: '448',
+    });
     // A late Offsite Ads fee of 5.25 linked to the receipt: costs 21.09 + 5.25 = 26.34.
-    await storeProfitOrder(dataSource, a, goldenUsdOrder('pa', { refundedMinor: 1000, version: 1, ledger: [{ id: 'pa-late', type: 'offsite_ads_fee', amountMinor: -525 }] }));
+    await storeProfitOrder(
+      dataSource,
+      a,
+      goldenUsdOrder('pa', {
+        refundedMinor: 1000,
+        version: 1,
+        ledger: [{ id: 'pa-late', type: 'offsite_ads_fee', amountMinor: -525 }],
+      }),
+    );
     expect(await profits().computeUser(a)).toMatchObject({ computed: 1, written: 3 });
     expect((await profitsOf(a, 'USD'))[0]).toMatchObject({ costs_minor: '2634', net_profit_minor: '-77' });
   });
 
   const refigureJobs = () => {
     const added: { name: string; data: { userId: string; force?: boolean } }[] = [];
-    const queue = { add: async (name: string, data: { userId: string; force?: boolean }) => (added.push({ name, data }), {}) };
-    return { added, jobs: new ProfitJobs(queue as never, profits(), new OrderProfitsRepository(dataSource), pino({ level: 'silent' })) };
+    const queue = {
+      add: async (name: string, data: { userId: string; force?: boolean }) => (added.push({ name, data }), {}),
+    };
+    return {
+      added,
+      jobs: new ProfitJobs(
+        queue as never,
+        profits(),
+        new OrderProfitsRepository(dataSource),
+        pino({ level: 'silent' }),
+      ),
+    };
   };
 
   it("an order whose ECB day is not loaded yet is provisional at the latest day's rates; refigure-profits makes it final at its own", async () => {
@@ -113,7 +151,12 @@ describe('compute-profits', () => {
     await new UserMatcher(dataSource).matchUser(userId, NOW);
     await profits().computeUser(userId);
     // Wednesday 18 at Friday 13's rates: the golden figures (EUR→GBP 0.85, USD→GBP 0.8), summed, marked provisional.
-    expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({ figures: 'provisional', revenue_minor: '3910', costs_minor: '2153', net_profit_minor: '1757' });
+    expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({
+      figures: 'provisional',
+      revenue_minor: '3910',
+      costs_minor: '2153',
+      net_profit_minor: '1757',
+    });
     expect((await profitsOf(userId, 'EUR'))[0]).toMatchObject({ figures: 'provisional' });
     const [{ provisional, rate_date }] = await queryDatabase<{ provisional: unknown; rate_date: string }>(
       database.url,
@@ -140,12 +183,20 @@ describe('compute-profits', () => {
       new Date(),
     );
     await jobs.refigure({ data: { previousLatestRateDate: '2026-03-13' } } as never);
-    expect(added.filter((job) => job.data.userId === userId)).toEqual([{ name: 'compute-profits', data: { userId, reason: 'rates' } }]);
+    expect(added.filter((job) => job.data.userId === userId)).toEqual([
+      { name: 'compute-profits', data: { userId, reason: 'rates' } },
+    ]);
     await jobs.compute({ data: { userId, reason: 'rates' } } as never);
     // Revenue 46.00 × 0.8 = 36.80. Costs: Printify 15.00 + 5.00 USD × 0.8 = 16.00; processing 2.51 → 2.008 → 2.01; transaction 2.99 → 2.392 → 2.39;
     // VAT on fees 0.60 → 0.48; regulatory 0.22 → 0.176 → 0.18; listing USD 0.20 → 0.16. Total 21.22; profit 15.58.
-    expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({ figures: 'ok', revenue_minor: '3680', costs_minor: '2122', net_profit_minor: '1558' });
-    for (const currency of ['USD', 'EUR']) expect((await profitsOf(userId, currency))[0]).toMatchObject({ figures: 'ok' });
+    expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({
+      figures: 'ok',
+      revenue_minor: '3680',
+      costs_minor: '2122',
+      net_profit_minor: '1558',
+    });
+    for (const currency of ['USD', 'EUR'])
+      expect((await profitsOf(userId, currency))[0]).toMatchObject({ figures: 'ok' });
     const [after] = await queryDatabase<{ provisional: unknown; rate_date: string }>(
       database.url,
       `SELECT breakdown -> 'provisional' AS provisional, breakdown -> 'costLines' -> 0 ->> 'rateDate' AS rate_date FROM order_profit WHERE user_id = $1 AND currency = 'GBP'`,
@@ -171,7 +222,11 @@ describe('compute-profits', () => {
     expect(added.map((job) => job.data.userId)).toContain(userId);
     expect(added.every((job) => job.name === 'compute-profits' && job.data.force === undefined)).toBe(true);
     await jobs.compute({ data: { userId, reason: 'rates' } } as never);
-    expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({ figures: 'ok', revenue_minor: '3910', net_profit_minor: '1757' });
+    expect((await profitsOf(userId, 'GBP'))[0]).toMatchObject({
+      figures: 'ok',
+      revenue_minor: '3910',
+      net_profit_minor: '1757',
+    });
   });
 
   it('batches of any size store the same figures: each record written once, across batch boundaries', async () => {
@@ -183,19 +238,40 @@ describe('compute-profits', () => {
     await new UserMatcher(dataSource).matchUser(whole, NOW);
     expect(await profits().computeUser(whole)).toEqual({ records: 3, computed: 3, written: 9 });
     // Two records per write: batches of 2 and 1 records (6 and 3 rows).
-    expect(await new UserProfits(dataSource, () => NOW, 2).computeUser(batched)).toEqual({ records: 3, computed: 3, written: 9 });
+    expect(await new UserProfits(dataSource, () => NOW, 2).computeUser(batched)).toEqual({
+      records: 3,
+      computed: 3,
+      written: 9,
+    });
     for (const currency of ['USD', 'EUR', 'GBP']) {
       const figures = async (userId: string, prefix: string) =>
-        (await profitsOf(userId, currency)).map((row) => ({ ...row, etsy_receipt_id: row.etsy_receipt_id.slice(prefix.length) }));
+        (await profitsOf(userId, currency)).map((row) => ({
+          ...row,
+          etsy_receipt_id: row.etsy_receipt_id.slice(prefix.length),
+        }));
       expect(await figures(batched, 'pz')).toEqual(await figures(whole, 'pw'));
     }
-    expect(await new UserProfits(dataSource, () => NOW, 1).computeUser(batched, { force: true })).toEqual({ records: 3, computed: 3, written: 0 });
+    expect(await new UserProfits(dataSource, () => NOW, 1).computeUser(batched, { force: true })).toEqual({
+      records: 3,
+      computed: 3,
+      written: 0,
+    });
   });
 
   it('a record that goes takes its figures along (cascade)', async () => {
-    const [{ n }] = await queryDatabase<{ n: string }>(database.url, `SELECT count(*) AS n FROM order_profit WHERE user_id = $1`, [a]);
-    await queryDatabase(database.url, `DELETE FROM order_record WHERE user_id = $1 AND etsy_receipt_id = 'pa9002'`, [a]);
-    const [{ n: after }] = await queryDatabase<{ n: string }>(database.url, `SELECT count(*) AS n FROM order_profit WHERE user_id = $1`, [a]);
+    const [{ n }] = await queryDatabase<{ n: string }>(
+      database.url,
+      `SELECT count(*) AS n FROM order_profit WHERE user_id = $1`,
+      [a],
+    );
+    await queryDatabase(database.url, `DELETE FROM order_record WHERE user_id = $1 AND etsy_receipt_id = 'pa9002'`, [
+      a,
+    ]);
+    const [{ n: after }] = await queryDatabase<{ n: string }>(
+      database.url,
+      `SELECT count(*) AS n FROM order_profit WHERE user_id = $1`,
+      [a],
+    );
     expect(Number(after)).toBe(Number(n) - 3);
   });
 });

@@ -62,8 +62,14 @@ export class UserProfits {
       const inputs = await new ProfitInputsRepository(manager).load(userId);
       const profits = new OrderProfitsRepository(manager);
       const stored = await profits.storedKeys(userId);
-      const orders = inputs.records.map((record) => ({ record, input: orderInput(inputs, record.receiptKey, record.printifyKey) }));
-      const pending = orders.filter((order) => order.input !== null) as { record: UserProfitInputs['records'][number]; input: OrderProfitInput }[];
+      const orders = inputs.records.map((record) => ({
+        record,
+        input: orderInput(inputs, record.receiptKey, record.printifyKey),
+      }));
+      const pending = orders.filter((order) => order.input !== null) as {
+        record: UserProfitInputs['records'][number];
+        input: OrderProfitInput;
+      }[];
 
       const accountCurrency = mostCommonPaymentCurrency(inputs);
       const hashes = new Map<string, string>();
@@ -76,7 +82,12 @@ export class UserProfits {
           return !current || current.inputsHash !== hash || current.figures !== 'ok';
         });
       });
-      const convert = rateTableConverter(await this.rateTableFor(manager, toCompute.map((order) => order.input)));
+      const convert = rateTableConverter(
+        await this.rateTableFor(
+          manager,
+          toCompute.map((order) => order.input),
+        ),
+      );
       const computedAt = this.now();
       // Batch by batch, each batch's write in flight while the next one is computed: PostgreSQL
       // stores one while the engine runs on the other (the engine and the writes cost about the same).
@@ -88,7 +99,12 @@ export class UserProfits {
           for (const displayCurrency of DISPLAY_CURRENCY_CODES) {
             const settings = profitSettingsFor(inputs, input, displayCurrency, convert, accountCurrency);
             const figures = storedOrderFigures(computeOrderProfit(input, settings), convert);
-            rows.push({ ...figures, orderRecordId: record.id, recordSides: recordSides(record.receiptKey, record.printifyKey), inputsHash: hashes.get(record.id) ?? '' });
+            rows.push({
+              ...figures,
+              orderRecordId: record.id,
+              recordSides: recordSides(record.receiptKey, record.printifyKey),
+              inputsHash: hashes.get(record.id) ?? '',
+            });
           }
         }
         if (writing) written.push(...(await writing));
@@ -111,7 +127,10 @@ export class UserProfits {
     const dates = orders.map(orderDateOf).sort();
     const from = new Date(`${dates[0]}T00:00:00Z`);
     from.setUTCDate(from.getUTCDate() - EXCHANGE_LOOKBACK_DAYS);
-    const rows = await new FxRatesRepository(manager).ratesBetween(from.toISOString().slice(0, 10), dates[dates.length - 1]);
+    const rows = await new FxRatesRepository(manager).ratesBetween(
+      from.toISOString().slice(0, 10),
+      dates[dates.length - 1],
+    );
     return RateTable.fromRows(rows);
   }
 }
@@ -139,7 +158,11 @@ export function profitSettingsFor(
 }
 
 /** One record's engine input from the loaded rows; null when neither side is stored. */
-export function orderInput(inputs: UserProfitInputs, receiptKey: string | null, printifyKey: string | null): OrderProfitInput | null {
+export function orderInput(
+  inputs: UserProfitInputs,
+  receiptKey: string | null,
+  printifyKey: string | null,
+): OrderProfitInput | null {
   const receipt = receiptKey ? (inputs.receipts.get(receiptKey) ?? null) : null;
   const printify = printifyKey ? inputs.printifyOrders.get(printifyKey) : undefined;
   if (!receipt && !printify) return null;
@@ -159,7 +182,8 @@ function orderDateOf(input: OrderProfitInput): string {
 /** The payment account's currency: the currency most of the user's payments are in (ties: alphabetical), else unknown. */
 export function mostCommonPaymentCurrency(inputs: UserProfitInputs): CurrencyCode | null {
   const counts = new Map<CurrencyCode, number>();
-  for (const list of inputs.payments.values()) for (const payment of list) counts.set(payment.currency, (counts.get(payment.currency) ?? 0) + 1);
+  for (const list of inputs.payments.values())
+    for (const payment of list) counts.set(payment.currency, (counts.get(payment.currency) ?? 0) + 1);
   const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   return ranked[0]?.[0] ?? null;
 }
@@ -169,7 +193,13 @@ export function mostCommonPaymentCurrency(inputs: UserProfitInputs): CurrencyCod
  * breakdown's shape: raising it has every record figured again once (v2: provisional figures and
  * the processing fee's parts).
  */
-function inputsHash(receiptKey: string | null, printifyKey: string | null, input: OrderProfitInput, settings: UserProfitInputs['settings'], account: CurrencyCode | null): string {
+function inputsHash(
+  receiptKey: string | null,
+  printifyKey: string | null,
+  input: OrderProfitInput,
+  settings: UserProfitInputs['settings'],
+  account: CurrencyCode | null,
+): string {
   const text = jsonForPostgres({ v: 2, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
   return createHash('sha256').update(text).digest('base64url');
 }

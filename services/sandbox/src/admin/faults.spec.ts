@@ -1,5 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, printifyGet, type TenantInfo, type Tokens } from '../../test/support/kit';
+import {
+  ADMIN,
+  connectEtsy,
+  createTenant,
+  etsyGet,
+  newSandbox,
+  printifyGet,
+  type TenantInfo,
+  type Tokens,
+} from '../../test/support/kit';
 
 describe('fault knobs and the request log', () => {
   let app: FastifyInstance;
@@ -22,7 +31,13 @@ describe('fault knobs and the request log', () => {
   const receipts = (offset: number) => etsyGet(app, `${receiptsUrl}?limit=25&offset=${offset}`, tokens.access_token);
 
   it('answers the 3rd page with 429 and retry-after, once', async () => {
-    await fault({ target: 'etsy', kind: '429', match: { pathPrefix: receiptsUrl, tenantId: tenant.tenantId }, skip: 2, retryAfterSeconds: 7 });
+    await fault({
+      target: 'etsy',
+      kind: '429',
+      match: { pathPrefix: receiptsUrl, tenantId: tenant.tenantId },
+      skip: 2,
+      retryAfterSeconds: 7,
+    });
     const statuses: number[] = [];
     let retryAfter: string | undefined;
     for (let page = 0; page < 5; page++) {
@@ -32,7 +47,9 @@ describe('fault knobs and the request log', () => {
     }
     expect(statuses).toEqual([200, 200, 429, 200, 200]);
     expect(retryAfter).toBe('7');
-    const log = (await app.inject({ url: `/__sandbox/requests?tenantId=${tenant.tenantId}&target=etsy`, headers: ADMIN })).json().requests;
+    const log = (
+      await app.inject({ url: `/__sandbox/requests?tenantId=${tenant.tenantId}&target=etsy`, headers: ADMIN })
+    ).json().requests;
     const pages = log.filter((r: { path: string }) => r.path === receiptsUrl);
     expect(pages.map((r: { status: number }) => r.status)).toEqual([200, 200, 429, 200, 200]);
     expect(pages[2].fault).toBe('429');
@@ -79,10 +96,21 @@ describe('fault knobs and the request log', () => {
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const started = Date.now();
     await expect(
-      fetch(`${address}/v3/application/users/me`, { headers: { 'x-api-key': 'sandbox-keystring:sandbox-shared-secret', authorization: `Bearer ${tokens.access_token}` }, signal: AbortSignal.timeout(300) }),
+      fetch(`${address}/v3/application/users/me`, {
+        headers: {
+          'x-api-key': 'sandbox-keystring:sandbox-shared-secret',
+          authorization: `Bearer ${tokens.access_token}`,
+        },
+        signal: AbortSignal.timeout(300),
+      }),
     ).rejects.toThrow();
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    const next = await fetch(`${address}/v3/application/users/me`, { headers: { 'x-api-key': 'sandbox-keystring:sandbox-shared-secret', authorization: `Bearer ${tokens.access_token}` } });
+    const next = await fetch(`${address}/v3/application/users/me`, {
+      headers: {
+        'x-api-key': 'sandbox-keystring:sandbox-shared-secret',
+        authorization: `Bearer ${tokens.access_token}`,
+      },
+    });
     expect(next.status).toBe(200);
   });
 
@@ -108,19 +136,32 @@ describe('fault knobs and the request log', () => {
     expect(patched.results[3]).toEqual(clean.results[3]);
     expect(patched.results.slice(4)).toEqual(clean.results.slice(4));
     expect((await receipts(0)).json()).toEqual(clean);
-    const bad = await app.inject({ method: 'POST', url: '/__sandbox/faults', headers: ADMIN, payload: { target: 'etsy', kind: 'patch-records', patches: [{ index: 0, op: 'set' }] } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/__sandbox/faults',
+      headers: ADMIN,
+      payload: { target: 'etsy', kind: 'patch-records', patches: [{ index: 0, op: 'set' }] },
+    });
     expect(bad.statusCode).toBe(400);
   });
 
   describe('body and connection knobs (over a real socket)', () => {
     let address: string;
-    const headers = () => ({ 'x-api-key': 'sandbox-keystring:sandbox-shared-secret', authorization: `Bearer ${tokens.access_token}` });
+    const headers = () => ({
+      'x-api-key': 'sandbox-keystring:sandbox-shared-secret',
+      authorization: `Bearer ${tokens.access_token}`,
+    });
     beforeEach(async () => {
       address = await app.listen({ host: '127.0.0.1', port: 0 });
     });
 
     it('trickles the body after prompt headers on the slow-body knob', async () => {
-      await fault({ target: 'etsy', kind: 'slow-body', bytesPerSecond: 50, match: { pathPrefix: '/v3/application/users/me' } });
+      await fault({
+        target: 'etsy',
+        kind: 'slow-body',
+        bytesPerSecond: 50,
+        match: { pathPrefix: '/v3/application/users/me' },
+      });
       const started = Date.now();
       const response = await fetch(`${address}/v3/application/users/me`, { headers: headers() });
       expect(response.status).toBe(200);
@@ -128,12 +169,24 @@ describe('fault knobs and the request log', () => {
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
       const first = await reader.read();
       expect(first.value?.byteLength).toBe(1);
-      const text = Buffer.from(first.value as Uint8Array).toString() + (await new Response(new ReadableStream({ pull: async (c) => { const r = await reader.read(); if (r.done) c.close(); else c.enqueue(r.value); } })).text());
+      const text =
+        Buffer.from(first.value as Uint8Array).toString() +
+        (await new Response(
+          new ReadableStream({
+            pull: async (c) => {
+              const r = await reader.read();
+              if (r.done) c.close();
+              else c.enqueue(r.value);
+            },
+          }),
+        ).text());
       const elapsed = Date.now() - started;
       expect(JSON.parse(text)).toEqual({ user_id: tenant.etsy.userId, shop_id: tenant.etsy.shopId });
       // Every byte waited its turn: length / 50 per second.
       expect(elapsed).toBeGreaterThanOrEqual(((text.length - 1) / 50) * 1000 - 100);
-      const log = (await app.inject({ url: `/__sandbox/requests?tenantId=${tenant.tenantId}&target=etsy`, headers: ADMIN })).json().requests;
+      const log = (
+        await app.inject({ url: `/__sandbox/requests?tenantId=${tenant.tenantId}&target=etsy`, headers: ADMIN })
+      ).json().requests;
       expect(log.at(-1)).toMatchObject({ fault: 'slow-body', status: 200 });
     });
 
@@ -174,14 +227,23 @@ describe('fault knobs and the request log', () => {
     expect((await app.inject({ method: 'DELETE', url: '/__sandbox/faults', headers: ADMIN })).statusCode).toBe(204);
     expect((await receipts(0)).statusCode).toBe(200);
     expect((await app.inject({ url: '/__sandbox/faults' })).statusCode).toBe(401);
-    expect((await app.inject({ url: '/__sandbox/faults', headers: { authorization: 'Bearer wrong-token' } })).statusCode).toBe(401);
-    const bad = await app.inject({ method: 'POST', url: '/__sandbox/faults', headers: ADMIN, payload: { target: 'etsy', kind: 'meteor' } });
+    expect(
+      (await app.inject({ url: '/__sandbox/faults', headers: { authorization: 'Bearer wrong-token' } })).statusCode,
+    ).toBe(401);
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/__sandbox/faults',
+      headers: ADMIN,
+      payload: { target: 'etsy', kind: 'meteor' },
+    });
     expect(bad.statusCode).toBe(400);
     expect((await app.inject({ url: '/__sandbox/healthz' })).statusCode).toBe(200);
   });
 
   it('never logs secrets: OAuth query values are redacted', async () => {
-    await app.inject({ url: '/oauth/connect?client_id=sandbox-keystring&state=secret-state&code_challenge=secret-challenge' });
+    await app.inject({
+      url: '/oauth/connect?client_id=sandbox-keystring&state=secret-state&code_challenge=secret-challenge',
+    });
     const log = JSON.stringify((await app.inject({ url: '/__sandbox/requests', headers: ADMIN })).json());
     expect(log).not.toContain('secret-state');
     expect(log).not.toContain('secret-challenge');

@@ -2,10 +2,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxState } from '../core/state';
 import type { OrderOverride } from '../data/order-generator';
 import type { Tenant } from '../data/tenant';
-import { hasOrderSubscribers, NO_ORDER, orderFacts, publishOrderChange, type OrderFacts } from '../webhooks/order-events';
+import {
+  hasOrderSubscribers,
+  NO_ORDER,
+  orderFacts,
+  publishOrderChange,
+  type OrderFacts,
+} from '../webhooks/order-events';
 import { BadInput, objectBody, optionalBoolean, optionalEnum, optionalInt, optionalString } from './validate';
 
-type Admin = <T>(handler: (request: FastifyRequest, reply: FastifyReply) => T) => (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+type Admin = <T>(
+  handler: (request: FastifyRequest, reply: FastifyReply) => T,
+) => (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 type Change = 'touch' | 'pay' | 'ship' | 'deliver' | 'cancel' | 'refund';
 
@@ -55,7 +63,15 @@ export class MutationSchedule {
   private nextId = 1;
 
   add(tenantId: string, spec: MutationSpec, when: MutationTrigger): ScheduledMutation {
-    const entry: ScheduledMutation = { id: this.nextId++, tenantId, spec, when, seen: 0, appliedAtMs: null, result: null };
+    const entry: ScheduledMutation = {
+      id: this.nextId++,
+      tenantId,
+      spec,
+      when,
+      seen: 0,
+      appliedAtMs: null,
+      result: null,
+    };
     this.entries.push(entry);
     return entry;
   }
@@ -85,7 +101,8 @@ export class MutationSchedule {
   }
 
   dropTenant(tenantId: string): void {
-    for (let i = this.entries.length - 1; i >= 0; i--) if (this.entries[i].tenantId === tenantId) this.entries.splice(i, 1);
+    for (let i = this.entries.length - 1; i >= 0; i--)
+      if (this.entries[i].tenantId === tenantId) this.entries.splice(i, 1);
   }
 }
 
@@ -106,7 +123,8 @@ export function parseMutation(body: Record<string, unknown>): MutationSpec {
     spec.update = {
       receiptIds: receiptIds === undefined ? null : (receiptIds as number[]),
       count: optionalInt(update, 'count', 1, 100_000) ?? null,
-      change: optionalEnum(update, 'change', ['touch', 'pay', 'ship', 'deliver', 'cancel', 'refund'] as const) ?? 'touch',
+      change:
+        optionalEnum(update, 'change', ['touch', 'pay', 'ship', 'deliver', 'cancel', 'refund'] as const) ?? 'touch',
       updatedTimestamp: optionalInt(update, 'updatedTimestamp', 946_684_800, 4_102_444_800) ?? null,
     };
   }
@@ -119,7 +137,11 @@ function parseTrigger(value: unknown): MutationTrigger {
   if (!target) throw new BadInput('when.target is required: etsy or printify');
   const afterRequests = optionalInt(when, 'afterRequests', 0, 1_000_000);
   if (afterRequests === undefined) throw new BadInput('when.afterRequests is required (an integer)');
-  return { target, afterRequests, pathPrefix: optionalString(when, 'pathPrefix', /^\/.{0,300}$/, 'a path starting with "/"') };
+  return {
+    target,
+    afterRequests,
+    pathPrefix: optionalString(when, 'pathPrefix', /^\/.{0,300}$/, 'a path starting with "/"'),
+  };
 }
 
 /** Applies a mutation to a tenant now: inserts at the head, then updates (by receipt ids or the newest `count`). */
@@ -129,7 +151,8 @@ export function applyMutation(state: SandboxState, tenant: Tenant, spec: Mutatio
   const watched = hasOrderSubscribers(state, tenant);
   const before = new Map<number, OrderFacts>();
   const firstNew = tenant.count;
-  const inserted = spec.insert > 0 ? tenant.insertOrders(spec.insert, spec.createdTimestamp ?? now, spec.unpaid, spec.printify) : [];
+  const inserted =
+    spec.insert > 0 ? tenant.insertOrders(spec.insert, spec.createdTimestamp ?? now, spec.unpaid, spec.printify) : [];
   if (watched) for (let index = firstNew; index < tenant.count; index++) before.set(index, NO_ORDER);
   const updated: number[] = [];
   if (spec.update) {
@@ -148,7 +171,8 @@ export function applyMutation(state: SandboxState, tenant: Tenant, spec: Mutatio
       if (change === 'ship' || change === 'deliver') override.shippedTs = ts;
       if (change === 'deliver') override.deliveredTs = ts;
       if (change === 'cancel' && !settled) override.canceledTs = ts;
-      if (change === 'refund' && !settled) override.refund = { ts, amount: Math.round(order.grandTotal / 4), full: false, reason: 'Account Adjustment' };
+      if (change === 'refund' && !settled)
+        override.refund = { ts, amount: Math.round(order.grandTotal / 4), full: false, reason: 'Account Adjustment' };
       updated.push(tenant.updateOrder(index, override).receiptId);
     }
   }
@@ -167,36 +191,47 @@ export function applyMutation(state: SandboxState, tenant: Tenant, spec: Mutatio
  * started). With `when`, the mutation waits for a request of the tenant (see MutationTrigger) and
  * the answer is 202 `{scheduled}`; GET lists the scheduled ones.
  */
-export function registerMutations(app: FastifyInstance, state: SandboxState, admin: Admin, tenantOr404: (request: FastifyRequest, reply: FastifyReply) => Tenant | null): void {
-  app.post('/__sandbox/tenants/:id/mutations', admin((request, reply) => {
-    const tenant = tenantOr404(request, reply);
-    if (!tenant) return reply;
-    const body = objectBody(request.body);
-    const spec = parseMutation(body);
-    // Unknown receipt ids are refused now, not when a scheduled mutation fires.
-    if (spec.update?.receiptIds) pickOrders(tenant, spec.update.receiptIds, null);
-    if (body.when !== undefined) {
-      const entry = state.scheduledMutations.add(tenant.id, spec, parseTrigger(body.when));
-      return reply.code(202).send({ scheduled: entry.id });
-    }
-    return applyMutation(state, tenant, spec);
-  }));
+export function registerMutations(
+  app: FastifyInstance,
+  state: SandboxState,
+  admin: Admin,
+  tenantOr404: (request: FastifyRequest, reply: FastifyReply) => Tenant | null,
+): void {
+  app.post(
+    '/__sandbox/tenants/:id/mutations',
+    admin((request, reply) => {
+      const tenant = tenantOr404(request, reply);
+      if (!tenant) return reply;
+      const body = objectBody(request.body);
+      const spec = parseMutation(body);
+      // Unknown receipt ids are refused now, not when a scheduled mutation fires.
+      if (spec.update?.receiptIds) pickOrders(tenant, spec.update.receiptIds, null);
+      if (body.when !== undefined) {
+        const entry = state.scheduledMutations.add(tenant.id, spec, parseTrigger(body.when));
+        return reply.code(202).send({ scheduled: entry.id });
+      }
+      return applyMutation(state, tenant, spec);
+    }),
+  );
 
-  app.get('/__sandbox/tenants/:id/mutations', admin((request, reply) => {
-    const tenant = tenantOr404(request, reply);
-    if (!tenant) return reply;
-    return {
-      mutations: state.scheduledMutations.listFor(tenant.id).map((entry) => ({
-        id: entry.id,
-        when: entry.when,
-        seen: entry.seen,
-        applied: entry.appliedAtMs !== null,
-        appliedAt: entry.appliedAtMs === null ? null : new Date(entry.appliedAtMs).toISOString(),
-        appliedAtMs: entry.appliedAtMs,
-        ...(entry.result ?? { inserted: [], updated: [], orders: tenant.count }),
-      })),
-    };
-  }));
+  app.get(
+    '/__sandbox/tenants/:id/mutations',
+    admin((request, reply) => {
+      const tenant = tenantOr404(request, reply);
+      if (!tenant) return reply;
+      return {
+        mutations: state.scheduledMutations.listFor(tenant.id).map((entry) => ({
+          id: entry.id,
+          when: entry.when,
+          seen: entry.seen,
+          applied: entry.appliedAtMs !== null,
+          appliedAt: entry.appliedAtMs === null ? null : new Date(entry.appliedAtMs).toISOString(),
+          appliedAtMs: entry.appliedAtMs,
+          ...(entry.result ?? { inserted: [], updated: [], orders: tenant.count }),
+        })),
+      };
+    }),
+  );
 }
 
 function pickOrders(tenant: Tenant, receiptIds: number[] | null, count: number | null): number[] {

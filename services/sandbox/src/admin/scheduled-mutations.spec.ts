@@ -1,5 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, printifyGet, type Clock, type TenantInfo, type Tokens } from '../../test/support/kit';
+import {
+  ADMIN,
+  connectEtsy,
+  createTenant,
+  etsyGet,
+  newSandbox,
+  printifyGet,
+  type Clock,
+  type TenantInfo,
+  type Tokens,
+} from '../../test/support/kit';
 
 /**
  * Source changes at an exact point of a client's walk (integrations.md a.5: receipts sorted and
@@ -25,8 +35,10 @@ describe('admin: scheduled mutations and Printify orders at the head', () => {
   });
   afterEach(() => app.close());
 
-  const mutate = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: `/__sandbox/tenants/${tenant.tenantId}/mutations`, headers: ADMIN, payload });
-  const scheduled = async () => (await app.inject({ url: `/__sandbox/tenants/${tenant.tenantId}/mutations`, headers: ADMIN })).json().mutations;
+  const mutate = (payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: `/__sandbox/tenants/${tenant.tenantId}/mutations`, headers: ADMIN, payload });
+  const scheduled = async () =>
+    (await app.inject({ url: `/__sandbox/tenants/${tenant.tenantId}/mutations`, headers: ADMIN })).json().mutations;
   const receipts = async (query: string) => (await etsyGet(app, `${receiptsUrl}?${query}`, tokens.access_token)).json();
 
   it('applies a mutation before the request that triggers it is answered, once', async () => {
@@ -53,7 +65,10 @@ describe('admin: scheduled mutations and Printify orders at the head', () => {
   it('gives many receipts one last-modified second, across page boundaries, in the middle of a walk', async () => {
     clock.advance(120);
     const at = Math.floor(clock.ms / 1000);
-    await mutate({ update: { count: 250, change: 'touch', updatedTimestamp: at }, when: { target: 'etsy', pathPrefix: receiptsUrl, afterRequests: 1 } });
+    await mutate({
+      update: { count: 250, change: 'touch', updatedTimestamp: at },
+      when: { target: 'etsy', pathPrefix: receiptsUrl, afterRequests: 1 },
+    });
     const before = await receipts(`min_last_modified=${at}&limit=100`);
     expect(before.count).toBe(0);
     const after = await receipts(`min_last_modified=${at}&limit=100&sort_on=updated&sort_order=asc`);
@@ -64,7 +79,9 @@ describe('admin: scheduled mutations and Printify orders at the head', () => {
   it('refuses bad schedules and unknown receipts up front', async () => {
     expect((await mutate({ insert: 1, when: { target: 'ecb', afterRequests: 1 } })).statusCode).toBe(400);
     expect((await mutate({ insert: 1, when: { target: 'etsy' } })).statusCode).toBe(400);
-    expect((await mutate({ update: { receiptIds: [1] }, when: { target: 'etsy', afterRequests: 0 } })).statusCode).toBe(400);
+    expect((await mutate({ update: { receiptIds: [1] }, when: { target: 'etsy', afterRequests: 0 } })).statusCode).toBe(
+      400,
+    );
     expect(await scheduled()).toEqual([]);
     expect((await app.inject({ url: `/__sandbox/tenants/${tenant.tenantId}/mutations` })).statusCode).toBe(401);
   });
@@ -84,14 +101,21 @@ describe('admin: scheduled mutations and Printify orders at the head', () => {
     expect(after.total).toBeGreaterThanOrEqual(before.total + 9);
     const at = new Date(clock.ms).toISOString().slice(0, 19).replace('T', ' ');
     const shift = after.total - before.total;
-    const page = async (n: number) => (await printifyGet(app, `${ordersUrl}?page=${n}`, tenant.printify.token)).json().data;
-    const list: { id: string; created_at: string; status: string; metadata: { shop_order_id?: number | string } }[] = [...after.data, ...(await page(2)), ...(await page(3))];
+    const page = async (n: number) =>
+      (await printifyGet(app, `${ordersUrl}?page=${n}`, tenant.printify.token)).json().data;
+    const list: { id: string; created_at: string; status: string; metadata: { shop_order_id?: number | string } }[] = [
+      ...after.data,
+      ...(await page(2)),
+      ...(await page(3)),
+    ];
     const fresh = list.slice(0, shift);
     expect(fresh.every((order) => order.created_at.slice(0, 19) === at && order.status === 'on-hold')).toBe(true);
     const linked = fresh.map((order) => Number(order.metadata.shop_order_id)).filter((id) => !Number.isNaN(id));
     expect(linked.length).toBeGreaterThan(0);
     expect(linked.every((id) => placed.inserted.includes(id) && !plain.inserted.includes(id))).toBe(true);
     // The orders page 1 held before now follow them: new orders push the list down.
-    expect(list.slice(shift, shift + before.data.length).map((order) => order.id)).toEqual(before.data.map((order: { id: string }) => order.id));
+    expect(list.slice(shift, shift + before.data.length).map((order) => order.id)).toEqual(
+      before.data.map((order: { id: string }) => order.id),
+    );
   });
 });

@@ -25,14 +25,16 @@ export function requiredString(body: Body, name: string): string {
 export function optionalInt(body: Body, name: string, min: number, max: number): number | undefined {
   const value = body[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw new BadInput(`${name} must be an integer from ${min} to ${max}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw new BadInput(`${name} must be an integer from ${min} to ${max}`);
   return value;
 }
 
 export function optionalEnum<T extends string>(body: Body, name: string, values: readonly T[]): T | undefined {
   const value = body[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !values.includes(value as T)) throw new BadInput(`${name} must be one of ${values.join(', ')}`);
+  if (typeof value !== 'string' || !values.includes(value as T))
+    throw new BadInput(`${name} must be one of ${values.join(', ')}`);
   return value as T;
 }
 
@@ -46,6 +48,7 @@ export function optionalBoolean(body: Body, name: string): boolean | undefined {
 export function optionalNumber(body: Body, name: string, min: number, max: number): number | undefined {
   const value = body[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw new BadInput(`${name} must be a number from ${min} to ${max}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+    throw new BadInput(`${name} must be a number from ${min} to ${max}`);
   return value;
 }

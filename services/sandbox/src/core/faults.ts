@@ -5,7 +5,19 @@ import type { Target } from './request-log';
  * `skip` of them). Kinds that change state rather than answers (expired or revoked tokens) are
  * applied when the fault is created and are not stored here.
  */
-export const REQUEST_FAULT_KINDS = ['429', '5xx', 'hang', 'malformed-json', 'redirect', 'quota-exhausted', 'slow-body', 'oversize', 'reset', 'truncated-body', 'patch-records'] as const;
+export const REQUEST_FAULT_KINDS = [
+  '429',
+  '5xx',
+  'hang',
+  'malformed-json',
+  'redirect',
+  'quota-exhausted',
+  'slow-body',
+  'oversize',
+  'reset',
+  'truncated-body',
+  'patch-records',
+] as const;
 
 /**
  * For 'patch-records': a change to record `index` of a list answer (Etsy `results`, Printify

@@ -68,7 +68,12 @@ const HTML_ERROR = (status: number) =>
  * leaves it open until the client gives up), false when the request goes on (malformed-json
  * only marks it so the real answer gets cut short).
  */
-export function applyFault(fault: ActiveFault, request: FastifyRequest, reply: FastifyReply, extraHeaders: Record<string, string> = {}): boolean {
+export function applyFault(
+  fault: ActiveFault,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  extraHeaders: Record<string, string> = {},
+): boolean {
   if (request.sandboxLog) request.sandboxLog.fault = fault.kind;
   switch (fault.kind) {
     case 'malformed-json':
@@ -87,7 +92,10 @@ export function applyFault(fault: ActiveFault, request: FastifyRequest, reply: F
       request.raw.socket.destroy();
       return true;
     case 'redirect':
-      void reply.code(fault.status ?? 302).header('location', fault.location ?? 'https://evil.example/').send();
+      void reply
+        .code(fault.status ?? 302)
+        .header('location', fault.location ?? 'https://evil.example/')
+        .send();
       return true;
     case '429':
     case 'quota-exhausted': {
@@ -96,7 +104,9 @@ export function applyFault(fault: ActiveFault, request: FastifyRequest, reply: F
         .code(429)
         .headers(extraHeaders)
         .header('retry-after', String(retryAfter))
-        .send(errorBody(fault.target, 429, fault.kind === '429' ? 'Too many requests' : 'Daily request quota exceeded'));
+        .send(
+          errorBody(fault.target, 429, fault.kind === '429' ? 'Too many requests' : 'Daily request quota exceeded'),
+        );
       return true;
     }
     case '5xx': {
@@ -160,12 +170,16 @@ function patchRecords(text: string, patches: readonly RecordPatch[]): string {
   } catch {
     return text;
   }
-  const list = body && typeof body === 'object' ? ((body as Record<string, unknown>).results ?? (body as Record<string, unknown>).data) : undefined;
+  const list =
+    body && typeof body === 'object'
+      ? ((body as Record<string, unknown>).results ?? (body as Record<string, unknown>).data)
+      : undefined;
   if (!Array.isArray(list)) return text;
   for (const patch of patches) {
     if (patch.path.length === 0 || patch.index < 0 || patch.index >= list.length) continue;
     let parent: unknown = list[patch.index];
-    for (const key of patch.path.slice(0, -1)) parent = parent && typeof parent === 'object' ? (parent as Record<string | number, unknown>)[key] : undefined;
+    for (const key of patch.path.slice(0, -1))
+      parent = parent && typeof parent === 'object' ? (parent as Record<string | number, unknown>)[key] : undefined;
     if (!parent || typeof parent !== 'object') continue;
     const last = patch.path[patch.path.length - 1];
     if (patch.op === 'delete') delete (parent as Record<string | number, unknown>)[last];
@@ -224,7 +238,12 @@ export function parseIntParam(value: string | undefined): number | undefined | n
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 export type Query = Record<string, string | undefined>;
@@ -232,6 +251,7 @@ export type Query = Record<string, string | undefined>;
 export function queryOf(request: FastifyRequest): Query {
   const raw = request.query as Record<string, string | string[] | undefined>;
   const out: Query = {};
-  for (const [key, value] of Object.entries(raw ?? {})) out[key] = Array.isArray(value) ? value[value.length - 1] : value;
+  for (const [key, value] of Object.entries(raw ?? {}))
+    out[key] = Array.isArray(value) ? value[value.length - 1] : value;
   return out;
 }

@@ -83,7 +83,10 @@ export class Rng {
   /** Lowercase hex of the given length (Printify ids are 24 hex digits). */
   hex(length: number): string {
     let out = '';
-    while (out.length < length) out += floor(this.next() * 0x100000000).toString(16).padStart(8, '0');
+    while (out.length < length)
+      out += floor(this.next() * 0x100000000)
+        .toString(16)
+        .padStart(8, '0');
     return out.slice(0, length);
   }
 
@@ -96,4 +99,14 @@ export class Rng {
 }
 
 /** Topic numbers of the per-order random streams (see Rng.mix). */
-export const STREAM = { order: 1, buyer: 2, created: 3, printifyId: 4, reprintId: 5, sample: 6, variety: 7, account: 8, bulk: 9 } as const;
+export const STREAM = {
+  order: 1,
+  buyer: 2,
+  created: 3,
+  printifyId: 4,
+  reprintId: 5,
+  sample: 6,
+  variety: 7,
+  account: 8,
+  bulk: 9,
+} as const;

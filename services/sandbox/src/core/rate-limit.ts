@@ -42,7 +42,12 @@ export class SlidingWindowLimiter {
         // The oldest request inside this window leaves it at (its time + window).
         const oldest = times[times.length - used[i]];
         const waitMs = oldest + this.limits[i].windowMs - nowMs;
-        return { allowed: false, remaining: this.limits.map((l, j) => Math.max(0, l.limit - used[j])), refusedBy: i, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+        return {
+          allowed: false,
+          remaining: this.limits.map((l, j) => Math.max(0, l.limit - used[j])),
+          refusedBy: i,
+          retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+        };
       }
     }
     times.push(nowMs);

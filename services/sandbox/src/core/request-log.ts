@@ -31,18 +31,27 @@ export class RequestLog {
     const full = { ...entry, seq: this.nextSeq++ };
     this.entries.push(full);
     // Trim in batches so a full log costs O(1) per request on average.
-    if (this.entries.length > this.capacity + Math.max(1, this.capacity >> 2)) this.entries.splice(0, this.entries.length - this.capacity);
+    if (this.entries.length > this.capacity + Math.max(1, this.capacity >> 2))
+      this.entries.splice(0, this.entries.length - this.capacity);
     return full;
   }
 
-  list(filter: { tenantId?: string; sinceMs?: number; afterSeq?: number; target?: string; limit?: number }): LoggedRequest[] {
-    const out = this.entries.slice(-this.capacity).filter(
-      (e) =>
-        (filter.tenantId === undefined || e.tenantId === filter.tenantId) &&
-        (filter.sinceMs === undefined || e.timestampMs >= filter.sinceMs) &&
-        (filter.afterSeq === undefined || e.seq > filter.afterSeq) &&
-        (filter.target === undefined || e.target === filter.target),
-    );
+  list(filter: {
+    tenantId?: string;
+    sinceMs?: number;
+    afterSeq?: number;
+    target?: string;
+    limit?: number;
+  }): LoggedRequest[] {
+    const out = this.entries
+      .slice(-this.capacity)
+      .filter(
+        (e) =>
+          (filter.tenantId === undefined || e.tenantId === filter.tenantId) &&
+          (filter.sinceMs === undefined || e.timestampMs >= filter.sinceMs) &&
+          (filter.afterSeq === undefined || e.seq > filter.afterSeq) &&
+          (filter.target === undefined || e.target === filter.target),
+      );
     return filter.limit !== undefined ? out.slice(-filter.limit) : out;
   }
 

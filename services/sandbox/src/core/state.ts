@@ -65,7 +65,11 @@ export function createState(options: SandboxOptions): SandboxState {
   return {
     options,
     live,
-    tenants: new TenantRegistry(options.seed, { now: nowMs, idleSeconds: options.tenantIdleSeconds, maxAgeSeconds: options.tenantMaxAgeSeconds }),
+    tenants: new TenantRegistry(options.seed, {
+      now: nowMs,
+      idleSeconds: options.tenantIdleSeconds,
+      maxAgeSeconds: options.tenantMaxAgeSeconds,
+    }),
     oauth: new OAuthStore(nowMs, () => live.accessTokenTtlSeconds),
     faults: new FaultBook(),
     scheduledMutations: new MutationSchedule(),
@@ -78,7 +82,9 @@ export function createState(options: SandboxOptions): SandboxState {
     authorizations: new AuthorizationRequests(nowMs),
     webhooks: {
       printify: new PrintifySubscriptions(),
-      etsy: new EtsySubscriptions(options.etsyWebhook ? { ...options.etsyWebhook, events: [...options.etsyWebhook.events] } : null),
+      etsy: new EtsySubscriptions(
+        options.etsyWebhook ? { ...options.etsyWebhook, events: [...options.etsyWebhook.events] } : null,
+      ),
       log: deliveries,
       sender: new WebhookSender(deliveries, () => live.webhookTimeScale, nowMs),
       allowedHosts: allowedWebhookHosts(options.webhookHosts, [options.etsyWebhook?.url]),

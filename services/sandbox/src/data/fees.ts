@@ -65,7 +65,13 @@ export function feesFor(order: OrderModel, currency: ShopCurrency): OrderFees {
       const paid = line.unitPrice * line.quantity - line.discountShare;
       const total = Math.round(paid * TRANSACTION_RATE);
       const first = Math.round(total / line.quantity);
-      return { transactionId: line.transactionId, listingId: line.listing.listingId, first, rest: total - first, units: line.quantity };
+      return {
+        transactionId: line.transactionId,
+        listingId: line.listing.listingId,
+        first,
+        rest: total - first,
+        units: line.quantity,
+      };
     }),
     shipping: Math.round(order.shippingTotal * TRANSACTION_RATE),
     processing: Math.round(order.grandTotal * PROCESSING[currency].rate) + PROCESSING[currency].fixed,

@@ -4,7 +4,17 @@ import { Tenant, type TenantSettings } from './tenant';
 import { TenantRegistry } from './tenant-registry';
 
 const AS_OF = Date.UTC(2026, 5, 15, 12) / 1000;
-const settings = (over: Partial<TenantSettings> = {}): TenantSettings => ({ seed: 'spec', shopCurrency: 'USD', months: 6, ordersPerMonth: 500, printifyShops: 1, asOf: AS_OF, printifyEnvelope: 'full', printifyLineCost: 'per_unit', ...over });
+const settings = (over: Partial<TenantSettings> = {}): TenantSettings => ({
+  seed: 'spec',
+  shopCurrency: 'USD',
+  months: 6,
+  ordersPerMonth: 500,
+  printifyShops: 1,
+  asOf: AS_OF,
+  printifyEnvelope: 'full',
+  printifyLineCost: 'per_unit',
+  ...over,
+});
 
 describe('the seeded generator', () => {
   it('is deterministic: the same seed gives the same orders, another seed other ones', () => {
@@ -39,7 +49,8 @@ describe('the seeded generator', () => {
     expect(t.created[0]).toBeGreaterThanOrEqual(AS_OF - 6 * 31 * 86_400);
     expect(t.created[t.count - 1]).toBeLessThanOrEqual(AS_OF);
     for (let i = 1; i < t.count; i++) {
-      if (t.receiptIds[i] <= t.receiptIds[i - 1] || t.created[i] < t.created[i - 1]) throw new Error(`order ${i} out of order`);
+      if (t.receiptIds[i] <= t.receiptIds[i - 1] || t.created[i] < t.created[i - 1])
+        throw new Error(`order ${i} out of order`);
     }
   });
 
@@ -79,7 +90,8 @@ describe('the seeded generator', () => {
     const pfy = big.printifyIndex();
     expect(pfy.refs.length).toBeGreaterThan(90_000);
     const paged = Date.now();
-    for (let offset = 0; offset < 12_000; offset += 100) for (let k = 0; k < 100; k++) big.order(big.count - 1 - offset - k);
+    for (let offset = 0; offset < 12_000; offset += 100)
+      for (let k = 0; k < 100; k++) big.order(big.count - 1 - offset - k);
     const pageTime = Date.now() - paged;
     expect(built).toBeLessThan(8_000);
     expect(pageTime).toBeLessThan(4_000);

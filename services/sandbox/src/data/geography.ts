@@ -13,16 +13,48 @@ export interface BuyerPlace {
 }
 
 const US_PLACES: Array<[string, string, string, number]> = [
-  ['CA', 'Los Angeles', '900', 0.095], ['CA', 'San Diego', '921', 0.0775], ['NY', 'Brooklyn', '112', 0.08875], ['TX', 'Austin', '787', 0.0825],
-  ['FL', 'Orlando', '328', 0.065], ['WA', 'Seattle', '981', 0.1035], ['IL', 'Chicago', '606', 0.1025], ['PA', 'Pittsburgh', '152', 0.07],
-  ['OR', 'Portland', '972', 0], ['MA', 'Boston', '021', 0.0625], ['CO', 'Denver', '802', 0.0881], ['GA', 'Atlanta', '303', 0.089],
-  ['NC', 'Raleigh', '276', 0.0725], ['OH', 'Columbus', '432', 0.0775], ['MN', 'Minneapolis', '554', 0.08025], ['DE', 'Wilmington', '198', 0],
+  ['CA', 'Los Angeles', '900', 0.095],
+  ['CA', 'San Diego', '921', 0.0775],
+  ['NY', 'Brooklyn', '112', 0.08875],
+  ['TX', 'Austin', '787', 0.0825],
+  ['FL', 'Orlando', '328', 0.065],
+  ['WA', 'Seattle', '981', 0.1035],
+  ['IL', 'Chicago', '606', 0.1025],
+  ['PA', 'Pittsburgh', '152', 0.07],
+  ['OR', 'Portland', '972', 0],
+  ['MA', 'Boston', '021', 0.0625],
+  ['CO', 'Denver', '802', 0.0881],
+  ['GA', 'Atlanta', '303', 0.089],
+  ['NC', 'Raleigh', '276', 0.0725],
+  ['OH', 'Columbus', '432', 0.0775],
+  ['MN', 'Minneapolis', '554', 0.08025],
+  ['DE', 'Wilmington', '198', 0],
 ];
 
-const ABROAD: Record<string, { cities: string[]; zip: (n: number) => string; salesTax: number; vat: number; state?: string[] }> = {
-  CA: { cities: ['Toronto', 'Vancouver', 'Montréal'], zip: (n) => `M${n % 10}V ${n % 9}K${n % 7}`, salesTax: 0.13, vat: 0, state: ['ON', 'BC', 'QC'] },
-  AU: { cities: ['Sydney', 'Melbourne', 'Brisbane'], zip: (n) => `${2000 + (n % 1999)}`, salesTax: 0.1, vat: 0, state: ['NSW', 'VIC', 'QLD'] },
-  GB: { cities: ['London', 'Manchester', 'Bristol', 'Edinburgh'], zip: (n) => `SW${1 + (n % 19)} ${n % 10}AB`, salesTax: 0, vat: 0.2 },
+const ABROAD: Record<
+  string,
+  { cities: string[]; zip: (n: number) => string; salesTax: number; vat: number; state?: string[] }
+> = {
+  CA: {
+    cities: ['Toronto', 'Vancouver', 'Montréal'],
+    zip: (n) => `M${n % 10}V ${n % 9}K${n % 7}`,
+    salesTax: 0.13,
+    vat: 0,
+    state: ['ON', 'BC', 'QC'],
+  },
+  AU: {
+    cities: ['Sydney', 'Melbourne', 'Brisbane'],
+    zip: (n) => `${2000 + (n % 1999)}`,
+    salesTax: 0.1,
+    vat: 0,
+    state: ['NSW', 'VIC', 'QLD'],
+  },
+  GB: {
+    cities: ['London', 'Manchester', 'Bristol', 'Edinburgh'],
+    zip: (n) => `SW${1 + (n % 19)} ${n % 10}AB`,
+    salesTax: 0,
+    vat: 0.2,
+  },
   DE: { cities: ['Berlin', 'München', 'Köln'], zip: (n) => `${10000 + (n % 89999)}`, salesTax: 0, vat: 0.19 },
   FR: { cities: ['Paris', 'Lyon', 'Bordeaux'], zip: (n) => `${75000 + (n % 20)}`, salesTax: 0, vat: 0.2 },
   NL: { cities: ['Amsterdam', 'Utrecht'], zip: (n) => `${1000 + (n % 8999)} AB`, salesTax: 0, vat: 0.21 },
@@ -43,9 +75,36 @@ export function vatArea(country: string): 'EU' | 'GB' | null {
 }
 
 const BUYER_COUNTRIES: Record<ShopCurrency, ReadonlyArray<readonly [string, number]>> = {
-  USD: [['US', 80], ['CA', 6], ['GB', 5], ['AU', 4], ['DE', 3], ['FR', 2]],
-  EUR: [['FR', 40], ['DE', 15], ['NL', 6], ['IT', 5], ['ES', 5], ['BE', 4], ['IE', 2], ['GB', 8], ['US', 13], ['CA', 2]],
-  GBP: [['GB', 70], ['IE', 4], ['DE', 5], ['FR', 4], ['NL', 2], ['US', 11], ['AU', 2], ['CA', 2]],
+  USD: [
+    ['US', 80],
+    ['CA', 6],
+    ['GB', 5],
+    ['AU', 4],
+    ['DE', 3],
+    ['FR', 2],
+  ],
+  EUR: [
+    ['FR', 40],
+    ['DE', 15],
+    ['NL', 6],
+    ['IT', 5],
+    ['ES', 5],
+    ['BE', 4],
+    ['IE', 2],
+    ['GB', 8],
+    ['US', 13],
+    ['CA', 2],
+  ],
+  GBP: [
+    ['GB', 70],
+    ['IE', 4],
+    ['DE', 5],
+    ['FR', 4],
+    ['NL', 2],
+    ['US', 11],
+    ['AU', 2],
+    ['CA', 2],
+  ],
 };
 
 export function buyerCountries(currency: ShopCurrency): ReadonlyArray<readonly [string, number]> {
@@ -59,10 +118,98 @@ export function placeIn(country: string, roll: number): BuyerPlace {
   }
   const spec = ABROAD[country];
   const which = roll % spec.cities.length;
-  return { country, state: spec.state ? spec.state[which] : null, city: spec.cities[which], zip: spec.zip(roll), salesTax: spec.salesTax, vat: spec.vat };
+  return {
+    country,
+    state: spec.state ? spec.state[which] : null,
+    city: spec.cities[which],
+    zip: spec.zip(roll),
+    salesTax: spec.salesTax,
+    vat: spec.vat,
+  };
 }
 
-export const FIRST_NAMES = ['Emma', 'Olivia', 'Ava', 'Mia', 'Sophia', 'Isabella', 'Amelia', 'Harper', 'Zoë', 'Chloé', 'Noah', 'Liam', 'Lucas', 'Ethan', 'Mateo', 'James', 'Oliver', 'José', 'Jürgen', 'Aoife', 'Siobhan', 'Priya', 'Aarav', 'Mei', 'Hannah', 'Grace', 'Ruby', 'Léa', 'Lukas', 'Sofia'];
-export const LAST_NAMES = ['Smith', 'Johnson', 'Williams', 'Brown', 'Garcia', 'Miller', 'Davis', 'Martínez', 'Taylor', 'Anderson', 'Thomas', 'Moore', 'Martin', 'Lee', 'Walker', 'Hall', 'Young', "O'Brien", 'Müller', 'Schmidt', 'Dubois', 'Rossi', 'Kowalski', 'Nguyen', 'Patel', 'Kim', 'Murphy', 'van Dijk', 'Fernández', 'Jensen'];
-export const STREETS = ['Maple Street', 'Oak Avenue', 'Cedar Lane', 'Elm Road', 'Pine Court', 'Birch Way', 'High Street', 'Station Road', 'Park Lane', 'Rue de la Paix', 'Hauptstraße', 'Church Street'];
-export const CARRIERS: Record<string, string[]> = { US: ['usps', 'ups', 'fedex'], GB: ['royal-mail', 'dpd'], CA: ['canada-post'], AU: ['australia-post'], default: ['dhl', 'postnl', 'la-poste'] };
+export const FIRST_NAMES = [
+  'Emma',
+  'Olivia',
+  'Ava',
+  'Mia',
+  'Sophia',
+  'Isabella',
+  'Amelia',
+  'Harper',
+  'Zoë',
+  'Chloé',
+  'Noah',
+  'Liam',
+  'Lucas',
+  'Ethan',
+  'Mateo',
+  'James',
+  'Oliver',
+  'José',
+  'Jürgen',
+  'Aoife',
+  'Siobhan',
+  'Priya',
+  'Aarav',
+  'Mei',
+  'Hannah',
+  'Grace',
+  'Ruby',
+  'Léa',
+  'Lukas',
+  'Sofia',
+];
+export const LAST_NAMES = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Martínez',
+  'Taylor',
+  'Anderson',
+  'Thomas',
+  'Moore',
+  'Martin',
+  'Lee',
+  'Walker',
+  'Hall',
+  'Young',
+  "O'Brien",
+  'Müller',
+  'Schmidt',
+  'Dubois',
+  'Rossi',
+  'Kowalski',
+  'Nguyen',
+  'Patel',
+  'Kim',
+  'Murphy',
+  'van Dijk',
+  'Fernández',
+  'Jensen',
+];
+export const STREETS = [
+  'Maple Street',
+  'Oak Avenue',
+  'Cedar Lane',
+  'Elm Road',
+  'Pine Court',
+  'Birch Way',
+  'High Street',
+  'Station Road',
+  'Park Lane',
+  'Rue de la Paix',
+  'Hauptstraße',
+  'Church Street',
+];
+export const CARRIERS: Record<string, string[]> = {
+  US: ['usps', 'ups', 'fedex'],
+  GB: ['royal-mail', 'dpd'],
+  CA: ['canada-post'],
+  AU: ['australia-post'],
+  default: ['dhl', 'postnl', 'la-poste'],
+};

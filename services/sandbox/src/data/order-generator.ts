@@ -50,7 +50,8 @@ export interface Refund {
   reason: string;
 }
 
-export type ReceiptStatus = 'Open' | 'Payment Processing' | 'Paid' | 'Completed' | 'Canceled' | 'Fully Refunded' | 'Partially Refunded';
+export type ReceiptStatus =
+  'Open' | 'Payment Processing' | 'Paid' | 'Completed' | 'Canceled' | 'Fully Refunded' | 'Partially Refunded';
 
 export interface OrderModel {
   index: number;
@@ -118,11 +119,33 @@ export interface OrderOverride {
 const DAY = 86_400;
 
 const KIND_ENTRIES = Object.entries(PRODUCT_WEIGHTS) as Array<[ProductKind, number]>;
-const PAYMENT_METHODS: Array<[string, number]> = [['cc', 70], ['paypal', 15], ['apple_pay', 7], ['google_pay', 4], ['klarna', 2], ['other', 2]];
-const GIFT_MESSAGES = ['Happy birthday! Love, Sam', 'Congrats on the new job 🎉', 'For the best teacher ever', "Merry Christmas & a happy new year"];
-const BUYER_MESSAGES = ['Could you ship it before Friday? Thanks!', 'Please leave at the back door', 'Is it possible to gift-wrap this?'];
+const PAYMENT_METHODS: Array<[string, number]> = [
+  ['cc', 70],
+  ['paypal', 15],
+  ['apple_pay', 7],
+  ['google_pay', 4],
+  ['klarna', 2],
+  ['other', 2],
+];
+const GIFT_MESSAGES = [
+  'Happy birthday! Love, Sam',
+  'Congrats on the new job 🎉',
+  'For the best teacher ever',
+  'Merry Christmas & a happy new year',
+];
+const BUYER_MESSAGES = [
+  'Could you ship it before Friday? Thanks!',
+  'Please leave at the back door',
+  'Is it possible to gift-wrap this?',
+];
 
-export function generateOrder(shop: ShopProfile, index: number, createdTs: number, asOf: number, override?: OrderOverride): OrderModel {
+export function generateOrder(
+  shop: ShopProfile,
+  index: number,
+  createdTs: number,
+  asOf: number,
+  override?: OrderOverride,
+): OrderModel {
   const rng = Rng.mix(shop.seedHash, STREAM.order, index);
   const receiptId = shop.receiptBase + index * 37 + rng.int(0, 36);
   // About one buyer in eight is a returning customer (one of 200), with the same name and address.
@@ -166,9 +189,16 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const delayRoll = variety.chance(0.06);
   const delayLength = variety.int(6 * 3600, 4 * DAY);
   const paymentDelay = delayRoll && override?.unpaid === undefined ? delayLength : 0;
-  const paidAt = Math.min(createdTs + rng.int(0, 90), Math.max(createdTs, asOf)) + (override?.unpaid ? 100 * 365 * DAY : paymentDelay);
+  const paidAt =
+    Math.min(createdTs + rng.int(0, 90), Math.max(createdTs, asOf)) +
+    (override?.unpaid ? 100 * 365 * DAY : paymentDelay);
   const overridePaid = override?.paidTs !== undefined && paidAt > asOf ? override.paidTs : undefined;
-  const delay = overridePaid !== undefined ? Math.max(0, overridePaid - createdTs) : paidAt - createdTs > 90 ? paidAt - createdTs : 0;
+  const delay =
+    overridePaid !== undefined
+      ? Math.max(0, overridePaid - createdTs)
+      : paidAt - createdTs > 90
+        ? paidAt - createdTs
+        : 0;
   const paidTs: number | null = overridePaid ?? (paidAt <= asOf ? paidAt : null);
   const allDigital = lines.every((l) => l.isDigital);
   const cancelRoll = rng.chance(0.02);
@@ -185,17 +215,24 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   let refund: Refund | null = null;
   if (canceledTs !== null) refund = { ts: canceledTs, amount: grandTotal, full: true, reason: 'Order canceled' };
   else if (refundRoll && shippedTs !== null && refundAt <= asOf) {
-    refund = { ts: refundAt, amount: refundFull ? grandTotal : Math.round(grandTotal * refundShare), full: refundFull, reason: refundReason };
+    refund = {
+      ts: refundAt,
+      amount: refundFull ? grandTotal : Math.round(grandTotal * refundShare),
+      full: refundFull,
+      reason: refundReason,
+    };
   }
   // A cancellation by the mutation API happens now, after whatever the order went through: a
   // shipped order stays shipped (its posted ledger entries never change) and is refunded in full.
-  const canceledByMutation = override?.canceledTs !== undefined && canceledTs === null && refund === null && override.refund === undefined;
+  const canceledByMutation =
+    override?.canceledTs !== undefined && canceledTs === null && refund === null && override.refund === undefined;
   if (canceledByMutation) {
     canceledTs = override.canceledTs as number;
     if (shippedTs !== null && shippedTs > canceledTs) shippedTs = null;
     refund = { ts: canceledTs, amount: grandTotal, full: true, reason: 'Order canceled' };
   }
-  if (override?.shippedTs !== undefined && shippedTs === null && canceledTs === null && paidTs !== null) shippedTs = override.shippedTs;
+  if (override?.shippedTs !== undefined && shippedTs === null && canceledTs === null && paidTs !== null)
+    shippedTs = override.shippedTs;
   if (paidTs === null) {
     // Nothing happens to an order before its payment arrives.
     canceledTs = null;
@@ -220,7 +257,13 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
             : shippedTs !== null
               ? 'Completed'
               : 'Paid';
-  const updatedTs = Math.max(paidTs ?? createdTs, shippedTs ?? 0, canceledTs ?? 0, refund?.ts ?? 0, override?.updatedTs ?? 0);
+  const updatedTs = Math.max(
+    paidTs ?? createdTs,
+    shippedTs ?? 0,
+    canceledTs ?? 0,
+    refund?.ts ?? 0,
+    override?.updatedTs ?? 0,
+  );
   const carriers = CARRIERS[country] ?? CARRIERS.default;
 
   const order: OrderModel = {
@@ -235,7 +278,10 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
     createdTs,
     paidTs,
     shippedTs,
-    deliveredTs: override?.deliveredTs !== undefined && shippedTs !== null && !allDigital ? Math.max(override.deliveredTs, shippedTs) : null,
+    deliveredTs:
+      override?.deliveredTs !== undefined && shippedTs !== null && !allDigital
+        ? Math.max(override.deliveredTs, shippedTs)
+        : null,
     canceledTs,
     refund,
     updatedTs,
@@ -266,7 +312,8 @@ export function generateOrder(shop: ShopProfile, index: number, createdTs: numbe
   const labelRoll = variety.chance(0.03);
   const labelCost = variety.int(450, 1200);
   const labelAdjusted = variety.chance(0.25);
-  if (labelRoll && shippedTs !== null && !allDigital) order.shippingLabel = { cost: labelCost, adjustment: labelAdjusted ? variety.int(50, 300) : 0 };
+  if (labelRoll && shippedTs !== null && !allDigital)
+    order.shippingLabel = { cost: labelCost, adjustment: labelAdjusted ? variety.int(50, 300) : 0 };
   order.printify = planPrintify(shop, order, rng, asOf, delay, variety.chance(0.1), override, canceledByMutation);
   return order;
 }
@@ -282,18 +329,28 @@ const BULK_ITEMS_MINOR = 85_000;
 
 /** `bulk`: the first line becomes a bulk line, drawn from that stream (the order's own draws still happen). */
 function buildLines(shop: ShopProfile, rng: Rng, index: number, abroad: boolean, bulk: Rng | null): OrderLine[] {
-  const count = rng.weighted([[1, 920], [2, 60], [3, 15], [4, 5]] as const);
+  const count = rng.weighted([
+    [1, 920],
+    [2, 60],
+    [3, 15],
+    [4, 5],
+  ] as const);
   const lines: OrderLine[] = [];
   let physicalUnits = 0;
   for (let n = 0; n < count; n++) {
     const kind = rng.weighted(KIND_ENTRIES);
     let listing = rng.pick(shop.listingsByKind.get(kind) ?? shop.listings);
     let variantIndex = rng.int(0, listing.variants.length - 1);
-    let quantity: number = rng.weighted([[1, 90], [2, 8], [3, 2]] as const);
+    let quantity: number = rng.weighted([
+      [1, 90],
+      [2, 8],
+      [3, 2],
+    ] as const);
     if (bulk && n === 0) {
       listing = bulk.pick(shop.listings.filter((l) => BULK_KINDS.includes(l.spec.kind)));
       variantIndex = bulk.int(0, listing.variants.length - 1);
-      quantity = Math.ceil(BULK_ITEMS_MINOR / listing.variants[variantIndex].spec.retail[shop.currency]) + bulk.int(0, 6);
+      quantity =
+        Math.ceil(BULK_ITEMS_MINOR / listing.variants[variantIndex].spec.retail[shop.currency]) + bulk.int(0, 6);
     }
     const variant = listing.variants[variantIndex];
     const isDigital = listing.spec.kind === 'digital';
@@ -306,7 +363,7 @@ function buildLines(shop: ShopProfile, rng: Rng, index: number, abroad: boolean,
       const ps = listing.spec.printifyShipping;
       const first = abroad ? ps.firstAbroad : ps.first;
       const extra = abroad ? ps.additionalAbroad : ps.additional;
-      printifyShipping = (physicalUnits === 0 ? first + extra * (quantity - 1) : extra * quantity);
+      printifyShipping = physicalUnits === 0 ? first + extra * (quantity - 1) : extra * quantity;
       physicalUnits += quantity;
     }
     lines.push({
@@ -319,7 +376,8 @@ function buildLines(shop: ShopProfile, rng: Rng, index: number, abroad: boolean,
       discountShare: 0,
       etsySku: rng.chance(0.03) ? '' : variant.sku,
       isDigital,
-      personalization: listing.spec.kind === 'mug' && rng.chance(0.2) ? rng.pick(['Jenny', 'Dad', 'Mr. & Mrs. Lee', "Nana's"]) : null,
+      personalization:
+        listing.spec.kind === 'mug' && rng.chance(0.2) ? rng.pick(['Jenny', 'Dad', 'Mr. & Mrs. Lee', "Nana's"]) : null,
       printifyCost: variant.spec.baseCostUsd ?? 0,
       printifyShipping,
     });
@@ -349,7 +407,11 @@ function planPrintify(
   canceledByMutation: boolean,
 ): PrintifyPlan | null {
   const physical = order.lines.filter((l) => !l.isDigital);
-  const kind = rng.weighted([['linked', 94], ['unlinked', 3], ['manual', 3]] as const);
+  const kind = rng.weighted([
+    ['linked', 94],
+    ['unlinked', 3],
+    ['manual', 3],
+  ] as const);
   const drawnCreatedTs = order.createdTs + delay + (kind === 'manual' ? rng.int(3600, DAY) : rng.int(300, 3 * 3600));
   const drawnSentTs = drawnCreatedTs + rng.int(600, 20 * 3600);
   const hasIssues = rng.chance(0.005);
@@ -360,7 +422,9 @@ function planPrintify(
   // so no other value of the order changes).
   const imported = override?.printifyCreatedTs !== undefined;
   const createdTs = imported ? Math.max(override.printifyCreatedTs as number, order.paidTs ?? 0) : drawnCreatedTs;
-  const sentTs = imported ? Math.min(createdTs + (drawnSentTs - drawnCreatedTs), order.shippedTs ?? Infinity) : drawnSentTs;
+  const sentTs = imported
+    ? Math.min(createdTs + (drawnSentTs - drawnCreatedTs), order.shippedTs ?? Infinity)
+    : drawnSentTs;
   if (physical.length === 0 || (!imported && createdTs > asOf) || order.paidTs === null) return null;
   // A natural cancellation may come before the order reached Printify (or have it deleted); one by
   // the mutation API comes later: the Printify order stays in the list, canceled unless fulfilled.

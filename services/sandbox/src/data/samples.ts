@@ -16,7 +16,13 @@ export function sampleCount(orderCount: number): number {
   return Math.max(1, Math.round(orderCount * 0.008));
 }
 
-export function generateSample(shop: ShopProfile, index: number, count: number, start: number, asOf: number): SampleOrder {
+export function generateSample(
+  shop: ShopProfile,
+  index: number,
+  count: number,
+  start: number,
+  asOf: number,
+): SampleOrder {
   const rng = Rng.mix(shop.seedHash, STREAM.sample, index);
   const createdTs = Math.floor(start + ((index + rng.next()) / count) * (asOf - start));
   const physical = shop.listings.filter((l) => l.spec.kind !== 'digital');

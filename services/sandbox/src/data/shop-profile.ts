@@ -52,14 +52,33 @@ export interface ShopProfile {
   salesLast365Usd: number;
 }
 
-const NAME_A = ['Happy', 'Cozy', 'Little', 'Wild', 'Golden', 'Velvet', 'Sunny', 'Moss', 'Paper', 'Lucky', 'Maple', 'Indigo'];
+const NAME_A = [
+  'Happy',
+  'Cozy',
+  'Little',
+  'Wild',
+  'Golden',
+  'Velvet',
+  'Sunny',
+  'Moss',
+  'Paper',
+  'Lucky',
+  'Maple',
+  'Indigo',
+];
 const NAME_B = ['Threads', 'Print Co', 'Studio', 'Goods', 'Designs', 'Makery', 'Press', 'Prints', 'Apparel', 'Atelier'];
 
 /**
  * The content comes from `seed`; the ids come from `ordinal` (the tenant's number in this
  * sandbox), in disjoint blocks, so two tenants never share a user, shop, receipt or payment id.
  */
-export function buildShopProfile(seed: string, currency: ShopCurrency, asOf: number, ordinal: number, salesLast365Usd?: number): ShopProfile {
+export function buildShopProfile(
+  seed: string,
+  currency: ShopCurrency,
+  asOf: number,
+  ordinal: number,
+  salesLast365Usd?: number,
+): ShopProfile {
   const rng = Rng.of(seed, 'shop');
   const ids = Rng.of(seed, 'ids', ordinal);
   const block = (base: number, size: number) => base + ordinal * size + ids.int(0, Math.floor(size / 50));
@@ -77,13 +96,17 @@ export function buildShopProfile(seed: string, currency: ShopCurrency, asOf: num
       variants: spec.variants.map((variant, v) => ({
         spec: variant,
         productId: lr.int(10_000_000_000, 29_999_999_999),
-        sku: spec.kind === 'digital' ? '' : `${lr.int(10_000, 99_999)}${lr.int(10_000_000, 99_999_999)}${String(v).padStart(2, '0')}${lr.int(100, 999)}`,
+        sku:
+          spec.kind === 'digital'
+            ? ''
+            : `${lr.int(10_000, 99_999)}${lr.int(10_000_000, 99_999_999)}${String(v).padStart(2, '0')}${lr.int(100, 999)}`,
         printifyVariantId: spec.kind === 'digital' ? 0 : lr.int(10_000, 120_000),
       })),
     };
   });
   const listingsByKind = new Map<string, Listing[]>();
-  for (const listing of listings) listingsByKind.set(listing.spec.kind, [...(listingsByKind.get(listing.spec.kind) ?? []), listing]);
+  for (const listing of listings)
+    listingsByKind.set(listing.spec.kind, [...(listingsByKind.get(listing.spec.kind) ?? []), listing]);
   return {
     seed,
     seedHash: hash32(seed),

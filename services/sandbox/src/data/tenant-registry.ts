@@ -56,7 +56,11 @@ export class TenantRegistry {
 
   constructor(
     private readonly rootSeed: string,
-    private readonly lifetimes: TenantLifetimes = { now: () => Date.now(), idleSeconds: 86_400, maxAgeSeconds: 7 * 86_400 },
+    private readonly lifetimes: TenantLifetimes = {
+      now: () => Date.now(),
+      idleSeconds: 86_400,
+      maxAgeSeconds: 7 * 86_400,
+    },
   ) {}
 
   create(input: CreateTenantInput, asOf: number): { tenant: Tenant; printifyToken: string } {
@@ -79,8 +83,17 @@ export class TenantRegistry {
     );
     this.tenants.set(id, tenant);
     const nowMs = this.lifetimes.now();
-    const lifetimeSeconds = Math.min(input.lifetimeSeconds ?? this.lifetimes.maxAgeSeconds, this.lifetimes.maxAgeSeconds);
-    this.lives.set(id, { createdAtMs: nowMs, lastUsedMs: nowMs, expiresAtMs: nowMs + lifetimeSeconds * 1000, private: input.private === true, permanent: input.permanent === true });
+    const lifetimeSeconds = Math.min(
+      input.lifetimeSeconds ?? this.lifetimes.maxAgeSeconds,
+      this.lifetimes.maxAgeSeconds,
+    );
+    this.lives.set(id, {
+      createdAtMs: nowMs,
+      lastUsedMs: nowMs,
+      expiresAtMs: nowMs + lifetimeSeconds * 1000,
+      private: input.private === true,
+      permanent: input.permanent === true,
+    });
     this.byUser.set(tenant.shop.userId, tenant);
     this.byShop.set(tenant.shop.shopId, tenant);
     for (const shop of tenant.printifyShops) this.byPrintifyShop.set(shop.id, tenant);
@@ -117,7 +130,8 @@ export class TenantRegistry {
   /** The tenant unused for longest (never the permanent one): the one that makes room when the sandbox is full. */
   leastRecentlyUsedId(): string | undefined {
     let oldest: [string, TenantLife] | undefined;
-    for (const entry of this.lives) if (!entry[1].permanent && (!oldest || entry[1].lastUsedMs < oldest[1].lastUsedMs)) oldest = entry;
+    for (const entry of this.lives)
+      if (!entry[1].permanent && (!oldest || entry[1].lastUsedMs < oldest[1].lastUsedMs)) oldest = entry;
     return oldest?.[0];
   }
 
@@ -175,7 +189,8 @@ export class TenantRegistry {
     this.byUser.delete(tenant.shop.userId);
     this.byShop.delete(tenant.shop.shopId);
     for (const shop of tenant.printifyShops) this.byPrintifyShop.delete(shop.id);
-    for (const [token, credential] of this.printifyTokens) if (credential.tenantId === id) this.printifyTokens.delete(token);
+    for (const [token, credential] of this.printifyTokens)
+      if (credential.tenantId === id) this.printifyTokens.delete(token);
     return true;
   }
 }

@@ -83,7 +83,13 @@ export class Tenant {
     readonly settings: TenantSettings,
     readonly ordinal: number,
   ) {
-    this.shop = buildShopProfile(settings.seed, settings.shopCurrency, settings.asOf, ordinal, settings.salesLast365Usd);
+    this.shop = buildShopProfile(
+      settings.seed,
+      settings.shopCurrency,
+      settings.asOf,
+      ordinal,
+      settings.salesLast365Usd,
+    );
     this.baseCount = Math.max(0, Math.round(settings.months * settings.ordersPerMonth));
     this.timeline = new Timeline(settings.seed, settings.asOf, settings.months, Math.max(1, this.baseCount));
     this.samples = sampleCount(this.baseCount);
@@ -117,7 +123,13 @@ export class Tenant {
   order(index: number): OrderModel {
     const hit = this.cache.get(index);
     if (hit) return hit;
-    const order = generateOrder(this.shop, index, this.created[index], this.orderAsOf.get(index) ?? this.settings.asOf, this.overrides.get(index));
+    const order = generateOrder(
+      this.shop,
+      index,
+      this.created[index],
+      this.orderAsOf.get(index) ?? this.settings.asOf,
+      this.overrides.get(index),
+    );
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as number);
     this.cache.set(index, order);
     return order;
@@ -214,7 +226,11 @@ export class Tenant {
       (order.paidTs !== null ? FLAG_PAID : 0) |
       (order.shippedTs !== null ? FLAG_SHIPPED : 0) |
       (order.canceledTs !== null ? FLAG_CANCELED : 0) |
-      (order.shippedTs !== null && (order.deliveredTs !== null || order.shippedTs + 6 * 86_400 <= asOf) && !order.lines.every((l) => l.isDigital) ? FLAG_DELIVERED : 0);
+      (order.shippedTs !== null &&
+      (order.deliveredTs !== null || order.shippedTs + 6 * 86_400 <= asOf) &&
+      !order.lines.every((l) => l.isDigital)
+        ? FLAG_DELIVERED
+        : 0);
   }
 
   private ensureCapacity(size: number): void {
@@ -236,7 +252,13 @@ export class Tenant {
     for (let j = 0; j < this.samples; j++) {
       const sample = this.sample(j);
       if (sample.createdTs > this.settings.asOf) continue;
-      builder.push(sample.createdTs, j * 4 + 2, sample.status, sample.lines.map((l) => l.listing.variants[l.variantIndex].sku), sample.orderId);
+      builder.push(
+        sample.createdTs,
+        j * 4 + 2,
+        sample.status,
+        sample.lines.map((l) => l.listing.variants[l.variantIndex].sku),
+        sample.orderId,
+      );
     }
     const order = Array.from({ length: builder.created.length }, (_, i) => i);
     order.sort((a, b) => builder.created[b] - builder.created[a] || builder.refs[b] - builder.refs[a]);
@@ -283,5 +305,6 @@ function collectPrintify(builder: PrintifyBuilder, order: OrderModel): void {
   if (!plan) return;
   const skus = order.lines.filter((l) => !l.isDigital).map((l) => l.listing.variants[l.variantIndex].sku);
   builder.push(plan.createdTs, order.index * 4, plan.status, skus, plan.orderId);
-  if (plan.reprint) builder.push(plan.reprint.createdTs, order.index * 4 + 1, plan.reprint.status, skus, plan.reprint.orderId);
+  if (plan.reprint)
+    builder.push(plan.reprint.createdTs, order.index * 4 + 1, plan.reprint.status, skus, plan.reprint.orderId);
 }

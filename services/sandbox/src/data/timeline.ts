@@ -29,7 +29,8 @@ export class Timeline {
     this.cumulative = new Float64Array(days + 1);
     for (let d = 0; d < days; d++) {
       const date = new Date((this.start + d * DAY) * 1000);
-      const weight = SEASON[date.getUTCMonth()] * WEEKDAY[date.getUTCDay()] * (0.7 + (0.6 * d) / days) * (0.75 + rng.next() * 0.5);
+      const weight =
+        SEASON[date.getUTCMonth()] * WEEKDAY[date.getUTCDay()] * (0.7 + (0.6 * d) / days) * (0.75 + rng.next() * 0.5);
       this.cumulative[d + 1] = this.cumulative[d] + weight;
     }
   }

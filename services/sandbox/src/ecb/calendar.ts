@@ -27,7 +27,8 @@ export function isTargetDay(dayNumber: number): boolean {
   if (weekday === 0 || weekday === 6) return false;
   const month = date.getUTCMonth() + 1;
   const dom = date.getUTCDate();
-  if ((month === 1 && dom === 1) || (month === 5 && dom === 1) || (month === 12 && (dom === 25 || dom === 26))) return false;
+  if ((month === 1 && dom === 1) || (month === 5 && dom === 1) || (month === 12 && (dom === 25 || dom === 26)))
+    return false;
   const easter = easterSunday(date.getUTCFullYear());
   return dayNumber !== easter - 2 && dayNumber !== easter + 1;
 }

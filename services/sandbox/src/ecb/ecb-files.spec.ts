@@ -9,9 +9,36 @@ import { RateHistory } from './rates';
  * 2026-01-02, when BGN left the list (a value read from the wrong column lands far away).
  */
 const TYPICAL: Record<string, number> = {
-  USD: 1.16, JPY: 180, BGN: 1.9558, CZK: 24.3, DKK: 7.469, GBP: 0.87, HUF: 385, PLN: 4.22, RON: 5.09, SEK: 10.8, CHF: 0.93, ISK: 148, NOK: 11.8,
-  TRY: 49, AUD: 1.76, BRL: 6.3, CAD: 1.62, CNY: 8.2, HKD: 9.05, IDR: 19500, ILS: 3.75, INR: 104, KRW: 1700, MXN: 21, MYR: 4.8, NZD: 2.03,
-  PHP: 68, SGD: 1.51, THB: 37, ZAR: 19.8,
+  USD: 1.16,
+  JPY: 180,
+  BGN: 1.9558,
+  CZK: 24.3,
+  DKK: 7.469,
+  GBP: 0.87,
+  HUF: 385,
+  PLN: 4.22,
+  RON: 5.09,
+  SEK: 10.8,
+  CHF: 0.93,
+  ISK: 148,
+  NOK: 11.8,
+  TRY: 49,
+  AUD: 1.76,
+  BRL: 6.3,
+  CAD: 1.62,
+  CNY: 8.2,
+  HKD: 9.05,
+  IDR: 19500,
+  ILS: 3.75,
+  INR: 104,
+  KRW: 1700,
+  MXN: 21,
+  MYR: 4.8,
+  NZD: 2.03,
+  PHP: 68,
+  SGD: 1.51,
+  THB: 37,
+  ZAR: 19.8,
 };
 // Pegged or nearly so: DKK moves within ±2.25% of 7.46038 (ERM II), BGN was fixed.
 const TIGHT = new Set(['DKK', 'BGN']);
@@ -19,7 +46,15 @@ const TIGHT = new Set(['DKK', 'BGN']);
 describe('sandbox ECB rates', () => {
   it('keeps every currency at its own magnitude before and after BGN leaves (2026-01-02)', () => {
     const history = new RateHistory('demo');
-    for (const date of ['2025-10-01', '2025-12-30', '2025-12-31', '2026-01-02', '2026-01-05', '2026-02-16', '2026-03-13']) {
+    for (const date of [
+      '2025-10-01',
+      '2025-12-30',
+      '2025-12-31',
+      '2026-01-02',
+      '2026-01-05',
+      '2026-02-16',
+      '2026-03-13',
+    ]) {
       const [day] = history.history(dayNumberOf(date), dayNumberOf(date));
       const codes = day.rates.map(([code]) => code);
       expect(codes.includes('BGN')).toBe(date < '2026');
@@ -27,7 +62,12 @@ describe('sandbox ECB rates', () => {
       for (const [code, value] of day.rates) {
         const typical = TYPICAL[code];
         const tolerance = TIGHT.has(code) ? 0.01 : 0.25;
-        expect({ date, code, ok: Math.abs(value / typical - 1) <= tolerance, value }).toEqual({ date, code, ok: true, value });
+        expect({ date, code, ok: Math.abs(value / typical - 1) <= tolerance, value }).toEqual({
+          date,
+          code,
+          ok: true,
+          value,
+        });
       }
     }
   });

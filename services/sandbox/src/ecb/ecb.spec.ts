@@ -5,7 +5,17 @@ describe('ECB reference-rate files', () => {
   it('knows the TARGET holidays', () => {
     expect(isoDate(easterSunday(2025))).toBe('2025-04-20');
     expect(isoDate(easterSunday(2026))).toBe('2026-04-05');
-    for (const day of ['2025-04-18', '2025-04-21', '2025-05-01', '2025-12-25', '2025-12-26', '2026-01-01', '2026-01-03', '2026-01-04']) expect(isTargetDay(dayNumberOf(day))).toBe(false);
+    for (const day of [
+      '2025-04-18',
+      '2025-04-21',
+      '2025-05-01',
+      '2025-12-25',
+      '2025-12-26',
+      '2026-01-01',
+      '2026-01-03',
+      '2026-01-04',
+    ])
+      expect(isTargetDay(dayNumberOf(day))).toBe(false);
     expect(isTargetDay(dayNumberOf('2026-01-02'))).toBe(true);
     // Before 15:00 UTC the latest file is the previous TARGET day.
     expect(isoDate(latestPublishedDay(Date.UTC(2026, 0, 5, 10)))).toBe('2026-01-02');
@@ -17,7 +27,9 @@ describe('ECB reference-rate files', () => {
     try {
       const daily = await app.inject({ url: '/stats/eurofxref/eurofxref-daily.xml' });
       expect(daily.headers['content-type']).toContain('text/xml');
-      expect(daily.body).toContain('<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">');
+      expect(daily.body).toContain(
+        '<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">',
+      );
       expect(daily.body).toContain('<gesmes:subject>Reference rates</gesmes:subject>');
       expect(daily.body).toContain('<gesmes:name>European Central Bank</gesmes:name>');
       expect(daily.body).toContain("<Cube time='2026-04-07'>");

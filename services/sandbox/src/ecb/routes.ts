@@ -16,25 +16,43 @@ const FOOTER = `\t</Cube>
 </gesmes:Envelope>`;
 
 export function dailyXml(day: RateDay): string {
-  const cubes = day.rates.map(([code, value, decimals]) => `\t\t\t<Cube currency='${code}' rate='${formatRate(value, decimals, true)}'/>`).join('\n');
+  const cubes = day.rates
+    .map(([code, value, decimals]) => `\t\t\t<Cube currency='${code}' rate='${formatRate(value, decimals, true)}'/>`)
+    .join('\n');
   return `${HEADER}\n\t\t<Cube time='${isoDate(day.day)}'>\n${cubes}\n\t\t</Cube>\n${FOOTER}`;
 }
 
 export function historyXml(days: RateDay[]): string {
   const lines = days.map(
-    (day) => `<Cube time="${isoDate(day.day)}">${day.rates.map(([code, value, decimals]) => `<Cube currency="${code}" rate="${formatRate(value, decimals, false)}"/>`).join('')}</Cube>`,
+    (day) =>
+      `<Cube time="${isoDate(day.day)}">${day.rates.map(([code, value, decimals]) => `<Cube currency="${code}" rate="${formatRate(value, decimals, false)}"/>`).join('')}</Cube>`,
   );
   return `${HEADER}\n${lines.join('\n')}\n${FOOTER}`;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** `eurofxref.csv`: "Date, USD, …," then one row dated like "09 February 2018", a space after each comma, a trailing comma. */
 export function dailyCsv(day: RateDay): string {
   const date = new Date(day.day * 86_400_000);
   const label = `${String(date.getUTCDate()).padStart(2, '0')} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
   const header = ['Date', ...day.rates.map(([code]) => code)].map((cell) => `${cell}, `).join('');
-  const row = [label, ...day.rates.map(([, value, decimals]) => formatRate(value, decimals, true))].map((cell) => `${cell}, `).join('');
+  const row = [label, ...day.rates.map(([, value, decimals]) => formatRate(value, decimals, true))]
+    .map((cell) => `${cell}, `)
+    .join('');
   return `${header.trimEnd()}\n${row.trimEnd()}\n`;
 }
 
@@ -44,8 +62,47 @@ export function dailyCsv(day: RateDay): string {
  * `N/A` on every day, as the real file has them after they ended.
  */
 export const HISTORY_CSV_COLUMNS = [
-  'USD', 'JPY', 'BGN', 'CYP', 'CZK', 'DKK', 'EEK', 'GBP', 'HUF', 'LTL', 'LVL', 'MTL', 'PLN', 'ROL', 'RON', 'SEK', 'SIT', 'SKK', 'CHF', 'ISK',
-  'NOK', 'HRK', 'RUB', 'TRL', 'TRY', 'AUD', 'BRL', 'CAD', 'CNY', 'HKD', 'IDR', 'ILS', 'INR', 'KRW', 'MXN', 'MYR', 'NZD', 'PHP', 'SGD', 'THB', 'ZAR',
+  'USD',
+  'JPY',
+  'BGN',
+  'CYP',
+  'CZK',
+  'DKK',
+  'EEK',
+  'GBP',
+  'HUF',
+  'LTL',
+  'LVL',
+  'MTL',
+  'PLN',
+  'ROL',
+  'RON',
+  'SEK',
+  'SIT',
+  'SKK',
+  'CHF',
+  'ISK',
+  'NOK',
+  'HRK',
+  'RUB',
+  'TRL',
+  'TRY',
+  'AUD',
+  'BRL',
+  'CAD',
+  'CNY',
+  'HKD',
+  'IDR',
+  'ILS',
+  'INR',
+  'KRW',
+  'MXN',
+  'MYR',
+  'NZD',
+  'PHP',
+  'SGD',
+  'THB',
+  'ZAR',
 ] as const;
 
 /** `eurofxref-hist.csv`: "Date,USD,JPY,BGN,CYP,…,ZAR," then ISO-dated rows, newest first, `N/A` where a currency was not quoted. */
@@ -74,7 +131,8 @@ export function createEcbFiles(state: SandboxState): (file: EcbFile) => string |
       if (file === 'daily') body = dailyXml(history.history(latest, latest)[0]);
       else if (file === '90d') body = historyXml(history.history(latest, latest - 90));
       else if (file === 'hist') body = historyXml(history.history(latest));
-      else if (file === 'daily-zip') body = zipOneFile('eurofxref.csv', Buffer.from(dailyCsv(history.history(latest, latest)[0])), published);
+      else if (file === 'daily-zip')
+        body = zipOneFile('eurofxref.csv', Buffer.from(dailyCsv(history.history(latest, latest)[0])), published);
       else body = zipOneFile('eurofxref-hist.csv', Buffer.from(historyCsv(history.history(latest))), published);
       if (cache.size > 12) cache.clear();
       cache.set(key, body);
@@ -84,7 +142,11 @@ export function createEcbFiles(state: SandboxState): (file: EcbFile) => string |
 }
 
 /** The ECB's reference-rate files under /stats/eurofxref/. */
-export function registerEcb(app: FastifyInstance, state: SandboxState, files: (file: EcbFile) => string | Buffer): void {
+export function registerEcb(
+  app: FastifyInstance,
+  state: SandboxState,
+  files: (file: EcbFile) => string | Buffer,
+): void {
   const serve = (file: EcbFile) => async (request: FastifyRequest, reply: FastifyReply) => {
     const fault = state.faults.take('ecb', pathOf(request), null);
     if (fault && applyFault(fault, request, reply)) return reply;

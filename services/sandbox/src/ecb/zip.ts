@@ -8,8 +8,10 @@ export function zipOneFile(name: string, content: Buffer, modified: Date): Buffe
   const nameBytes = Buffer.from(name, 'utf8');
   const data = deflateRawSync(content);
   const crc = crc32(content);
-  const dosTime = (modified.getUTCHours() << 11) | (modified.getUTCMinutes() << 5) | Math.floor(modified.getUTCSeconds() / 2);
-  const dosDate = ((modified.getUTCFullYear() - 1980) << 9) | ((modified.getUTCMonth() + 1) << 5) | modified.getUTCDate();
+  const dosTime =
+    (modified.getUTCHours() << 11) | (modified.getUTCMinutes() << 5) | Math.floor(modified.getUTCSeconds() / 2);
+  const dosDate =
+    ((modified.getUTCFullYear() - 1980) << 9) | ((modified.getUTCMonth() + 1) << 5) | modified.getUTCDate();
 
   const local = Buffer.alloc(30);
   local.writeUInt32LE(0x04034b50, 0);

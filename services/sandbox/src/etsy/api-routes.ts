@@ -14,7 +14,8 @@ type Params = Record<string, string>;
 type Handler = (call: { tenant: Tenant; request: FastifyRequest; params: Params }) => unknown;
 
 /** The 31-day rule of the ledger endpoint, word for word as Etsy answers it. */
-export const LEDGER_WINDOW_ERROR = 'Time window between min_created and max_created must be no more than 2678400 seconds (31 days).';
+export const LEDGER_WINDOW_ERROR =
+  'Time window between min_created and max_created must be no more than 2678400 seconds (31 days).';
 
 export function registerEtsyApi(app: FastifyInstance, state: SandboxState): void {
   const route = (path: string, auth: EtsyAuth, handler: Handler) => {
@@ -47,7 +48,10 @@ export function registerEtsyApi(app: FastifyInstance, state: SandboxState): void
   app.get('/v3/application/users/:user_id/shops', async (request, reply) => {
     if (!guardEtsy(state, request, reply, key)) return reply;
     const tenant = state.tenants.byUserId(Number((request.params as Params).user_id));
-    if (!tenant) return reply.code(404).send({ error: `Could not find a shop for user_id = ${(request.params as Params).user_id}` });
+    if (!tenant)
+      return reply
+        .code(404)
+        .send({ error: `Could not find a shop for user_id = ${(request.params as Params).user_id}` });
     return shopJson(tenant);
   });
   app.get('/v3/application/shops', async (request, reply) => {
@@ -69,7 +73,9 @@ export function registerEtsyApi(app: FastifyInstance, state: SandboxState): void
     const page = queryReceipts(tenant, queryOf(request));
     return { count: page.count, results: page.indices.map((i) => receiptJson(tenant.shop, tenant.order(i))) };
   });
-  route('/shops/:shop_id/receipts/:receipt_id', oauth('transactions_r'), ({ tenant, params }) => receiptJson(tenant.shop, findOrder(tenant, params.receipt_id)));
+  route('/shops/:shop_id/receipts/:receipt_id', oauth('transactions_r'), ({ tenant, params }) =>
+    receiptJson(tenant.shop, findOrder(tenant, params.receipt_id)),
+  );
   route('/shops/:shop_id/receipts/:receipt_id/transactions', oauth('transactions_r'), ({ tenant, params }) => {
     const order = findOrder(tenant, params.receipt_id);
     return { count: order.lines.length, results: order.lines.map((line) => transactionJson(tenant.shop, order, line)) };
@@ -77,9 +83,11 @@ export function registerEtsyApi(app: FastifyInstance, state: SandboxState): void
   route('/shops/:shop_id/transactions/:transaction_id', oauth('transactions_r'), ({ tenant, params }) => {
     const offset = Number(params.transaction_id) - tenant.shop.transactionBase;
     const index = Math.floor(offset / 8);
-    const order = /^\d+$/.test(params.transaction_id) && index >= 0 && index < tenant.count ? tenant.order(index) : null;
+    const order =
+      /^\d+$/.test(params.transaction_id) && index >= 0 && index < tenant.count ? tenant.order(index) : null;
     const line = order?.lines.find((l) => l.transactionId === Number(params.transaction_id));
-    if (!order || !line) throw new NotFound(`Could not find a transaction with transaction_id = ${params.transaction_id}`);
+    if (!order || !line)
+      throw new NotFound(`Could not find a transaction with transaction_id = ${params.transaction_id}`);
     return transactionJson(tenant.shop, order, line);
   });
   route('/shops/:shop_id/transactions', oauth('transactions_r'), ({ tenant, request }) => {
@@ -115,7 +123,10 @@ export function registerEtsyApi(app: FastifyInstance, state: SandboxState): void
     if (min === undefined) throw new ParamError('min_created is required.');
     if (max === undefined) throw new ParamError('max_created is required.');
     if (max - min > 2_678_400) throw new ParamError(LEDGER_WINDOW_ERROR);
-    const { limit, offset } = { limit: intParam(query, 'limit', 25, 1, 100), offset: intParam(query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER) };
+    const { limit, offset } = {
+      limit: intParam(query, 'limit', 25, 1, 100),
+      offset: intParam(query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    };
     const ledger = tenantLedger(tenant);
     // Newest first (UNCONFIRMED: Etsy's order of ledger entries).
     const inWindow: number[] = [];
@@ -124,7 +135,10 @@ export function registerEtsyApi(app: FastifyInstance, state: SandboxState): void
       if (ts < min) break;
       if (ts <= max) inWindow.push(position);
     }
-    return { count: inWindow.length, results: inWindow.slice(offset, offset + limit).map((position) => ledgerEntryJson(tenant, ledger, position)) };
+    return {
+      count: inWindow.length,
+      results: inWindow.slice(offset, offset + limit).map((position) => ledgerEntryJson(tenant, ledger, position)),
+    };
   });
   route('/shops/:shop_id/payment-account/ledger-entries/payments', oauth('transactions_r'), ({ tenant, request }) => {
     const ids = idListParam(queryOf(request), 'ledger_entry_ids');
@@ -146,12 +160,18 @@ export function registerEtsyApi(app: FastifyInstance, state: SandboxState): void
 class NotFound extends Error {}
 
 /** The path's shop, checked against the token's user for OAuth calls. */
-function ownShop(state: SandboxState, caller: Tenant | null, shopId: string, needsOwner: boolean): Tenant | { status: number; error: string } {
+function ownShop(
+  state: SandboxState,
+  caller: Tenant | null,
+  shopId: string,
+  needsOwner: boolean,
+): Tenant | { status: number; error: string } {
   if (!/^\d+$/.test(shopId)) return { status: 400, error: 'Invalid value for shop_id: expected an integer.' };
   const tenant = state.tenants.byShopId(Number(shopId));
   if (!tenant) return { status: 404, error: `Could not find a shop with shop_id = ${shopId}` };
   // UNCONFIRMED: Etsy's wording when a token reads another seller's shop.
-  if (needsOwner && caller?.id !== tenant.id) return { status: 403, error: 'The authenticated user does not own this shop.' };
+  if (needsOwner && caller?.id !== tenant.id)
+    return { status: 403, error: 'The authenticated user does not own this shop.' };
   return tenant;
 }
 

@@ -6,7 +6,8 @@ import { SCOPES } from './oauth-store';
  * page is served under a CSP without script-src); every URL is relative, so the page also
  * works when the gateway proxies it under a path prefix.
  */
-export const CONSENT_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action *; base-uri 'none'; frame-ancestors 'none'";
+export const CONSENT_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action *; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * The PodProfit look (the web app's slate greys, its violet brand colour and its system type
@@ -72,7 +73,10 @@ ${body}
 `;
 }
 
-export type OAuthParams = Record<'response_type' | 'client_id' | 'redirect_uri' | 'scope' | 'state' | 'code_challenge' | 'code_challenge_method', string>;
+export type OAuthParams = Record<
+  'response_type' | 'client_id' | 'redirect_uri' | 'scope' | 'state' | 'code_challenge' | 'code_challenge_method',
+  string
+>;
 
 function hidden(params: Record<string, string>): string {
   return Object.entries(params)
@@ -80,7 +84,15 @@ function hidden(params: Record<string, string>): string {
     .join('\n');
 }
 
-export function consentPage(input: { appName: string; params: OAuthParams; loginName: string; shopName: string; userId: number; consent: string; canSwitch?: boolean }): string {
+export function consentPage(input: {
+  appName: string;
+  params: OAuthParams;
+  loginName: string;
+  shopName: string;
+  userId: number;
+  consent: string;
+  canSwitch?: boolean;
+}): string {
   const scopes = input.params.scope.split(' ').filter(Boolean);
   // An empty sandbox_tenant asks for the picker, even when a proxy names a tenant in a header.
   const switchUrl = `connect?${new URLSearchParams({ ...input.params, sandbox_tenant: '' }).toString()}`;

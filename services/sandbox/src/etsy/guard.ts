@@ -21,7 +21,8 @@ type KeyCheck = { ok: true; keystring: string } | { ok: false; message: string }
 export function checkApiKey(state: SandboxState, header: string | string[] | undefined): KeyCheck {
   const value = Array.isArray(header) ? header[0] : header;
   // UNCONFIRMED: the message for a request without any x-api-key header.
-  if (value === undefined || value === '') return { ok: false, message: 'Missing x-api-key header: it must be in the format \'keystring:shared_secret\'.' };
+  if (value === undefined || value === '')
+    return { ok: false, message: "Missing x-api-key header: it must be in the format 'keystring:shared_secret'." };
   const app = state.options.etsyApp;
   if (!value.includes(':')) {
     return /^[A-Za-z0-9._-]+$/.test(value)
@@ -32,7 +33,8 @@ export function checkApiKey(state: SandboxState, header: string | string[] | und
   if (parts.length !== 2 || parts[0] === '' || parts[1] === '' || /\s/.test(value)) {
     return { ok: false, message: "Invalid API key: should be in the format 'keystring:shared_secret'." };
   }
-  if (parts[0] !== app.keystring || parts[1] !== app.sharedSecret) return { ok: false, message: 'API key not found or not active' };
+  if (parts[0] !== app.keystring || parts[1] !== app.sharedSecret)
+    return { ok: false, message: 'API key not found or not active' };
   return { ok: true, keystring: parts[0] };
 }
 
@@ -58,7 +60,13 @@ function rateHeaders(state: SandboxState, remaining: number[]): Record<string, s
  * Runs Etsy's checks in order (fault knobs, API key, OAuth token and scope, rate limits) and
  * answers the request itself when one fails. Returns null when the reply has been sent.
  */
-export function guardEtsy(state: SandboxState, request: FastifyRequest, reply: FastifyReply, auth: EtsyAuth, shopIdParam?: string): EtsyCall | null {
+export function guardEtsy(
+  state: SandboxState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: EtsyAuth,
+  shopIdParam?: string,
+): EtsyCall | null {
   const token = bearerOf(request);
   const path = pathOf(request);
   let tenant: Tenant | null = null;
@@ -67,7 +75,8 @@ export function guardEtsy(state: SandboxState, request: FastifyRequest, reply: F
     tenant = tenantId ? (state.tenants.get(tenantId) ?? null) : null;
   }
   if (!tenant && shopIdParam && /^\d+$/.test(shopIdParam)) tenant = state.tenants.byShopId(Number(shopIdParam)) ?? null;
-  const bucket = auth.kind === 'oauth' && token ? `etsy-token:${fingerprint(token)}` : `etsy-key:${state.options.etsyApp.keystring}`;
+  const bucket =
+    auth.kind === 'oauth' && token ? `etsy-token:${fingerprint(token)}` : `etsy-key:${state.options.etsyApp.keystring}`;
   noteRequest(request, tenant?.id ?? null, bucket);
   state.scheduledMutations.onRequest(state, 'etsy', path, tenant?.id ?? null);
 
@@ -92,7 +101,9 @@ export function guardEtsy(state: SandboxState, request: FastifyRequest, reply: F
     }
     const check = state.oauth.checkAccess(token);
     if (!check.ok || check.grant.clientId !== key.keystring) {
-      void reply.code(401).send({ error: 'invalid_token', error_description: check.ok ? 'access token is invalid' : check.description });
+      void reply
+        .code(401)
+        .send({ error: 'invalid_token', error_description: check.ok ? 'access token is invalid' : check.description });
       return null;
     }
     grant = check.grant;

@@ -34,7 +34,12 @@ export function accountKey(kind: keyof typeof ACCOUNT, n: number): number {
 }
 
 /** VAT on a fee is refunded under its own type; the one on processing fees is Etsy Payments' (UNCONFIRMED pairing). */
-const VAT_TYPE = { fee: 'vat_seller_services', feeRefund: 'vat_seller_services_refund', processing: 'vat_on_processing_fees', processingRefund: 'VAT_REFUND_EP' } as const;
+const VAT_TYPE = {
+  fee: 'vat_seller_services',
+  feeRefund: 'vat_seller_services_refund',
+  processing: 'vat_on_processing_fees',
+  processingRefund: 'VAT_REFUND_EP',
+} as const;
 
 class EntryWriter {
   readonly raw: RawEntry[] = [];
@@ -68,7 +73,16 @@ class EntryWriter {
     if (amount === 0) return;
     const type = entry.amount < 0 ? VAT_TYPE[vat] : VAT_TYPE[vat === 'fee' ? 'feeRefund' : 'processingRefund'];
     // Documented shape of vat_seller_services: reference_type "etsy", reference_id 0, parent_entry_id.
-    this.raw.push({ ts: entry.ts, type, refType: 'etsy', refId: 0, amount, order: entry.order, parent: this.raw.length - 1, key: key + 1 });
+    this.raw.push({
+      ts: entry.ts,
+      type,
+      refType: 'etsy',
+      refId: 0,
+      amount,
+      order: entry.order,
+      parent: this.raw.length - 1,
+      key: key + 1,
+    });
   }
 }
 
@@ -95,29 +109,114 @@ function orderEntries(w: EntryWriter, tenant: Tenant, order: OrderModel): void {
   const at = order.paidTs + 5;
   w.region(i, 'sale');
   for (const line of fees.lines) {
-    w.order({ ts: at, type: 'transaction', refType: 'transaction', refId: line.transactionId, amount: -line.first, order: i }, 'fee');
-    w.order({ ts: at, type: 'transaction_quantity', refType: 'transaction', refId: line.transactionId, amount: -line.rest, order: i }, 'fee');
-    for (let u = 0; u < line.units; u++) w.order({ ts: at, type: 'renew_sold', refType: 'listing', refId: line.listingId, amount: -fees.renewSoldEach, order: i }, 'fee');
+    w.order(
+      { ts: at, type: 'transaction', refType: 'transaction', refId: line.transactionId, amount: -line.first, order: i },
+      'fee',
+    );
+    w.order(
+      {
+        ts: at,
+        type: 'transaction_quantity',
+        refType: 'transaction',
+        refId: line.transactionId,
+        amount: -line.rest,
+        order: i,
+      },
+      'fee',
+    );
+    for (let u = 0; u < line.units; u++)
+      w.order(
+        {
+          ts: at,
+          type: 'renew_sold',
+          refType: 'listing',
+          refId: line.listingId,
+          amount: -fees.renewSoldEach,
+          order: i,
+        },
+        'fee',
+      );
   }
-  w.order({ ts: at, type: 'shipping_transaction', refType: 'receipt', refId: receipt, amount: -fees.shipping, order: i }, 'fee');
-  w.order({ ts: at, type: 'offsite_ads_fee', refType: 'receipt', refId: receipt, amount: -fees.offsiteAds, order: i }, 'fee');
-  w.order({ ts: at, type: 'regulatory_operating_fee', refType: 'receipt', refId: receipt, amount: -fees.regulatory, order: i }, 'fee');
+  w.order(
+    { ts: at, type: 'shipping_transaction', refType: 'receipt', refId: receipt, amount: -fees.shipping, order: i },
+    'fee',
+  );
+  w.order(
+    { ts: at, type: 'offsite_ads_fee', refType: 'receipt', refId: receipt, amount: -fees.offsiteAds, order: i },
+    'fee',
+  );
+  w.order(
+    {
+      ts: at,
+      type: 'regulatory_operating_fee',
+      refType: 'receipt',
+      refId: receipt,
+      amount: -fees.regulatory,
+      order: i,
+    },
+    'fee',
+  );
   const paymentId = paymentIdOf(shop, order);
   if (order.shippedTs !== null) {
     const ts = order.shippedTs + 60;
     w.region(i, 'post');
-    w.order({ ts, type: 'PAYMENT_GROSS', refType: 'shop_payment', refId: paymentId, amount: order.grandTotal, order: i });
-    w.order({ ts, type: 'PAYMENT_PROCESSING_FEE', refType: 'shop_payment', refId: paymentId, amount: -fees.processing, order: i }, 'processing');
-    w.order({ ts, type: 'sales_tax', refType: 'receipt', refId: receipt, amount: -(order.taxTotal + order.vatTotal), order: i });
+    w.order({
+      ts,
+      type: 'PAYMENT_GROSS',
+      refType: 'shop_payment',
+      refId: paymentId,
+      amount: order.grandTotal,
+      order: i,
+    });
+    w.order(
+      {
+        ts,
+        type: 'PAYMENT_PROCESSING_FEE',
+        refType: 'shop_payment',
+        refId: paymentId,
+        amount: -fees.processing,
+        order: i,
+      },
+      'processing',
+    );
+    w.order({
+      ts,
+      type: 'sales_tax',
+      refType: 'receipt',
+      refId: receipt,
+      amount: -(order.taxTotal + order.vatTotal),
+      order: i,
+    });
   }
   if (order.shippingLabel && order.shippedTs !== null) {
     // Bought just before shipping; an adjustment (a carrier's re-weigh) follows days later.
     // Label ids live in their own range, well above every receipt id.
     const labelId = order.receiptId + 50_000_000_000;
     w.region(i, 'label');
-    w.order({ ts: order.shippedTs - 1800, type: 'shipping_labels', refType: 'shipping_label', refId: labelId, amount: -order.shippingLabel.cost, order: i }, 'fee');
+    w.order(
+      {
+        ts: order.shippedTs - 1800,
+        type: 'shipping_labels',
+        refType: 'shipping_label',
+        refId: labelId,
+        amount: -order.shippingLabel.cost,
+        order: i,
+      },
+      'fee',
+    );
     const adjustedAt = order.shippedTs + 6 * DAY;
-    if (adjustedAt <= tenant.settings.asOf) w.order({ ts: adjustedAt, type: 'shipping_label_adjustment', refType: 'shipping_label', refId: labelId, amount: -order.shippingLabel.adjustment, order: i }, 'fee');
+    if (adjustedAt <= tenant.settings.asOf)
+      w.order(
+        {
+          ts: adjustedAt,
+          type: 'shipping_label_adjustment',
+          refType: 'shipping_label',
+          refId: labelId,
+          amount: -order.shippingLabel.adjustment,
+          order: i,
+        },
+        'fee',
+      );
   }
   const share = order.canceledTs !== null ? 1 : order.refund ? order.refund.amount / order.grandTotal : 0;
   const creditTs = order.canceledTs ?? order.refund?.ts;
@@ -129,17 +228,91 @@ function orderEntries(w: EntryWriter, tenant: Tenant, order: OrderModel): void {
   // The gross is refunded once it was paid out: a refund, or a cancellation after shipping.
   if (order.refund && (order.canceledTs === null || order.shippedTs !== null)) {
     const adjustmentId = adjustmentIdOf(shop, order);
-    w.order({ ts: creditTs, type: 'REFUND_GROSS', refType: 'payment_adjustment', refId: adjustmentId, amount: -order.refund.amount, order: i });
-    w.order({ ts: creditTs, type: 'REFUND_PROCESSING_FEE', refType: 'payment_adjustment', refId: adjustmentId, amount: processingFeeReturned(order, fees, order.refund.amount), order: i }, 'processing');
-    w.order({ ts: creditTs, type: 'sales_tax', refType: 'receipt', refId: receipt, amount: back(order.taxTotal + order.vatTotal), order: i });
+    w.order({
+      ts: creditTs,
+      type: 'REFUND_GROSS',
+      refType: 'payment_adjustment',
+      refId: adjustmentId,
+      amount: -order.refund.amount,
+      order: i,
+    });
+    w.order(
+      {
+        ts: creditTs,
+        type: 'REFUND_PROCESSING_FEE',
+        refType: 'payment_adjustment',
+        refId: adjustmentId,
+        amount: processingFeeReturned(order, fees, order.refund.amount),
+        order: i,
+      },
+      'processing',
+    );
+    w.order({
+      ts: creditTs,
+      type: 'sales_tax',
+      refType: 'receipt',
+      refId: receipt,
+      amount: back(order.taxTotal + order.vatTotal),
+      order: i,
+    });
   }
   for (const line of fees.lines) {
-    w.order({ ts: creditTs, type: 'transaction_refund', refType: 'transaction', refId: line.transactionId, amount: back(line.first), order: i }, 'fee');
-    w.order({ ts: creditTs, type: 'transaction_quantity_refund', refType: 'transaction', refId: line.transactionId, amount: back(line.rest), order: i }, 'fee');
+    w.order(
+      {
+        ts: creditTs,
+        type: 'transaction_refund',
+        refType: 'transaction',
+        refId: line.transactionId,
+        amount: back(line.first),
+        order: i,
+      },
+      'fee',
+    );
+    w.order(
+      {
+        ts: creditTs,
+        type: 'transaction_quantity_refund',
+        refType: 'transaction',
+        refId: line.transactionId,
+        amount: back(line.rest),
+        order: i,
+      },
+      'fee',
+    );
   }
-  w.order({ ts: creditTs, type: 'shipping_transaction_refund', refType: 'receipt', refId: receipt, amount: back(fees.shipping), order: i }, 'fee');
-  w.order({ ts: creditTs, type: 'offsite_ads_fee_refund', refType: 'receipt', refId: receipt, amount: back(fees.offsiteAds), order: i }, 'fee');
-  w.order({ ts: creditTs, type: 'regulatory_operating_fee_refund', refType: 'receipt', refId: receipt, amount: back(fees.regulatory), order: i }, 'fee');
+  w.order(
+    {
+      ts: creditTs,
+      type: 'shipping_transaction_refund',
+      refType: 'receipt',
+      refId: receipt,
+      amount: back(fees.shipping),
+      order: i,
+    },
+    'fee',
+  );
+  w.order(
+    {
+      ts: creditTs,
+      type: 'offsite_ads_fee_refund',
+      refType: 'receipt',
+      refId: receipt,
+      amount: back(fees.offsiteAds),
+      order: i,
+    },
+    'fee',
+  );
+  w.order(
+    {
+      ts: creditTs,
+      type: 'regulatory_operating_fee_refund',
+      refType: 'receipt',
+      refId: receipt,
+      amount: back(fees.regulatory),
+      order: i,
+    },
+    'fee',
+  );
 }
 
 function accountEntries(w: EntryWriter, tenant: Tenant): void {
@@ -152,7 +325,11 @@ function accountEntries(w: EntryWriter, tenant: Tenant): void {
   for (let cycle = 0, at = start; at <= asOf; cycle++, at += 120 * DAY) {
     shop.listings.forEach((listing, n) => {
       const type = cycle === 0 ? 'listing' : 'renew_expired';
-      w.account({ ts: at + 3600, type, refType: 'listing', refId: listing.listingId, amount: -fee, order: -1 }, accountKey('listing', cycle * 10_000 + n), true);
+      w.account(
+        { ts: at + 3600, type, refType: 'listing', refId: listing.listingId, amount: -fee, order: -1 },
+        accountKey('listing', cycle * 10_000 + n),
+        true,
+      );
     });
   }
   // Etsy Ads (prolist): a daily budget spent on about a third of the days, now and then a credit
@@ -166,9 +343,34 @@ function accountEntries(w: EntryWriter, tenant: Tenant): void {
     const adsRefund = ads > 0 && rng.chance(0.04) ? Math.round(ads * 0.3) : 0;
     const credit = rng.chance(1 / 45) ? inShop(rng.int(500, 2000)) : 0;
     const ts = day * DAY;
-    w.account({ ts: ts + 23 * 3600, type: 'prolist', refType: 'etsy', refId: null, amount: -ads, order: -1 }, accountKey('ads', day), true);
-    if (ts + DAY + 12 * 3600 <= asOf) w.account({ ts: ts + DAY + 12 * 3600, type: 'prolist_refund', refType: 'etsy', refId: null, amount: adsRefund, order: -1 }, accountKey('adsRefund', day), true);
-    w.account({ ts: ts + 15 * 3600, type: 'seller_credit', refType: 'etsy', refId: null, amount: credit, order: -1 }, accountKey('credit', day), false);
-    if (plus && new Date(ts * 1000).getUTCDate() === 1) w.account({ ts: ts + 2 * 3600, type: 'subscription', refType: 'etsy', refId: null, amount: -inShop(1000), order: -1 }, accountKey('subscription', day), true);
+    w.account(
+      { ts: ts + 23 * 3600, type: 'prolist', refType: 'etsy', refId: null, amount: -ads, order: -1 },
+      accountKey('ads', day),
+      true,
+    );
+    if (ts + DAY + 12 * 3600 <= asOf)
+      w.account(
+        {
+          ts: ts + DAY + 12 * 3600,
+          type: 'prolist_refund',
+          refType: 'etsy',
+          refId: null,
+          amount: adsRefund,
+          order: -1,
+        },
+        accountKey('adsRefund', day),
+        true,
+      );
+    w.account(
+      { ts: ts + 15 * 3600, type: 'seller_credit', refType: 'etsy', refId: null, amount: credit, order: -1 },
+      accountKey('credit', day),
+      false,
+    );
+    if (plus && new Date(ts * 1000).getUTCDate() === 1)
+      w.account(
+        { ts: ts + 2 * 3600, type: 'subscription', refType: 'etsy', refId: null, amount: -inShop(1000), order: -1 },
+        accountKey('subscription', day),
+        true,
+      );
   }
 }

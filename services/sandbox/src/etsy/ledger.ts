@@ -53,11 +53,31 @@ function sequence(raw: RawEntry[], tenant: Tenant): Ledger {
     }
     return seq;
   };
-  const ledger: Ledger = { created: [], amount: [], balance: [], type: [], refType: [], refId: [], seq: [], parentSeq: [], orderIndex: [], positionOf: new Int32Array(0) };
+  const ledger: Ledger = {
+    created: [],
+    amount: [],
+    balance: [],
+    type: [],
+    refType: [],
+    refId: [],
+    seq: [],
+    parentSeq: [],
+    orderIndex: [],
+    positionOf: new Int32Array(0),
+  };
   const seqOfLocal = new Float64Array(raw.length).fill(-1);
   let balance = 0;
   let nextPayout = firstMonday(raw.length > 0 ? raw[Math.floor(keys[0] % SLOT)].ts : 0);
-  const push = (seq: number, ts: number, type: string, refType: string, refId: number | null, amount: number, parentSeq: number, order: number) => {
+  const push = (
+    seq: number,
+    ts: number,
+    type: string,
+    refType: string,
+    refId: number | null,
+    amount: number,
+    parentSeq: number,
+    order: number,
+  ) => {
     balance += amount;
     ledger.seq.push(seq);
     ledger.created.push(ts);
@@ -75,13 +95,31 @@ function sequence(raw: RawEntry[], tenant: Tenant): Ledger {
     while (entry.ts >= nextPayout) {
       if (balance > 0) {
         const week = Math.floor(nextPayout / (7 * DAY));
-        push(numberOf(accountKey('payout', week)), nextPayout, 'DISBURSE2', 'disbursement', tenant.shop.ledgerId * 100_000 + (week % 100_000), -balance, -1, -1);
+        push(
+          numberOf(accountKey('payout', week)),
+          nextPayout,
+          'DISBURSE2',
+          'disbursement',
+          tenant.shop.ledgerId * 100_000 + (week % 100_000),
+          -balance,
+          -1,
+          -1,
+        );
       }
       nextPayout += 7 * DAY;
     }
     const seq = numberOf(entry.key);
     seqOfLocal[local] = seq;
-    push(seq, entry.ts, entry.type, entry.refType, entry.refId, entry.amount, entry.parent >= 0 ? seqOfLocal[entry.parent] : -1, entry.order);
+    push(
+      seq,
+      entry.ts,
+      entry.type,
+      entry.refType,
+      entry.refId,
+      entry.amount,
+      entry.parent >= 0 ? seqOfLocal[entry.parent] : -1,
+      entry.order,
+    );
   }
   ledger.positionOf = new Int32Array(numbers.next).fill(-1);
   ledger.seq.forEach((seq, position) => (ledger.positionOf[seq] = position));

@@ -43,7 +43,9 @@ interface StoredToken extends Grant {
   revoked: boolean;
 }
 
-export type TokenResult = { ok: true; body: { access_token: string; token_type: 'Bearer'; expires_in: number; refresh_token: string } } | { ok: false; error: string; description: string };
+export type TokenResult =
+  | { ok: true; body: { access_token: string; token_type: 'Bearer'; expires_in: number; refresh_token: string } }
+  | { ok: false; error: string; description: string };
 export type AccessCheck = { ok: true; grant: Grant } | { ok: false; description: string };
 
 const CODE_LIFETIME_MS = 5 * 60_000;
@@ -84,8 +86,10 @@ export class OAuthStore {
     if (stored.used) return fail('invalid_grant', 'code has already been used');
     if (stored.expiresAtMs <= this.now()) return fail('invalid_grant', 'code is expired');
     if (stored.clientId !== input.clientId) return fail('invalid_grant', 'code was issued to another client');
-    if (stored.redirectUri !== input.redirectUri) return fail('invalid_grant', 'redirect_uri does not match the one used for the authorization request');
-    if (!VERIFIER.test(input.verifier)) return fail('invalid_request', 'code_verifier must be 43 to 128 characters of [A-Za-z0-9._~-]');
+    if (stored.redirectUri !== input.redirectUri)
+      return fail('invalid_grant', 'redirect_uri does not match the one used for the authorization request');
+    if (!VERIFIER.test(input.verifier))
+      return fail('invalid_request', 'code_verifier must be 43 to 128 characters of [A-Za-z0-9._~-]');
     if (!sameText(s256(input.verifier), stored.challenge)) return fail('invalid_grant', 'code_verifier is invalid');
     stored.used = true;
     return this.issueTokens(stored);
@@ -145,12 +149,20 @@ export class OAuthStore {
   private issueTokens(grant: Grant): TokenResult {
     this.sweep();
     const ttl = this.accessTtlSeconds();
-    const base: Grant = { tenantId: grant.tenantId, userId: grant.userId, clientId: grant.clientId, scopes: grant.scopes };
+    const base: Grant = {
+      tenantId: grant.tenantId,
+      userId: grant.userId,
+      clientId: grant.clientId,
+      scopes: grant.scopes,
+    };
     const accessToken = `${grant.userId}.${randomBytes(48).toString('base64url')}`;
     const refreshToken = `${grant.userId}.${randomBytes(48).toString('base64url')}`;
     this.access.set(accessToken, { ...base, expiresAtMs: this.now() + ttl * 1000, revoked: false });
     this.refresh.set(refreshToken, { ...base, expiresAtMs: this.now() + REFRESH_LIFETIME_MS, revoked: false });
-    return { ok: true, body: { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, refresh_token: refreshToken } };
+    return {
+      ok: true,
+      body: { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, refresh_token: refreshToken },
+    };
   }
 
   /** Forgets codes and access tokens long dead, so a long-running demo does not grow forever. */

@@ -1,5 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, type Clock, type TenantInfo, type Tokens } from '../../test/support/kit';
+import {
+  ADMIN,
+  connectEtsy,
+  createTenant,
+  etsyGet,
+  newSandbox,
+  type Clock,
+  type TenantInfo,
+  type Tokens,
+} from '../../test/support/kit';
 
 interface Money {
   amount: number;
@@ -44,7 +53,13 @@ describe('Etsy Offsite Ads as the fee schedule documents them (a.8)', () => {
     /** Receipt ids differ between tenants; the n-th receipt is the same order for the same seed. */
     const position = new Map<number, number>();
     for (let offset = 0; offset < tenant.orders; offset += 100) {
-      const page = (await etsyGet(app, `/v3/application/shops/${tenant.etsy.shopId}/receipts?limit=100&offset=${offset}`, tokens.access_token)).json<{ results: Receipt[] }>();
+      const page = (
+        await etsyGet(
+          app,
+          `/v3/application/shops/${tenant.etsy.shopId}/receipts?limit=100&offset=${offset}`,
+          tokens.access_token,
+        )
+      ).json<{ results: Receipt[] }>();
       for (const r of page.results) {
         position.set(r.receipt_id, receipts.size);
         receipts.set(r.receipt_id, r);
@@ -54,7 +69,8 @@ describe('Etsy Offsite Ads as the fee schedule documents them (a.8)', () => {
     const credits = new Map<number, number>();
     for (const e of await entries(tenant, tokens, Math.floor(clock.ms / 1000) - 100 * 86_400)) {
       if (e.ledger_type === 'offsite_ads_fee') fees.set(Number(e.reference_id), -e.amount);
-      if (e.ledger_type === 'offsite_ads_fee_refund') credits.set(Number(e.reference_id), (credits.get(Number(e.reference_id)) ?? 0) + e.amount);
+      if (e.ledger_type === 'offsite_ads_fee_refund')
+        credits.set(Number(e.reference_id), (credits.get(Number(e.reference_id)) ?? 0) + e.amount);
     }
     const feeAt = new Map([...fees].map(([id, fee]) => [position.get(id) as number, fee]));
     return { tenant, receipts, fees, credits, feeAt };
@@ -101,9 +117,12 @@ describe('Etsy Offsite Ads as the fee schedule documents them (a.8)', () => {
     expect(cappedSmall).toBeGreaterThan(0);
     expect(cappedLarge).toBeGreaterThan(0);
     // Below the cap the two standings differ by exactly the two rates.
-    const uncapped = [...small.feeAt].filter(([at, fee]) => fee < USD_100 && (large.feeAt.get(at) as number) < USD_100 && fee >= 200);
+    const uncapped = [...small.feeAt].filter(
+      ([at, fee]) => fee < USD_100 && (large.feeAt.get(at) as number) < USD_100 && fee >= 200,
+    );
     expect(uncapped.length).toBeGreaterThan(10);
-    for (const [at, fee] of uncapped) expect(Math.abs((large.feeAt.get(at) as number) / fee - 0.12 / 0.15)).toBeLessThan(0.01);
+    for (const [at, fee] of uncapped)
+      expect(Math.abs((large.feeAt.get(at) as number) / fee - 0.12 / 0.15)).toBeLessThan(0.01);
   });
 
   it('credits back no more Offsite Ads fee than was charged on refunded and canceled orders (capped ones included)', async () => {
@@ -119,12 +138,19 @@ describe('Etsy Offsite Ads as the fee schedule documents them (a.8)', () => {
     const standings: number[] = [];
     for (let n = 0; n < 16; n++) {
       const t = await createTenant(app, { seed: `standing-${n}`, months: 1, ordersPerMonth: 1 });
-      const described = (await app.inject({ url: `/__sandbox/tenants/${t.tenantId}`, headers: ADMIN })).json<{ salesLast365Usd: number }>();
+      const described = (await app.inject({ url: `/__sandbox/tenants/${t.tenantId}`, headers: ADMIN })).json<{
+        salesLast365Usd: number;
+      }>();
       standings.push(described.salesLast365Usd);
     }
     expect(standings.some((usd) => usd >= 10_000)).toBe(true);
     expect(standings.some((usd) => usd < 10_000)).toBe(true);
-    const refused = await app.inject({ method: 'POST', url: '/__sandbox/tenants', headers: ADMIN, payload: { salesLast365Usd: -1 } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/__sandbox/tenants',
+      headers: ADMIN,
+      payload: { salesLast365Usd: -1 },
+    });
     expect(refused.statusCode).toBe(400);
   });
 });

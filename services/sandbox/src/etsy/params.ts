@@ -8,7 +8,13 @@ export class ParamError extends Error {}
 
 export function intParam(query: Query, name: string, fallback: number, min: number, max: number): number;
 export function intParam(query: Query, name: string, fallback: undefined, min: number, max: number): number | undefined;
-export function intParam(query: Query, name: string, fallback: number | undefined, min: number, max: number): number | undefined {
+export function intParam(
+  query: Query,
+  name: string,
+  fallback: number | undefined,
+  min: number,
+  max: number,
+): number | undefined {
   const value = parseIntParam(query[name]);
   if (value === undefined) return fallback;
   if (value === null) throw new ParamError(`Invalid value for ${name}: expected an integer.`);
@@ -36,6 +42,7 @@ export function idListParam(query: Query, name: string): number[] {
   const raw = query[name];
   if (raw === undefined || raw === '') throw new ParamError(`${name} is required.`);
   const ids = raw.split(',').map((part) => part.trim());
-  if (ids.some((id) => !/^\d{1,16}$/.test(id))) throw new ParamError(`Invalid value for ${name}: expected comma-separated integers.`);
+  if (ids.some((id) => !/^\d{1,16}$/.test(id)))
+    throw new ParamError(`Invalid value for ${name}: expected comma-separated integers.`);
   return ids.map(Number);
 }

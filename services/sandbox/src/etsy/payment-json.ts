@@ -49,10 +49,14 @@ function adjustmentItems(order: OrderModel, id: number, ts: number): Array<Recor
     created_timestamp: ts,
     updated_timestamp: ts,
   });
-  if (refund.full || order.lines.length === 1) return [item(1, refund.amount, refund.full ? null : order.lines[0].transactionId)];
+  if (refund.full || order.lines.length === 1)
+    return [item(1, refund.amount, refund.full ? null : order.lines[0].transactionId)];
   let left = refund.amount;
   return order.lines.map((line, n) => {
-    const amount = n === order.lines.length - 1 ? left : Math.round((refund.amount * line.unitPrice * line.quantity) / order.totalPrice);
+    const amount =
+      n === order.lines.length - 1
+        ? left
+        : Math.round((refund.amount * line.unitPrice * line.quantity) / order.totalPrice);
     left -= amount;
     return item(n + 1, amount, line.transactionId);
   });

@@ -3,7 +3,11 @@ import type { OrderLine, OrderModel } from '../data/order-generator';
 import type { ShopProfile } from '../data/shop-profile';
 
 /** Etsy's Money: divide amount by divisor. The divisor is usually 100, sometimes not. */
-export function money(amount: number, currency: string, divisor = 100): { amount: number; divisor: number; currency_code: string } {
+export function money(
+  amount: number,
+  currency: string,
+  divisor = 100,
+): { amount: number; divisor: number; currency_code: string } {
   return { amount: divisor === 1000 ? amount * 10 : amount, divisor, currency_code: currency };
 }
 
@@ -28,10 +32,20 @@ function variations(line: OrderLine): Array<Record<string, unknown>> {
     out.push({ property_id: 513, value_id: null, formatted_name: 'Size', formatted_value: second });
     out.push({ property_id: 200, value_id: null, formatted_name: 'Color', formatted_value: first });
   } else if (line.listing.spec.kind !== 'digital') {
-    out.push({ property_id: 514, value_id: null, formatted_name: line.listing.spec.kind === 'phone-case' ? 'Model' : 'Size', formatted_value: escapeEtsyHtml(label) });
+    out.push({
+      property_id: 514,
+      value_id: null,
+      formatted_name: line.listing.spec.kind === 'phone-case' ? 'Model' : 'Size',
+      formatted_value: escapeEtsyHtml(label),
+    });
   }
   if (line.personalization !== null) {
-    out.push({ property_id: 54, value_id: null, formatted_name: 'Personalization', formatted_value: escapeEtsyHtml(line.personalization) });
+    out.push({
+      property_id: 54,
+      value_id: null,
+      formatted_name: 'Personalization',
+      formatted_value: escapeEtsyHtml(line.personalization),
+    });
   }
   return out;
 }
@@ -79,7 +93,13 @@ export function receiptJson(shop: ShopProfile, order: OrderModel): Record<string
   const c = shop.currency;
   const p = order.place;
   const name = `${order.buyerFirst} ${order.buyerLast}`;
-  const lines = [name, order.address1, order.address2, `${p.city}${p.state ? `, ${p.state}` : ''} ${p.zip}`, p.country].filter((v): v is string => v !== null);
+  const lines = [
+    name,
+    order.address1,
+    order.address2,
+    `${p.city}${p.state ? `, ${p.state}` : ''} ${p.zip}`,
+    p.country,
+  ].filter((v): v is string => v !== null);
   const physical = order.lines.some((l) => !l.isDigital);
   return {
     receipt_id: order.receiptId,
@@ -121,11 +141,26 @@ export function receiptJson(shop: ShopProfile, order: OrderModel): Record<string
     gift_wrap_price: money(0, c),
     shipments:
       order.shippedTs !== null && physical
-        ? [{ receipt_shipping_id: order.receiptId + 7, shipment_notification_timestamp: order.shippedTs, carrier_name: order.carrier, tracking_code: order.trackingCode }]
+        ? [
+            {
+              receipt_shipping_id: order.receiptId + 7,
+              shipment_notification_timestamp: order.shippedTs,
+              carrier_name: order.carrier,
+              tracking_code: order.trackingCode,
+            },
+          ]
         : [],
     transactions: order.lines.map((line) => transactionJson(shop, order, line)),
     refunds: order.refund
-      ? [{ amount: money(order.refund.amount, c), created_timestamp: order.refund.ts, reason: order.refund.reason, note_from_issuer: null, status: 'SUCCESS' }]
+      ? [
+          {
+            amount: money(order.refund.amount, c),
+            created_timestamp: order.refund.ts,
+            reason: order.refund.reason,
+            note_from_issuer: null,
+            status: 'SUCCESS',
+          },
+        ]
       : [],
   };
 }

@@ -2,7 +2,14 @@ import { FLAG_CANCELED, FLAG_DELIVERED, FLAG_PAID, FLAG_SHIPPED, type Tenant } f
 import type { Query } from '../core/http';
 import { boolParam, epochParam, paging, ParamError } from './params';
 
-const SORT_ORDERS: Record<string, 'asc' | 'desc'> = { asc: 'asc', ascending: 'asc', up: 'asc', desc: 'desc', descending: 'desc', down: 'desc' };
+const SORT_ORDERS: Record<string, 'asc' | 'desc'> = {
+  asc: 'asc',
+  ascending: 'asc',
+  up: 'asc',
+  desc: 'desc',
+  descending: 'desc',
+  down: 'desc',
+};
 
 export interface ReceiptPage {
   count: number;
@@ -16,7 +23,8 @@ export interface ReceiptPage {
 export function queryReceipts(tenant: Tenant, query: Query): ReceiptPage {
   const { limit, offset } = paging(query);
   const sortOn = query.sort_on ?? 'created';
-  if (!['created', 'updated', 'receipt_id'].includes(sortOn)) throw new ParamError('sort_on must be one of created, updated, receipt_id.');
+  if (!['created', 'updated', 'receipt_id'].includes(sortOn))
+    throw new ParamError('sort_on must be one of created, updated, receipt_id.');
   const direction = SORT_ORDERS[query.sort_order ?? 'desc'];
   if (!direction) throw new ParamError('sort_order must be one of asc, ascending, desc, descending, up, down.');
   const minCreated = epochParam(query, 'min_created');
@@ -24,7 +32,12 @@ export function queryReceipts(tenant: Tenant, query: Query): ReceiptPage {
   const minModified = epochParam(query, 'min_last_modified');
   const maxModified = epochParam(query, 'max_last_modified');
   const flagFilters: Array<[number, boolean]> = [];
-  for (const [name, flag] of [['was_paid', FLAG_PAID], ['was_shipped', FLAG_SHIPPED], ['was_delivered', FLAG_DELIVERED], ['was_canceled', FLAG_CANCELED]] as const) {
+  for (const [name, flag] of [
+    ['was_paid', FLAG_PAID],
+    ['was_shipped', FLAG_SHIPPED],
+    ['was_delivered', FLAG_DELIVERED],
+    ['was_canceled', FLAG_CANCELED],
+  ] as const) {
     const value = boolParam(query, name);
     if (value !== undefined) flagFilters.push([flag, value]);
   }

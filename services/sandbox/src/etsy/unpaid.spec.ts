@@ -1,5 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, printifyGet, type Clock, type TenantInfo, type Tokens } from '../../test/support/kit';
+import {
+  ADMIN,
+  connectEtsy,
+  createTenant,
+  etsyGet,
+  newSandbox,
+  printifyGet,
+  type Clock,
+  type TenantInfo,
+  type Tokens,
+} from '../../test/support/kit';
 
 interface Receipt {
   receipt_id: number;
@@ -36,7 +46,9 @@ describe('Etsy receipts not yet paid (a.5, a.6)', () => {
   const ledgerRefs = async (from: number, to: number) => {
     const refs = new Set<string>();
     for (let offset = 0; ; offset += 100) {
-      const page = await get<{ count: number; results: Array<{ reference_id: number | string | null }> }>(`/payment-account/ledger-entries?min_created=${from}&max_created=${to}&limit=100&offset=${offset}`);
+      const page = await get<{ count: number; results: Array<{ reference_id: number | string | null }> }>(
+        `/payment-account/ledger-entries?min_created=${from}&max_created=${to}&limit=100&offset=${offset}`,
+      );
       for (const e of page.results) refs.add(String(e.reference_id));
       if (offset + 100 >= page.count) return refs;
     }
@@ -64,7 +76,13 @@ describe('Etsy receipts not yet paid (a.5, a.6)', () => {
     }
     const linkedIds = new Set<string>();
     for (let page = 1; page <= 30; page++) {
-      const body = (await printifyGet(app, `/v1/shops/${tenant.printify.shops[0].id}/orders.json?page=${page}`, tenant.printify.token)).json<{ data: Array<{ metadata: { shop_order_id?: number | string } }> }>();
+      const body = (
+        await printifyGet(
+          app,
+          `/v1/shops/${tenant.printify.shops[0].id}/orders.json?page=${page}`,
+          tenant.printify.token,
+        )
+      ).json<{ data: Array<{ metadata: { shop_order_id?: number | string } }> }>();
       for (const o of body.data) linkedIds.add(String(o.metadata.shop_order_id));
     }
     for (const r of unpaid.results) expect(linkedIds.has(String(r.receipt_id))).toBe(false);
@@ -78,14 +96,22 @@ describe('Etsy receipts not yet paid (a.5, a.6)', () => {
   });
 
   it('lets a test insert an unpaid receipt, then pay it: status, was_paid, update time, payment and fees follow', async () => {
-    const admin = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: `/__sandbox/tenants/${tenant.tenantId}/mutations`, headers: ADMIN, payload: body });
+    const admin = (body: Record<string, unknown>) =>
+      app.inject({
+        method: 'POST',
+        url: `/__sandbox/tenants/${tenant.tenantId}/mutations`,
+        headers: ADMIN,
+        payload: body,
+      });
     // Without `unpaid`, inserted receipts are paid at once, so tests that insert know what they get.
     const paidAtOnce = (await admin({ insert: 40 })).json<{ inserted: number[] }>().inserted;
     for (const id of paidAtOnce) expect((await get<Receipt>(`/receipts/${id}`)).is_paid).toBe(true);
     const inserted = (await admin({ insert: 1, unpaid: true })).json<{ inserted: number[] }>().inserted[0];
     let r = await get<Receipt>(`/receipts/${inserted}`);
     expect(r.is_paid).toBe(false);
-    expect((await get<{ results: Receipt[] }>('/receipts?was_paid=false&limit=100')).results.map((x) => x.receipt_id)).toContain(inserted);
+    expect(
+      (await get<{ results: Receipt[] }>('/receipts?was_paid=false&limit=100')).results.map((x) => x.receipt_id),
+    ).toContain(inserted);
     clock.advance(600);
     const paidAt = Math.floor(clock.ms / 1000);
     expect((await admin({ update: { receiptIds: [inserted], change: 'pay' } })).statusCode).toBe(200);
@@ -93,7 +119,9 @@ describe('Etsy receipts not yet paid (a.5, a.6)', () => {
     expect(r).toMatchObject({ is_paid: true, status: 'Paid', updated_timestamp: paidAt });
     expect(r.transactions[0].paid_timestamp).toBe(paidAt);
     expect((await get<{ count: number }>(`/receipts/${inserted}/payments`)).count).toBe(1);
-    expect((await get<{ results: Receipt[] }>(`/receipts?was_paid=false&limit=100`)).results.map((x) => x.receipt_id)).not.toContain(inserted);
+    expect(
+      (await get<{ results: Receipt[] }>(`/receipts?was_paid=false&limit=100`)).results.map((x) => x.receipt_id),
+    ).not.toContain(inserted);
     const refs = await ledgerRefs(paidAt - 60, paidAt + 60);
     expect(refs.has(String(r.transactions[0].transaction_id))).toBe(true);
   });

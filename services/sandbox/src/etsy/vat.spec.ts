@@ -54,9 +54,13 @@ describe('Etsy receipts carry VAT as a.5 documents it', () => {
   const expectOnTop = (receipts: Receipt[]) => {
     for (const r of receipts) {
       // Each Money in its own divisor (a.5: "Always divide by the returned divisor").
-      expect(r.total_price.amount).toBe(Math.round(r.transactions.reduce((sum, t) => sum + (t.price.amount * t.quantity * 100) / t.price.divisor, 0)));
+      expect(r.total_price.amount).toBe(
+        Math.round(r.transactions.reduce((sum, t) => sum + (t.price.amount * t.quantity * 100) / t.price.divisor, 0)),
+      );
       expect(r.subtotal.amount).toBe(r.total_price.amount - r.discount_amt.amount);
-      expect(r.grandtotal.amount).toBe(r.subtotal.amount + r.total_shipping_cost.amount + r.total_tax_cost.amount + vat(r));
+      expect(r.grandtotal.amount).toBe(
+        r.subtotal.amount + r.total_shipping_cost.amount + r.total_tax_cost.amount + vat(r),
+      );
     }
   };
 
@@ -72,7 +76,9 @@ describe('Etsy receipts carry VAT as a.5 documents it', () => {
       expect(r.total_tax_cost.amount).toBe(0);
     }
     // Never VAT for buyers outside the EU and the UK; US buyers pay sales tax in its own field.
-    expect(receipts.filter((r) => !EU.includes(r.country_iso) && r.country_iso !== 'GB').every((r) => vat(r) === 0)).toBe(true);
+    expect(
+      receipts.filter((r) => !EU.includes(r.country_iso) && r.country_iso !== 'GB').every((r) => vat(r) === 0),
+    ).toBe(true);
     expect(receipts.some((r) => r.country_iso === 'US' && r.total_tax_cost.amount > 0)).toBe(true);
     expectOnTop(receipts);
   });

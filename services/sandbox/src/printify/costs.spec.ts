@@ -46,13 +46,19 @@ describe('Printify order amounts as b.4 documents them', () => {
   // Etsy shop's currency: the same product has the same price and cost for a EUR and a USD shop.
   it('sends every amount in one currency (USD), not the Etsy shop currency', async () => {
     const usd = await ordersOf(await createTenant(app, { seed: 'pfy-costs', months: 2, ordersPerMonth: 150 }));
-    const eur = await ordersOf(await createTenant(app, { seed: 'pfy-costs', months: 2, ordersPerMonth: 150, shopCurrency: 'EUR' }));
+    const eur = await ordersOf(
+      await createTenant(app, { seed: 'pfy-costs', months: 2, ordersPerMonth: 150, shopCurrency: 'EUR' }),
+    );
     const bySku = new Map<string, { price: number; cost: number }>();
-    for (const o of usd) for (const l of o.line_items) if (o.status !== 'canceled') bySku.set(l.metadata.sku, { price: l.metadata.price, cost: l.cost });
+    for (const o of usd)
+      for (const l of o.line_items)
+        if (o.status !== 'canceled') bySku.set(l.metadata.sku, { price: l.metadata.price, cost: l.cost });
     let compared = 0;
     for (const o of eur) {
       for (const l of o.line_items) {
-        expect(Number.isInteger(l.metadata.price) && Number.isInteger(l.cost) && Number.isInteger(l.shipping_cost)).toBe(true);
+        expect(
+          Number.isInteger(l.metadata.price) && Number.isInteger(l.cost) && Number.isInteger(l.shipping_cost),
+        ).toBe(true);
         const same = bySku.get(l.metadata.sku);
         if (!same || o.status === 'canceled') continue;
         expect({ price: l.metadata.price, cost: l.cost }).toEqual(same);
@@ -84,8 +90,16 @@ describe('Printify order amounts as b.4 documents them', () => {
   // reading so the product is tested under both.
   it('reads a multi-quantity line cost per unit by default, or per line with printifyLineCost "per_line"', async () => {
     const perUnitTenant = await createTenant(app, { seed: 'pfy-costs', months: 6, ordersPerMonth: 200 });
-    const perLineTenant = await createTenant(app, { seed: 'pfy-costs', months: 6, ordersPerMonth: 200, printifyLineCost: 'per_line' });
-    const describe = async (t: TenantInfo) => (await app.inject({ url: `/__sandbox/tenants/${t.tenantId}`, headers: ADMIN })).json<{ printifyLineCost: string }>();
+    const perLineTenant = await createTenant(app, {
+      seed: 'pfy-costs',
+      months: 6,
+      ordersPerMonth: 200,
+      printifyLineCost: 'per_line',
+    });
+    const describe = async (t: TenantInfo) =>
+      (await app.inject({ url: `/__sandbox/tenants/${t.tenantId}`, headers: ADMIN })).json<{
+        printifyLineCost: string;
+      }>();
     expect((await describe(perUnitTenant)).printifyLineCost).toBe('per_unit');
     expect((await describe(perLineTenant)).printifyLineCost).toBe('per_line');
     const perUnit = await ordersOf(perUnitTenant);
@@ -103,7 +117,12 @@ describe('Printify order amounts as b.4 documents them', () => {
       });
     });
     expect(multi).toBeGreaterThan(10);
-    const refused = await app.inject({ method: 'POST', url: '/__sandbox/tenants', headers: ADMIN, payload: { printifyLineCost: 'per_order' } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/__sandbox/tenants',
+      headers: ADMIN,
+      payload: { printifyLineCost: 'per_order' },
+    });
     expect(refused.statusCode).toBe(400);
   });
 });

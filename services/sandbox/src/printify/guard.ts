@@ -10,7 +10,12 @@ export function error(reply: FastifyReply, code: number, message: string): Fasti
 
 /** The documented validation error (b.6): code 8103 with a JSON-encoded field map in `reason`. */
 export function validationError(reply: FastifyReply, field: string, problem: string): FastifyReply {
-  return reply.code(400).send({ status: 'error', code: 8103, message: 'Validation failed.', errors: { reason: JSON.stringify({ [field]: [problem] }), code: 8103 } });
+  return reply.code(400).send({
+    status: 'error',
+    code: 8103,
+    message: 'Validation failed.',
+    errors: { reason: JSON.stringify({ [field]: [problem] }), code: 8103 },
+  });
 }
 
 /** Fault knobs, User-Agent, bearer token and the per-account rate limit. Null when answered. */
@@ -31,7 +36,8 @@ export function guardPrintify(state: SandboxState, request: FastifyRequest, repl
     error(reply, 401, 'Unauthenticated.');
     return null;
   }
-  if (request.sandboxLog) request.sandboxLog.credential = `printify-account:${tenant.printifyAccountId} token:${fingerprint(token as string)}`;
+  if (request.sandboxLog)
+    request.sandboxLog.credential = `printify-account:${tenant.printifyAccountId} token:${fingerprint(token as string)}`;
   // 600 requests a minute per merchant account: all of the account's tokens share it.
   const limit = state.printifyLimiter.hit(`printify-account:${tenant.printifyAccountId}`, state.nowMs());
   if (!limit.allowed) {

@@ -10,7 +10,9 @@ export function printifyTime(epochSeconds: number | null): string | null {
 const COUNTRY_OF_PROVIDER = 'United States';
 
 function lineStatus(orderStatus: string): string {
-  return ['fulfilled', 'canceled', 'on-hold', 'in-production', 'has-issues'].includes(orderStatus) ? orderStatus : 'on-hold';
+  return ['fulfilled', 'canceled', 'on-hold', 'in-production', 'has-issues'].includes(orderStatus)
+    ? orderStatus
+    : 'on-hold';
 }
 
 export function tracking(carrier: string, number: string): string {
@@ -22,7 +24,13 @@ export function tracking(carrier: string, number: string): string {
  * `printifyLineCost` reads it (b.4/b.8 leave it open), `shipping_cost` for the whole line. A
  * canceled order is charged nothing: every cost is 0, as in the docs' cancel example (b.4).
  */
-function charged(tenant: Tenant, status: string, unitCost: number, quantity: number, shipping: number): { cost: number; shipping: number } {
+function charged(
+  tenant: Tenant,
+  status: string,
+  unitCost: number,
+  quantity: number,
+  shipping: number,
+): { cost: number; shipping: number } {
   if (status === 'canceled') return { cost: 0, shipping: 0 };
   return { cost: tenant.settings.printifyLineCost === 'per_line' ? unitCost * quantity : unitCost, shipping };
 }
@@ -42,14 +50,34 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
     const lines = s.lines.map((l) => {
       const variant = l.listing.variants[l.variantIndex];
       const pay = charged(tenant, s.status, l.cost, l.quantity, l.shipping);
-      return lineJson(l.listing.printifyProductId, variant.printifyVariantId, l.quantity, l.listing.spec.printProviderId ?? 0, pay.cost, pay.shipping, lineStatus(s.status), l.listing.spec.title, variant.spec.retail.USD, variant.spec.label, variant.sku, s.sentTs, s.fulfilledTs);
+      return lineJson(
+        l.listing.printifyProductId,
+        variant.printifyVariantId,
+        l.quantity,
+        l.listing.spec.printProviderId ?? 0,
+        pay.cost,
+        pay.shipping,
+        lineStatus(s.status),
+        l.listing.spec.title,
+        variant.spec.retail.USD,
+        variant.spec.label,
+        variant.sku,
+        s.sentTs,
+        s.fulfilledTs,
+      );
     });
     return {
       id: s.orderId,
       app_order_id: `${account}.${9000 + s.index}`,
       address_to: sellerAddress(tenant),
       line_items: lines,
-      metadata: { order_type: 'sample', shop_fulfilled_at: null, is_reprint: false, reprinted_order_ids: [], child_reprinted_order_ids: [] },
+      metadata: {
+        order_type: 'sample',
+        shop_fulfilled_at: null,
+        is_reprint: false,
+        reprinted_order_ids: [],
+        child_reprinted_order_ids: [],
+      },
       total_price: s.lines.reduce((sum, l) => sum + l.listing.variants[l.variantIndex].spec.retail.USD * l.quantity, 0),
       total_shipping: lines.reduce((sum, l) => sum + l.shipping_cost, 0),
       total_tax: 0,
@@ -57,7 +85,17 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
       shipping_method: 1,
       is_printify_express: false,
       is_economy_shipping: false,
-      shipments: s.fulfilledTs !== null ? [{ carrier: 'usps', number: `9400${s.orderId.slice(0, 12)}`, url: tracking('usps', s.orderId), delivered_at: null }] : [],
+      shipments:
+        s.fulfilledTs !== null
+          ? [
+              {
+                carrier: 'usps',
+                number: `9400${s.orderId.slice(0, 12)}`,
+                url: tracking('usps', s.orderId),
+                delivered_at: null,
+              },
+            ]
+          : [],
       created_at: printifyTime(s.createdTs),
       sent_to_production_at: printifyTime(s.sentTs),
       fulfilled_at: printifyTime(s.fulfilledTs),
@@ -77,9 +115,25 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
   const lines = physical.map((l) => {
     const variant = l.listing.variants[l.variantIndex];
     const pay = charged(tenant, status, l.printifyCost, l.quantity, l.printifyShipping);
-    return lineJson(l.listing.printifyProductId, variant.printifyVariantId, l.quantity, l.listing.spec.printProviderId ?? 0, pay.cost, pay.shipping, lineStatus(status), l.listing.spec.title, variant.spec.retail.USD, variant.spec.label, variant.sku, sentTs, fulfilledTs);
+    return lineJson(
+      l.listing.printifyProductId,
+      variant.printifyVariantId,
+      l.quantity,
+      l.listing.spec.printProviderId ?? 0,
+      pay.cost,
+      pay.shipping,
+      lineStatus(status),
+      l.listing.spec.title,
+      variant.spec.retail.USD,
+      variant.spec.label,
+      variant.sku,
+      sentTs,
+      fulfilledTs,
+    );
   });
-  const metadata: Record<string, unknown> = { order_type: reprint ? 'manual' : plan.kind === 'manual' ? 'manual' : 'external' };
+  const metadata: Record<string, unknown> = {
+    order_type: reprint ? 'manual' : plan.kind === 'manual' ? 'manual' : 'external',
+  };
   if (!reprint && plan.kind === 'linked') {
     // A share send the id as a string, as the docs' cancel example does (b.4).
     metadata.shop_order_id = plan.shopOrderIdAsText ? String(order.receiptId) : order.receiptId;
@@ -102,7 +156,17 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
     shipping_method: 1,
     is_printify_express: false,
     is_economy_shipping: false,
-    shipments: fulfilledTs !== null ? [{ carrier: order.carrier, number: order.trackingCode, url: tracking(order.carrier, order.trackingCode), delivered_at: reprint ? null : printifyTime(order.deliveredTs) }] : [],
+    shipments:
+      fulfilledTs !== null
+        ? [
+            {
+              carrier: order.carrier,
+              number: order.trackingCode,
+              url: tracking(order.carrier, order.trackingCode),
+              delivered_at: reprint ? null : printifyTime(order.deliveredTs),
+            },
+          ]
+        : [],
     created_at: printifyTime(createdTs),
     sent_to_production_at: printifyTime(sentTs),
     fulfilled_at: printifyTime(fulfilledTs),
@@ -110,7 +174,21 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
   };
 }
 
-function lineJson(productId: string, variantId: number, quantity: number, providerId: number, cost: number, shipping: number, status: string, title: string, price: number, label: string, sku: string, sentTs: number | null, fulfilledTs: number | null) {
+function lineJson(
+  productId: string,
+  variantId: number,
+  quantity: number,
+  providerId: number,
+  cost: number,
+  shipping: number,
+  status: string,
+  title: string,
+  price: number,
+  label: string,
+  sku: string,
+  sentTs: number | null,
+  fulfilledTs: number | null,
+) {
   return {
     product_id: productId,
     variant_id: variantId,
@@ -142,5 +220,17 @@ function buyerAddress(order: OrderModel): Record<string, unknown> {
 }
 
 function sellerAddress(tenant: Tenant): Record<string, unknown> {
-  return { first_name: 'Shop', last_name: 'Owner', email: tenant.shop.sellerEmail, phone: '', country: tenant.shop.country, region: '', address1: '1 Studio Lane', address2: '', city: 'Springfield', zip: '00001', company: tenant.shop.shopName };
+  return {
+    first_name: 'Shop',
+    last_name: 'Owner',
+    email: tenant.shop.sellerEmail,
+    phone: '',
+    country: tenant.shop.country,
+    region: '',
+    address1: '1 Studio Lane',
+    address2: '',
+    city: 'Springfield',
+    zip: '00001',
+    company: tenant.shop.shopName,
+  };
 }

@@ -1,13 +1,34 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, printifyGet, type Clock, type TenantInfo } from '../../test/support/kit';
+import {
+  ADMIN,
+  connectEtsy,
+  createTenant,
+  etsyGet,
+  newSandbox,
+  printifyGet,
+  type Clock,
+  type TenantInfo,
+} from '../../test/support/kit';
 
 interface PrintifyOrder {
   id: string;
   status: string;
   created_at: string;
   total_tax: number;
-  metadata: { order_type: string; shop_order_id?: number | string; shop_order_label?: string; is_reprint: boolean; reprinted_order_ids: string[]; child_reprinted_order_ids: string[] };
-  line_items: Array<{ cost: number; shipping_cost: number; quantity: number; metadata: { sku: string; price: number } }>;
+  metadata: {
+    order_type: string;
+    shop_order_id?: number | string;
+    shop_order_label?: string;
+    is_reprint: boolean;
+    reprinted_order_ids: string[];
+    child_reprinted_order_ids: string[];
+  };
+  line_items: Array<{
+    cost: number;
+    shipping_cost: number;
+    quantity: number;
+    metadata: { sku: string; price: number };
+  }>;
 }
 interface Envelope {
   current_page: number;
@@ -53,7 +74,15 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
 
   it('pages orders 10 at a time, newest first, with the full envelope and relative URLs', async () => {
     const first = await page();
-    expect(first).toMatchObject({ current_page: 1, first_page_url: '/?page=1', prev_page_url: null, next_page_url: '/?page=2', per_page: 10, from: 1, to: 10 });
+    expect(first).toMatchObject({
+      current_page: 1,
+      first_page_url: '/?page=1',
+      prev_page_url: null,
+      next_page_url: '/?page=2',
+      per_page: 10,
+      from: 1,
+      to: 10,
+    });
     expect(first.last_page).toBe(Math.ceil(first.total / 10));
     expect(first.last_page_url).toBe(`/?page=${first.last_page}`);
     expect(first.data).toHaveLength(10);
@@ -69,7 +98,9 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     expect(last.to).toBe(first.total);
     const beyond = await page(`?page=${first.last_page + 1}`);
     expect(beyond).toMatchObject({ data: [], from: null, to: null });
-    const empty = (await printifyGet(app, `/v1/shops/${tenant.printify.shops[1].id}/orders.json`, tenant.printify.token)).json();
+    const empty = (
+      await printifyGet(app, `/v1/shops/${tenant.printify.shops[1].id}/orders.json`, tenant.printify.token)
+    ).json();
     expect(empty).toMatchObject({ total: 0, data: [], last_page: 1 });
   });
 
@@ -80,7 +111,12 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
       const res = await printifyGet(app, `${ordersUrl}?limit=${bad}`, tenant.printify.token);
       expect(res.statusCode).toBe(400);
       const body = res.json();
-      expect(body).toMatchObject({ status: 'error', code: 8103, message: 'Validation failed.', errors: { code: 8103 } });
+      expect(body).toMatchObject({
+        status: 'error',
+        code: 8103,
+        message: 'Validation failed.',
+        errors: { code: 8103 },
+      });
       expect(JSON.parse(body.errors.reason)).toEqual({ limit: [expect.any(String)] });
     }
   });
@@ -88,7 +124,12 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
   // integrations.md b.4: "The orders examples in the docs show only `current_page` and `data`.
   // Read the other fields defensively and stop when `data` is empty".
   it('with printifyEnvelope "minimal", sends only current_page and data, and an empty data page past the end', async () => {
-    const minimal = await createTenant(app, { seed: 'printify-spec', months: 2, ordersPerMonth: 60, printifyEnvelope: 'minimal' });
+    const minimal = await createTenant(app, {
+      seed: 'printify-spec',
+      months: 2,
+      ordersPerMonth: 60,
+      printifyEnvelope: 'minimal',
+    });
     const url = `/v1/shops/${minimal.printify.shops[0].id}/orders.json`;
     const ids: string[] = [];
     let pageNo = 1;
@@ -103,8 +144,15 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     expect(new Set(ids).size).toBe(ids.length);
     expect(pageNo).toBe(Math.ceil(ids.length / 10) + 1);
     const full = await createTenant(app, { seed: 'printify-spec', months: 2, ordersPerMonth: 60 });
-    expect((await printifyGet(app, `/v1/shops/${full.printify.shops[0].id}/orders.json`, full.printify.token)).json().total).toBe(ids.length);
-    const refused = await app.inject({ method: 'POST', url: '/__sandbox/tenants', headers: ADMIN, payload: { printifyEnvelope: 'tiny' } });
+    expect(
+      (await printifyGet(app, `/v1/shops/${full.printify.shops[0].id}/orders.json`, full.printify.token)).json().total,
+    ).toBe(ids.length);
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/__sandbox/tenants',
+      headers: ADMIN,
+      payload: { printifyEnvelope: 'tiny' },
+    });
     expect(refused.statusCode).toBe(400);
   });
 
@@ -135,16 +183,33 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     expect(original?.metadata.child_reprinted_order_ids).toEqual([reprint?.id]);
     expect(all.some((o) => o.status === 'canceled')).toBe(true);
     // A canceled order is charged nothing (b.4's cancel example; see printify/costs.spec.ts).
-    expect(all.every((o) => o.line_items.every((l) => Number.isInteger(l.cost) && (o.status === 'canceled' ? l.cost === 0 : l.cost > 0) && Number.isInteger(l.shipping_cost)))).toBe(true);
+    expect(
+      all.every((o) =>
+        o.line_items.every(
+          (l) =>
+            Number.isInteger(l.cost) &&
+            (o.status === 'canceled' ? l.cost === 0 : l.cost > 0) &&
+            Number.isInteger(l.shipping_cost),
+        ),
+      ),
+    ).toBe(true);
 
     // Linked orders join the Etsy receipt by receipt_id, and their SKUs match the transactions'
     // (checked on the newest linked orders whose Etsy transactions all carry a SKU: 3% do not).
     const tokens = await connectEtsy(app, tenant.tenantId);
     const compared: string[] = [];
     for (const target of linked.slice(-10)) {
-      const receipt = (await etsyGet(app, `/v3/application/shops/${tenant.etsy.shopId}/receipts/${target.metadata.shop_order_id}`, tokens.access_token)).json();
+      const receipt = (
+        await etsyGet(
+          app,
+          `/v3/application/shops/${tenant.etsy.shopId}/receipts/${target.metadata.shop_order_id}`,
+          tokens.access_token,
+        )
+      ).json();
       expect(receipt.receipt_id).toBe(Number(target.metadata.shop_order_id));
-      const etsySkus: string[] = receipt.transactions.filter((t: { is_digital: boolean }) => !t.is_digital).map((t: { sku: string }) => t.sku);
+      const etsySkus: string[] = receipt.transactions
+        .filter((t: { is_digital: boolean }) => !t.is_digital)
+        .map((t: { sku: string }) => t.sku);
       if (etsySkus.includes('')) continue;
       expect(target.line_items.length).toBeGreaterThan(0);
       expect(etsySkus).toEqual(expect.arrayContaining(target.line_items.map((line) => line.metadata.sku)));
@@ -160,9 +225,21 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     const bySku = await page(`?sku=${encodeURIComponent(sku)}`);
     expect(bySku.total).toBeGreaterThan(0);
     expect(bySku.data.every((o) => o.line_items.some((l) => l.metadata.sku === sku))).toBe(true);
-    const one = await printifyGet(app, `/v1/shops/${tenant.printify.shops[0].id}/orders/${fulfilled.data[0].id}.json`, tenant.printify.token);
+    const one = await printifyGet(
+      app,
+      `/v1/shops/${tenant.printify.shops[0].id}/orders/${fulfilled.data[0].id}.json`,
+      tenant.printify.token,
+    );
     expect(one.json()).toEqual(fulfilled.data[0]);
-    expect((await printifyGet(app, `/v1/shops/${tenant.printify.shops[0].id}/orders/000000000000000000000000.json`, tenant.printify.token)).statusCode).toBe(404);
+    expect(
+      (
+        await printifyGet(
+          app,
+          `/v1/shops/${tenant.printify.shops[0].id}/orders/000000000000000000000000.json`,
+          tenant.printify.token,
+        )
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('answers 400 without User-Agent, 401 for unknown or expired tokens', async () => {
@@ -173,7 +250,12 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     expect(unknown.json()).toEqual({ status: 'error', code: 401, message: 'Unauthenticated.' });
     const other = await createTenant(app, { months: 1, ordersPerMonth: 5 });
     expect((await printifyGet(app, ordersUrl, other.printify.token)).statusCode).toBe(404);
-    await app.inject({ method: 'POST', url: '/__sandbox/faults', headers: ADMIN, payload: { target: 'printify', kind: 'expire-access-token', match: { tenantId: other.tenantId } } });
+    await app.inject({
+      method: 'POST',
+      url: '/__sandbox/faults',
+      headers: ADMIN,
+      payload: { target: 'printify', kind: 'expire-access-token', match: { tenantId: other.tenantId } },
+    });
     expect((await printifyGet(app, '/v1/shops.json', other.printify.token)).statusCode).toBe(401);
     expect((await printifyGet(app, '/v1/shops.json', tenant.printify.token)).statusCode).toBe(200);
   });
@@ -182,10 +264,17 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
     const { app: limited, clock: c } = await newSandbox({ printifyRpm: 5 });
     try {
       const t = await createTenant(limited, { months: 1, ordersPerMonth: 5 });
-      const second = (await limited.inject({ method: 'POST', url: `/__sandbox/tenants/${t.tenantId}/printify-tokens`, headers: ADMIN })).json().token;
+      const second = (
+        await limited.inject({
+          method: 'POST',
+          url: `/__sandbox/tenants/${t.tenantId}/printify-tokens`,
+          headers: ADMIN,
+        })
+      ).json().token;
       const statuses: number[] = [];
       // Two tokens of one account share its budget.
-      for (let i = 0; i < 6; i++) statuses.push((await printifyGet(limited, '/v1/shops.json', i % 2 ? second : t.printify.token)).statusCode);
+      for (let i = 0; i < 6; i++)
+        statuses.push((await printifyGet(limited, '/v1/shops.json', i % 2 ? second : t.printify.token)).statusCode);
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
       c.advance(60);
       expect((await printifyGet(limited, '/v1/shops.json', t.printify.token)).statusCode).toBe(200);

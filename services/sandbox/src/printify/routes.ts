@@ -85,7 +85,8 @@ export function registerPrintify(app: FastifyInstance, state: SandboxState): voi
     if (!shopOf(tenant, shop_id)) return error(reply, 404, 'Shop not found.');
     const orderId = order_file.endsWith('.json') ? order_file.slice(0, -5) : null;
     const index = tenant.printifyIndex();
-    const position = orderId !== null && Number(shop_id) === tenant.printifyShopId ? index.byId.get(orderId) : undefined;
+    const position =
+      orderId !== null && Number(shop_id) === tenant.printifyShopId ? index.byId.get(orderId) : undefined;
     if (position === undefined) return error(reply, 404, 'Order not found.');
     return printifyOrderJson(tenant, tenant.printifyRef(index.refs[position]));
   });

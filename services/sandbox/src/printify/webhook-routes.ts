@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxState } from '../core/state';
 import type { Tenant } from '../data/tenant';
 import { sendPrintifyEvent } from '../webhooks/dispatch';
-import { MAX_SUBSCRIPTIONS_PER_SHOP, PRINTIFY_TOPICS, subscriptionJson, type PrintifySubscription, type PrintifyTopic } from '../webhooks/printify-subscriptions';
+import {
+  MAX_SUBSCRIPTIONS_PER_SHOP,
+  PRINTIFY_TOPICS,
+  subscriptionJson,
+  type PrintifySubscription,
+  type PrintifyTopic,
+} from '../webhooks/printify-subscriptions';
 import { deliveryUrlProblem } from '../webhooks/targets';
 import { error, guardPrintify, validationError } from './guard';
 
@@ -43,7 +49,13 @@ export function registerPrintifyWebhooks(app: FastifyInstance, state: SandboxSta
     return shopId;
   };
 
-  const subscriptionOf = (tenant: Tenant, shopId: number, raw: string, reply: FastifyReply, suffix: '.json' | ''): PrintifySubscription | null => {
+  const subscriptionOf = (
+    tenant: Tenant,
+    shopId: number,
+    raw: string,
+    reply: FastifyReply,
+    suffix: '.json' | '',
+  ): PrintifySubscription | null => {
     const id = suffix === '' ? raw : raw.endsWith(suffix) ? raw.slice(0, -suffix.length) : '';
     const subscription = id ? book.get(tenant.id, shopId, id) : undefined;
     if (!subscription) {
@@ -69,16 +81,31 @@ export function registerPrintifyWebhooks(app: FastifyInstance, state: SandboxSta
     const body = bodyOf(request.body);
     if (!body) return validationError(reply, 'topic', 'The topic field is required.');
     if (typeof body.topic !== 'string' || !(PRINTIFY_TOPICS as readonly string[]).includes(body.topic)) {
-      return validationError(reply, 'topic', body.topic === undefined ? 'The topic field is required.' : 'The selected topic is invalid.');
+      return validationError(
+        reply,
+        'topic',
+        body.topic === undefined ? 'The topic field is required.' : 'The selected topic is invalid.',
+      );
     }
     const urlProblem = deliveryUrlProblem(body.url, state.webhooks.allowedHosts);
     if (urlProblem) return validationError(reply, 'url', urlProblem);
     const secret = body.secret;
-    if (secret !== undefined && secret !== null && (typeof secret !== 'string' || secret.length === 0 || secret.length > MAX_SECRET_LENGTH)) {
+    if (
+      secret !== undefined &&
+      secret !== null &&
+      (typeof secret !== 'string' || secret.length === 0 || secret.length > MAX_SECRET_LENGTH)
+    ) {
       return validationError(reply, 'secret', `The secret must be a string of 1 to ${MAX_SECRET_LENGTH} characters.`);
     }
-    if (book.count(tenant.id, shopId) >= MAX_SUBSCRIPTIONS_PER_SHOP) return validationError(reply, 'topic', `A shop may have at most ${MAX_SUBSCRIPTIONS_PER_SHOP} webhooks.`);
-    const created = book.create({ tenantId: tenant.id, shopId, topic: body.topic as PrintifyTopic, url: body.url as string, secret: typeof secret === 'string' ? secret : null });
+    if (book.count(tenant.id, shopId) >= MAX_SUBSCRIPTIONS_PER_SHOP)
+      return validationError(reply, 'topic', `A shop may have at most ${MAX_SUBSCRIPTIONS_PER_SHOP} webhooks.`);
+    const created = book.create({
+      tenantId: tenant.id,
+      shopId,
+      topic: body.topic as PrintifyTopic,
+      url: body.url as string,
+      secret: typeof secret === 'string' ? secret : null,
+    });
     return subscriptionJson(created);
   });
 
@@ -126,7 +153,19 @@ export function registerPrintifyWebhooks(app: FastifyInstance, state: SandboxSta
     const resource = request.body ?? {};
     if (subscription.blockedUntilMs > state.nowMs()) {
       // No deliveries arrive while a webhook is blocked (b.5), test events included.
-      state.webhooks.log.add({ at: new Date(state.nowMs()).toISOString(), provider: 'printify', tenantId: tenant.id, subscriptionId: subscription.id, event: subscription.topic, deliveryId: '', url: subscription.url, attempt: 0, status: null, error: 'blocked', outcome: 'dropped' });
+      state.webhooks.log.add({
+        at: new Date(state.nowMs()).toISOString(),
+        provider: 'printify',
+        tenantId: tenant.id,
+        subscriptionId: subscription.id,
+        event: subscription.topic,
+        deliveryId: '',
+        url: subscription.url,
+        attempt: 0,
+        status: null,
+        error: 'blocked',
+        outcome: 'dropped',
+      });
     } else {
       sendPrintifyEvent(state, subscription, resource);
     }

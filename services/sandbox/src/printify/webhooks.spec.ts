@@ -20,25 +20,58 @@ describe('Printify webhook subscriptions', () => {
   });
   afterEach(() => app.close());
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, token = tenant.printify.token) =>
-    app.inject({ method, url, headers: { authorization: `Bearer ${token}`, 'user-agent': 'podprofit-tests' }, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const reasonOf = (body: { errors?: { reason?: string } }) => JSON.parse(body.errors?.reason ?? '{}') as Record<string, string[]>;
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    token = tenant.printify.token,
+  ) =>
+    app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}`, 'user-agent': 'podprofit-tests' },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const reasonOf = (body: { errors?: { reason?: string } }) =>
+    JSON.parse(body.errors?.reason ?? '{}') as Record<string, string[]>;
 
   it('creates and lists subscriptions without ever showing the secret', async () => {
     expect((await call('GET', `${base}.json`)).json()).toEqual([]);
-    const created = await call('POST', `${base}.json`, { topic: 'order:created', url: 'http://127.0.0.1:9/hook', secret: 'a'.repeat(40) });
+    const created = await call('POST', `${base}.json`, {
+      topic: 'order:created',
+      url: 'http://127.0.0.1:9/hook',
+      secret: 'a'.repeat(40),
+    });
     expect(created.statusCode).toBe(200);
     const hook = created.json();
-    expect(hook).toEqual({ topic: 'order:created', url: 'http://127.0.0.1:9/hook', shop_id: tenant.printify.shops[0].id, id: expect.stringMatching(/^[0-9a-f]{24}$/) });
+    expect(hook).toEqual({
+      topic: 'order:created',
+      url: 'http://127.0.0.1:9/hook',
+      shop_id: tenant.printify.shops[0].id,
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+    });
     await call('POST', `${base}.json`, { topic: 'order:updated', url: 'https://hooks.example/p' });
     const listed = await call('GET', `${base}.json`);
-    expect(listed.json()).toEqual([hook, { topic: 'order:updated', url: 'https://hooks.example/p', shop_id: tenant.printify.shops[0].id, id: expect.any(String) }]);
+    expect(listed.json()).toEqual([
+      hook,
+      {
+        topic: 'order:updated',
+        url: 'https://hooks.example/p',
+        shop_id: tenant.printify.shops[0].id,
+        id: expect.any(String),
+      },
+    ]);
     expect(listed.body).not.toContain('a'.repeat(40));
     // Per shop: the second shop has none; the prefixed path is the same API.
     expect((await call('GET', `/v1/shops/${tenant.printify.shops[1].id}/webhooks.json`)).json()).toEqual([]);
     expect((await call('GET', `/printify${base}.json`)).json()).toHaveLength(2);
     const admin = await app.inject({ url: `/__sandbox/tenants/${tenant.tenantId}/printify-webhooks`, headers: ADMIN });
-    expect(admin.json().webhooks.map((w: { secretSet: boolean; blockedUntil: null }) => [w.secretSet, w.blockedUntil])).toEqual([[true, null], [false, null]]);
+    expect(
+      admin.json().webhooks.map((w: { secretSet: boolean; blockedUntil: null }) => [w.secretSet, w.blockedUntil]),
+    ).toEqual([
+      [true, null],
+      [false, null],
+    ]);
   });
 
   it('refuses unknown topics, non-http URLs, hosts it may not post to and bad secrets with the 8103 shape', async () => {
@@ -55,7 +88,12 @@ describe('Printify webhook subscriptions', () => {
     for (const [payload, field] of cases) {
       const res = await call('POST', `${base}.json`, payload);
       expect({ payload, status: res.statusCode }).toEqual({ payload, status: 400 });
-      expect(res.json()).toMatchObject({ status: 'error', code: 8103, message: 'Validation failed.', errors: { code: 8103 } });
+      expect(res.json()).toMatchObject({
+        status: 'error',
+        code: 8103,
+        message: 'Validation failed.',
+        errors: { code: 8103 },
+      });
       expect(Object.keys(reasonOf(res.json()))).toEqual([field]);
     }
     expect((await call('GET', `${base}.json`)).json()).toEqual([]);
@@ -64,12 +102,15 @@ describe('Printify webhook subscriptions', () => {
   it('is per tenant: another account sees its own shop as not found, and no token is 401', async () => {
     await call('POST', `${base}.json`, { topic: 'order:created', url: 'http://127.0.0.1/x' });
     expect((await call('GET', `${base}.json`, undefined, other.printify.token)).statusCode).toBe(404);
-    expect((await call('POST', `${base}.json`, { topic: 'order:created', url: 'http://127.0.0.1/y' }, other.printify.token)).statusCode).toBe(404);
+    expect(
+      (await call('POST', `${base}.json`, { topic: 'order:created', url: 'http://127.0.0.1/y' }, other.printify.token))
+        .statusCode,
+    ).toBe(404);
     expect((await app.inject({ url: `${base}.json`, headers: { 'user-agent': 'x' } })).statusCode).toBe(401);
     expect((await call('GET', `${base}.json`)).json()).toHaveLength(1);
   });
 
-  it('spends the account\'s rate limit like every other call', async () => {
+  it("spends the account's rate limit like every other call", async () => {
     await app.inject({ method: 'PATCH', url: '/__sandbox/settings', headers: ADMIN, payload: { printifyRpm: 3 } });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await call('GET', `${base}.json`)).statusCode);
@@ -86,8 +127,10 @@ describe('Printify webhook subscriptions', () => {
     expect((await call('GET', `${base}.json`)).json()).toEqual([{ ...hook, url: 'http://localhost:8080/new' }]);
   });
 
-  it('deletes only when `host` names the webhook URL\'s host', async () => {
-    const hook = (await call('POST', `${base}.json`, { topic: 'order:updated', url: 'http://localhost:8080/hook' })).json();
+  it("deletes only when `host` names the webhook URL's host", async () => {
+    const hook = (
+      await call('POST', `${base}.json`, { topic: 'order:updated', url: 'http://localhost:8080/hook' })
+    ).json();
     expect((await call('DELETE', `${base}/${hook.id}.json`)).statusCode).toBe(400);
     const wrong = await call('DELETE', `${base}/${hook.id}.json?host=evil.example`);
     expect(wrong.statusCode).toBe(400);
@@ -98,14 +141,20 @@ describe('Printify webhook subscriptions', () => {
     expect((await call('GET', `${base}.json`)).json()).toEqual([]);
     expect((await call('DELETE', `${base}/${hook.id}.json?host=localhost`)).statusCode).toBe(404);
     // The host without its port is accepted too (which one Printify compares is unconfirmed).
-    const second = (await call('POST', `${base}.json`, { topic: 'order:updated', url: 'http://localhost:8080/hook' })).json();
+    const second = (
+      await call('POST', `${base}.json`, { topic: 'order:updated', url: 'http://localhost:8080/hook' })
+    ).json();
     expect((await call('DELETE', `${base}/${second.id}.json?host=localhost`)).statusCode).toBe(200);
   });
 
-  it('forgets a tenant\'s subscriptions with the tenant', async () => {
+  it("forgets a tenant's subscriptions with the tenant", async () => {
     await call('POST', `${base}.json`, { topic: 'order:updated', url: 'http://127.0.0.1/x' });
-    expect((await app.inject({ method: 'DELETE', url: `/__sandbox/tenants/${tenant.tenantId}`, headers: ADMIN })).statusCode).toBe(204);
-    expect((await app.inject({ url: `/__sandbox/tenants/${tenant.tenantId}/printify-webhooks`, headers: ADMIN })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'DELETE', url: `/__sandbox/tenants/${tenant.tenantId}`, headers: ADMIN })).statusCode,
+    ).toBe(204);
+    expect(
+      (await app.inject({ url: `/__sandbox/tenants/${tenant.tenantId}/printify-webhooks`, headers: ADMIN })).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -120,20 +169,34 @@ describe('Etsy webhook subscriptions (admin: Etsy keeps them in its developer po
   afterEach(() => app.close());
 
   const secret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
-  const put = (url: string, payload: unknown) => app.inject({ method: 'PUT', url, headers: ADMIN, payload: payload as object });
+  const put = (url: string, payload: unknown) =>
+    app.inject({ method: 'PUT', url, headers: ADMIN, payload: payload as object });
 
   it('sets an app-wide subscription and a tenant one that wins, never showing the secret', async () => {
     expect((await put('/__sandbox/etsy-webhook', { url: 'http://127.0.0.1:9/etsy', secret })).json()).toEqual({
-      subscription: { url: 'http://127.0.0.1:9/etsy', events: ['order.paid', 'order.shipped', 'order.canceled', 'order.delivered'], secretSet: true },
+      subscription: {
+        url: 'http://127.0.0.1:9/etsy',
+        events: ['order.paid', 'order.shipped', 'order.canceled', 'order.delivered'],
+        secretSet: true,
+      },
     });
     const tenantHook = `/__sandbox/tenants/${tenant.tenantId}/etsy-webhook`;
-    expect((await app.inject({ url: tenantHook, headers: ADMIN })).json()).toMatchObject({ subscription: null, effective: { url: 'http://127.0.0.1:9/etsy' } });
+    expect((await app.inject({ url: tenantHook, headers: ADMIN })).json()).toMatchObject({
+      subscription: null,
+      effective: { url: 'http://127.0.0.1:9/etsy' },
+    });
     await put(tenantHook, { url: 'http://localhost:7/mine', secret, events: ['order.paid'] });
     const shown = await app.inject({ url: tenantHook, headers: ADMIN });
-    expect(shown.json()).toMatchObject({ subscription: { url: 'http://localhost:7/mine', events: ['order.paid'] }, effective: { url: 'http://localhost:7/mine' } });
+    expect(shown.json()).toMatchObject({
+      subscription: { url: 'http://localhost:7/mine', events: ['order.paid'] },
+      effective: { url: 'http://localhost:7/mine' },
+    });
     expect(shown.body).not.toContain(secret.slice(6));
     expect((await app.inject({ method: 'DELETE', url: tenantHook, headers: ADMIN })).statusCode).toBe(204);
-    expect((await app.inject({ url: tenantHook, headers: ADMIN })).json()).toMatchObject({ subscription: null, effective: { url: 'http://127.0.0.1:9/etsy' } });
+    expect((await app.inject({ url: tenantHook, headers: ADMIN })).json()).toMatchObject({
+      subscription: null,
+      effective: { url: 'http://127.0.0.1:9/etsy' },
+    });
   });
 
   it('refuses a secret without whsec_, a short one, an unknown event and a host it may not post to', async () => {
@@ -146,7 +209,17 @@ describe('Etsy webhook subscriptions (admin: Etsy keeps them in its developer po
     ]) {
       expect((await put('/__sandbox/etsy-webhook', body)).statusCode).toBe(400);
     }
-    expect((await app.inject({ url: '/__sandbox/etsy-webhook', headers: ADMIN })).json()).toEqual({ subscription: null });
-    expect((await app.inject({ method: 'PUT', url: '/__sandbox/etsy-webhook', payload: { url: 'http://127.0.0.1/e', secret } })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/__sandbox/etsy-webhook', headers: ADMIN })).json()).toEqual({
+      subscription: null,
+    });
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/__sandbox/etsy-webhook',
+          payload: { url: 'http://127.0.0.1/e', secret },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 });

@@ -3,7 +3,12 @@ import type { SandboxState } from '../core/state';
 import type { Tenant } from '../data/tenant';
 import { printifyTime } from '../printify/order-json';
 import { ETSY_RETRY_DELAYS_SECONDS, etsySignature, type EtsyEvent } from './etsy-subscriptions';
-import { PRINTIFY_BLOCK_SECONDS, PRINTIFY_RETRY_DELAYS_SECONDS, type PrintifySubscription, type PrintifyTopic } from './printify-subscriptions';
+import {
+  PRINTIFY_BLOCK_SECONDS,
+  PRINTIFY_RETRY_DELAYS_SECONDS,
+  type PrintifySubscription,
+  type PrintifyTopic,
+} from './printify-subscriptions';
 
 const USER_AGENT = 'PodProfit-Sandbox-Webhooks/1.0';
 
@@ -14,10 +19,16 @@ const USER_AGENT = 'PodProfit-Sandbox-Webhooks/1.0';
  * for an hour, and no delivery is sent while it is.
  */
 export function sendPrintifyEvent(state: SandboxState, subscription: PrintifySubscription, resource: unknown): void {
-  const envelope = { id: randomUUID(), type: subscription.topic, created_at: printifyTime(state.nowSeconds()), resource };
+  const envelope = {
+    id: randomUUID(),
+    type: subscription.topic,
+    created_at: printifyTime(state.nowSeconds()),
+    resource,
+  };
   const body = JSON.stringify(envelope);
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-  if (subscription.secret) headers['x-pfy-signature'] = `sha256=${createHmac('sha256', subscription.secret).update(body).digest('hex')}`;
+  if (subscription.secret)
+    headers['x-pfy-signature'] = `sha256=${createHmac('sha256', subscription.secret).update(body).digest('hex')}`;
   const { tenantId, id } = subscription;
   state.webhooks.sender.send({
     provider: 'printify',
@@ -44,12 +55,30 @@ export function sendPrintifyEvent(state: SandboxState, subscription: PrintifySub
 }
 
 /** Sends `topic` to every subscription of the shop that wants it (none while blocked). */
-export function publishPrintify(state: SandboxState, tenant: Tenant, shopId: number, topic: PrintifyTopic, resource: unknown): number {
+export function publishPrintify(
+  state: SandboxState,
+  tenant: Tenant,
+  shopId: number,
+  topic: PrintifyTopic,
+  resource: unknown,
+): number {
   const now = state.nowMs();
   let sent = 0;
   for (const subscription of state.webhooks.printify.forTopic(tenant.id, shopId, topic)) {
     if (subscription.blockedUntilMs > now) {
-      state.webhooks.log.add({ at: new Date(now).toISOString(), provider: 'printify', tenantId: tenant.id, subscriptionId: subscription.id, event: topic, deliveryId: '', url: subscription.url, attempt: 0, status: null, error: 'blocked', outcome: 'dropped' });
+      state.webhooks.log.add({
+        at: new Date(now).toISOString(),
+        provider: 'printify',
+        tenantId: tenant.id,
+        subscriptionId: subscription.id,
+        event: topic,
+        deliveryId: '',
+        url: subscription.url,
+        attempt: 0,
+        status: null,
+        error: 'blocked',
+        outcome: 'dropped',
+      });
       continue;
     }
     sendPrintifyEvent(state, subscription, resource);
@@ -67,7 +96,11 @@ export function publishEtsy(state: SandboxState, tenant: Tenant, event: EtsyEven
   const subscription = state.webhooks.etsy.forTenant(tenant.id);
   if (!subscription || !subscription.events.includes(event)) return 0;
   const shopId = tenant.shop.shopId;
-  const body = JSON.stringify({ event_type: event, resource_url: `${state.selfUrl()}/v3/application/shops/${shopId}/receipts/${receiptId}`, shop_id: shopId });
+  const body = JSON.stringify({
+    event_type: event,
+    resource_url: `${state.selfUrl()}/v3/application/shops/${shopId}/receipts/${receiptId}`,
+    shop_id: shopId,
+  });
   const webhookId = `msg_${randomBytes(18).toString('base64url')}`;
   const tenantId = tenant.id;
   state.webhooks.sender.send({

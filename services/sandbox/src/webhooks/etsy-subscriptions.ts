@@ -25,8 +25,10 @@ export interface EtsySubscription {
 
 /** Why a portal secret is unusable, or null: `whsec_` then base64 of at least 16 bytes. */
 export function etsySecretProblem(secret: unknown): string | null {
-  if (typeof secret !== 'string' || !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) return 'secret must be "whsec_" followed by base64';
-  if (Buffer.from(secret.slice('whsec_'.length), 'base64').length < 16) return 'secret must hold at least 16 bytes after "whsec_"';
+  if (typeof secret !== 'string' || !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))
+    return 'secret must be "whsec_" followed by base64';
+  if (Buffer.from(secret.slice('whsec_'.length), 'base64').length < 16)
+    return 'secret must hold at least 16 bytes after "whsec_"';
   return null;
 }
 
@@ -75,6 +77,8 @@ export class EtsySubscriptions {
 }
 
 /** What the admin API shows of a subscription: never the secret. */
-export function etsySubscriptionJson(subscription: EtsySubscription | null): { url: string; events: EtsyEvent[]; secretSet: true } | null {
+export function etsySubscriptionJson(
+  subscription: EtsySubscription | null,
+): { url: string; events: EtsyEvent[]; secretSet: true } | null {
   return subscription ? { url: subscription.url, events: subscription.events, secretSet: true } : null;
 }

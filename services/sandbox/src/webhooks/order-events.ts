@@ -9,7 +9,13 @@ export interface OrderFacts {
   shipped: boolean;
   canceled: boolean;
   delivered: boolean;
-  printify: { id: string; status: string; sent: boolean; fulfilledTs: number | null; deliveredTs: number | null } | null;
+  printify: {
+    id: string;
+    status: string;
+    sent: boolean;
+    fulfilledTs: number | null;
+    deliveredTs: number | null;
+  } | null;
 }
 
 /** An order that did not exist yet (an insert's "before"). */
@@ -23,7 +29,15 @@ export function orderFacts(tenant: Tenant, index: number): OrderFacts {
     shipped: order.shippedTs !== null,
     canceled: order.canceledTs !== null,
     delivered: (tenant.flags[index] & FLAG_DELIVERED) !== 0,
-    printify: plan ? { id: plan.orderId, status: plan.status, sent: plan.sentTs !== null, fulfilledTs: plan.fulfilledTs, deliveredTs: plan.fulfilledTs !== null ? order.deliveredTs : null } : null,
+    printify: plan
+      ? {
+          id: plan.orderId,
+          status: plan.status,
+          sent: plan.sentTs !== null,
+          fulfilledTs: plan.fulfilledTs,
+          deliveredTs: plan.fulfilledTs !== null ? order.deliveredTs : null,
+        }
+      : null,
   };
 }
 
@@ -54,21 +68,42 @@ export function publishOrderChange(state: SandboxState, tenant: Tenant, index: n
   const now = after.printify;
   if (!now) return sent;
   const shopId = tenant.printifyShopId;
-  const resource = (data: Record<string, unknown> = {}) => ({ id: now.id, type: 'order', data: { shop_id: shopId, ...data } });
+  const resource = (data: Record<string, unknown> = {}) => ({
+    id: now.id,
+    type: 'order',
+    data: { shop_id: shopId, ...data },
+  });
   const then = before.printify;
   if (!then) return sent + publishPrintify(state, tenant, shopId, 'order:created', resource());
   if (!then.sent && now.sent) sent += publishPrintify(state, tenant, shopId, 'order:sent-to-production', resource());
-  if (then.status !== now.status) sent += publishPrintify(state, tenant, shopId, 'order:updated', resource({ status: now.status }));
+  if (then.status !== now.status)
+    sent += publishPrintify(state, tenant, shopId, 'order:updated', resource({ status: now.status }));
   const shipment = (at: Record<string, string | null>) => ({
     ...at,
-    carrier: { code: order.carrier, tracking_number: order.trackingCode, tracking_url: tracking(order.carrier, order.trackingCode) },
+    carrier: {
+      code: order.carrier,
+      tracking_number: order.trackingCode,
+      tracking_url: tracking(order.carrier, order.trackingCode),
+    },
     skus: order.lines.filter((l) => !l.isDigital).map((l) => l.listing.variants[l.variantIndex].sku),
   });
   if (then.fulfilledTs === null && now.fulfilledTs !== null) {
-    sent += publishPrintify(state, tenant, shopId, 'order:shipment:created', resource(shipment({ shipped_at: printifyTime(now.fulfilledTs) })));
+    sent += publishPrintify(
+      state,
+      tenant,
+      shopId,
+      'order:shipment:created',
+      resource(shipment({ shipped_at: printifyTime(now.fulfilledTs) })),
+    );
   }
   if (then.deliveredTs === null && now.deliveredTs !== null) {
-    sent += publishPrintify(state, tenant, shopId, 'order:shipment:delivered', resource(shipment({ delivered_at: printifyTime(now.deliveredTs) })));
+    sent += publishPrintify(
+      state,
+      tenant,
+      shopId,
+      'order:shipment:delivered',
+      resource(shipment({ delivered_at: printifyTime(now.deliveredTs) })),
+    );
   }
   return sent;
 }

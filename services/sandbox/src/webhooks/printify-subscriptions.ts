@@ -40,7 +40,12 @@ export interface PrintifySubscription {
 }
 
 /** As GET /v1/shops/{shop_id}/webhooks.json lists it: `{topic, url, shop_id, id}`. */
-export function subscriptionJson(subscription: PrintifySubscription): { topic: string; url: string; shop_id: number; id: string } {
+export function subscriptionJson(subscription: PrintifySubscription): {
+  topic: string;
+  url: string;
+  shop_id: number;
+  id: string;
+} {
   return { topic: subscription.topic, url: subscription.url, shop_id: subscription.shopId, id: subscription.id };
 }
 

@@ -147,11 +147,21 @@ export class WebhookSender {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const response = await fetch(url, { method: 'POST', headers: delivery.headers(attempt), body: delivery.body, redirect: 'manual', signal: controller.signal });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: delivery.headers(attempt),
+        body: delivery.body,
+        redirect: 'manual',
+        signal: controller.signal,
+      });
       status = response.status;
       await response.body?.cancel().catch(() => undefined);
     } catch (failure) {
-      error = controller.signal.aborted ? (this.closed ? 'sandbox closing' : `no answer within ${ATTEMPT_TIMEOUT_MS} ms`) : describe(failure);
+      error = controller.signal.aborted
+        ? this.closed
+          ? 'sandbox closing'
+          : `no answer within ${ATTEMPT_TIMEOUT_MS} ms`
+        : describe(failure);
     } finally {
       clearTimeout(timeout);
       this.inFlight.delete(controller);

@@ -17,7 +17,8 @@ export function isLoopbackHost(hostname: string): boolean {
 /** Why `raw` is not a URL the sandbox will post to, or null when it is. */
 export function deliveryUrlProblem(raw: unknown, allowedHosts: ReadonlySet<string>): string | null {
   if (typeof raw !== 'string' || raw.length === 0) return 'The url field is required.';
-  if (raw.length > MAX_WEBHOOK_URL_LENGTH) return `The url may not be greater than ${MAX_WEBHOOK_URL_LENGTH} characters.`;
+  if (raw.length > MAX_WEBHOOK_URL_LENGTH)
+    return `The url may not be greater than ${MAX_WEBHOOK_URL_LENGTH} characters.`;
   if (!URL.canParse(raw)) return 'The url format is invalid.';
   const url = new URL(raw);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'The url must be an http or https URL.';
@@ -29,7 +30,10 @@ export function deliveryUrlProblem(raw: unknown, allowedHosts: ReadonlySet<strin
 }
 
 /** The host names (lower-case) deliveries may go to besides loopback. */
-export function allowedWebhookHosts(configured: readonly string[], configuredUrls: ReadonlyArray<string | undefined>): Set<string> {
+export function allowedWebhookHosts(
+  configured: readonly string[],
+  configuredUrls: ReadonlyArray<string | undefined>,
+): Set<string> {
   const hosts = new Set(configured.map((h) => h.trim().toLowerCase()).filter(Boolean));
   for (const url of configuredUrls) if (url && URL.canParse(url)) hosts.add(new URL(url).hostname.toLowerCase());
   return hosts;

@@ -19,7 +19,9 @@ export class Clock {
   }
 }
 
-export async function newSandbox(overrides: Partial<SandboxOptions> = {}): Promise<{ app: FastifyInstance; clock: Clock }> {
+export async function newSandbox(
+  overrides: Partial<SandboxOptions> = {},
+): Promise<{ app: FastifyInstance; clock: Clock }> {
   const clock = new Clock();
   const app = createSandboxApp({ now: clock.now, defaultTenant: false, ...overrides });
   await app.ready();
@@ -35,7 +37,12 @@ export interface TenantInfo {
 
 /** Creates a tenant; its data is seeded ('kit' unless the body names a seed), so tests are repeatable. */
 export async function createTenant(app: FastifyInstance, body: Record<string, unknown> = {}): Promise<TenantInfo> {
-  const res = await app.inject({ method: 'POST', url: '/__sandbox/tenants', headers: ADMIN, payload: { seed: 'kit', ...body } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/__sandbox/tenants',
+    headers: ADMIN,
+    payload: { seed: 'kit', ...body },
+  });
   if (res.statusCode !== 201) throw new Error(`tenant not created: ${res.statusCode} ${res.body}`);
   return res.json<TenantInfo>();
 }
@@ -46,7 +53,10 @@ export function pkce(): { verifier: string; challenge: string } {
 }
 
 export function form(fields: Record<string, string>): { headers: Record<string, string>; payload: string } {
-  return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() };
+  return {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  };
 }
 
 export interface Tokens {
@@ -57,31 +67,58 @@ export interface Tokens {
 }
 
 /** Connects a tenant's Etsy user through the admin grant and the real token endpoint. */
-export async function connectEtsy(app: FastifyInstance, tenantId: string, scope = 'transactions_r shops_r'): Promise<Tokens> {
+export async function connectEtsy(
+  app: FastifyInstance,
+  tenantId: string,
+  scope = 'transactions_r shops_r',
+): Promise<Tokens> {
   const { verifier, challenge } = pkce();
   const grant = await app.inject({
     method: 'POST',
     url: `/__sandbox/tenants/${tenantId}/grant`,
     headers: ADMIN,
-    payload: { clientId: KEYSTRING, redirectUri: REDIRECT_URI, scope, state: 'st-1', codeChallenge: challenge, codeChallengeMethod: 'S256' },
+    payload: {
+      clientId: KEYSTRING,
+      redirectUri: REDIRECT_URI,
+      scope,
+      state: 'st-1',
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+    },
   });
   if (grant.statusCode !== 200) throw new Error(`grant failed: ${grant.body}`);
   const token = await app.inject({
     method: 'POST',
     url: '/v3/public/oauth/token',
-    ...form({ grant_type: 'authorization_code', client_id: KEYSTRING, redirect_uri: REDIRECT_URI, code: grant.json<{ code: string }>().code, code_verifier: verifier }),
+    ...form({
+      grant_type: 'authorization_code',
+      client_id: KEYSTRING,
+      redirect_uri: REDIRECT_URI,
+      code: grant.json<{ code: string }>().code,
+      code_verifier: verifier,
+    }),
   });
   if (token.statusCode !== 200) throw new Error(`token exchange failed: ${token.body}`);
   return token.json<Tokens>();
 }
 
-export function etsyGet(app: FastifyInstance, url: string, accessToken?: string, apiKey = API_KEY): Promise<LightMyRequestResponse> {
+export function etsyGet(
+  app: FastifyInstance,
+  url: string,
+  accessToken?: string,
+  apiKey = API_KEY,
+): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { 'x-api-key': apiKey };
   if (accessToken) headers.authorization = `Bearer ${accessToken}`;
   return app.inject({ method: 'GET', url, headers });
 }
 
-export function printifyGet(app: FastifyInstance, url: string, token: string, userAgent: string | null = 'podprofit-tests'): Promise<LightMyRequestResponse> {
+export function printifyGet(
+  app: FastifyInstance,
+  url: string,
+  token: string,
+  userAgent: string | null = 'podprofit-tests',
+): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   // light-my-request adds its own User-Agent unless one is given: '' stands for "none".
   headers['user-agent'] = userAgent ?? '';

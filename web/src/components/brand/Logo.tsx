@@ -18,7 +18,16 @@ export function LogoMark({ size = '8', ...rest }: { size?: BoxProps['boxSize'] }
       aria-hidden="true"
       {...rest}
     >
-      <svg viewBox="0 0 24 24" width="62%" height="62%" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        viewBox="0 0 24 24"
+        width="62%"
+        height="62%"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.4"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="M4 17l5-5 4 3 7-8" />
         <path d="M15 7h5v5" />
       </svg>

@@ -5,7 +5,8 @@ import { formatMoney } from './format';
 
 export const FIGURES_TEXT = {
   rateUnavailable: 'Rate unavailable',
-  rateUnavailableWhy: 'No exchange rate converts this order’s currency for its date, so it is left out of totals rather than shown unconverted.',
+  rateUnavailableWhy:
+    'No exchange rate converts this order’s currency for its date, so it is left out of totals rather than shown unconverted.',
   notComputedWhy: 'Not computed yet: the figures update after the next matching pass.',
 } as const;
 
@@ -37,7 +38,12 @@ export function MoneyText({ value, figures = 'ok', signed = false, ...textProps 
       </Tooltip>
     );
   }
-  if (!value) return <Text as="span" color="fg.muted" {...textProps}>-</Text>;
+  if (!value)
+    return (
+      <Text as="span" color="fg.muted" {...textProps}>
+        -
+      </Text>
+    );
   const color = signed ? (value.minor >= 0 ? 'fg.success' : 'fg.error') : undefined;
   return (
     <Text as="span" whiteSpace="nowrap" fontVariantNumeric="tabular-nums" color={color} {...textProps}>

@@ -18,7 +18,12 @@ interface ManualMatchDialogProps {
 }
 
 function OrderSummary({ order }: { order: OrderRowView }) {
-  const ids = [order.etsyReceiptId && `Receipt ${order.etsyReceiptId}`, order.printifyOrderId && `Printify ${order.printifyOrderId}`].filter(Boolean).join(' · ');
+  const ids = [
+    order.etsyReceiptId && `Receipt ${order.etsyReceiptId}`,
+    order.printifyOrderId && `Printify ${order.printifyOrderId}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <Stack gap="0.5" minW="0">
       <Text fontWeight="semibold" truncate>
@@ -86,7 +91,14 @@ export function ManualMatchDialog({ order, onClose }: ManualMatchDialogProps) {
             <Dialog.Body display="flex" flexDirection="column" minH="0">
               {order && (
                 <Stack gap="5" minH="0" flex="0 1 auto">
-                  <Box borderWidth="1px" borderColor="border.muted" borderRadius="lg" p="3" bg="bg.subtle" flexShrink={0}>
+                  <Box
+                    borderWidth="1px"
+                    borderColor="border.muted"
+                    borderRadius="lg"
+                    p="3"
+                    bg="bg.subtle"
+                    flexShrink={0}
+                  >
                     <Text fontSize="xs" fontWeight="medium" color="fg.muted" mb="1">
                       Selected order
                     </Text>
@@ -100,7 +112,11 @@ export function ManualMatchDialog({ order, onClose }: ManualMatchDialogProps) {
                       Potential Matches ({list.length})
                     </Heading>
                     {error ? (
-                      <LoadError title="Potential matches could not be loaded" error={error} onRetry={() => void reload()} />
+                      <LoadError
+                        title="Potential matches could not be loaded"
+                        error={error}
+                        onRetry={() => void reload()}
+                      />
                     ) : isLoading || !candidates ? (
                       <Flex role="status" align="center" gap="3" color="fg.muted" py="4">
                         <Spinner size="sm" color="brand.solid" aria-hidden="true" />
@@ -112,16 +128,40 @@ export function ManualMatchDialog({ order, onClose }: ManualMatchDialogProps) {
                       </Text>
                     ) : (
                       // Keyboard-scrollable (tabIndex); never shorter than one candidate, even on a short screen.
-                      <Stack as="ul" listStyleType="none" gap="2" minH="6rem" flex="0 1 auto" overflowY="auto" pr="1" tabIndex={0} aria-label="Potential matches" data-testid="match-candidates">
+                      <Stack
+                        as="ul"
+                        listStyleType="none"
+                        gap="2"
+                        minH="6rem"
+                        flex="0 1 auto"
+                        overflowY="auto"
+                        pr="1"
+                        tabIndex={0}
+                        aria-label="Potential matches"
+                        data-testid="match-candidates"
+                      >
                         {list.map(({ order: candidate, score }) => (
-                          <Flex as="li" key={candidate.id} gap="3" align="center" borderWidth="1px" borderColor="border.muted" borderRadius="lg" p="3">
+                          <Flex
+                            as="li"
+                            key={candidate.id}
+                            gap="3"
+                            align="center"
+                            borderWidth="1px"
+                            borderColor="border.muted"
+                            borderRadius="lg"
+                            p="3"
+                          >
                             <Stack gap="1" flex="1" minW="0">
                               <OrderSummary order={candidate} />
                               <Flex gap="2" align="center" wrap="wrap" fontSize="sm">
                                 <SourceBadge source={candidate.source} />
                                 <Text color="fg.muted">{Math.round(score * 100)}% fit</Text>
-                                {candidate.revenue && <MoneyText value={candidate.revenue} figures={candidate.figures} fontSize="sm" />}
-                                {!candidate.revenue && candidate.cost && <MoneyText value={candidate.cost} figures={candidate.figures} fontSize="sm" />}
+                                {candidate.revenue && (
+                                  <MoneyText value={candidate.revenue} figures={candidate.figures} fontSize="sm" />
+                                )}
+                                {!candidate.revenue && candidate.cost && (
+                                  <MoneyText value={candidate.cost} figures={candidate.figures} fontSize="sm" />
+                                )}
                               </Flex>
                             </Stack>
                             <Button

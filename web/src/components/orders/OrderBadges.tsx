@@ -5,7 +5,9 @@ import type { OrderRowView, OrderSource } from '@pod/contracts';
  * Match Status (spec §2, Orders): matched by the exact rule reads "Auto", any other match
  * "Manual", unmatched "Unmatched"; a pending pair reads "Pending" (Part 2 lets the status show).
  */
-export function matchStatusLabel(order: Pick<OrderRowView, 'status' | 'matchMethod'>): 'Auto' | 'Manual' | 'Pending' | 'Unmatched' {
+export function matchStatusLabel(
+  order: Pick<OrderRowView, 'status' | 'matchMethod'>,
+): 'Auto' | 'Manual' | 'Pending' | 'Unmatched' {
   if (order.status === 'matched') return order.matchMethod === 'exact' ? 'Auto' : 'Manual';
   return order.status === 'pending' ? 'Pending' : 'Unmatched';
 }

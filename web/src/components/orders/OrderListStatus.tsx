@@ -18,7 +18,14 @@ interface OrderListStatusProps<T extends { orders: unknown[] }> {
  * "Loading orders..." and the spec's empty state — shared by the Orders and Order Matching
  * pages so their texts cannot drift apart.
  */
-export function OrderListStatus<T extends { orders: unknown[] }>({ result, error, isLoading, onRetry, emptyTestId, children }: OrderListStatusProps<T>) {
+export function OrderListStatus<T extends { orders: unknown[] }>({
+  result,
+  error,
+  isLoading,
+  onRetry,
+  emptyTestId,
+  children,
+}: OrderListStatusProps<T>) {
   if (error && !result) return <LoadError title="Orders could not be loaded" error={error} onRetry={onRetry} />;
   if (isLoading || !result) {
     return (

@@ -14,7 +14,16 @@ export const PROVISIONAL_TEXT = {
 export function ProvisionalMark(props: Omit<TextProps, 'children'>) {
   return (
     <Tooltip content={PROVISIONAL_TEXT.why}>
-      <Text as="span" display="block" fontSize="xs" color="fg.muted" fontStyle="italic" tabIndex={0} data-testid="provisional-mark" {...props}>
+      <Text
+        as="span"
+        display="block"
+        fontSize="xs"
+        color="fg.muted"
+        fontStyle="italic"
+        tabIndex={0}
+        data-testid="provisional-mark"
+        {...props}
+      >
         {PROVISIONAL_TEXT.mark}
       </Text>
     </Tooltip>

@@ -9,7 +9,8 @@ export const ORDER_MSG = {
   matchCompletedSuccessfully: 'Order matching completed successfully',
   matchFailed: 'Failed to match orders',
   matching: 'Matching...',
-  matchProgressUnknown: 'The progress of order matching could not be read. Reload the page to see whether it has finished.',
+  matchProgressUnknown:
+    'The progress of order matching could not be read. Reload the page to see whether it has finished.',
   manualMatched: 'Orders matched',
   manualMatchFailed: 'The orders could not be matched. Please try again.',
   unmatched: 'Orders unmatched',
@@ -26,8 +27,10 @@ export const ORDER_MSG = {
  */
 export function loadErrorText(error: unknown): string {
   if (hasErrorCode(error, 'not_found')) return 'This order is no longer there. It may have been deleted by a sync.';
-  if (hasErrorCode(error, 'validation_failed', 'bad_request')) return error.serverMessage ?? 'These filters could not be applied. Please reset them and try again.';
-  if (hasErrorCode(error, 'too_many_attempts', 'too_many_requests')) return 'Too many requests in a short time. Please wait a moment and try again.';
+  if (hasErrorCode(error, 'validation_failed', 'bad_request'))
+    return error.serverMessage ?? 'These filters could not be applied. Please reset them and try again.';
+  if (hasErrorCode(error, 'too_many_attempts', 'too_many_requests'))
+    return 'Too many requests in a short time. Please wait a moment and try again.';
   if (hasErrorCode(error, 'service_unavailable')) return 'The service is busy right now. Please try again shortly.';
   return 'Something went wrong while loading. Please try again.';
 }
@@ -37,6 +40,17 @@ export function loadErrorText(error: unknown): string {
  * wait out (a match run holds the orders; too many requests at once), else the fallback.
  */
 export function changeErrorText(error: unknown, fallback: string): string {
-  if (hasErrorCode(error, 'conflict', 'validation_failed', 'not_found', 'bad_request', 'matching_in_progress', 'too_many_requests')) return error.serverMessage ?? fallback;
+  if (
+    hasErrorCode(
+      error,
+      'conflict',
+      'validation_failed',
+      'not_found',
+      'bad_request',
+      'matching_in_progress',
+      'too_many_requests',
+    )
+  )
+    return error.serverMessage ?? fallback;
   return fallback;
 }

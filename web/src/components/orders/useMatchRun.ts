@@ -43,7 +43,11 @@ export function useMatchRun(successText: string) {
   const failedReads = useRef(0);
 
   const polling = starting || waitingSince !== null;
-  const { data: status, error, mutate } = useSWR<MatchStatusResponse>(ORDER_API.matchStatus, {
+  const {
+    data: status,
+    error,
+    mutate,
+  } = useSWR<MatchStatusResponse>(ORDER_API.matchStatus, {
     refreshInterval: polling ? MATCH_POLL_MS : 0,
     // Asked each time a page using it opens: a run may have started or ended meanwhile.
     revalidateOnMount: true,
@@ -59,7 +63,13 @@ export function useMatchRun(successText: string) {
       if (waitingSince === null) setWaitingSince(run.createdAt);
       return;
     }
-    if (waitingSince === null || !run || isActiveMatchRunStatus(run.status) || createdAt(run) < Date.parse(waitingSince)) return;
+    if (
+      waitingSince === null ||
+      !run ||
+      isActiveMatchRunStatus(run.status) ||
+      createdAt(run) < Date.parse(waitingSince)
+    )
+      return;
     // The run waited for (or a later one, which matched everything it would have) has settled.
     setWaitingSince(null);
     if (run.status === 'succeeded') {

@@ -40,7 +40,11 @@ const STATUS_ICON: Record<SyncRunStatus, IconType | null> = {
 
 // Without motion (prefers-reduced-motion) an indeterminate bar would stand still at half width,
 // reading as "50%": it fills the track, faintly, instead.
-const INDETERMINATE_STILL = { '&[data-state=indeterminate]': { _motionReduce: { animation: 'none', minWidth: '100%', backgroundImage: 'none', opacity: 0.35 } } };
+const INDETERMINATE_STILL = {
+  '&[data-state=indeterminate]': {
+    _motionReduce: { animation: 'none', minWidth: '100%', backgroundImage: 'none', opacity: 0.35 },
+  },
+};
 
 /**
  * One provider's sync run: a progress bar while it is active (determinate when the provider gave
@@ -52,7 +56,8 @@ export function SyncRunProgress({ provider, run, lastSync, showHeader = false, f
   const label = PROVIDER_LABEL[provider];
   const text = run ? describeRun(run) : null;
   // A bar while the run works; a waiting one keeps it only when its share is known (a moving bar would suggest work).
-  const showBar = run !== null && (run.status === 'running' || (run.status === 'waiting_for_quota' && run.percent !== null));
+  const showBar =
+    run !== null && (run.status === 'running' || (run.status === 'waiting_for_quota' && run.percent !== null));
   const lastSyncText = lastSync ? `Last sync ${formatWhen(lastSync)}` : null;
   const toneIcon = run ? STATUS_ICON[run.status] : null;
 
@@ -68,7 +73,15 @@ export function SyncRunProgress({ provider, run, lastSync, showHeader = false, f
           )}
         </Flex>
       )}
-      <Flex role="status" aria-atomic="true" align="center" gap="1.5" fontSize="sm" fontWeight="medium" color={text ? TONE_COLOR[text.tone] : 'fg.muted'}>
+      <Flex
+        role="status"
+        aria-atomic="true"
+        align="center"
+        gap="1.5"
+        fontSize="sm"
+        fontWeight="medium"
+        color={text ? TONE_COLOR[text.tone] : 'fg.muted'}
+      >
         {toneIcon && <Icon as={toneIcon} boxSize="4" flexShrink={0} aria-hidden="true" />}
         {text ? (
           <Text as="span" data-testid={`sync-headline-${provider}`}>
@@ -85,7 +98,12 @@ export function SyncRunProgress({ provider, run, lastSync, showHeader = false, f
         )}
       </Flex>
       {showBar && run && (
-        <Progress.Root value={run.percent} max={100} size="sm" colorPalette={run.status === 'waiting_for_quota' ? 'orange' : 'brand'}>
+        <Progress.Root
+          value={run.percent}
+          max={100}
+          size="sm"
+          colorPalette={run.status === 'waiting_for_quota' ? 'orange' : 'brand'}
+        >
           <Progress.Track
             aria-label={`${label} sync progress`}
             aria-valuetext={run.percent === null ? text?.headline : `${run.percent}%`}

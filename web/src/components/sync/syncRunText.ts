@@ -18,7 +18,8 @@ const number = (n: number) => n.toLocaleString('en-US');
 const counted = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;
 const orders = (n: number) => counted(n, 'order', 'orders');
 
-const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+const sameDay = (a: Date, b: Date) =>
+  a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 const time = (date: Date) => date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
 
 /** "today at 3:05 PM", else "Nov 22, 2026, 1:05 PM", in the browser's zone. */
@@ -36,7 +37,8 @@ function resumes(iso: string | null, provider: Provider, now: Date): string {
   return `resumes on ${date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })} at ${time(date)}`;
 }
 
-const progressSoFar = (run: SyncRunView) => `${counted(run.pagesDone, 'page', 'pages')} · ${orders(run.ordersDone)} so far`;
+const progressSoFar = (run: SyncRunView) =>
+  `${counted(run.pagesDone, 'page', 'pages')} · ${orders(run.ordersDone)} so far`;
 
 function soFar(run: SyncRunView): string {
   return run.pagesDone === 0 ? 'Reading the first page of orders…' : progressSoFar(run);
@@ -48,7 +50,11 @@ export function describeRun(run: SyncRunView, now = new Date()): RunText {
     case 'queued':
       return { headline: 'Waiting to start', detail: 'The sync is queued and starts in a moment.', tone: 'active' };
     case 'running':
-      return { headline: 'Syncing', detail: run.percent === null ? soFar(run) : `${run.percent}% · ${soFar(run)}`, tone: 'active' };
+      return {
+        headline: 'Syncing',
+        detail: run.percent === null ? soFar(run) : `${run.percent}% · ${soFar(run)}`,
+        tone: 'active',
+      };
     case 'waiting_for_quota':
       return {
         headline: `Waiting for the daily quota — ${resumes(run.resumeAt, run.provider, now)}`,
@@ -57,13 +63,23 @@ export function describeRun(run: SyncRunView, now = new Date()): RunText {
       };
     case 'succeeded': {
       if (run.ordersDone === 0) return { headline: 'Up to date', detail: 'No new or changed orders.', tone: 'done' };
-      const parts = [run.ordersAdded > 0 ? `${number(run.ordersAdded)} new` : null, run.ordersChanged > 0 ? `${number(run.ordersChanged)} updated` : null];
+      const parts = [
+        run.ordersAdded > 0 ? `${number(run.ordersAdded)} new` : null,
+        run.ordersChanged > 0 ? `${number(run.ordersChanged)} updated` : null,
+      ];
       return { headline: `${orders(run.ordersDone)} synced`, detail: parts.filter(Boolean).join(', '), tone: 'done' };
     }
     case 'failed':
-      return { headline: 'Sync failed', detail: run.errorMessage ?? 'Something went wrong. Please try again.', tone: 'error' };
+      return {
+        headline: 'Sync failed',
+        detail: run.errorMessage ?? 'Something went wrong. Please try again.',
+        tone: 'error',
+      };
     case 'interrupted':
-      return { headline: 'Sync stopped before it finished', detail: 'Sync again to continue where it left off.', tone: 'stopped' };
+      return {
+        headline: 'Sync stopped before it finished',
+        detail: 'Sync again to continue where it left off.',
+        tone: 'stopped',
+      };
   }
 }
-

@@ -19,7 +19,17 @@ interface FormDialogProps {
  * A centred dialog holding one form, with Cancel and a submit button: Escape, the backdrop and
  * Cancel close it unless it is busy. The Printify setup and shop-choice dialogs share it.
  */
-export function FormDialog({ open, title, busy, submitLabel, busyLabel, submitDisabled = false, onCancel, onSubmit, children }: FormDialogProps) {
+export function FormDialog({
+  open,
+  title,
+  busy,
+  submitLabel,
+  busyLabel,
+  submitDisabled = false,
+  onCancel,
+  onSubmit,
+  children,
+}: FormDialogProps) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSubmit();
@@ -46,7 +56,13 @@ export function FormDialog({ open, title, busy, submitLabel, busyLabel, submitDi
                 <Button variant="outline" onClick={onCancel} disabled={busy}>
                   Cancel
                 </Button>
-                <Button type="submit" colorPalette="brand" disabled={submitDisabled || busy} loading={busy} loadingText={busyLabel}>
+                <Button
+                  type="submit"
+                  colorPalette="brand"
+                  disabled={submitDisabled || busy}
+                  loading={busy}
+                  loadingText={busyLabel}
+                >
                   {submitLabel}
                 </Button>
               </Dialog.Footer>

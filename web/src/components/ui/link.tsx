@@ -2,7 +2,8 @@ import { Link as ChakraLink, type LinkProps as ChakraLinkProps } from '@chakra-u
 import { forwardRef } from 'react';
 import { Link as RouterLink, type LinkProps as RouterLinkProps } from 'react-router-dom';
 
-export type AppLinkProps = Omit<ChakraLinkProps, 'href' | 'asChild'> & Pick<RouterLinkProps, 'to' | 'replace' | 'state'>;
+export type AppLinkProps = Omit<ChakraLinkProps, 'href' | 'asChild'> &
+  Pick<RouterLinkProps, 'to' | 'replace' | 'state'>;
 
 /** A Chakra-styled link that navigates with React Router. */
 export const AppLink = forwardRef<HTMLAnchorElement, AppLinkProps>(function AppLink(

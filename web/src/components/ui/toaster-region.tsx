@@ -1,4 +1,12 @@
-import { Toaster as ChakraToaster, Portal, Spinner, Stack, Toast, createToaster, useMediaQuery } from '@chakra-ui/react';
+import {
+  Toaster as ChakraToaster,
+  Portal,
+  Spinner,
+  Stack,
+  Toast,
+  createToaster,
+  useMediaQuery,
+} from '@chakra-ui/react';
 import type { ToastInput } from './toaster';
 
 // Loaded by toaster.tsx with the first toast. Placement is "top" on small screens and

@@ -99,7 +99,13 @@ export function serviceBusyDelayMs(error: unknown, retryCount: number): number {
  * SWR's onErrorRetry for busy answers (the only ones retried, see AppProviders): ask again
  * after the server's Retry-After, for as long as the page is open.
  */
-export function serviceBusyRetry(error: unknown, _key: string, _config: unknown, revalidate: (options: { retryCount: number }) => unknown, options: { retryCount: number }): void {
+export function serviceBusyRetry(
+  error: unknown,
+  _key: string,
+  _config: unknown,
+  revalidate: (options: { retryCount: number }) => unknown,
+  options: { retryCount: number },
+): void {
   setTimeout(() => void revalidate({ retryCount: options.retryCount }), serviceBusyDelayMs(error, options.retryCount));
 }
 

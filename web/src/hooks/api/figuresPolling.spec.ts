@@ -1,5 +1,11 @@
 /// <reference types="jest" />
-import { FIGURES_POLL_IDLE, FIGURES_POLL_MAX_MS, FIGURES_POLL_MS, nextFiguresPoll, type FiguresPollState } from './figuresPolling';
+import {
+  FIGURES_POLL_IDLE,
+  FIGURES_POLL_MAX_MS,
+  FIGURES_POLL_MS,
+  nextFiguresPoll,
+  type FiguresPollState,
+} from './figuresPolling';
 
 /** The gaps a Dashboard would wait after each answer, given the counts those answers carry. */
 function gapsFor(counts: number[]): number[] {

@@ -21,9 +21,15 @@ export const FIGURES_POLL_IDLE: FiguresPollState = { waiting: 0, unchanged: 0 };
  * 3 s while the count falls; doubled for each answer in a row that shows no progress, up to
  * a minute. Any progress goes back to 3 s.
  */
-export function nextFiguresPoll(state: FiguresPollState, waitingNow: number): { state: FiguresPollState; intervalMs: number } {
+export function nextFiguresPoll(
+  state: FiguresPollState,
+  waitingNow: number,
+): { state: FiguresPollState; intervalMs: number } {
   if (waitingNow <= 0) return { state: FIGURES_POLL_IDLE, intervalMs: 0 };
   const progressed = state.waiting === 0 || waitingNow < state.waiting;
   const unchanged = progressed ? 0 : state.unchanged + 1;
-  return { state: { waiting: waitingNow, unchanged }, intervalMs: Math.min(FIGURES_POLL_MS * 2 ** unchanged, FIGURES_POLL_MAX_MS) };
+  return {
+    state: { waiting: waitingNow, unchanged },
+    intervalMs: Math.min(FIGURES_POLL_MS * 2 ** unchanged, FIGURES_POLL_MAX_MS),
+  };
 }

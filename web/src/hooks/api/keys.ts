@@ -23,4 +23,3 @@ export const API_PREFIX = {
   /** Every order list, details and candidates answer, and the dashboard's figures (ORDER_API in orderKeys.ts). */
   orderData: ['/api/orders', '/api/matching/', '/api/dashboard/'],
 } as const;
-

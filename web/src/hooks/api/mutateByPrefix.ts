@@ -1,6 +1,7 @@
 import { mutate } from 'swr';
 
-const matching = (prefixes: readonly string[]) => (key: unknown) => typeof key === 'string' && prefixes.some((prefix) => key.startsWith(prefix));
+const matching = (prefixes: readonly string[]) => (key: unknown) =>
+  typeof key === 'string' && prefixes.some((prefix) => key.startsWith(prefix));
 
 /**
  * Revalidates every cached SWR key that starts with `prefix` (the keys are API paths), e.g.

@@ -9,7 +9,8 @@ export const ORDER_API = {
   matchingOrders: '/api/matching/orders',
   order: (id: string) => `/api/orders/${encodeURIComponent(id)}`,
   orderCandidates: (id: string) => `/api/orders/${encodeURIComponent(id)}/candidates`,
-  orderAction: (id: string, action: 'match' | 'unmatch' | 'archive' | 'restore') => `/api/orders/${encodeURIComponent(id)}/${action}`,
+  orderAction: (id: string, action: 'match' | 'unmatch' | 'archive' | 'restore') =>
+    `/api/orders/${encodeURIComponent(id)}/${action}`,
 } as const;
 
 /** A query key: the path and its query string, parameters left out when undefined. */

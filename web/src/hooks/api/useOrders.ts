@@ -82,7 +82,9 @@ export function ordersKey(query: OrdersQuery): string {
 }
 
 export function useOrdersPage(query: OrdersQuery) {
-  const { data, error, isLoading, isValidating, mutate } = useSWR<OrdersPageResponse>(ordersKey(query), { keepPreviousData: true });
+  const { data, error, isLoading, isValidating, mutate } = useSWR<OrdersPageResponse>(ordersKey(query), {
+    keepPreviousData: true,
+  });
   return { page: data, error: error as Error | undefined, isLoading, isValidating, reload: mutate };
 }
 
@@ -101,18 +103,24 @@ export function useMatchingPage(query: MatchingQuery) {
     page: query.page,
     currency: query.currency,
   });
-  const { data, error, isLoading, isValidating, mutate } = useSWR<MatchingPageResponse>(key, { keepPreviousData: true });
+  const { data, error, isLoading, isValidating, mutate } = useSWR<MatchingPageResponse>(key, {
+    keepPreviousData: true,
+  });
   return { page: data, error: error as Error | undefined, isLoading, isValidating, reload: mutate };
 }
 
 /** GET /api/orders/:id — only while the details dialog shows that order (null id asks nothing). */
 export function useOrderDetails(id: string | null, currency: DisplayCurrencyCode) {
-  const { data, error, isLoading, mutate } = useSWR<OrderDetailsResponse>(id ? withQuery(API.order(id), { currency }) : null);
+  const { data, error, isLoading, mutate } = useSWR<OrderDetailsResponse>(
+    id ? withQuery(API.order(id), { currency }) : null,
+  );
   return { details: data, error: error as Error | undefined, isLoading, reload: mutate };
 }
 
 /** GET /api/orders/:id/candidates — the Manual Order Matching dialog's list, best first. */
 export function useMatchCandidates(id: string | null, currency: DisplayCurrencyCode) {
-  const { data, error, isLoading, mutate } = useSWR<MatchCandidatesResponse>(id ? withQuery(API.orderCandidates(id), { currency }) : null);
+  const { data, error, isLoading, mutate } = useSWR<MatchCandidatesResponse>(
+    id ? withQuery(API.orderCandidates(id), { currency }) : null,
+  );
   return { candidates: data, error: error as Error | undefined, isLoading, reload: mutate };
 }

@@ -30,8 +30,16 @@ export function useSyncStatus(enabled = true) {
   // SWR arms its polling timer on mount and whenever `refreshInterval` changes identity, and stops
   // for good once the function answers 0. A new function per idle/active phase re-arms it when a
   // run starts (after Sync All, or one a refetch finds).
-  const refreshInterval = useMemo(() => (cachedActive ? (latest?: SyncStatusResponse) => pollWhileActive(latest) : pollWhileActive), [cachedActive]);
-  const { data, error, isLoading, mutate: reload } = useSWR<SyncStatusResponse>(key, { refreshInterval, revalidateOnMount: true });
+  const refreshInterval = useMemo(
+    () => (cachedActive ? (latest?: SyncStatusResponse) => pollWhileActive(latest) : pollWhileActive),
+    [cachedActive],
+  );
+  const {
+    data,
+    error,
+    isLoading,
+    mutate: reload,
+  } = useSWR<SyncStatusResponse>(key, { refreshInterval, revalidateOnMount: true });
 
   const previous = useRef<SyncStatusResponse | undefined>(undefined);
   useEffect(() => {
@@ -61,7 +69,11 @@ export async function startEtsySync() {
 
 /** POST /api/sync/printify with the chosen shop, or `{}` for the connected one. */
 export async function startPrintifySync(shopId?: string) {
-  const result = await apiRequest<SyncStartResponse>('POST', API.syncStart('printify'), shopId === undefined ? {} : { shopId });
+  const result = await apiRequest<SyncStartResponse>(
+    'POST',
+    API.syncStart('printify'),
+    shopId === undefined ? {} : { shopId },
+  );
   await refreshSyncStatus();
   return result;
 }
@@ -70,4 +82,3 @@ export async function startPrintifySync(shopId?: string) {
 export function fetchPrintifyShops() {
   return fetcher<PrintifyShopView[]>(API.printifyShops);
 }
-

@@ -18,7 +18,16 @@ interface MobileNavProps {
 export function MobileNav({ entries, user }: MobileNavProps) {
   const [open, setOpen] = useState(false);
   return (
-    <Box as="header" hideFrom="md" position="sticky" top="0" zIndex="sticky" bg="bg.panel" borderBottomWidth="1px" borderColor="border">
+    <Box
+      as="header"
+      hideFrom="md"
+      position="sticky"
+      top="0"
+      zIndex="sticky"
+      bg="bg.panel"
+      borderBottomWidth="1px"
+      borderColor="border"
+    >
       <Flex align="center" justify="space-between" px="4" h="14">
         <Flex align="center" gap="2" minW="0">
           <RouterLink to="/" aria-label="PodProfit home">

@@ -10,7 +10,16 @@ interface SidebarNavProps {
 }
 
 /** What a link and a coming-soon entry share, so both rows line up. */
-const NAV_ITEM_LOOK = { align: 'center', gap: '3', px: '3', h: '10', borderRadius: 'md', color: 'fg.muted', fontWeight: 'medium', fontSize: 'sm' } as const;
+const NAV_ITEM_LOOK = {
+  align: 'center',
+  gap: '3',
+  px: '3',
+  h: '10',
+  borderRadius: 'md',
+  color: 'fg.muted',
+  fontWeight: 'medium',
+  fontSize: 'sm',
+} as const;
 
 /**
  * A page that is not built yet (Analytics, Settings): listed so the seller knows it is coming,
@@ -71,7 +80,11 @@ export function SidebarNav({ entries, collapsed = false, onNavigate }: SidebarNa
                   aria-label={collapsed ? entry.label : undefined}
                 >
                   <Icon as={entry.icon} boxSize="5" flexShrink={0} aria-hidden="true" />
-                  {!collapsed && <Text as="span" truncate>{entry.label}</Text>}
+                  {!collapsed && (
+                    <Text as="span" truncate>
+                      {entry.label}
+                    </Text>
+                  )}
                 </NavLink>
               </Flex>
             </Tooltip>

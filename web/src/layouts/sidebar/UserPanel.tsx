@@ -43,8 +43,15 @@ export function UserPanel({ user, collapsed = false }: UserPanelProps) {
     return (
       <Stack align="center" gap="2" data-testid="user-panel">
         {isDemo && <DemoBadge />}
-        <Tooltip content={isDemo ? `${name} (${email}). ${DEMO_NOTE}` : `${name} (${email})`} positioning={{ placement: 'right' }}>
-          <Flex role="img" borderRadius="full" aria-label={`Signed in as ${name}, ${email}${isDemo ? ' (demo account)' : ''}`}>
+        <Tooltip
+          content={isDemo ? `${name} (${email}). ${DEMO_NOTE}` : `${name} (${email})`}
+          positioning={{ placement: 'right' }}
+        >
+          <Flex
+            role="img"
+            borderRadius="full"
+            aria-label={`Signed in as ${name}, ${email}${isDemo ? ' (demo account)' : ''}`}
+          >
             {avatar}
           </Flex>
         </Tooltip>
@@ -71,7 +78,13 @@ export function UserPanel({ user, collapsed = false }: UserPanelProps) {
         </Stack>
       </Flex>
       {isDemo && <DemoNote />}
-      <Button variant="outline" size="sm" onClick={() => void onLogout()} loading={pending} loadingText="Logging out...">
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={() => void onLogout()}
+        loading={pending}
+        loadingText="Logging out..."
+      >
         <LuLogOut /> Logout
       </Button>
     </Stack>

@@ -71,9 +71,29 @@ export function SignupPage() {
             <FormField label="Last name" autoComplete="family-name" required {...bind('lastName')} />
           </SimpleGrid>
           <FormField label="Email" type="email" autoComplete="email" required {...bind('email')} />
-          <FormField label="Password" type="password" autoComplete="new-password" helperText={PASSWORD_HINT} required {...bind('password')} />
-          <FormField label="Confirm password" type="password" autoComplete="new-password" required {...bind('confirmPassword')} />
-          <Button type="submit" colorPalette="brand" size="lg" loading={pending} loadingText="Creating account..." mt="2">
+          <FormField
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            helperText={PASSWORD_HINT}
+            required
+            {...bind('password')}
+          />
+          <FormField
+            label="Confirm password"
+            type="password"
+            autoComplete="new-password"
+            required
+            {...bind('confirmPassword')}
+          />
+          <Button
+            type="submit"
+            colorPalette="brand"
+            size="lg"
+            loading={pending}
+            loadingText="Creating account..."
+            mt="2"
+          >
             Create Account
           </Button>
         </Stack>

@@ -124,7 +124,10 @@ export function ConnectionsPage() {
 
   return (
     <PageContainer>
-      <PageHeader title="API Connections" subtitle="Connect your Etsy shop and your Printify account to sync orders and costs." />
+      <PageHeader
+        title="API Connections"
+        subtitle="Connect your Etsy shop and your Printify account to sync orders and costs."
+      />
       {isLoading || (!status && !error) ? (
         <Center py="16" role="status" aria-live="polite">
           <Stack align="center" gap="3">
@@ -154,7 +157,13 @@ export function ConnectionsPage() {
             </Alert.Root>
           )}
           <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6" alignItems="stretch">
-            <EtsyCard etsy={status.etsy} run={syncStatus?.etsy ?? null} connecting={etsyConnecting} onConnect={() => void connectEtsy()} onDisconnect={() => setConfirming('Etsy')} />
+            <EtsyCard
+              etsy={status.etsy}
+              run={syncStatus?.etsy ?? null}
+              connecting={etsyConnecting}
+              onConnect={() => void connectEtsy()}
+              onDisconnect={() => setConfirming('Etsy')}
+            />
             <PrintifyCard
               printify={status.printify}
               run={syncStatus?.printify ?? null}

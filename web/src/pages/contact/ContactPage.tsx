@@ -67,7 +67,10 @@ export function ContactPage() {
 
   return (
     <PageContainer>
-      <PageHeader title="Contact Us" subtitle="Questions, feedback or a problem with your numbers? We're happy to help." />
+      <PageHeader
+        title="Contact Us"
+        subtitle="Questions, feedback or a problem with your numbers? We're happy to help."
+      />
       <Grid templateColumns={{ base: '1fr', lg: '2fr 1fr' }} gap="6" alignItems="start">
         <GridItem>
           <Card.Root borderRadius="xl" boxShadow="xs">
@@ -88,7 +91,13 @@ export function ContactPage() {
                   </SimpleGrid>
                   <FormField label="Subject" required {...bind('subject')} />
                   <FormField label="Message" multiline rows={6} required {...bind('message')} />
-                  <Button type="submit" colorPalette="brand" alignSelf={{ base: 'stretch', md: 'flex-start' }} size="lg" disabled={isLoading}>
+                  <Button
+                    type="submit"
+                    colorPalette="brand"
+                    alignSelf={{ base: 'stretch', md: 'flex-start' }}
+                    size="lg"
+                    disabled={isLoading}
+                  >
                     <LuSend /> Send Message
                   </Button>
                 </Stack>

@@ -12,7 +12,10 @@ export const emptyContactForm: ContactForm = { name: '', email: '', subject: '',
 /** A new form: empty, or starting with the signed-in user's name and email (still editable). */
 export function newContactForm(user: { firstName: string; lastName: string; email: string } | null): ContactForm {
   if (!user) return emptyContactForm;
-  const name = [user.firstName, user.lastName].map((part) => part.trim()).filter(Boolean).join(' ');
+  const name = [user.firstName, user.lastName]
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(' ');
   return { ...emptyContactForm, name, email: user.email };
 }
 

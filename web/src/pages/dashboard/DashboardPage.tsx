@@ -65,7 +65,11 @@ export function DashboardPage() {
       />
       <Stack gap="6">
         {metricsError && !metrics ? (
-          <LoadError title="Your figures could not be loaded" error={metricsError} onRetry={() => void reloadMetrics()} />
+          <LoadError
+            title="Your figures could not be loaded"
+            error={metricsError}
+            onRetry={() => void reloadMetrics()}
+          />
         ) : !metrics ? (
           <MetricCardsSkeleton />
         ) : hasOrders ? (

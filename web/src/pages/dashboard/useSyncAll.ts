@@ -20,11 +20,16 @@ export interface StartProblem {
 
 function startProblem(provider: Provider, error: unknown): StartProblem {
   const label = PROVIDER_LABEL[provider];
-  if (hasErrorCode(error, 'etsy_not_connected', 'printify_not_connected')) return { message: `${label} is not connected.`, connectionsFix: true };
-  if (hasErrorCode(error, 'reconnect_required')) return { message: `${label} needs reconnecting before it can sync.`, connectionsFix: true };
-  if (hasErrorCode(error, 'too_many_attempts')) return { message: error.serverMessage ?? 'Too many sync requests. Please wait a minute.', connectionsFix: false };
-  if (hasErrorCode(error, 'not_found')) return { message: 'That Printify shop is not one of your account’s shops any more.', connectionsFix: false };
-  if (hasErrorCode(error, 'service_unavailable')) return { message: 'The sync could not be queued. Please try again shortly.', connectionsFix: false };
+  if (hasErrorCode(error, 'etsy_not_connected', 'printify_not_connected'))
+    return { message: `${label} is not connected.`, connectionsFix: true };
+  if (hasErrorCode(error, 'reconnect_required'))
+    return { message: `${label} needs reconnecting before it can sync.`, connectionsFix: true };
+  if (hasErrorCode(error, 'too_many_attempts'))
+    return { message: error.serverMessage ?? 'Too many sync requests. Please wait a minute.', connectionsFix: false };
+  if (hasErrorCode(error, 'not_found'))
+    return { message: 'That Printify shop is not one of your account’s shops any more.', connectionsFix: false };
+  if (hasErrorCode(error, 'service_unavailable'))
+    return { message: 'The sync could not be queued. Please try again shortly.', connectionsFix: false };
   return { message: `The ${label} sync could not be started. Please try again.`, connectionsFix: false };
 }
 
@@ -43,7 +48,8 @@ export function useSyncAll(connections: ConnectionsStatus | undefined) {
     toaster.error(provider === 'etsy' ? SYNC_MSG.etsyFailed : SYNC_MSG.printifyFailed);
     setProblems((current) => ({ ...current, [provider]: startProblem(provider, error) }));
     // The connection changed since the page loaded: show it as it is now.
-    if (hasErrorCode(error, 'etsy_not_connected', 'printify_not_connected', 'reconnect_required')) void mutateByPrefix(API_PREFIX.connections);
+    if (hasErrorCode(error, 'etsy_not_connected', 'printify_not_connected', 'reconnect_required'))
+      void mutateByPrefix(API_PREFIX.connections);
   };
 
   const syncPrintify = async (chosen?: string) => {

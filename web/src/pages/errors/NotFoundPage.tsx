@@ -21,7 +21,9 @@ export function NotFoundPage() {
               Page Not Found
             </Heading>
             <Text color="fg.muted">The page you are looking for doesn&apos;t exist or has moved.</Text>
-            <ButtonLink to="/" colorPalette="brand" mt="2">Go back home</ButtonLink>
+            <ButtonLink to="/" colorPalette="brand" mt="2">
+              Go back home
+            </ButtonLink>
           </Stack>
         </Card.Body>
       </Card.Root>

@@ -68,7 +68,9 @@ export const PRIVACY_SECTIONS: LegalSection[] = [
   },
   {
     heading: 'Children',
-    blocks: ['PodProfit is a business tool and is not intended for anyone under 16. We do not knowingly collect data from children.'],
+    blocks: [
+      'PodProfit is a business tool and is not intended for anyone under 16. We do not knowingly collect data from children.',
+    ],
   },
   {
     heading: 'Changes to this policy',

@@ -112,7 +112,13 @@ export function MatchingPage() {
             {result ? `${result.total.toLocaleString('en-US')} orders found` : '\u00a0'}
           </Text>
         </Flex>
-        <OrderListStatus result={result} error={error} isLoading={isLoading} onRetry={() => void reload()} emptyTestId="matching-empty">
+        <OrderListStatus
+          result={result}
+          error={error}
+          isLoading={isLoading}
+          onRetry={() => void reload()}
+          emptyTestId="matching-empty"
+        >
           {(page) => (
             <>
               <MatchingTable orders={page.orders} onMatch={setMatching} />

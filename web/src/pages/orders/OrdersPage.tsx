@@ -14,7 +14,13 @@ import { useDebouncedValue } from '../../hooks/useDebouncedValue';
 import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { OrderDetailsDialog } from './components/OrderDetailsDialog';
-import { DATE_OPTIONS, LAST_YEAR_OPTION, OrdersFilters, STATUS_OPTIONS, type OrdersDays } from './components/OrdersFilters';
+import {
+  DATE_OPTIONS,
+  LAST_YEAR_OPTION,
+  OrdersFilters,
+  STATUS_OPTIONS,
+  type OrdersDays,
+} from './components/OrdersFilters';
 import { OrdersCardList } from './components/OrdersCardList';
 import { OrdersTable } from './components/OrdersTable';
 import { SourceTabs } from './components/SourceTabs';
@@ -29,7 +35,9 @@ const SEARCH_DEBOUNCE_MS = 300;
 function initialFilters(search: string): { status: OrdersStatusFilter; days: OrdersDays } {
   const query = new URLSearchParams(search);
   const status = STATUS_OPTIONS.find((option) => option.value === query.get('status'))?.value ?? 'all';
-  const days = [...DATE_OPTIONS, LAST_YEAR_OPTION].find((option) => option.value !== undefined && String(option.value) === query.get('days'))?.value;
+  const days = [...DATE_OPTIONS, LAST_YEAR_OPTION].find(
+    (option) => option.value !== undefined && String(option.value) === query.get('days'),
+  )?.value;
   return { status, days };
 }
 
@@ -54,12 +62,20 @@ export function OrdersPage() {
     setPagedSearch(settledSearch);
     setPage(1);
   }
-  const filter = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setPage(1);
-  };
+  const filter =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
 
-  const { page: result, error, isLoading, isValidating, reload } = useOrdersPage({ search: settledSearch, status, days, source, view, page, pageSize: PAGE_SIZE, currency });
+  const {
+    page: result,
+    error,
+    isLoading,
+    isValidating,
+    reload,
+  } = useOrdersPage({ search: settledSearch, status, days, source, view, page, pageSize: PAGE_SIZE, currency });
 
   const restore = async (order: OrderRowView) => {
     setRestoringId(order.id);
@@ -82,7 +98,13 @@ export function OrdersPage() {
   const pageCount = result ? Math.max(1, Math.ceil(result.filteredTotal / result.pageSize)) : 1;
   useKeepPageInRange(page, result ? pageCount : null, setPage);
   const body = (
-    <OrderListStatus result={result} error={error} isLoading={isLoading} onRetry={() => void reload()} emptyTestId="orders-empty">
+    <OrderListStatus
+      result={result}
+      error={error}
+      isLoading={isLoading}
+      onRetry={() => void reload()}
+      emptyTestId="orders-empty"
+    >
       {(page) => (
         <>
           {/* A table from md up; cards on a phone, where nine columns would hide the money off to the side. */}
@@ -100,7 +122,14 @@ export function OrdersPage() {
 
   return (
     <PageContainer maxW="7xl">
-      <PageHeader title="Orders" subtitle={view === 'archived' ? 'Archived orders: restore one to count it again.' : 'Every Etsy and Printify order, with its real profit.'} />
+      <PageHeader
+        title="Orders"
+        subtitle={
+          view === 'archived'
+            ? 'Archived orders: restore one to count it again.'
+            : 'Every Etsy and Printify order, with its real profit.'
+        }
+      />
       <Stack gap="4">
         <OrdersFilters
           search={search}
@@ -114,7 +143,9 @@ export function OrdersPage() {
           onView={filter(setView)}
         />
         <Text fontSize="sm" color="fg.muted" aria-live="polite" data-testid="orders-count">
-          {result ? `Showing ${result.filteredTotal.toLocaleString('en-US')} of ${result.total.toLocaleString('en-US')} orders` : '\u00a0'}
+          {result
+            ? `Showing ${result.filteredTotal.toLocaleString('en-US')} of ${result.total.toLocaleString('en-US')} orders`
+            : '\u00a0'}
         </Text>
         <SourceTabs value={source} onChange={filter(setSource)} counts={result?.tabCounts}>
           {body}

@@ -1,6 +1,13 @@
 import type { CurrencyCode } from '../../currency';
 import { toDecimalString } from '../../money';
-import type { EtsyLedgerEntryInput, EtsyPaymentInput, EtsyReceiptInput, PrintifyOrderInput, PrintifyOrderLineInput, ProfitSettings } from '../inputs';
+import type {
+  EtsyLedgerEntryInput,
+  EtsyPaymentInput,
+  EtsyReceiptInput,
+  PrintifyOrderInput,
+  PrintifyOrderLineInput,
+  ProfitSettings,
+} from '../inputs';
 import type { OrderProfit } from '../order-profit';
 import { fixedRateConverter } from './fixed-rate-converter';
 
@@ -8,7 +15,12 @@ import { fixedRateConverter } from './fixed-rate-converter';
 export const ORDER_TIME = new Date('2026-03-14T15:00:00Z');
 
 /** The golden scenarios' rates (fixed, not the ECB's). */
-export const goldenRates = fixedRateConverter({ 'EUR>GBP': '0.85', 'USD>GBP': '0.75', 'USD>EUR': '0.9', 'EUR>USD': '1.1' });
+export const goldenRates = fixedRateConverter({
+  'EUR>GBP': '0.85',
+  'USD>GBP': '0.75',
+  'USD>EUR': '0.9',
+  'EUR>USD': '1.1',
+});
 
 /** A US seller paid out in USD, shown in USD, Printify cost read per unit. */
 export const usdShop: ProfitSettings = {
@@ -38,7 +50,11 @@ export function receipt(overrides: Partial<EtsyReceiptInput> = {}): EtsyReceiptI
   };
 }
 
-export function payment(currency: CurrencyCode, amountFeesMinor: number, adjustedFeesMinor: number | null = null): EtsyPaymentInput {
+export function payment(
+  currency: CurrencyCode,
+  amountFeesMinor: number,
+  adjustedFeesMinor: number | null = null,
+): EtsyPaymentInput {
   return { paymentId: 'P1', currency, amountFeesMinor, postedFeesMinor: amountFeesMinor, adjustedFeesMinor };
 }
 
@@ -48,11 +64,27 @@ export function ledger(ledgerType: string, amountMinor: number, currency: Curren
   return { entryId: `E${entrySeq}`, ledgerType, currency, amountMinor };
 }
 
-export function printifyOrder(lines: PrintifyOrderLineInput[], overrides: Partial<PrintifyOrderInput> = {}): PrintifyOrderInput {
-  return { orderId: '5a96f649b2439217d070f507', status: 'fulfilled', currency: 'USD', orderedAt: ORDER_TIME, totalTaxMinor: 0, lines, ...overrides };
+export function printifyOrder(
+  lines: PrintifyOrderLineInput[],
+  overrides: Partial<PrintifyOrderInput> = {},
+): PrintifyOrderInput {
+  return {
+    orderId: '5a96f649b2439217d070f507',
+    status: 'fulfilled',
+    currency: 'USD',
+    orderedAt: ORDER_TIME,
+    totalTaxMinor: 0,
+    lines,
+    ...overrides,
+  };
 }
 
-export function line(quantity: number, costMinor: number, shippingMinor: number, status: string | null = 'fulfilled'): PrintifyOrderLineInput {
+export function line(
+  quantity: number,
+  costMinor: number,
+  shippingMinor: number,
+  status: string | null = 'fulfilled',
+): PrintifyOrderLineInput {
   return { quantity, costMinor, shippingMinor, status };
 }
 

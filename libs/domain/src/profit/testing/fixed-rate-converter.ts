@@ -14,7 +14,8 @@ export function fixedRateConverter(rates: Readonly<Record<string, string>>): Pro
   const convert = (amount: Parameters<ProfitConverter>[0], to: CurrencyCode, onDate: string) => {
     calls.push(`${amount.currency}>${to}@${onDate}`);
     const rate = rates[`${amount.currency}>${to}`];
-    if (rate === undefined) return { unavailable: true as const, reason: `no ECB rate for ${amount.currency} in ${to} on ${onDate}` };
+    if (rate === undefined)
+      return { unavailable: true as const, reason: `no ECB rate for ${amount.currency} in ${to} on ${onDate}` };
     const [whole, fraction = ''] = rate.split('.');
     const rateScaled = BigInt(`${whole}${fraction}`);
     const shift = minorUnitExponent(to) - minorUnitExponent(amount.currency) - fraction.length;

@@ -12,7 +12,14 @@ interface AuthCardProps {
 /** Centered card used by sign-in and sign-up. */
 export function AuthCard({ title, subtitle, children, footer }: AuthCardProps) {
   return (
-    <Center flex="1" px="4" py={{ base: '8', md: '16' }} bgGradient="to-b" gradientFrom="brand.subtle" gradientTo="bg.canvas">
+    <Center
+      flex="1"
+      px="4"
+      py={{ base: '8', md: '16' }}
+      bgGradient="to-b"
+      gradientFrom="brand.subtle"
+      gradientTo="bg.canvas"
+    >
       <Box w="full" maxW="440px">
         <Card.Root variant="elevated" borderRadius="xl" boxShadow="lg">
           <Card.Header pb="2">

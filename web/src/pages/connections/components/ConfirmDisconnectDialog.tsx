@@ -35,7 +35,8 @@ export function ConfirmDisconnectDialog({ service, onCancel, onConfirm }: Confir
             </Dialog.Header>
             <Dialog.Body>
               <Text color="fg.muted">
-                Are you sure you want to disconnect {service}? PodProfit will stop syncing its orders and delete the stored access
+                Are you sure you want to disconnect {service}? PodProfit will stop syncing its orders and delete the
+                stored access
                 {service === 'Etsy' ? ' tokens' : ' token'}. Orders already synced stay.
               </Text>
             </Dialog.Body>
@@ -43,7 +44,12 @@ export function ConfirmDisconnectDialog({ service, onCancel, onConfirm }: Confir
               <Button variant="outline" onClick={onCancel} disabled={pending}>
                 Cancel
               </Button>
-              <Button colorPalette="red" onClick={() => void confirm()} loading={pending} loadingText="Disconnecting...">
+              <Button
+                colorPalette="red"
+                onClick={() => void confirm()}
+                loading={pending}
+                loadingText="Disconnecting..."
+              >
                 Disconnect
               </Button>
             </Dialog.Footer>

@@ -23,7 +23,16 @@ function RedirectUri() {
   const { config } = usePublicConfig();
   if (!config) return <Skeleton as="span" display="block" h="5" mt="1" w="full" />;
   return (
-    <Code display="block" mt="1" px="2" py="1" fontSize="xs" wordBreak="break-all" whiteSpace="normal" data-testid="etsy-redirect-uri">
+    <Code
+      display="block"
+      mt="1"
+      px="2"
+      py="1"
+      fontSize="xs"
+      wordBreak="break-all"
+      whiteSpace="normal"
+      data-testid="etsy-redirect-uri"
+    >
       {config.etsyRedirectUri}
     </Code>
   );

@@ -27,14 +27,19 @@ export function DemoTokenCallout({ onUseToken, checking }: DemoTokenCalloutProps
           </Stack>
         ) : hasErrorCode(error, 'demo_ended') ? (
           // The sandbox removed this demo's seller (idle, or to make room): the demo is over.
-          <Alert.Description data-testid="demo-ended">{error.serverMessage ?? 'Your demo has ended. Start the demo again from the home page.'}</Alert.Description>
+          <Alert.Description data-testid="demo-ended">
+            {error.serverMessage ?? 'Your demo has ended. Start the demo again from the home page.'}
+          </Alert.Description>
         ) : error || !sandbox ? (
           <Alert.Description>Your sandbox token could not be loaded. Reload the page to try again.</Alert.Description>
         ) : (
           <>
             <Alert.Description>
-              Your sandbox seller <Text as="strong" data-testid="demo-shop-name">{sandbox.shopName}</Text> has its own
-              Printify account. Use its token to connect Printify through the real setup.
+              Your sandbox seller{' '}
+              <Text as="strong" data-testid="demo-shop-name">
+                {sandbox.shopName}
+              </Text>{' '}
+              has its own Printify account. Use its token to connect Printify through the real setup.
             </Alert.Description>
             <Button
               size="sm"

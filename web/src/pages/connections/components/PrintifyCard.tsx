@@ -28,14 +28,28 @@ const WEBHOOK_LABELS: Record<NonNullable<PrintifyConnectionStatus['webhookStatus
 };
 
 /** The fulfilment card: connected account, or the token field that starts the setup. */
-export function PrintifyCard({ printify, run, token, onTokenChange, validating, onConnect, onDisconnect, onUseDemoToken }: PrintifyCardProps) {
+export function PrintifyCard({
+  printify,
+  run,
+  token,
+  onTokenChange,
+  validating,
+  onConnect,
+  onDisconnect,
+  onUseDemoToken,
+}: PrintifyCardProps) {
   const state = printify.connected ? 'connected' : printify.needsReconnect ? 'reconnect' : 'disconnected';
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onConnect();
   };
   const disconnectButton = (
-    <Button variant="outline" colorPalette="red" onClick={onDisconnect} alignSelf={{ base: 'stretch', sm: 'flex-start' }}>
+    <Button
+      variant="outline"
+      colorPalette="red"
+      onClick={onDisconnect}
+      alignSelf={{ base: 'stretch', sm: 'flex-start' }}
+    >
       <LuUnplug aria-hidden="true" /> Disconnect
     </Button>
   );
@@ -56,14 +70,26 @@ export function PrintifyCard({ printify, run, token, onTokenChange, validating, 
           />
           <Field.HelperText>Needs the scopes orders.read, shops.read and products.read.</Field.HelperText>
         </Field.Root>
-        <Button type="submit" colorPalette="brand" loading={validating} loadingText="Checking token..." alignSelf={{ base: 'stretch', sm: 'flex-start' }}>
+        <Button
+          type="submit"
+          colorPalette="brand"
+          loading={validating}
+          loadingText="Checking token..."
+          alignSelf={{ base: 'stretch', sm: 'flex-start' }}
+        >
           Connect Printify
         </Button>
       </Stack>
     </form>
   );
   return (
-    <ServiceCard id="printify" title="Printify" description="Your fulfilment account: production and shipping costs" icon={LuPackage} state={state}>
+    <ServiceCard
+      id="printify"
+      title="Printify"
+      description="Your fulfilment account: production and shipping costs"
+      icon={LuPackage}
+      state={state}
+    >
       {printify.connected ? (
         <Stack gap="4">
           <Stack gap="1.5">
@@ -75,14 +101,23 @@ export function PrintifyCard({ printify, run, token, onTokenChange, validating, 
               />
             )}
             {printify.syncFrom && <DetailRow label="Orders from" value={formatDate(printify.syncFrom)} />}
-            {printify.lastSync && <DetailRow label="Last sync" value={formatDateTime(printify.lastSync)} testId="printify-last-sync" />}
-            {printify.webhookStatus && <DetailRow label="Live updates" value={WEBHOOK_LABELS[printify.webhookStatus]} testId="printify-webhook-status" />}
+            {printify.lastSync && (
+              <DetailRow label="Last sync" value={formatDateTime(printify.lastSync)} testId="printify-last-sync" />
+            )}
+            {printify.webhookStatus && (
+              <DetailRow
+                label="Live updates"
+                value={WEBHOOK_LABELS[printify.webhookStatus]}
+                testId="printify-webhook-status"
+              />
+            )}
           </Stack>
           {printify.webhookStatus === 'failed' && (
             <Alert.Root status="info" borderRadius="md" data-testid="printify-webhook-failed">
               <Alert.Indicator />
               <Alert.Description>
-                Printify could not be set up to notify us of order changes. Your orders still sync on schedule and when you press Sync; connect Printify again to retry.
+                Printify could not be set up to notify us of order changes. Your orders still sync on schedule and when
+                you press Sync; connect Printify again to retry.
               </Alert.Description>
             </Alert.Root>
           )}
@@ -91,8 +126,8 @@ export function PrintifyCard({ printify, run, token, onTokenChange, validating, 
             <Alert.Root status="warning" borderRadius="md">
               <Alert.Indicator />
               <Alert.Description>
-                Your Printify token expires around {formatDate(printify.tokenExpiresAt.slice(0, 10))}. Create a new one in Printify and connect
-                again before then.
+                Your Printify token expires around {formatDate(printify.tokenExpiresAt.slice(0, 10))}. Create a new one
+                in Printify and connect again before then.
               </Alert.Description>
             </Alert.Root>
           )}
@@ -105,7 +140,9 @@ export function PrintifyCard({ printify, run, token, onTokenChange, validating, 
               <Alert.Indicator />
               <Alert.Content>
                 <Alert.Title>Printify no longer accepts your token</Alert.Title>
-                <Alert.Description>It may have expired or been revoked. Paste a new token to reconnect.</Alert.Description>
+                <Alert.Description>
+                  It may have expired or been revoked. Paste a new token to reconnect.
+                </Alert.Description>
               </Alert.Content>
             </Alert.Root>
           )}

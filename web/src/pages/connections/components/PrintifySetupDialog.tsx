@@ -73,7 +73,14 @@ export function PrintifySetupDialog(props: PrintifySetupDialogProps) {
         </Field.Root>
         <Field.Root>
           <Field.Label>Sync orders from (optional)</Field.Label>
-          <Input type="date" name="sync-from" value={syncFrom} max={localToday()} onChange={(e) => onSyncFromChange(e.target.value)} bg="bg.panel" />
+          <Input
+            type="date"
+            name="sync-from"
+            value={syncFrom}
+            max={localToday()}
+            onChange={(e) => onSyncFromChange(e.target.value)}
+            bg="bg.panel"
+          />
           <Field.HelperText>Leave empty to sync all orders.</Field.HelperText>
         </Field.Root>
       </Stack>

@@ -24,7 +24,14 @@ export function ServiceCard({ id, title, description, icon, state, children }: S
   const badge = BADGES[state];
   const headingId = `${id}-heading`;
   return (
-    <Card.Root as="section" aria-labelledby={headingId} borderRadius="xl" boxShadow="xs" h="full" data-testid={`${id}-card`}>
+    <Card.Root
+      as="section"
+      aria-labelledby={headingId}
+      borderRadius="xl"
+      boxShadow="xs"
+      h="full"
+      data-testid={`${id}-card`}
+    >
       <Card.Header>
         <Flex align="flex-start" gap="3">
           <Center boxSize="10" borderRadius="lg" bg="brand.subtle" color="brand.fg" flexShrink={0}>

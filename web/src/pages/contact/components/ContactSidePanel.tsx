@@ -14,7 +14,8 @@ const FAQS = [
   },
   {
     question: 'Can I export my data?',
-    answer: 'Yes. In Settings, Data Management has Export CSV, which downloads your orders, costs and profit in your display currency.',
+    answer:
+      'Yes. In Settings, Data Management has Export CSV, which downloads your orders, costs and profit in your display currency.',
   },
 ];
 

@@ -65,7 +65,14 @@ function QuickLinksCard() {
                 </Flex>
               ) : (
                 // Not built yet: say so instead of linking to the not-found card.
-                <Flex align="center" gap="3" p="3" mx="-3" aria-disabled="true" data-testid={`quick-link-soon-${link.to.slice(1)}`}>
+                <Flex
+                  align="center"
+                  gap="3"
+                  p="3"
+                  mx="-3"
+                  aria-disabled="true"
+                  data-testid={`quick-link-soon-${link.to.slice(1)}`}
+                >
                   <QuickLinkContent link={link} />
                   <Badge size="sm" variant="subtle" colorPalette="gray">
                     Coming soon
@@ -95,7 +102,9 @@ function NeedHelpCard() {
             Questions about syncing, matching or your numbers? Our support team usually answers within one business day.
           </Text>
         </Stack>
-        <ButtonLink to="/contact" colorPalette="brand" alignSelf="flex-start">Contact support</ButtonLink>
+        <ButtonLink to="/contact" colorPalette="brand" alignSelf="flex-start">
+          Contact support
+        </ButtonLink>
       </Card.Body>
     </Card.Root>
   );

@@ -44,7 +44,13 @@ export function MetricCards({ metrics }: { metrics: DashboardMetricsResponse }) 
               <Text fontSize={{ base: 'xs', sm: 'sm' }} fontWeight="medium" color="fg.muted">
                 {metric.label}
               </Text>
-              <Text fontSize={{ base: 'lg', sm: '2xl' }} fontWeight="semibold" letterSpacing="-0.01em" color={metric.color} fontVariantNumeric="tabular-nums">
+              <Text
+                fontSize={{ base: 'lg', sm: '2xl' }}
+                fontWeight="semibold"
+                letterSpacing="-0.01em"
+                color={metric.color}
+                fontVariantNumeric="tabular-nums"
+              >
                 {metric.value}
               </Text>
             </Card.Body>

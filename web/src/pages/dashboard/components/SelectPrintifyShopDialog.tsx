@@ -18,7 +18,15 @@ interface SelectPrintifyShopDialogProps {
  * "Select Printify Shop" (spec §2, §4): Sync All's Printify step when the account has more than
  * one shop. Sync Orders stays disabled until a shop is chosen and while the sync is starting.
  */
-export function SelectPrintifyShopDialog({ shops, shopId, connectedShopId, onShopChange, syncing, onCancel, onSync }: SelectPrintifyShopDialogProps) {
+export function SelectPrintifyShopDialog({
+  shops,
+  shopId,
+  connectedShopId,
+  onShopChange,
+  syncing,
+  onCancel,
+  onSync,
+}: SelectPrintifyShopDialogProps) {
   const switching = shopId !== '' && connectedShopId !== null && shopId !== connectedShopId;
   return (
     <FormDialog
@@ -40,7 +48,12 @@ export function SelectPrintifyShopDialog({ shops, shopId, connectedShopId, onSho
             Printify shop <Field.RequiredIndicator />
           </Field.Label>
           <NativeSelect.Root disabled={syncing}>
-            <NativeSelect.Field name="sync-printify-shop" value={shopId} onChange={(e) => onShopChange(e.target.value)} bg="bg.panel">
+            <NativeSelect.Field
+              name="sync-printify-shop"
+              value={shopId}
+              onChange={(e) => onShopChange(e.target.value)}
+              bg="bg.panel"
+            >
               <option value="">Select a shop</option>
               {(shops ?? []).map((shop) => (
                 <option key={String(shop.id)} value={String(shop.id)}>

@@ -1,4 +1,17 @@
-import { Alert, Box, Button, Card, Center, Flex, Heading, Icon, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Center,
+  Flex,
+  Heading,
+  Icon,
+  SimpleGrid,
+  Spinner,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { LuCircleAlert, LuGitCompareArrows, LuPlug, LuReceipt, LuRefreshCw } from 'react-icons/lu';
 import type { ConnectionsStatus, DashboardMetricsResponse, Provider, SyncStatusResponse } from '@pod/contracts';
@@ -90,7 +103,15 @@ function Counters({ metrics }: { metrics: DashboardMetricsResponse | undefined }
   return (
     <SimpleGrid as="dl" columns={{ base: 2, sm: 4 }} gap="3" data-testid="sync-counters">
       {countersOf(metrics).map((counter) => (
-        <Box key={counter.label} borderWidth="1px" borderColor="border.muted" borderRadius="lg" px="3" py="2.5" bg="bg.subtle">
+        <Box
+          key={counter.label}
+          borderWidth="1px"
+          borderColor="border.muted"
+          borderRadius="lg"
+          px="3"
+          py="2.5"
+          bg="bg.subtle"
+        >
           <Text as="dt" fontSize="xs" fontWeight="medium" color="fg.muted">
             {counter.label}
           </Text>
@@ -114,7 +135,8 @@ function ConnectFirst() {
         <Stack gap="1">
           <Text fontWeight="semibold">Connect Etsy and Printify to start</Text>
           <Text fontSize="sm" color="fg.muted">
-            PodProfit syncs your Etsy orders and your Printify costs once both are connected, then works out what every order earned you.
+            PodProfit syncs your Etsy orders and your Printify costs once both are connected, then works out what every
+            order earned you.
           </Text>
         </Stack>
       </Flex>
@@ -129,7 +151,14 @@ function ConnectFirst() {
  * "Sync & Match Orders" (spec §2, §4, §8; Part 2 §7): Sync All with its progress per provider,
  * Match Orders (disabled while it runs), View All Orders, and the counters of the chosen range.
  */
-export function SyncMatchCard({ connections, connectionsError, onRetryConnections, syncStatus, syncStatusKnown, metrics }: SyncMatchCardProps) {
+export function SyncMatchCard({
+  connections,
+  connectionsError,
+  onRetryConnections,
+  syncStatus,
+  syncStatusKnown,
+  metrics,
+}: SyncMatchCardProps) {
   const sync = useSyncAll(connections);
   const matchRun = useMatchRun(ORDER_MSG.matchCompleted);
 
@@ -201,7 +230,8 @@ export function SyncMatchCard({ connections, connectionsError, onRetryConnection
         <Stack gap="4" borderTopWidth="1px" borderColor="border.muted" pt="5">
           {PROVIDERS.map((provider) => {
             const connection = connections[provider];
-            if (!connection.connected) return <UnusableProvider key={provider} provider={provider} needsReconnect={connection.needsReconnect} />;
+            if (!connection.connected)
+              return <UnusableProvider key={provider} provider={provider} needsReconnect={connection.needsReconnect} />;
             const problem = sync.problems[provider];
             return (
               <Stack key={provider} gap="1.5">

@@ -1,19 +1,31 @@
 import { Stack, Text } from '@chakra-ui/react';
 import type { DashboardMetricsResponse } from '@pod/contracts';
 
-type Counts = Pick<DashboardMetricsResponse, 'ordersProvisional' | 'ordersWithoutRate' | 'ordersNotComputed' | 'currency'>;
+type Counts = Pick<
+  DashboardMetricsResponse,
+  'ordersProvisional' | 'ordersWithoutRate' | 'ordersNotComputed' | 'currency'
+>;
 
 const orders = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'order' : 'orders'}`;
 
 /** What the totals above leave out or hold at provisional rates, one sentence per non-zero count. */
-export function totalsNoticeLines({ ordersProvisional, ordersWithoutRate, ordersNotComputed, currency }: Counts): string[] {
+export function totalsNoticeLines({
+  ordersProvisional,
+  ordersWithoutRate,
+  ordersNotComputed,
+  currency,
+}: Counts): string[] {
   const lines: string[] = [];
   if (ordersProvisional > 0) {
-    lines.push(`Totals include ${orders(ordersProvisional)} at ${ordersProvisional === 1 ? 'a provisional exchange rate' : 'provisional exchange rates'}.`);
+    lines.push(
+      `Totals include ${orders(ordersProvisional)} at ${ordersProvisional === 1 ? 'a provisional exchange rate' : 'provisional exchange rates'}.`,
+    );
   }
   if (ordersWithoutRate > 0) {
     const one = ordersWithoutRate === 1;
-    lines.push(`${orders(ordersWithoutRate)} ${one ? 'has' : 'have'} no exchange rate to ${currency} for ${one ? 'its' : 'their'} date and ${one ? 'is' : 'are'} not in the totals.`);
+    lines.push(
+      `${orders(ordersWithoutRate)} ${one ? 'has' : 'have'} no exchange rate to ${currency} for ${one ? 'its' : 'their'} date and ${one ? 'is' : 'are'} not in the totals.`,
+    );
   }
   if (ordersNotComputed > 0) lines.push(`Profit for ${orders(ordersNotComputed)} is still being calculated.`);
   return lines;
@@ -29,7 +41,19 @@ export function TotalsNotice({ metrics }: { metrics: Counts }) {
   if (lines.length === 0) return null;
   // No icon: a lazy page's react-icons import lands in every visitor's first load (ADR 0012).
   return (
-    <Stack role="status" gap="1" borderWidth="1px" borderColor="border.muted" borderInlineStartWidth="3px" borderInlineStartColor="brand.solid" borderRadius="lg" bg="bg.subtle" px="4" py="3" data-testid="totals-notice">
+    <Stack
+      role="status"
+      gap="1"
+      borderWidth="1px"
+      borderColor="border.muted"
+      borderInlineStartWidth="3px"
+      borderInlineStartColor="brand.solid"
+      borderRadius="lg"
+      bg="bg.subtle"
+      px="4"
+      py="3"
+      data-testid="totals-notice"
+    >
       {lines.map((line) => (
         <Text key={line} fontSize="sm" color="fg.muted">
           {line}

@@ -25,7 +25,17 @@ export const UNMATCHED_MSG = {
   viewAll: (count: number) => `View All ${count} Unmatched Orders`,
 } as const;
 
-function Row({ order, archiving, onMatch, onArchive }: { order: OrderRowView; archiving: boolean; onMatch: () => void; onArchive: () => void }) {
+function Row({
+  order,
+  archiving,
+  onMatch,
+  onArchive,
+}: {
+  order: OrderRowView;
+  archiving: boolean;
+  onMatch: () => void;
+  onArchive: () => void;
+}) {
   const product = order.productTitle ?? ORDER_MSG.unknownProduct;
   // Spec §3: an order's source is Etsy when it has an Etsy side, else Printify.
   const fromEtsy = order.etsyReceiptId !== null;
@@ -39,7 +49,9 @@ function Row({ order, archiving, onMatch, onArchive }: { order: OrderRowView; ar
         </Text>
       </Table.Cell>
       <Table.Cell>{fromEtsy ? 'Etsy' : 'Printify'}</Table.Cell>
-      <Table.Cell><RowAmount order={order} /></Table.Cell>
+      <Table.Cell>
+        <RowAmount order={order} />
+      </Table.Cell>
       <Table.Cell>
         <StatusBadge status={order.status} />
       </Table.Cell>
@@ -53,7 +65,17 @@ function Row({ order, archiving, onMatch, onArchive }: { order: OrderRowView; ar
 }
 
 /** An unmatched order's Match and Archive buttons, in the table row and on the phone. */
-function RowActions({ product, archiving, onMatch, onArchive }: { product: string; archiving: boolean; onMatch: () => void; onArchive: () => void }) {
+function RowActions({
+  product,
+  archiving,
+  onMatch,
+  onArchive,
+}: {
+  product: string;
+  archiving: boolean;
+  onMatch: () => void;
+  onArchive: () => void;
+}) {
   return (
     <>
       <Button size="xs" colorPalette="brand" variant="subtle" onClick={onMatch} aria-label={`Match ${product}`}>
@@ -68,11 +90,27 @@ function RowActions({ product, archiving, onMatch, onArchive }: { product: strin
 
 /** An Etsy order's revenue; a lone Printify order has none to show. */
 function RowAmount({ order }: { order: OrderRowView }) {
-  return order.etsyReceiptId !== null ? <MoneyText value={order.revenue} figures={order.figures} /> : <Text as="span" color="fg.muted">N/A</Text>;
+  return order.etsyReceiptId !== null ? (
+    <MoneyText value={order.revenue} figures={order.figures} />
+  ) : (
+    <Text as="span" color="fg.muted">
+      N/A
+    </Text>
+  );
 }
 
 /** The same row on a phone: the figures and both buttons without scrolling sideways. */
-function PhoneRow({ order, archiving, onMatch, onArchive }: { order: OrderRowView; archiving: boolean; onMatch: () => void; onArchive: () => void }) {
+function PhoneRow({
+  order,
+  archiving,
+  onMatch,
+  onArchive,
+}: {
+  order: OrderRowView;
+  archiving: boolean;
+  onMatch: () => void;
+  onArchive: () => void;
+}) {
   const product = order.productTitle ?? ORDER_MSG.unknownProduct;
   const fromEtsy = order.etsyReceiptId !== null;
   return (
@@ -135,7 +173,13 @@ export function UnmatchedOrdersCard({ days }: { days: DashboardDays }) {
 
   const count = page?.filteredTotal;
   return (
-    <Card.Root as="section" aria-labelledby={HEADING_ID} borderRadius="xl" boxShadow="xs" data-testid="unmatched-orders">
+    <Card.Root
+      as="section"
+      aria-labelledby={HEADING_ID}
+      borderRadius="xl"
+      boxShadow="xs"
+      data-testid="unmatched-orders"
+    >
       <Card.Header>
         <Heading as="h2" size="lg" id={HEADING_ID}>
           Unmatched Orders{count !== undefined ? ` (${count})` : ''}
@@ -169,19 +213,37 @@ export function UnmatchedOrdersCard({ days }: { days: DashboardDays }) {
                 </Table.Header>
                 <Table.Body>
                   {page.orders.slice(0, UNMATCHED_PREVIEW_ROWS).map((order) => (
-                    <Row key={order.id} order={order} archiving={archivingId === order.id} onMatch={() => setMatching(order)} onArchive={() => void archive(order)} />
+                    <Row
+                      key={order.id}
+                      order={order}
+                      archiving={archivingId === order.id}
+                      onMatch={() => setMatching(order)}
+                      onArchive={() => void archive(order)}
+                    />
                   ))}
                 </Table.Body>
               </Table.Root>
             </Table.ScrollArea>
             <Stack as="ul" listStyleType="none" gap="0" hideFrom="md" data-testid="unmatched-cards">
               {page.orders.slice(0, UNMATCHED_PREVIEW_ROWS).map((order) => (
-                <PhoneRow key={order.id} order={order} archiving={archivingId === order.id} onMatch={() => setMatching(order)} onArchive={() => void archive(order)} />
+                <PhoneRow
+                  key={order.id}
+                  order={order}
+                  archiving={archivingId === order.id}
+                  onMatch={() => setMatching(order)}
+                  onArchive={() => void archive(order)}
+                />
               ))}
             </Stack>
             {page.filteredTotal > UNMATCHED_PREVIEW_ROWS && (
               // Opens the Orders list filtered to what this card counts: unmatched, over the same range.
-              <AppLink to={unmatchedOrdersPath(days)} display="inline-block" mt="4" color="brand.fg" fontWeight="medium">
+              <AppLink
+                to={unmatchedOrdersPath(days)}
+                display="inline-block"
+                mt="4"
+                color="brand.fg"
+                fontWeight="medium"
+              >
                 {UNMATCHED_MSG.viewAll(page.filteredTotal)}
               </AppLink>
             )}

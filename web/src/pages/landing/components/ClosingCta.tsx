@@ -26,8 +26,8 @@ export function ClosingCta() {
             Connect Etsy and Printify in a few minutes and get an honest profit figure for every order.
           </Text>
           <ButtonLink to="/signup" size="xl" colorPalette="brand" focusRingColor="heroFg.accent">
-              Start Tracking Profits <LuArrowRight />
-            </ButtonLink>
+            Start Tracking Profits <LuArrowRight />
+          </ButtonLink>
         </Stack>
       </Container>
     </Box>

@@ -20,10 +20,26 @@ export function Hero() {
       <Container maxW="6xl" py={{ base: '14', md: '24' }} position="relative">
         <SimpleGrid columns={{ base: 1, lg: 2 }} gap={{ base: '12', lg: '16' }} alignItems="center">
           <Stack gap="6">
-            <Badge alignSelf="flex-start" variant="outline" color="heroFg.accent" borderColor="heroFg.accent" px="3" py="1" borderRadius="full">
+            <Badge
+              alignSelf="flex-start"
+              variant="outline"
+              color="heroFg.accent"
+              borderColor="heroFg.accent"
+              px="3"
+              py="1"
+              borderRadius="full"
+            >
               For Etsy sellers who fulfil with Printify
             </Badge>
-            <Heading id="hero-title" as="h1" fontSize={{ base: '4xl', md: '5xl', xl: '6xl' }} css={{ textWrap: 'balance' }} lineHeight="1.05" letterSpacing="-0.03em" fontWeight="bold">
+            <Heading
+              id="hero-title"
+              as="h1"
+              fontSize={{ base: '4xl', md: '5xl', xl: '6xl' }}
+              css={{ textWrap: 'balance' }}
+              lineHeight="1.05"
+              letterSpacing="-0.03em"
+              fontWeight="bold"
+            >
               See what every order{' '}
               <Box as="span" color="heroFg.accent">
                 really earns you

@@ -23,7 +23,10 @@ interface LegalDocumentProps {
 }
 
 function slug(text: string) {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/(^-|-$)/g, '');
 }
 
 export function LegalDocument({ title, intro, sections }: LegalDocumentProps) {
@@ -31,7 +34,15 @@ export function LegalDocument({ title, intro, sections }: LegalDocumentProps) {
   const hasSiteFooter = useHasSiteFooter();
   return (
     <PageContainer maxW="4xl">
-      <AppLink to="/" color="brand.fg" fontWeight="medium" fontSize="sm" display="inline-flex" alignItems="center" gap="1.5">
+      <AppLink
+        to="/"
+        color="brand.fg"
+        fontWeight="medium"
+        fontSize="sm"
+        display="inline-flex"
+        alignItems="center"
+        gap="1.5"
+      >
         <Icon as={LuArrowLeft} aria-hidden="true" /> Back to home
       </AppLink>
       <Stack as="header" gap="2" mt="6" mb="8">

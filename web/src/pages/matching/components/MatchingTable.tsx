@@ -11,7 +11,8 @@ import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
 
 function Amount({ order }: { order: OrderRowView }) {
   // One "Rate unavailable" or "-" says it for the whole row.
-  if (order.figures !== 'ok' && order.figures !== 'provisional') return <MoneyText value={null} figures={order.figures} />;
+  if (order.figures !== 'ok' && order.figures !== 'provisional')
+    return <MoneyText value={null} figures={order.figures} />;
   const figures: Array<[string, OrderRowView['revenue'], boolean]> =
     order.status === 'matched'
       ? [
@@ -23,7 +24,12 @@ function Amount({ order }: { order: OrderRowView }) {
   return (
     <Stack gap="0" fontSize="sm">
       {figures.map(([label, value, signed]) => (
-        <Text as="span" key={label} whiteSpace="nowrap" color={label === 'Cost' && order.status === 'matched' ? 'fg.muted' : undefined}>
+        <Text
+          as="span"
+          key={label}
+          whiteSpace="nowrap"
+          color={label === 'Cost' && order.status === 'matched' ? 'fg.muted' : undefined}
+        >
           {label} <MoneyText value={value} signed={signed} fontWeight={signed ? 'medium' : undefined} />
         </Text>
       ))}
@@ -55,7 +61,13 @@ function MatchingRowsTable({ orders, onMatch }: { orders: OrderRowView[]; onMatc
               <Table.Row key={order.id}>
                 {/* Width 100%: the details take what the other columns leave; a long title wraps to two lines.
                     At lg the other five can leave ~170 px (an Unmatched badge, a four-digit amount), so 8rem. */}
-                <Table.Cell w="full" maxW="0" minW={{ base: '10rem', lg: '8rem', xl: '10rem' }} whiteSpace="normal" data-grow="">
+                <Table.Cell
+                  w="full"
+                  maxW="0"
+                  minW={{ base: '10rem', lg: '8rem', xl: '10rem' }}
+                  whiteSpace="normal"
+                  data-grow=""
+                >
                   <Text fontWeight="medium" lineClamp={2} wordBreak="break-word" title={product}>
                     {product}
                   </Text>
@@ -64,13 +76,27 @@ function MatchingRowsTable({ orders, onMatch }: { orders: OrderRowView[]; onMatc
                   </Text>
                   {/* Width 0 with min-width 100%: the id adds nothing to the column's minimum (a 24-character
                       Printify id would set it) and still takes the cell's width, truncated, in full on hover. */}
-                  <Text fontSize="xs" color="fg.muted" fontFamily="mono" truncate w="0" minW="full" title={order.etsyReceiptId ?? order.printifyOrderId ?? undefined}>
-                    {order.etsyReceiptId ? `Receipt ${order.etsyReceiptId}` : `Printify ${order.printifyOrderId ?? '-'}`}
+                  <Text
+                    fontSize="xs"
+                    color="fg.muted"
+                    fontFamily="mono"
+                    truncate
+                    w="0"
+                    minW="full"
+                    title={order.etsyReceiptId ?? order.printifyOrderId ?? undefined}
+                  >
+                    {order.etsyReceiptId
+                      ? `Receipt ${order.etsyReceiptId}`
+                      : `Printify ${order.printifyOrderId ?? '-'}`}
                   </Text>
                 </Table.Cell>
                 <Table.Cell>
                   {/* A long name truncates (in full on hover) rather than pushing Actions out of view. */}
-                  <Text truncate maxW={{ base: '14rem', lg: '6.5rem', xl: '16rem' }} title={order.customerName ?? undefined}>
+                  <Text
+                    truncate
+                    maxW={{ base: '14rem', lg: '6.5rem', xl: '16rem' }}
+                    title={order.customerName ?? undefined}
+                  >
                     {order.customerName ?? ORDER_MSG.unknownCustomer}
                   </Text>
                 </Table.Cell>
@@ -85,7 +111,13 @@ function MatchingRowsTable({ orders, onMatch }: { orders: OrderRowView[]; onMatc
                 </Table.Cell>
                 <Table.Cell textAlign="end">
                   {order.status !== 'matched' && (
-                    <Button size="xs" colorPalette="brand" variant="subtle" onClick={() => onMatch(order)} aria-label={`Match ${product}`}>
+                    <Button
+                      size="xs"
+                      colorPalette="brand"
+                      variant="subtle"
+                      onClick={() => onMatch(order)}
+                      aria-label={`Match ${product}`}
+                    >
                       <LuGitCompareArrows aria-hidden="true" /> Match
                     </Button>
                   )}
@@ -113,7 +145,8 @@ function MatchingCards({ orders, onMatch }: { orders: OrderRowView[]; onMatch: (
             details={
               <>
                 <Text fontSize="xs" color="fg.muted">
-                  {order.customerName ?? ORDER_MSG.unknownCustomer} · {formatOrderDate(order.orderDate) ?? ORDER_MSG.noDate}
+                  {order.customerName ?? ORDER_MSG.unknownCustomer} ·{' '}
+                  {formatOrderDate(order.orderDate) ?? ORDER_MSG.noDate}
                 </Text>
                 <Text fontSize="xs" color="fg.muted" truncate>
                   {order.etsyReceiptId ? `Receipt ${order.etsyReceiptId}` : `Printify ${order.printifyOrderId ?? '-'}`}

@@ -1,4 +1,16 @@
-import { Box, Button, CloseButton, Dialog, Flex, Heading, Portal, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
+import {
+  Box,
+  Button,
+  CloseButton,
+  Dialog,
+  Flex,
+  Heading,
+  Portal,
+  SimpleGrid,
+  Spinner,
+  Stack,
+  Text,
+} from '@chakra-ui/react';
 import { useState, type ReactNode } from 'react';
 import type { EtsySideView, MoneyView, PrintifySideView } from '@pod/contracts';
 import { formatMoney, formatOrderDate } from '../../../components/money/format';
@@ -62,7 +74,11 @@ function EtsyColumn({ etsy }: { etsy: EtsySideView | null }) {
           {etsy.lines.map((line, index) => (
             <Field key={index} label={`Product${etsy.lines.length > 1 ? ` ${index + 1}` : ''}`}>
               <Text>{line.title ?? ORDER_MSG.unknownProduct}</Text>
-              {line.sku && <Text fontSize="xs" color="fg.muted">SKU: {line.sku}</Text>}
+              {line.sku && (
+                <Text fontSize="xs" color="fg.muted">
+                  SKU: {line.sku}
+                </Text>
+              )}
               <Text fontSize="xs" color="fg.muted">
                 Quantity {line.quantity} · {formatMoney(line.price)} each
               </Text>
@@ -82,18 +98,36 @@ function PrintifyColumn({ printify }: { printify: PrintifySideView | null }) {
           <Field label="Order ID">{printify.orderId}</Field>
           {printify.externalId && <Field label="External ID">{printify.externalId}</Field>}
           <Field label="Status">{printify.status}</Field>
-          <Field label="Production cost"><MoneyText value={printify.productionCost} /></Field>
-          <Field label="Shipping cost"><MoneyText value={printify.shippingCost} /></Field>
-          {printify.taxCost && printify.taxCost.minor !== 0 && <Field label="Tax"><MoneyText value={printify.taxCost} /></Field>}
+          <Field label="Production cost">
+            <MoneyText value={printify.productionCost} />
+          </Field>
+          <Field label="Shipping cost">
+            <MoneyText value={printify.shippingCost} />
+          </Field>
+          {printify.taxCost && printify.taxCost.minor !== 0 && (
+            <Field label="Tax">
+              <MoneyText value={printify.taxCost} />
+            </Field>
+          )}
           <Field label="Total cost">
-            <MoneyText value={printify.totalCost} figures={printify.totalCost ? 'ok' : 'rate_unavailable'} fontWeight="medium" />
+            <MoneyText
+              value={printify.totalCost}
+              figures={printify.totalCost ? 'ok' : 'rate_unavailable'}
+              fontWeight="medium"
+            />
           </Field>
           <Field label="Total cost (original)">{original(printify.originalTotalCost)}</Field>
           {printify.lines.map((line, index) => (
             <Field key={index} label={`Product${printify.lines.length > 1 ? ` ${index + 1}` : ''}`}>
               <Text>{line.title ?? ORDER_MSG.unknownProduct}</Text>
-              {line.sku && <Text fontSize="xs" color="fg.muted">SKU: {line.sku}</Text>}
-              <Text fontSize="xs" color="fg.muted">Quantity {line.quantity}</Text>
+              {line.sku && (
+                <Text fontSize="xs" color="fg.muted">
+                  SKU: {line.sku}
+                </Text>
+              )}
+              <Text fontSize="xs" color="fg.muted">
+                Quantity {line.quantity}
+              </Text>
             </Field>
           ))}
         </>
@@ -157,13 +191,21 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
                     <EtsyColumn etsy={details.etsy} />
                     <PrintifyColumn printify={details.printify} />
                   </SimpleGrid>
-                  {order.status === 'matched' && details.profit && <ProfitSummary profit={details.profit} order={order} />}
+                  {order.status === 'matched' && details.profit && (
+                    <ProfitSummary profit={details.profit} order={order} />
+                  )}
                 </Stack>
               )}
             </Dialog.Body>
             <Dialog.Footer>
               {order?.status === 'matched' && (
-                <Button variant="outline" colorPalette="red" onClick={() => void unmatch()} loading={unmatching} loadingText="Unmatching...">
+                <Button
+                  variant="outline"
+                  colorPalette="red"
+                  onClick={() => void unmatch()}
+                  loading={unmatching}
+                  loadingText="Unmatching..."
+                >
                   Unmatch
                 </Button>
               )}

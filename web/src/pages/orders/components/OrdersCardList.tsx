@@ -76,11 +76,25 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
               </Flex>
             )}
             <Flex gap="2" mt="3">
-              <Button size="sm" variant="outline" flex="1" onClick={() => onDetails(order)} aria-label={`View Details of ${product}`}>
+              <Button
+                size="sm"
+                variant="outline"
+                flex="1"
+                onClick={() => onDetails(order)}
+                aria-label={`View Details of ${product}`}
+              >
                 View Details
               </Button>
               {onRestore && (
-                <Button size="sm" variant="subtle" colorPalette="brand" flex="1" onClick={() => onRestore(order)} loading={restoringId === order.id} aria-label={`Restore ${product}`}>
+                <Button
+                  size="sm"
+                  variant="subtle"
+                  colorPalette="brand"
+                  flex="1"
+                  onClick={() => onRestore(order)}
+                  loading={restoringId === order.id}
+                  aria-label={`Restore ${product}`}
+                >
                   Restore
                 </Button>
               )}

@@ -26,7 +26,19 @@ const VIEW_OPTIONS: ReadonlyArray<{ value: OrdersArchiveView; label: string }> =
   { value: 'archived', label: 'Archived orders' },
 ];
 
-function Select({ label, name, value, onChange, children }: { label: string; name: string; value: string; onChange: (value: string) => void; children: ReactNode }) {
+function Select({
+  label,
+  name,
+  value,
+  onChange,
+  children,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  children: ReactNode;
+}) {
   return (
     <Field.Root w={{ base: 'full', sm: 'auto' }} minW={{ sm: '10rem' }}>
       <Field.Label srOnly>{label}</Field.Label>
@@ -53,31 +65,63 @@ interface OrdersFiltersProps {
   onView: (view: OrdersArchiveView) => void;
 }
 
-export function OrdersFilters({ search, onSearch, status, onStatus, days, onDays, offerLastYear, view, onView }: OrdersFiltersProps) {
+export function OrdersFilters({
+  search,
+  onSearch,
+  status,
+  onStatus,
+  days,
+  onDays,
+  offerLastYear,
+  view,
+  onView,
+}: OrdersFiltersProps) {
   const dateOptions = offerLastYear ? [...DATE_OPTIONS, LAST_YEAR_OPTION] : DATE_OPTIONS;
   return (
     <Flex gap="3" direction={{ base: 'column', md: 'row' }} wrap="wrap">
       <Field.Root flex="1" minW={{ md: '16rem' }}>
         <Field.Label srOnly>Search orders</Field.Label>
         <InputGroup startElement={<LuSearch aria-hidden="true" />}>
-          <Input type="search" name="order-search" placeholder="Search orders..." value={search} onChange={(event) => onSearch(event.target.value)} bg="bg.panel" />
+          <Input
+            type="search"
+            name="order-search"
+            placeholder="Search orders..."
+            value={search}
+            onChange={(event) => onSearch(event.target.value)}
+            bg="bg.panel"
+          />
         </InputGroup>
       </Field.Root>
-      <Select label="Status" name="order-status" value={status} onChange={(value) => onStatus(value as OrdersStatusFilter)}>
+      <Select
+        label="Status"
+        name="order-status"
+        value={status}
+        onChange={(value) => onStatus(value as OrdersStatusFilter)}
+      >
         {STATUS_OPTIONS.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
         ))}
       </Select>
-      <Select label="Date" name="order-days" value={String(days ?? '')} onChange={(value) => onDays(dateOptions.find((option) => String(option.value ?? '') === value)?.value)}>
+      <Select
+        label="Date"
+        name="order-days"
+        value={String(days ?? '')}
+        onChange={(value) => onDays(dateOptions.find((option) => String(option.value ?? '') === value)?.value)}
+      >
         {dateOptions.map((option) => (
           <option key={option.label} value={option.value ?? ''}>
             {option.label}
           </option>
         ))}
       </Select>
-      <Select label="Active or archived orders" name="order-view" value={view} onChange={(value) => onView(value as OrdersArchiveView)}>
+      <Select
+        label="Active or archived orders"
+        name="order-view"
+        value={view}
+        onChange={(value) => onView(value as OrdersArchiveView)}
+      >
         {VIEW_OPTIONS.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

@@ -15,7 +15,11 @@ interface OrdersTableProps {
   restoringId: string | null;
 }
 
-const dash = <Text as="span" color="fg.muted">-</Text>;
+const dash = (
+  <Text as="span" color="fg.muted">
+    -
+  </Text>
+);
 
 /** The Orders table (spec §2): ids, product with SKU, date, match status, revenue, cost, profit. */
 export function OrdersTable({ orders, onDetails, onRestore, restoringId }: OrdersTableProps) {
@@ -54,23 +58,43 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                 <Table.Cell fontFamily="mono" fontSize="xs">
                   {order.etsyReceiptId ?? dash}
                   <Box display={{ base: 'block', xl: 'none' }} color="fg.muted">
-                    {order.printifyOrderId ? <Text truncate maxW="5.5rem" title={order.printifyOrderId}>{order.printifyOrderId}</Text> : dash}
+                    {order.printifyOrderId ? (
+                      <Text truncate maxW="5.5rem" title={order.printifyOrderId}>
+                        {order.printifyOrderId}
+                      </Text>
+                    ) : (
+                      dash
+                    )}
                   </Box>
                 </Table.Cell>
                 <Table.Cell fontFamily="mono" fontSize="xs" hideBelow="xl">
-                  {order.printifyOrderId ? <Text truncate maxW="7rem" title={order.printifyOrderId}>{order.printifyOrderId}</Text> : dash}
+                  {order.printifyOrderId ? (
+                    <Text truncate maxW="7rem" title={order.printifyOrderId}>
+                      {order.printifyOrderId}
+                    </Text>
+                  ) : (
+                    dash
+                  )}
                 </Table.Cell>
                 {/*
                   Width 100% with max-width 0: the product takes what the other columns leave (never under
                   8rem; 7rem at lg, where five-digit amounts in all three figures leave it ~120 px), on up to
                   two lines, and its SKU truncates, so Actions stays in view.
                 */}
-                <Table.Cell w="full" maxW="0" minW={{ base: '8rem', lg: '7rem', xl: '8rem' }} whiteSpace="normal" data-grow="">
+                <Table.Cell
+                  w="full"
+                  maxW="0"
+                  minW={{ base: '8rem', lg: '7rem', xl: '8rem' }}
+                  whiteSpace="normal"
+                  data-grow=""
+                >
                   <Text lineClamp={2} wordBreak="break-word" title={product}>
                     {product}
                   </Text>
                   <Text hideFrom="xl" fontSize="xs" color="fg.muted" truncate>
-                    {[formatOrderDate(order.orderDate) ?? '-', order.productSku && `SKU: ${order.productSku}`].filter(Boolean).join(' · ')}
+                    {[formatOrderDate(order.orderDate) ?? '-', order.productSku && `SKU: ${order.productSku}`]
+                      .filter(Boolean)
+                      .join(' · ')}
                   </Text>
                   {order.productSku && (
                     <Text hideBelow="xl" fontSize="xs" color="fg.muted" truncate>
@@ -110,11 +134,23 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                 )}
                 <Table.Cell>
                   <Flex gap="2" justify="flex-end">
-                    <Button size="xs" variant="outline" onClick={() => onDetails(order)} aria-label={`View Details of ${product}`}>
+                    <Button
+                      size="xs"
+                      variant="outline"
+                      onClick={() => onDetails(order)}
+                      aria-label={`View Details of ${product}`}
+                    >
                       View Details
                     </Button>
                     {onRestore && (
-                      <Button size="xs" variant="subtle" colorPalette="brand" onClick={() => onRestore(order)} loading={restoringId === order.id} aria-label={`Restore ${product}`}>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        colorPalette="brand"
+                        onClick={() => onRestore(order)}
+                        loading={restoringId === order.id}
+                        aria-label={`Restore ${product}`}
+                      >
                         Restore
                       </Button>
                     )}

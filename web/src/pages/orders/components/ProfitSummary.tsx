@@ -70,7 +70,10 @@ function Lines({ title, lines }: { title: string; lines: ProfitLineView[] }) {
  * Why the figures may still change: the day whose rates were used, the day awaited and when it
  * comes. A day already past was published but not loaded yet (rate loading is late).
  */
-export function provisionalText(provisional: NonNullable<Profit['provisional']>, today = new Date().toISOString().slice(0, 10)): string {
+export function provisionalText(
+  provisional: NonNullable<Profit['provisional']>,
+  today = new Date().toISOString().slice(0, 10),
+): string {
   const used = formatCalendarDate(provisional.rateDate);
   const awaited = formatCalendarDate(provisional.awaitingRateDate);
   if (provisional.awaitingRateDate < today) {

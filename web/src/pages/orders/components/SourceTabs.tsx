@@ -34,14 +34,28 @@ export function SourceTabs({ value, onChange, counts, children }: SourceTabsProp
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const current = SOURCE_TABS.findIndex((tab) => tab.value === value);
-    const moves: Record<string, number> = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: SOURCE_TABS.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowRight: current + 1,
+      ArrowLeft: current - 1,
+      Home: 0,
+      End: SOURCE_TABS.length - 1,
+    };
     if (!(event.key in moves)) return;
     event.preventDefault();
     select(moves[event.key]);
   };
   return (
     <Box>
-      <Flex ref={list} role="tablist" aria-label="Order source" gap="1" borderBottomWidth="1px" borderColor="border" overflowX="auto" onKeyDown={onKeyDown}>
+      <Flex
+        ref={list}
+        role="tablist"
+        aria-label="Order source"
+        gap="1"
+        borderBottomWidth="1px"
+        borderColor="border"
+        overflowX="auto"
+        onKeyDown={onKeyDown}
+      >
         {SOURCE_TABS.map((tab) => {
           const selected = tab.value === value;
           return (
