@@ -23,10 +23,17 @@ export class OperatorGuard implements CanActivate {
     const expected = this.config.OPERATOR_TOKEN;
     if (!expected) throw new ApiException(HttpStatus.NOT_FOUND, 'not_found', 'Not Found');
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    // Checked first: past the limit even the right token waits, so guessing gains nothing.
-    await this.throttle.assertAllowed(request.ip, 'api');
     const presented = bearerToken(request.headers.authorization);
-    if (presented === null || !sameSecret(presented, expected)) {
+    const valid = presented !== null && sameSecret(presented, expected);
+    // Checked before answering: past the limit even the right token waits, so guessing gains nothing.
+    await this.throttle.assertAllowed(request.ip, 'api').catch((error: unknown) => {
+      // Redis down: the counters cannot be read. The right token still passes — operators need
+      // these routes most during an outage (the queue routes then answer their own 503) — while a
+      // wrong one gets the counter's 503, so the outage opens no unthrottled guessing.
+      if (!(valid && error instanceof ApiException && error.getStatus() === HttpStatus.SERVICE_UNAVAILABLE))
+        throw error;
+    });
+    if (!valid) {
       // No credential at all is a plain 401; a wrong one counts against the address.
       if (presented !== null) await this.throttle.recordRejected(request.ip, 'api');
       throw new ApiException(HttpStatus.UNAUTHORIZED, 'operator_credential_required', OPERATOR_CREDENTIAL_REQUIRED);
