@@ -183,10 +183,15 @@ describe('when the database does not answer the session check', () => {
       expect((await call(gateways[0], 'GET', '/api/auth/user', warm)).status).toBe(200);
       // Signed out needs no database either.
       expect((await call(gateways[0], 'GET', '/api/auth/user')).status).toBe(204);
+      // A logout the store could not record is refused, cookie kept: the session would live on.
+      const logout = await call(gateways[0], 'POST', '/api/auth/logout', warm);
+      expect([logout.status, logout.json?.code, logout.headers.get('set-cookie')]).toEqual([503, 'service_busy', null]);
     } finally {
       await outage.restore();
     }
     expect((await call(gateways[0], 'GET', '/api/auth/user', cold)).status).toBe(200);
+    expect((await call(gateways[0], 'POST', '/api/auth/logout', warm)).status).toBe(200);
+    expect((await call(gateways[1], 'GET', '/api/auth/user', warm)).status).toBe(204);
     expect(stack.gateway.logs()).not.toContain(cold.split('=')[1]);
   });
 });

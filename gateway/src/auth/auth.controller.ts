@@ -9,6 +9,7 @@ import { Public, SessionOptional } from './public.decorator';
 import { sessionCookieName, sessionCookieOptions } from './session-cookie';
 import { knownDeviceCookieName, knownDeviceCookieOptions } from './throttles/known-device-cookie';
 import type { SignInOrigin } from './throttles/sign-in-throttle.service';
+import { serviceBusy } from './session.guard';
 import { SessionsService } from './sessions.service';
 import { CurrentUser, publicUser, type SignedInUser } from './signed-in-user';
 
@@ -51,7 +52,9 @@ export class AuthController {
   async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const name = sessionCookieName(this.config);
     const jwt = req.cookies?.[name];
-    if (jwt) await this.sessions.endByJwt(jwt);
+    // A session the store could not end stays valid: say so (503, cookie kept, retry) rather
+    // than answer 200 and clear a cookie whose session would live on.
+    if (jwt) await this.sessions.endByJwt(jwt).catch(() => Promise.reject(serviceBusy()));
     void reply.clearCookie(name, { ...sessionCookieOptions(this.config, 0), maxAge: undefined });
     return { ok: true };
   }

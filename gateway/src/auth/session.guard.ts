@@ -9,6 +9,13 @@ import { ApiException } from '../http/api-exception';
 export const SERVICE_BUSY_MESSAGE = 'Service busy, retrying. Please wait a moment.';
 export const SERVICE_BUSY_RETRY_AFTER_SECONDS = 2;
 
+/** 503 `service_busy`: the session store did not answer, the session itself still stands. */
+export function serviceBusy(): ApiException {
+  return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_busy', SERVICE_BUSY_MESSAGE, {
+    retryAfterSeconds: SERVICE_BUSY_RETRY_AFTER_SECONDS,
+  });
+}
+
 /**
  * Global: every route needs a live session unless marked @Public(); @SessionOptional() routes
  * run for signed-out callers too, with no user. A session check that failed (PostgreSQL down,
@@ -38,9 +45,7 @@ export class SessionGuard extends AuthGuard('jwt') {
       // passport-jwt reports a bad or expired token as a failure (no user); an error here came
       // from reading the session. Only its short reason is logged: no token, no query values.
       this.logger.warn(`Session check failed, answering 503: ${errorKind(error)}`);
-      throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_busy', SERVICE_BUSY_MESSAGE, {
-        retryAfterSeconds: SERVICE_BUSY_RETRY_AFTER_SECONDS,
-      });
+      throw serviceBusy();
     }
     if (user) return user;
     if (this.reflector.getAllAndOverride<boolean>(SESSION_OPTIONAL_KEY, [context.getHandler(), context.getClass()]))
