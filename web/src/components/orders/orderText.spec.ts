@@ -25,5 +25,8 @@ describe('order change errors the seller sees', () => {
 
   it('says to wait when a load is refused for too many requests', () => {
     expect(loadErrorText(apiError(429, 'too_many_requests', 'x'))).toMatch(/wait a moment/);
+    expect(loadErrorText(apiError(503, 'service_busy', 'x'))).toBe(
+      'Service busy, retrying: the orders load as soon as it answers.',
+    );
   });
 });

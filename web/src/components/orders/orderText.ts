@@ -1,5 +1,5 @@
 // Texts of the order screens that the spec fixes (§2, §8) or that tests name.
-import { hasErrorCode } from '../../hooks/api/client';
+import { hasErrorCode, SERVICE_BUSY_TEXT } from '../../hooks/api/client';
 
 export const ORDER_MSG = {
   unknownProduct: 'Unknown Product',
@@ -31,6 +31,8 @@ export function loadErrorText(error: unknown): string {
     return error.serverMessage ?? 'These filters could not be applied. Please reset them and try again.';
   if (hasErrorCode(error, 'too_many_attempts', 'too_many_requests'))
     return 'Too many requests in a short time. Please wait a moment and try again.';
+  // The page asks again by itself after a busy answer (serviceBusyRetry): say that, not "try again".
+  if (hasErrorCode(error, 'service_busy')) return `${SERVICE_BUSY_TEXT}: the orders load as soon as it answers.`;
   if (hasErrorCode(error, 'service_unavailable')) return 'The service is busy right now. Please try again shortly.';
   return 'Something went wrong while loading. Please try again.';
 }
