@@ -42,16 +42,8 @@ export class TableStatisticsRepository {
    * not: `analyze_synced_tables` (SECURITY DEFINER, migration 1764900000000) runs it as the owner,
    * for these tables only.
    */
-  async analyzeStale(tables: readonly SyncedTable[] = SYNCED_TABLES): Promise<SyncedTable[]> {
-    const rows: { relname: string }[] = await this.db.query(
-      `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-       WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[])
-         AND s.n_mod_since_analyze > $2 + $3 * greatest(c.reltuples, 0)`,
-      [[...tables], MIN_CHANGES, SCALE],
-    );
-    const stale = tables.filter((table) => rows.some((row) => row.relname === table));
-    if (stale.length > 0) await this.db.query(`SELECT analyze_synced_tables($1::text[])`, [stale]);
-    return stale;
+  analyzeStale(tables: readonly SyncedTable[] = SYNCED_TABLES): Promise<SyncedTable[]> {
+    return this.analyzeLagging(tables, { minChanges: MIN_CHANGES, scale: SCALE }, 'analyze_synced_tables');
   }
 
   /**
@@ -62,16 +54,33 @@ export class TableStatisticsRepository {
    * commit). The matcher writes order_record and order_profit in bulk; the order pages plan on
    * their statistics, and without them a seller's first 100k orders are planned as a handful.
    */
-  async analyzeOrderTables(changedNow: Partial<Record<OrderTable, number>> = {}): Promise<OrderTable[]> {
-    const rows: { relname: OrderTable }[] = await this.db.query(
+  analyzeOrderTables(changedNow: Partial<Record<OrderTable, number>> = {}): Promise<OrderTable[]> {
+    return this.analyzeLagging(
+      ORDER_TABLES,
+      { minChanges: ORDER_MIN_CHANGES, scale: ORDER_SCALE, changedNow },
+      'analyze_order_tables',
+    );
+  }
+
+  /**
+   * ANALYZEs, through `definer` (the SECURITY DEFINER function for that list of tables), those of
+   * `tables` whose changes since their last analyze — the server's count, or the caller's own
+   * `changedNow` when larger — pass `minChanges + scale × rows`; returns their names.
+   */
+  private async analyzeLagging<T extends string>(
+    tables: readonly T[],
+    lag: { minChanges: number; scale: number; changedNow?: Partial<Record<T, number>> },
+    definer: 'analyze_synced_tables' | 'analyze_order_tables',
+  ): Promise<T[]> {
+    const rows: { relname: string }[] = await this.db.query(
       `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
        CROSS JOIN LATERAL (SELECT coalesce(($4::jsonb ->> s.relname)::bigint, 0) AS now_changed) w
        WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[])
          AND greatest(s.n_mod_since_analyze, w.now_changed) > $2 + $3 * greatest(c.reltuples, 0)`,
-      [[...ORDER_TABLES], ORDER_MIN_CHANGES, ORDER_SCALE, JSON.stringify(changedNow)],
+      [[...tables], lag.minChanges, lag.scale, JSON.stringify(lag.changedNow ?? {})],
     );
-    const stale = ORDER_TABLES.filter((table) => rows.some((row) => row.relname === table));
-    if (stale.length > 0) await this.db.query(`SELECT analyze_order_tables($1::text[])`, [stale]);
+    const stale = tables.filter((table) => rows.some((row) => row.relname === table));
+    if (stale.length > 0) await this.db.query(`SELECT ${definer}($1::text[])`, [stale]);
     return stale;
   }
 }
