@@ -1,18 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   deleteRedisPrefix,
   freePort,
-  REPO_ROOT,
   spawnService,
-  TEST_APP_SECRET,
   TEST_OPERATOR_TOKEN,
   uniqueRedisPrefix,
   waitForHttp,
   type ServiceProcess,
 } from '@pod/testing';
+import { gatewayEnvironment, startGateway } from './gateway-process';
 
 const WORKERS = ['matcher', 'etsy-sync', 'printify-sync', 'fx-rate'] as const;
 
@@ -34,9 +32,8 @@ export interface LoadStack {
 }
 
 /**
- * The built gateway in production mode (NODE_ENV=production, request logging on, its JSON lines
- * going to a file as a deployment's would go to a collector, not through the bench's memory) and
- * one process of each worker, on the seeded database and a fresh Redis prefix, all on loopback.
+ * The built gateway in production mode (gateway-process.ts: request logging on, to a file, not
+ * through the bench's memory) and one process of each worker, on the seeded database and a fresh Redis prefix, all on loopback.
  * The workers' output is small (a line per job) and stays in memory for an error report.
  */
 export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
@@ -44,43 +41,15 @@ export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
   mkdirSync(logDir, { recursive: true });
   const gatewayLog = resolve(logDir, 'gateway.log');
   const redisPrefix = uniqueRedisPrefix('load');
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const shared = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    DATABASE_URL: databaseUrl,
-    REDIS_PREFIX: redisPrefix,
-    APP_SECRET: TEST_APP_SECRET,
-  };
-  const logFd = openSync(gatewayLog, 'a');
-  const gateway: ChildProcess = spawn(process.execPath, [resolve(REPO_ROOT, 'dist/gateway/src/main.js')], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...shared,
-      PORT: String(port),
-      PUBLIC_ORIGIN: baseUrl,
-      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
-      SUPPORT_EMAIL: 'help@podprofit.test',
-    },
-    stdio: ['ignore', logFd, logFd],
-  });
-  closeSync(logFd);
-  const gatewayExited = new Promise<void>((done) => gateway.once('exit', () => done()));
+  const shared = gatewayEnvironment(databaseUrl, redisPrefix);
+  const gateway = await startGateway({ databaseUrl, redisPrefix, logFile: gatewayLog });
   const workers: Array<{ service: ServiceProcess; healthPort: number }> = [];
   const stop = async () => {
     await Promise.allSettled(workers.map(({ service }) => service.stop()));
-    if (gateway.exitCode === null && gateway.signalCode === null) gateway.kill('SIGTERM');
-    const timer = setTimeout(() => gateway.kill('SIGKILL'), 15_000);
-    await gatewayExited;
-    clearTimeout(timer);
+    await gateway.stop();
     await deleteRedisPrefix(redisPrefix);
   };
   try {
-    await waitForHttp(`${baseUrl}/healthz`, { timeoutMs: 60_000 }).catch((error: Error) => {
-      throw new Error(`${error.message}\nthe gateway's log: ${gatewayLog}`);
-    });
     for (const name of WORKERS) {
       const healthPort = await freePort();
       const service = spawnService(name, `dist/services/${name}/src/main.js`, {
@@ -95,14 +64,14 @@ export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
     throw error;
   }
   return {
-    baseUrl,
+    baseUrl: gateway.baseUrl,
     redisPrefix,
     gatewayLog,
     processes: [
       {
         name: 'gateway',
-        pid: gateway.pid ?? 0,
-        metricsUrl: `${baseUrl}/api/admin/metrics`,
+        pid: gateway.pid,
+        metricsUrl: `${gateway.baseUrl}/api/admin/metrics`,
         metricsToken: TEST_OPERATOR_TOKEN,
       },
       ...workers.map(({ service, healthPort }) => ({

@@ -9,8 +9,10 @@ async function appWith(limiter: UserConcurrencyLimiter): Promise<{ app: FastifyI
   await app.register(fastifyCookie);
   registerUserTurns(app, {
     limiter,
-    cookieName: 'session',
-    subjectOf: (jwt) => (jwt.startsWith('user-') ? jwt : null),
+    subjectOf: (request) => {
+      const session = request.cookies?.session;
+      return session?.startsWith('user-') ? session : null;
+    },
     refuse: (error, _request, reply) =>
       void reply
         .status(error.getStatus())

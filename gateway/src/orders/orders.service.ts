@@ -65,8 +65,7 @@ export class OrdersService {
       source: query.source ?? 'all',
       archived: query.view === 'archived',
     };
-    const counts = await this.views.listCounts(userId, filter);
-    const rows = await this.views.listPage(userId, currency, filter, pageSize, (page - 1) * pageSize);
+    const { counts, rows } = await this.views.list(userId, currency, filter, pageSize, (page - 1) * pageSize);
     return {
       orders: rows.map((row) => orderRowView(row, currency)),
       filteredTotal: counts.filteredTotal,

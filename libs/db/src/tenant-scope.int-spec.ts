@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import type { StoredOrderBreakdown } from '@pod/domain';
 import {
   createFixtureUser,
@@ -215,6 +216,65 @@ describe('the scope of a transaction', () => {
       expect((await settings(manager))[0].userId).toBe(A);
     });
     await expect(withTenant(app, 'not-a-uuid', async () => 'never')).rejects.toThrow(/must be a UUID/);
+  });
+
+  it('starts and scopes its transaction in one round trip: a scoped read is three (START and set_config, the read, COMMIT)', async () => {
+    const sent = jest.spyOn(PostgresQueryRunner.prototype, 'query');
+    try {
+      const [row] = await withTenant(app, A, (manager) => inTenantScope(manager, A, (scoped) => settings(scoped)));
+      expect(row.userId).toBe(A);
+      expect(sent.mock.calls.map(([sql]) => sql.replace(/'[0-9a-f-]{36}'/, "'<id>'"))).toEqual([
+        `START TRANSACTION; SELECT set_config('app.user_id', '<id>', true)`,
+        `SELECT current_setting('app.user_id', true) AS "userId", pg_backend_pid() AS pid`,
+        'COMMIT',
+      ]);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
+  it('rolls back on an error, keeps savepoints for nested transactions, and hands the connection back outside any transaction', async () => {
+    const one = await createDataSource(
+      { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1 },
+      'tenant-scope-rollback',
+    ).initialize();
+    const exists = async (table: string) =>
+      (
+        (await one.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`pg_temp.${table}`])) as {
+          present: boolean;
+        }[]
+      )[0].present;
+    try {
+      await expect(
+        withTenant(one, A, async (manager) => {
+          await manager.query(`CREATE TEMP TABLE scope_probe_failed (x int)`);
+          throw new Error('work failed');
+        }),
+      ).rejects.toThrow('work failed');
+      expect(await exists('scope_probe_failed')).toBe(false);
+      const [inside] = await withTenant(one, A, async (manager) => {
+        await manager.query(`CREATE TEMP TABLE scope_probe_kept (x int)`);
+        await expect(
+          manager.transaction(async (inner) => {
+            await inner.query(`CREATE TEMP TABLE scope_probe_savepoint (x int)`);
+            throw new Error('inner failed');
+          }),
+        ).rejects.toThrow('inner failed');
+        return settings(manager);
+      });
+      expect(inside.userId).toBe(A);
+      expect({ kept: await exists('scope_probe_kept'), savepoint: await exists('scope_probe_savepoint') }).toEqual({
+        kept: true,
+        savepoint: false,
+      });
+      // Outside any transaction: now() moves from one statement to the next.
+      const [state] = (await one.query(
+        `SELECT now() = statement_timestamp() AS fresh, current_setting('app.user_id', true) AS "userId"`,
+      )) as { fresh: boolean; userId: string | null }[];
+      expect({ fresh: state.fresh, userId: state.userId ?? '' }).toEqual({ fresh: true, userId: '' });
+    } finally {
+      await one.destroy();
+    }
   });
 });
 

@@ -63,7 +63,7 @@ describe('the application code', () => {
   it('is really read: the order reads and writes, the sync upserts and the profit writer are seen as tenant statements', () => {
     for (const owner of [
       'OrderViewsRepository.listPage',
-      'OrderViewsRepository.dashboard',
+      'DashboardRollupsRepository.sumsSince',
       'OrderRecordsRepository.writeChanges',
       'OrderEditsRepository.unmatch',
       'EtsyOrdersRepository.writeReceipts',

@@ -183,6 +183,24 @@ export class OrderViewsRepository {
     return { total: safeInteger(row.total), filteredTotal: tabCounts[filter.source], tabCounts };
   }
 
+  /**
+   * The Orders page's counts and rows in one scoped transaction (one connection, one START and
+   * COMMIT for both), as the page asks for them together.
+   */
+  async list(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    filter: OrderListFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ counts: OrderListCounts; rows: OrderViewRow[] }> {
+    return inTenantScope(this.db, userId, async (db) => {
+      const scoped = new OrderViewsRepository(db);
+      const counts = await scoped.listCounts(userId, filter);
+      return { counts, rows: await scoped.listPage(userId, currency, filter, limit, offset) };
+    });
+  }
+
   /** The Order Matching page: active orders dated in [from, to), optionally of one status. */
   async matchingPage(
     userId: string,
@@ -255,13 +273,7 @@ export class OrderViewsRepository {
    * figures are not computed yet counted apart too (docs/adr/0018-rollups.md).
    */
   async dashboard(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<DashboardSums> {
-    const { sums, rows } = await inTenantScope(this.db, userId, async (db) => ({
-      sums: await new DashboardRollupsRepository(db).sumsSince(userId, currency, since),
-      rows: (await db.query(
-        `SELECT EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1) AS has_orders`,
-        [userId],
-      )) as { has_orders: boolean }[],
-    }));
+    const sums = await new DashboardRollupsRepository(this.db).sumsSince(userId, currency, since);
     return {
       matched: sums.matched,
       pending: sums.pending,
@@ -273,7 +285,7 @@ export class OrderViewsRepository {
       revenueMinor: sums.revenue_minor,
       costsMinor: sums.costs_minor,
       netProfitMinor: sums.net_profit_minor,
-      hasOrders: rows[0]?.has_orders === true,
+      hasOrders: sums.hasOrders,
     };
   }
 }

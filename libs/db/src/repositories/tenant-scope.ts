@@ -1,4 +1,4 @@
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { isUuid, type Db } from './database-session';
 
 /**
@@ -11,16 +11,54 @@ import { isUuid, type Db } from './database-session';
  */
 const scopes = new WeakMap<EntityManager, string>();
 
-/** Runs `work` in one transaction scoped to the user: repositories built on its manager see that user's rows only. */
-export function withTenant<T>(
+/**
+ * Runs `work` in one transaction scoped to the user: repositories built on its manager see that
+ * user's rows only. The transaction starts and takes its scope in one round trip (see
+ * beginScoped), then runs as TypeORM's own would: nested `manager.transaction` calls are
+ * savepoints, an error rolls everything back, the connection goes back to the pool at the end.
+ */
+export async function withTenant<T>(
   dataSource: DataSource,
   userId: string,
   work: (manager: EntityManager) => Promise<T>,
 ): Promise<T> {
-  return dataSource.transaction(async (manager) => {
-    await scope(manager, userId);
-    return work(manager);
-  });
+  const runner = dataSource.createQueryRunner();
+  try {
+    await beginScoped(runner, userId);
+    const result = await work(runner.manager);
+    await runner.commitTransaction();
+    return result;
+  } catch (error) {
+    // The original error is what the caller must see, even when the rollback fails too.
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    throw error;
+  } finally {
+    await runner.release();
+  }
+}
+
+/**
+ * START TRANSACTION and the scope in one round trip instead of two: a gateway read used to be
+ * four (START, set_config, the statement, COMMIT), and each costs the gateway a socket write and
+ * a parse and PostgreSQL a command, on the same two cores (docs/adr/0015-tenant-scope.md,
+ * amendment of 2026-11-28). Two statements in one string go over the simple query protocol,
+ * which takes no parameters: the id is inlined, which is safe only because it has just been
+ * checked to be a UUID (hex digits and dashes). Then the runner is told what
+ * `startTransaction()` would have recorded (depth 1, active), so TypeORM's commit, rollback
+ * and savepoints work on it unchanged; `tenant-scope.int-spec.ts` holds that to the TypeORM
+ * version installed.
+ */
+async function beginScoped(runner: QueryRunner, userId: string): Promise<void> {
+  if (!isUuid(userId)) throw new Error('tenant scope: the user id must be a UUID');
+  // The connection first (a pool timeout then needs no rollback), then the mark: should the
+  // string fail halfway (the connection lost after START), the caller's rollback still runs,
+  // and no pooled connection is handed on inside a transaction.
+  await runner.connect();
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  state.isTransactionActive = true;
+  state.transactionDepth = 1;
+  await runner.query(`START TRANSACTION; SELECT set_config('app.user_id', '${userId}', true)`);
+  scopes.set(runner.manager, userId);
 }
 
 /**
