@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
+import { JwtService } from '@nestjs/jwt';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCookie from '@fastify/cookie';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
@@ -25,7 +26,7 @@ import { NoBodyInterceptor } from './http/no-body.interceptor';
 import { createValidationPipe } from './http/validation-pipe';
 import { USER_TURN_MAX_WAIT_MS, UserConcurrencyLimiter } from './http/user-concurrency';
 import { registerUserTurns, UserTurnInterceptor } from './http/user-turns';
-import { SessionTokens } from './auth/session-tokens';
+import { sessionCookieName } from './auth/session-cookie';
 
 export interface GatewayOptions {
   logger?: Logger;
@@ -97,14 +98,15 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   app.useGlobalGuards(new SameOriginGuard(config.publicOrigin), app.get(SessionGuard));
   app.useGlobalPipes(createValidationPipe());
   // One user's requests take at most userRequestConcurrency of the pool's connections (issue 16).
-  const tokens = app.get(SessionTokens, { strict: false });
+  const jwt = app.get(JwtService, { strict: false });
   registerUserTurns(fastify, {
     limiter: new UserConcurrencyLimiter({
       perUser: config.userRequestConcurrency,
       queue: config.USER_REQUEST_QUEUE,
       maxWaitMs: USER_TURN_MAX_WAIT_MS,
     }),
-    subjectOf: (request) => tokens.claimsOf(request)?.sub ?? null,
+    cookieName: sessionCookieName(config),
+    subjectOf: (token) => verifiedSubject(jwt, token),
     refuse: (error, request, reply) => errorFilter.replyWithError(error, request, reply),
   });
   app.useGlobalInterceptors(new UserTurnInterceptor(), new NoBodyInterceptor());
@@ -112,4 +114,14 @@ export async function createGateway(config: AppConfig, options: GatewayOptions =
   app.connectMicroservice(redisEventsTransportOptions(config));
   app.enableShutdownHooks();
   return app;
+}
+
+/** The subject of a session JWT whose signature and expiry check out, else null. */
+function verifiedSubject(jwt: JwtService, token: string): string | null {
+  try {
+    const { sub } = jwt.verify<{ sub?: unknown }>(token, { algorithms: ['HS256'] });
+    return typeof sub === 'string' ? sub : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,7 +1,7 @@
 import { GatewayTestBed, register, uniqueEmail } from './support/test-gateway';
 
-// A production-mode gateway (other cookie name) in a file of its own, apart from the
-// development-mode ones of the other tests.
+// Its own file: passport keeps one global strategy per name, so a production-mode gateway
+// (other cookie name) must not share a module registry with development-mode ones.
 const bed = new GatewayTestBed();
 beforeAll(() => bed.setUp());
 afterAll(() => bed.tearDown());

@@ -1,19 +1,21 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '@pod/config';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { JwtStrategy } from './jwt.strategy';
 import { AbuseThrottleService } from './throttles/abuse-throttle.service';
 import { SignInThrottleService } from './throttles/sign-in-throttle.service';
 import { PasswordsService } from './passwords.service';
 import { SessionGuard } from './session.guard';
-import { SessionTokens } from './session-tokens';
 import { sessionJwtKey } from './session-cookie';
 import { SessionRevocationsService } from './session-revocations.service';
 import { SessionsService } from './sessions.service';
 
 @Module({
   imports: [
+    PassportModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
@@ -31,9 +33,9 @@ import { SessionsService } from './sessions.service';
     PasswordsService,
     AbuseThrottleService,
     SignInThrottleService,
-    SessionTokens,
+    JwtStrategy,
     SessionGuard,
   ],
-  exports: [SessionsService, PasswordsService, SessionGuard, SessionTokens, AbuseThrottleService],
+  exports: [SessionsService, PasswordsService, SessionGuard, AbuseThrottleService],
 })
 export class AuthModule {}

@@ -1,12 +1,9 @@
-import { HttpException, HttpStatus, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { HttpException, HttpStatus, Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import { AuthGuard } from '@nestjs/passport';
 import { shortReason } from '@pod/queue';
 import { IS_PUBLIC_KEY, SESSION_OPTIONAL_KEY } from './public.decorator';
 import { ApiException } from '../http/api-exception';
-import { SessionTokens } from './session-tokens';
-import { SessionsService } from './sessions.service';
-import type { SignedInUser } from './signed-in-user';
 
 /** What a client hears when the session check could not reach PostgreSQL: the session still stands. */
 export const SERVICE_BUSY_MESSAGE = 'Service busy, retrying. Please wait a moment.';
@@ -21,47 +18,39 @@ export function serviceBusy(): ApiException {
 
 /**
  * Global: every route needs a live session unless marked @Public(); @SessionOptional() routes
- * run for signed-out callers too, with no user. The session JWT comes from its cookie only,
- * verified once per request (SessionTokens, shared with the per-user share); its session row is
- * then checked (SessionsService.resolve). A session check that failed (PostgreSQL down, the
- * pool's wait timed out) is 503 `service_busy`, never 401: a 401 signs the user out.
+ * run for signed-out callers too, with no user. A session check that failed (PostgreSQL down,
+ * the pool's wait timed out) is 503 `service_busy`, never 401: a 401 signs the user out.
  */
 @Injectable()
-export class SessionGuard implements CanActivate {
+export class SessionGuard extends AuthGuard('jwt') {
   private readonly logger = new Logger(SessionGuard.name);
 
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly tokens: SessionTokens,
-    private readonly sessions: SessionsService,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http') return true;
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets)) return true;
-    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: SignedInUser }>();
-    const user = await this.signedInUser(request);
-    if (user) {
-      request.user = user;
-      return true;
-    }
-    if (this.reflector.getAllAndOverride<boolean>(SESSION_OPTIONAL_KEY, targets)) return true;
-    throw new ApiException(HttpStatus.UNAUTHORIZED, 'unauthenticated', 'Please sign in to continue.');
+  constructor(private readonly reflector: Reflector) {
+    super();
   }
 
-  private async signedInUser(request: FastifyRequest): Promise<SignedInUser | null> {
-    const claims = this.tokens.claimsOf(request);
-    if (!claims) return null;
-    try {
-      return await this.sessions.resolve(claims);
-    } catch (error) {
+  override canActivate(context: ExecutionContext) {
+    if (context.getType() !== 'http') return true;
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (isPublic) return true;
+    return super.canActivate(context);
+  }
+
+  override handleRequest<TUser>(error: unknown, user: TUser | false, _info: unknown, context: ExecutionContext): TUser {
+    if (error) {
       if (error instanceof HttpException) throw error;
-      // An error here came from reading the session. Only its short reason is logged: no token,
-      // no query values.
+      // passport-jwt reports a bad or expired token as a failure (no user); an error here came
+      // from reading the session. Only its short reason is logged: no token, no query values.
       this.logger.warn(`Session check failed, answering 503: ${errorKind(error)}`);
       throw serviceBusy();
     }
+    if (user) return user;
+    if (this.reflector.getAllAndOverride<boolean>(SESSION_OPTIONAL_KEY, [context.getHandler(), context.getClass()]))
+      return undefined as TUser;
+    throw new ApiException(HttpStatus.UNAUTHORIZED, 'unauthenticated', 'Please sign in to continue.');
   }
 }
 

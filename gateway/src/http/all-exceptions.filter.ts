@@ -37,7 +37,7 @@ const FRAMEWORK_CODE_ERRORS: Record<string, { message: string; code: ApiErrorCod
   FST_ERR_BAD_URL: { message: 'The request URL is not valid.', code: 'bad_url' },
   FST_ERR_MAX_PARAM_LENGTH: { message: 'The request URL is too long.', code: 'url_too_long' },
 };
-/** The code of an HttpException that is not an ApiException (Nest's router, guards). */
+/** The code of an HttpException that is not an ApiException (Nest's router, guards, passport). */
 const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   400: 'validation_failed',
   401: 'unauthenticated',

@@ -9,10 +9,8 @@ async function appWith(limiter: UserConcurrencyLimiter): Promise<{ app: FastifyI
   await app.register(fastifyCookie);
   registerUserTurns(app, {
     limiter,
-    subjectOf: (request) => {
-      const session = request.cookies?.session;
-      return session?.startsWith('user-') ? session : null;
-    },
+    cookieName: 'session',
+    subjectOf: (jwt) => (jwt.startsWith('user-') ? jwt : null),
     refuse: (error, _request, reply) =>
       void reply
         .status(error.getStatus())

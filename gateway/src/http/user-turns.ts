@@ -44,11 +44,10 @@ const turns = new WeakMap<FastifyRequest, Turn>();
 
 export interface UserTurnsOptions {
   limiter: UserConcurrencyLimiter;
-  /**
-   * The user id of the request's session JWT when its signature and expiry check out, else null
-   * (no database involved): the verified claims the session guard reads again (SessionTokens).
-   */
-  subjectOf: (request: FastifyRequest) => string | null;
+  /** The session cookie's name. */
+  cookieName: string;
+  /** The user id of a session JWT whose signature and expiry check out, else null (no database involved). */
+  subjectOf: (jwt: string) => string | null;
   /** Answers a refused request (the error filter's reply). */
   refuse: (error: ApiException, request: FastifyRequest, reply: FastifyReply) => void;
 }
@@ -64,7 +63,8 @@ export interface UserTurnsOptions {
 export function registerUserTurns(fastify: FastifyInstance, options: UserTurnsOptions): void {
   fastify.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
-    const userId = options.subjectOf(request);
+    const jwt = request.cookies?.[options.cookieName];
+    const userId = jwt ? options.subjectOf(jwt) : null;
     if (!userId) return;
     let release: () => void;
     try {

@@ -50,8 +50,10 @@ export class GatewayTestBed {
       WEB_DIST_DIR: 'gateway/test/support/web-dist',
       PUBLIC_ORIGIN: ORIGIN,
       LOG_LEVEL: 'info',
-      // Every check reads PostgreSQL here, so a test may end or age a session with plain SQL;
-      // built gateways (session-replicas.int-spec.ts) test the cache.
+      // Passport keeps its strategies in one registry per process, so in-process replicas all
+      // check sessions through the last one started: its session cache would hear another
+      // replica's revocations only a tick later. Built gateways (session-replicas.int-spec.ts)
+      // test the cache; here every check reads PostgreSQL.
       SESSION_CACHE_TTL_MS: '0',
       ...env,
     });
