@@ -13,6 +13,7 @@ import {
   waitForHttp,
   type ServiceProcess,
 } from '@pod/testing';
+import { HEAP_PROBE_NODE_ARGS, HeapProbe } from './heap-probe';
 
 const WORKERS = ['matcher', 'etsy-sync', 'printify-sync', 'fx-rate'] as const;
 
@@ -23,6 +24,8 @@ export interface StackProcess {
   /** Its Prometheus text (gateway: /api/admin/metrics; a worker: /metrics on its health port). */
   metricsUrl: string;
   metricsToken?: string;
+  /** Its memory after a full garbage collection, on request (the soak's leak measure). */
+  probe: HeapProbe;
 }
 
 export interface LoadStack {
@@ -37,7 +40,9 @@ export interface LoadStack {
  * The built gateway in production mode (NODE_ENV=production, request logging on, its JSON lines
  * going to a file as a deployment's would go to a collector, not through the bench's memory) and
  * one process of each worker, on the seeded database and a fresh Redis prefix, all on loopback.
- * The workers' output is small (a line per job) and stays in memory for an error report.
+ * The workers' output is small (a line per job) and stays in memory for an error report. Every
+ * process runs with the heap probe (heap-probe-preload.ts) and an IPC channel to this one, so the
+ * soak can read what each holds after a full garbage collection.
  */
 export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
   const logDir = process.env.BENCH_LOG_DIR ?? join(tmpdir(), `podprofit-load-${Date.now()}`);
@@ -54,18 +59,22 @@ export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
     APP_SECRET: TEST_APP_SECRET,
   };
   const logFd = openSync(gatewayLog, 'a');
-  const gateway: ChildProcess = spawn(process.execPath, [resolve(REPO_ROOT, 'dist/gateway/src/main.js')], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...shared,
-      PORT: String(port),
-      PUBLIC_ORIGIN: baseUrl,
-      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
-      SUPPORT_EMAIL: 'help@podprofit.test',
+  const gateway: ChildProcess = spawn(
+    process.execPath,
+    [...HEAP_PROBE_NODE_ARGS, resolve(REPO_ROOT, 'dist/gateway/src/main.js')],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...shared,
+        PORT: String(port),
+        PUBLIC_ORIGIN: baseUrl,
+        OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+        SUPPORT_EMAIL: 'help@podprofit.test',
+      },
+      stdio: ['ignore', logFd, logFd, 'ipc'],
     },
-    stdio: ['ignore', logFd, logFd],
-  });
+  );
   closeSync(logFd);
   const gatewayExited = new Promise<void>((done) => gateway.once('exit', () => done()));
   const workers: Array<{ service: ServiceProcess; healthPort: number }> = [];
@@ -83,10 +92,12 @@ export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
     });
     for (const name of WORKERS) {
       const healthPort = await freePort();
-      const service = spawnService(name, `dist/services/${name}/src/main.js`, {
-        ...shared,
-        HEALTH_PORT: String(healthPort),
-      });
+      const service = spawnService(
+        name,
+        `dist/services/${name}/src/main.js`,
+        { ...shared, HEALTH_PORT: String(healthPort) },
+        { nodeArgs: HEAP_PROBE_NODE_ARGS, ipc: true },
+      );
       workers.push({ service, healthPort });
       await waitForHttp(`http://127.0.0.1:${healthPort}/healthz`, { process: service, timeoutMs: 60_000 });
     }
@@ -104,11 +115,13 @@ export async function startLoadStack(databaseUrl: string): Promise<LoadStack> {
         pid: gateway.pid ?? 0,
         metricsUrl: `${baseUrl}/api/admin/metrics`,
         metricsToken: TEST_OPERATOR_TOKEN,
+        probe: new HeapProbe(gateway),
       },
       ...workers.map(({ service, healthPort }) => ({
         name: service.name,
         pid: service.child.pid ?? 0,
         metricsUrl: `http://127.0.0.1:${healthPort}/metrics`,
+        probe: new HeapProbe(service.child),
       })),
     ],
     stop,
