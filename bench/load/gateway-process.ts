@@ -19,6 +19,8 @@ export interface GatewayOptions {
   entry?: string;
   /** Extra node options (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** An IPC channel to the child (the soak's heap probe). */
+  ipc?: boolean;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayProc
       OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
       SUPPORT_EMAIL: 'help@podprofit.test',
     },
-    stdio: ['ignore', logFd, logFd],
+    stdio: options.ipc ? ['ignore', logFd, logFd, 'ipc'] : ['ignore', logFd, logFd],
   });
   closeSync(logFd);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));

@@ -1,7 +1,8 @@
 import type { CannonResult } from './cannon';
 import { errorCount, goalText, type RouteMeasurement } from './report';
 import { loadRoutes } from './routes';
-import { memoryGrowth, type MemorySample } from './soak';
+import { memoryGrowth, memorySeries, type MemorySample } from './soak';
+import { liveVerdict } from './soak-run';
 
 const result = (overrides: Partial<CannonResult> = {}): CannonResult => ({
   requests: 6000,
@@ -55,16 +56,34 @@ describe('load bench report', () => {
   it('compares the mean of the first and last 5 minutes of a soak, or of its first and last fifth when shorter', () => {
     const sample = (minute: number, rss: number): MemorySample => ({
       atMs: minute * 60_000,
-      byProcess: { gateway: { rss, heap: rss / 2 } },
+      byProcess: { gateway: { rss, heap: rss / 2, live: rss / 4 } },
     });
     const long = Array.from({ length: 31 }, (_, minute) =>
       sample(minute, minute <= 5 ? 100 : minute >= 25 ? 130 : 115),
     );
     expect(memoryGrowth(long, 5 * 60_000)).toEqual([
-      { name: 'gateway', firstRss: 100, lastRss: 130, firstHeap: 50, lastHeap: 65 },
+      { name: 'gateway', first: { rss: 100, heap: 50, live: 25 }, last: { rss: 130, heap: 65, live: 32.5 } },
     ]);
     const short = [sample(0, 100), sample(1, 200), sample(2, 200), sample(3, 200), sample(4, 200), sample(5, 300)];
     // 5 minutes of samples: windows of 1 minute, both ends included.
-    expect(memoryGrowth(short, 5 * 60_000)[0]).toMatchObject({ firstRss: 150, lastRss: 250 });
+    expect(memoryGrowth(short, 5 * 60_000)[0]).toMatchObject({ first: { rss: 150 }, last: { rss: 250 } });
+  });
+
+  it('splits a soak into equal stretches, oldest first, so a growth that levels off shows', () => {
+    const samples = Array.from({ length: 13 }, (_, minute) => ({
+      atMs: minute * 60_000,
+      byProcess: { gateway: { rss: 100 + Math.min(minute, 6) * 10, heap: 1, live: 50 } },
+    }));
+    const [{ series }] = memorySeries(samples, 3);
+    // Minutes 0–3, 4–7, 8–12: growth in the first two stretches, none in the last.
+    expect(series.map((r) => r.rss)).toEqual([115, 152.5, 160]);
+    expect(series.map((r) => r.live)).toEqual([50, 50, 50]);
+  });
+
+  it('judges a soak on live memory after a full GC: over 10 % more is growth, a missing probe is no verdict', () => {
+    expect(liveVerdict(50e6, 54e6)).toBe('flat');
+    expect(liveVerdict(50e6, 55e6)).toBe('flat');
+    expect(liveVerdict(50e6, 55.1e6)).toBe('GROWS');
+    expect(liveVerdict(NaN, 60e6)).toBe('not measured');
   });
 });

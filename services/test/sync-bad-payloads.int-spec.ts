@@ -276,12 +276,13 @@ it('item 14: generated bad receipts and Printify orders are quarantined with a r
         const mine = quarantined.filter((row) => row.provider === provider);
         for (const hit of bad) {
           const id = String(source[hit.index][idKey]);
-          // Keyed by the id as served (the patched one when readable), or by position when unreadable.
+          // Keyed by the id as served (the patched one when readable), or by the payload's hash
+          // (`#…`, never its page or position) when unreadable; the count below pairs them up.
           const served = hit.drift.patches.find(
             (patch) => patch.path.length === 1 && patch.path[0] === idKey && patch.op === 'set',
           )?.value;
           const keys = new Set([id, String(served)]);
-          const keyed = mine.some((row) => keys.has(row.record_key) || row.record_key.endsWith(`#${hit.index}`));
+          const keyed = mine.some((row) => keys.has(row.record_key) || /^#[A-Za-z0-9_-]{43}$/.test(row.record_key));
           if (!keyed || storedIds.has(id))
             throw new Error(
               `${provider} record ${hit.index} (${hit.drift.name}, id ${id}) was not quarantined (stored: ${storedIds.has(id)}): ${JSON.stringify(mine)}`,

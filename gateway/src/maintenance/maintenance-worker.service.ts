@@ -7,6 +7,7 @@ import {
   bullConnection,
   bullPrefix,
   jobDataProblem,
+  jobFailure,
   schedulesFor,
   shortReason,
   upsertSchedulers,
@@ -143,6 +144,11 @@ export class MaintenanceWorkerService implements OnApplicationBootstrap, OnAppli
     // As every worker (ContractProcessor): the contract's check before any I/O, no retries.
     const problem = jobDataProblem('maintenance', job.name, job.data);
     if (problem !== null) throw new UnrecoverableError(problem);
-    return handler(job);
+    try {
+      return await handler(job);
+    } catch (error) {
+      // As every worker: BullMQ's failedReason and stacktrace never quote a value PostgreSQL echoed.
+      throw jobFailure(error);
+    }
   }
 }

@@ -7,3 +7,4 @@ export * from './events-transport';
 export * from './domain-events';
 export * from './timing';
 export * from './schedules';
+export * from './job-failure';

@@ -41,6 +41,13 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+export interface SpawnServiceOptions {
+  /** Node.js options ahead of the script (a bench's `--expose-gc --require <probe>`). */
+  nodeArgs?: string[];
+  /** Opens an IPC channel to the child (`child.send`), for a preloaded probe to answer on. */
+  ipc?: boolean;
+}
+
 /** The built kill hook (npm run build:server; tsconfig.test-hooks.json): see fault-points.ts. */
 export const TEST_KILL_PRELOAD = resolve(REPO_ROOT, 'dist/test-hooks/libs/testing/src/test-kill-preload.js');
 
@@ -49,12 +56,17 @@ export const TEST_KILL_PRELOAD = resolve(REPO_ROOT, 'dist/test-hooks/libs/testin
  * POD_TEST_KILL_AT in `env` the kill hook is loaded ahead of it (`--require`), so production
  * code never imports it.
  */
-export function spawnService(name: string, script: string, env: Record<string, string>): ServiceProcess {
+export function spawnService(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  options: SpawnServiceOptions = {},
+): ServiceProcess {
   const preload = env[TEST_KILL_ENV] ? ['--require', TEST_KILL_PRELOAD] : [];
-  const child = spawn(process.execPath, [...preload, resolve(REPO_ROOT, script)], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...preload, resolve(REPO_ROOT, script)], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

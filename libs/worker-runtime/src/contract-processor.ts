@@ -4,7 +4,14 @@ import { DelayedError, RateLimitError, UnrecoverableError, WaitingChildrenError,
 import type { Logger } from 'pino';
 import { EVENT_NAMES, type QueueName } from '@pod/contracts';
 import type { JobOutcome, ProcessMetrics } from '@pod/observability';
-import { DomainEventPublisher, jobDataProblem, shortReason, WarningThrottle, type JobHandlers } from '@pod/queue';
+import {
+  DomainEventPublisher,
+  jobDataProblem,
+  jobFailure,
+  shortReason,
+  WarningThrottle,
+  type JobHandlers,
+} from '@pod/queue';
 import { WORKER_LOGGER, WORKER_METRICS } from './tokens';
 import { workerId } from './worker-identity';
 
@@ -44,7 +51,8 @@ export abstract class ContractProcessor<Q extends QueueName = QueueName> extends
       return result;
     } catch (error) {
       this.metrics?.observeJob(this.queue, job.name, jobOutcomeOf(error), (performance.now() - started) / 1000);
-      throw error;
+      // What BullMQ keeps in Redis (failedReason, stacktrace) must not quote a value PostgreSQL echoed.
+      throw jobFailure(error);
     }
   }
 

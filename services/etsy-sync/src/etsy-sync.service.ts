@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ConnectionsRepository, EtsyOrdersRepository, withTransaction, type SyncRun } from '@pod/db';
+import {
+  ConnectionsRepository,
+  EtsyOrdersRepository,
+  SyncQuarantineRepository,
+  withTransaction,
+  type SyncRun,
+} from '@pod/db';
 import type { EtsyClient } from '@pod/integrations';
 import type { EtsyTokenService } from '@pod/connections';
 import { DomainEventPublisher, type RefreshReceiptPayload, type RefreshResult } from '@pod/queue';
@@ -64,6 +70,14 @@ export class EtsySyncService {
       const written = await orders.upsertReceipts(payload.userId, payload.shopId, [receiptRow.row], fetchedAt);
       await orders.upsertPayments(payload.userId, payload.shopId, paymentRows, fetchedAt);
       await orders.linkPendingLedgerEntries(payload.userId, payload.shopId);
+      // Accepted now: a refusal of an earlier fetch is no longer true.
+      const quarantine = new SyncQuarantineRepository(tx);
+      const scope = { userId: payload.userId, provider: 'etsy' as const, shopId: payload.shopId };
+      await quarantine.release({ ...scope, stream: 'etsy:receipts' }, [receiptRow.row.receiptId]);
+      await quarantine.release(
+        { ...scope, stream: 'etsy:ledger' },
+        paymentRows.map((row) => row.paymentId),
+      );
       return written;
     });
     return settleRefresh(

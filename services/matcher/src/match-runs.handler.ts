@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { EVENT_NAMES } from '@pod/contracts';
 import type { MatchRunsRepository } from '@pod/db';
-import type { DomainEventPublisher, MatchUserPayload, MatchUserResult } from '@pod/queue';
+import { shortReason, type DomainEventPublisher, type MatchUserPayload, type MatchUserResult } from '@pod/queue';
 import type { OrderStatistics } from './order-statistics';
 import type { UserMatcher } from './user-matcher';
 
@@ -53,7 +53,7 @@ export class MatchRunsHandler {
       } catch (error) {
         // The records are matched; a lost profit trigger is made good by the next run or change.
         this.logger.warn(
-          { event: 'profits.queue_failed', userId: run.userId, reason: (error as Error)?.message },
+          { event: 'profits.queue_failed', userId: run.userId, reason: shortReason(error) },
           'could not queue profit computation',
         );
       }

@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ConnectionsRepository, PrintifyOrdersRepository, withTransaction, type SyncRun } from '@pod/db';
+import {
+  ConnectionsRepository,
+  PrintifyOrdersRepository,
+  SyncQuarantineRepository,
+  withTransaction,
+  type SyncRun,
+} from '@pod/db';
 import type { PrintifyClient } from '@pod/integrations';
 import { DomainEventPublisher, type RefreshOrderPayload, type RefreshResult } from '@pod/queue';
 import {
@@ -49,9 +55,20 @@ export class PrintifySyncService {
     if (deps.syncFromMs !== null && order.createdAt.getTime() < deps.syncFromMs) return { outcome: 'skipped' };
     const row = printifyOrderRow(order, orderPayload);
     if (!row.ok) return { outcome: 'skipped' };
-    const counts = await withTransaction(this.dataSource, (tx) =>
-      new PrintifyOrdersRepository(tx).upsertOrders(payload.userId, payload.shopId, [row.row], fetchedAt),
-    );
+    const counts = await withTransaction(this.dataSource, async (tx) => {
+      const written = await new PrintifyOrdersRepository(tx).upsertOrders(
+        payload.userId,
+        payload.shopId,
+        [row.row],
+        fetchedAt,
+      );
+      // Accepted now: a refusal of an earlier fetch is no longer true.
+      await new SyncQuarantineRepository(tx).release(
+        { userId: payload.userId, provider: 'printify', shopId: payload.shopId, stream: 'printify:orders' },
+        [row.row.orderId],
+      );
+      return written;
+    });
     return settleRefresh(
       this.events,
       { userId: payload.userId, provider: 'printify', shopId: payload.shopId },

@@ -1,11 +1,11 @@
 import type { Provider } from '@pod/contracts';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
-import { jsonForPostgres, lastPerKey } from './synced-rows';
+import { jsonForPostgres, lastPerKey, payloadHash } from './synced-rows';
 
 export interface QuarantinedRecord {
-  /** The record's id, or `#<position>` when the id could not be read. */
-  recordKey: string;
+  /** The record's id at the provider; null when it could not be read (the row is then keyed by the payload's hash). */
+  recordKey: string | null;
   field: string;
   reason: string;
   payload: unknown;
@@ -21,13 +21,34 @@ export interface QuarantineScope {
 /** The most of a record kept for the operator: enough to see what was wrong, never a whole 10 MB page. */
 export const QUARANTINE_EXCERPT_CHARS = 4_096;
 
-/** sync_quarantine: records that failed the schema, kept with the reason until a clean fetch clears them. */
+/**
+ * The bounds of a user's quarantine per provider: the newest rows by when they were last seen,
+ * and none unseen for longer than the age. Enough for an operator to see what a provider sends
+ * wrong (one bad record is as telling as a thousand), while a shop whose every record is refused,
+ * or a provider whose bad records change with every fetch, cannot grow the table without end.
+ */
+export const QUARANTINE_LIMITS = { rowsPerProvider: 500, maxAgeDays: 30 };
+
+/**
+ * The key of a refused record: its id at the provider, or, when even the id could not be read,
+ * `#` and a hash of the payload as received. The same refused payload fetched again (on another
+ * page, at another position, by another run) is then the same row, seen once more.
+ */
+export function quarantineKey(record: Pick<QuarantinedRecord, 'recordKey' | 'payload'>): string {
+  return record.recordKey ?? `#${payloadHash(record.payload ?? null)}`;
+}
+
+/**
+ * sync_quarantine: records that failed the schema, kept with the reason until a clean fetch
+ * clears them, and pruned to QUARANTINE_LIMITS as they are written.
+ */
 export class SyncQuarantineRepository {
   constructor(private readonly db: Db) {}
 
   async record(scope: QuarantineScope, records: readonly QuarantinedRecord[]): Promise<void> {
-    const rows = lastPerKey(records, (record) => record.recordKey).map((record) => ({
-      record_key: record.recordKey.slice(0, 200),
+    const keyed = records.map((record) => ({ ...record, key: quarantineKey(record) }));
+    const rows = lastPerKey(keyed, (record) => record.key).map((record) => ({
+      record_key: record.key.slice(0, 200),
       field: record.field.slice(0, 500),
       reason: record.reason.slice(0, 500),
       payload_excerpt: excerpt(record.payload),
@@ -43,15 +64,41 @@ export class SyncQuarantineRepository {
         [scope.userId, scope.provider, scope.shopId, scope.stream, jsonForPostgres(rows)],
       ),
     );
+    await this.prune(scope);
   }
 
-  /** Records that now mapped cleanly leave the quarantine. */
-  async release(scope: QuarantineScope, recordKeys: readonly string[]): Promise<void> {
-    if (recordKeys.length === 0) return;
+  /**
+   * Keeps the user's quarantine for the provider to the newest QUARANTINE_LIMITS.rowsPerProvider
+   * rows by last sighting. Run after every write that adds rows, so it reads at most the bound
+   * plus one page's worth (the primary key's user and provider prefix).
+   */
+  private async prune(scope: QuarantineScope): Promise<void> {
     await inTenantScope(this.db, scope.userId, (db) =>
       db.query(
-        `DELETE FROM sync_quarantine WHERE user_id = $1 AND provider = $2 AND shop_id = $3 AND stream = $4 AND record_key = ANY($5::text[])`,
-        [scope.userId, scope.provider, scope.shopId, scope.stream, [...recordKeys]],
+        `DELETE FROM sync_quarantine q
+         WHERE q.user_id = $1 AND q.provider = $2
+           AND (q.shop_id, q.stream, q.record_key) IN (
+             SELECT k.shop_id, k.stream, k.record_key FROM sync_quarantine k
+             WHERE k.user_id = $1 AND k.provider = $2
+             ORDER BY k.last_seen_at DESC, k.shop_id, k.stream, k.record_key
+             OFFSET $3)`,
+        [scope.userId, scope.provider, QUARANTINE_LIMITS.rowsPerProvider],
+      ),
+    );
+  }
+
+  /**
+   * Records that now mapped cleanly leave the quarantine; so do the provider's rows unseen for
+   * longer than QUARANTINE_LIMITS.maxAgeDays (in the same statement: every page's write calls
+   * this, so the age bound holds even when nothing new is refused).
+   */
+  async release(scope: QuarantineScope, recordKeys: readonly string[]): Promise<void> {
+    await inTenantScope(this.db, scope.userId, (db) =>
+      db.query(
+        `DELETE FROM sync_quarantine WHERE user_id = $1 AND provider = $2
+           AND ((shop_id = $3 AND stream = $4 AND record_key = ANY($5::text[]))
+             OR last_seen_at < now() - make_interval(days => $6))`,
+        [scope.userId, scope.provider, scope.shopId, scope.stream, [...recordKeys], QUARANTINE_LIMITS.maxAgeDays],
       ),
     );
   }

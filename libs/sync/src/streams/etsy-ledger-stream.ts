@@ -114,7 +114,7 @@ export function etsyLedgerStream(api: EtsyLedgerApi, deps: EtsyStreamDeps): Sync
       const windowsLeft = Math.ceil(Math.max(0, pass.until - windowEnd) / ETSY_MAX_LEDGER_WINDOW_SECONDS);
       const pagesLeftInWindow = Math.ceil(Math.max(0, page.count - pass.offset - received) / ETSY_LEDGER_PAGE_SIZE);
       const entryRows = page.entries.map((entry, index) => etsyLedgerEntryRow(entry, page.payloads[index]));
-      const quarantined: QuarantinedRecord[] = quarantinedFrom(page.rejected, `ledger@${windowStart}+${pass.offset}`);
+      const quarantined: QuarantinedRecord[] = quarantinedFrom(page.rejected);
       quarantined.push(...payments.quarantined);
       return {
         next,
@@ -217,7 +217,7 @@ async function fetchPayments(
     list.payments.map((payment, index) => etsyPaymentRow(payment, list.payloads[index])),
   );
   const { rows, quarantined } = partition(outcomes);
-  for (const list of lists) quarantined.push(...quarantinedFrom(list.rejected, 'payments'));
+  for (const list of lists) quarantined.push(...quarantinedFrom(list.rejected));
   return { rows, quarantined, requests: lists.length, pendingSales, pendingRefunds };
 }
 

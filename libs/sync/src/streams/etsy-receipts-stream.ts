@@ -95,7 +95,7 @@ export function etsyReceiptsStream(api: EtsyReceiptsApi, deps: EtsyStreamDeps): 
       const remaining = Math.max(0, page.count - pass.skip - received);
       const outcomes = page.receipts.map((receipt, index) => etsyReceiptRow(receipt, page.payloads[index]));
       const { rows, quarantined } = partition(outcomes);
-      quarantined.push(...quarantinedFrom(page.rejected, `receipts@${pass.afterCreated}+${pass.skip}`));
+      quarantined.push(...quarantinedFrom(page.rejected));
       return {
         next,
         done,

@@ -85,7 +85,7 @@ export function printifyOrdersStream(
         .map((order, index) => ({ order, payload: page.payloads[index] }))
         .filter(({ order }) => deps.syncFromMs === null || order.createdAt.getTime() >= (deps.syncFromMs as number));
       const { rows, quarantined } = partition(wanted.map(({ order, payload }) => printifyOrderRow(order, payload)));
-      quarantined.push(...quarantinedFrom(page.rejected, `orders@page${pass.page}`));
+      quarantined.push(...quarantinedFrom(page.rejected));
       return {
         next,
         done,

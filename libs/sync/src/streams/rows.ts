@@ -169,10 +169,14 @@ export function printifyOrderRow(order: PrintifyOrder, payload: unknown): RowOut
   });
 }
 
-/** The client's rejected records, as quarantine rows (keyed by id, or by position when the id was unreadable). */
-export function quarantinedFrom(rejected: readonly RejectedRecord[], pageLabel: string): QuarantinedRecord[] {
+/**
+ * The client's rejected records, as quarantine rows: keyed by id, or, when the id was unreadable,
+ * by the payload's hash (the repository's quarantineKey), never by the page or position it came
+ * on, which change from fetch to fetch.
+ */
+export function quarantinedFrom(rejected: readonly RejectedRecord[]): QuarantinedRecord[] {
   return rejected.map((record) => ({
-    recordKey: record.id ?? `${pageLabel}#${record.index}`,
+    recordKey: record.id,
     field: record.field,
     reason: record.reason,
     payload: record.payload,
