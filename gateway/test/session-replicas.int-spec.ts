@@ -181,6 +181,9 @@ describe('when the database does not answer the session check', () => {
       }
       // Checked a moment ago: no database round trip needed (within SESSION_CACHE_TTL_MS).
       expect((await call(gateways[0], 'GET', '/api/auth/user', warm)).status).toBe(200);
+      // A route's own database work that gets no connection is busy too (it was a 500).
+      const data = await call(gateways[0], 'GET', '/api/dashboard/metrics?days=30&currency=USD', warm);
+      expect([data.status, data.json?.code, data.headers.get('retry-after')]).toEqual([503, 'service_busy', '2']);
       // Signed out needs no database either.
       expect((await call(gateways[0], 'GET', '/api/auth/user')).status).toBe(204);
       // A logout the store could not record is refused, cookie kept: the session would live on.

@@ -9,7 +9,7 @@ import { Public, SessionOptional } from './public.decorator';
 import { sessionCookieName, sessionCookieOptions } from './session-cookie';
 import { knownDeviceCookieName, knownDeviceCookieOptions } from './throttles/known-device-cookie';
 import type { SignInOrigin } from './throttles/sign-in-throttle.service';
-import { serviceBusy } from './session.guard';
+import { serviceBusy } from '../http/service-busy';
 import { SessionsService } from './sessions.service';
 import { CurrentUser, publicUser, type SignedInUser } from './signed-in-user';
 

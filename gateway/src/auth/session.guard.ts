@@ -4,17 +4,7 @@ import { AuthGuard } from '@nestjs/passport';
 import { shortReason } from '@pod/queue';
 import { IS_PUBLIC_KEY, SESSION_OPTIONAL_KEY } from './public.decorator';
 import { ApiException } from '../http/api-exception';
-
-/** What a client hears when the session check could not reach PostgreSQL: the session still stands. */
-export const SERVICE_BUSY_MESSAGE = 'Service busy, retrying. Please wait a moment.';
-export const SERVICE_BUSY_RETRY_AFTER_SECONDS = 2;
-
-/** 503 `service_busy`: the session store did not answer, the session itself still stands. */
-export function serviceBusy(): ApiException {
-  return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, 'service_busy', SERVICE_BUSY_MESSAGE, {
-    retryAfterSeconds: SERVICE_BUSY_RETRY_AFTER_SECONDS,
-  });
-}
+import { serviceBusy } from '../http/service-busy';
 
 /**
  * Global: every route needs a live session unless marked @Public(); @SessionOptional() routes

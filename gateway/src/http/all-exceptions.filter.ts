@@ -2,9 +2,11 @@ import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter }
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ApiErrorBody, ApiErrorCode } from '@pod/contracts';
+import { isDatabaseUnavailable } from '@pod/observability';
 import type { SpaFallback } from './static-web';
 import { ApiException } from './api-exception';
 import { RequestBodyRejected } from './security';
+import { serviceBusy } from './service-busy';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -81,15 +83,19 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   /** Also called for errors Fastify raises before a route is found (see framework-errors.ts). */
-  replyWithError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  replyWithError(thrown: unknown, request: FastifyRequest, reply: FastifyReply): void {
     if (reply.sent) return;
+    // A route whose database work could not get a connection in time is busy, not broken: the
+    // web app keeps the user where they are and asks again (the session check does the same).
+    const exception = isDatabaseUnavailable(thrown) ? serviceBusy() : thrown;
     const body = toErrorBody(exception, request.id);
     if (body.statusCode === 404 && this.spa?.serves(request)) {
       this.spa.send(reply);
       return;
     }
     if (body.statusCode >= 500) {
-      this.logger.error({ err: exception, reqId: request.id, event: 'http.error' }, 'request failed');
+      // The cause itself (a pool timeout, say) is what the operator needs; the logger's serializer drops values.
+      this.logger.error({ err: thrown, reqId: request.id, event: 'http.error' }, 'request failed');
     } else if (body.statusCode !== 404) {
       this.logger.info({ reqId: request.id, statusCode: body.statusCode, event: 'http.rejected' }, body.message);
     }

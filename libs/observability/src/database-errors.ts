@@ -88,3 +88,34 @@ export function statementName(query: string): string {
   const hash = createHash('sha256').update(query).digest('hex').slice(0, 8);
   return `${verb}${table ? ` ${table}` : ''}#${hash}`;
 }
+
+/**
+ * SQLSTATEs that say the server could not take the work now, not that the statement was wrong:
+ * class 08 (connection exceptions), too many connections, the server shutting down or starting,
+ * and a statement cancelled by statement_timeout under load.
+ */
+const UNAVAILABLE_STATES = /^(08...|53300|57P01|57P02|57P03|57014)$/;
+/** What pg and pg-pool throw, with no SQLSTATE, when no connection could be had or it dropped. */
+const UNAVAILABLE_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Client has encountered a connection error',
+];
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
+
+/**
+ * Whether an error means PostgreSQL could not be reached or could not take the work in time
+ * (the pool's wait ran out, the server refused or restarted): a busy service to answer with
+ * 503 and Retry-After, not a fault to answer with 500. TypeORM's QueryFailedError carries the
+ * driver's error as `driverError`.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const { code, message, severity, driverError } = error as Record<string, unknown>;
+  if (driverError && driverError !== error && isDatabaseUnavailable(driverError)) return true;
+  // FATAL ends the session: the server refused or dropped the connection (e.g. 55000, the
+  // database not accepting connections), whatever the SQLSTATE.
+  if (severity === 'FATAL' || severity === 'PANIC') return true;
+  if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((text) => message.startsWith(text));
+}

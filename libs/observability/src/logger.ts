@@ -39,6 +39,7 @@ export { errorForLog } from './error-for-log';
 export {
   databaseErrorText,
   isDatabaseError,
+  isDatabaseUnavailable,
   loggableErrorMessage,
   statementName,
   summarizeDatabaseError,
