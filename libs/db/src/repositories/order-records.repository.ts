@@ -3,10 +3,8 @@ import { OrderRecordEntity } from '../entities/order-record.entity';
 import { isUuid, type Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DashboardRollupsRepository } from './dashboard-rollups.repository';
+import { OrderCountsRepository } from './order-counts.repository';
 import { jsonForPostgres } from './synced-rows';
-
-/** The text the Orders search matches (case-insensitive substring), as the trigram index has it. */
-export const ORDER_SEARCH_TEXT_SQL = `(coalesce(etsy_receipt_id, '') || ' ' || coalesce(printify_order_id, '') || ' ' || coalesce(customer_name, '') || ' ' || coalesce(product_title, ''))`;
 
 /** The per-user lock every rewrite of a user's records takes (the matcher, the profit writer, the user's edits). */
 const USER_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('order_record:' || $1, 0))`;
@@ -141,6 +139,7 @@ export class OrderRecordsRepository {
       );
     }
     await rollups.refreshDays(userId, days);
+    await new OrderCountsRepository(db).refreshDays(userId, days);
     return { added: changes.inserts.length, changed: changes.updates.length, removed: changes.deletes.length };
   }
 
@@ -196,6 +195,7 @@ export class OrderRecordsRepository {
     );
     // The pair keeps the receipt's date: the days of both records before cover it.
     await rollups.refreshDays(userId, days);
+    await new OrderCountsRepository(db).refreshDays(userId, days);
     return { id: receiptSide.id };
   }
 }

@@ -2,7 +2,7 @@ import type { DisplayCurrencyCode, StoredFiguresState, StoredOrderBreakdown } fr
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DashboardRollupsRepository, FIGURES_JOIN_SQL } from './dashboard-rollups.repository';
-import { ORDER_SEARCH_TEXT_SQL } from './order-records.repository';
+import { OrderCountsRepository } from './order-counts.repository';
 
 /** One order record with its stored figures in one display currency, as the lists read it. */
 export interface OrderViewRow {
@@ -109,9 +109,6 @@ function toRow(row: Record<string, unknown>): OrderViewRow {
 
 const viewSql = (filter: OrderListFilter) => (filter.archived ? `r.archived_at IS NOT NULL` : `r.archived_at IS NULL`);
 
-/** `%`, `_` and `\` taken literally in an ILIKE pattern. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * The reads of the Orders, Order Matching and Dashboard pages: every statement scoped by the
  * user, filtered, counted, summed and paged in SQL (product spec Part 2, point 10). Lists sort
@@ -125,8 +122,11 @@ export class OrderViewsRepository {
   private filterSql(filter: OrderListFilter, params: unknown[], withTab: boolean): string {
     const parts = ['true'];
     if (filter.search) {
-      params.push(`%${likeLiteral(filter.search)}%`);
-      parts.push(`${ORDER_SEARCH_TEXT_SQL} ILIKE $${params.length}`);
+      // The user's records whose searched text contains the term (ILIKE; `%`, `_` and `\` literal), found
+      // through the trigram index by a function that reads only this transaction's user: under
+      // row-level security no index answers an ILIKE condition (migration 1765520000000).
+      params.push(filter.search);
+      parts.push(`r.id IN (SELECT order_search_ids($${params.length}))`);
     }
     if (filter.status) {
       params.push(filter.status);
@@ -160,27 +160,33 @@ export class OrderViewsRepository {
     return rows.map(toRow);
   }
 
-  /** All counts of the Orders page in one pass over the user's records of the view. */
+  /**
+   * The counts of the Orders page: the view's total and, without a search, the tabs' counts from
+   * order_count_day (O(days), not O(records)); with a search, the tabs count the search's hits.
+   */
   async listCounts(userId: string, filter: OrderListFilter): Promise<OrderListCounts> {
-    const params: unknown[] = [userId];
-    const filtered = this.filterSql(filter, params, false);
-    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(
-        `SELECT count(*) AS total,
-           count(*) FILTER (WHERE ${filtered}) AS all_tab,
-           count(*) FILTER (WHERE ${filtered} AND r.etsy_receipt_id IS NOT NULL) AS etsy_tab,
-           count(*) FILTER (WHERE ${filtered} AND r.printify_order_id IS NOT NULL) AS printify_tab
-         FROM order_record r WHERE r.user_id = $1 AND ${viewSql(filter)}`,
+    const { total, all, etsy, printify } = await inTenantScope(this.db, userId, async (db) => {
+      const counts = await new OrderCountsRepository(db).counts(userId, filter);
+      if (!filter.search) return counts;
+      const params: unknown[] = [userId];
+      const filtered = this.filterSql(filter, params, false);
+      const rows: Record<string, unknown>[] = await db.query(
+        `SELECT count(*) AS all_tab,
+           count(*) FILTER (WHERE r.etsy_receipt_id IS NOT NULL) AS etsy_tab,
+           count(*) FILTER (WHERE r.printify_order_id IS NOT NULL) AS printify_tab
+         FROM order_record r WHERE r.user_id = $1 AND ${viewSql(filter)} AND ${filtered}`,
         params,
-      ),
-    );
-    const row = rows[0] ?? {};
-    const tabCounts = {
-      all: safeInteger(row.all_tab),
-      etsy: safeInteger(row.etsy_tab),
-      printify: safeInteger(row.printify_tab),
-    };
-    return { total: safeInteger(row.total), filteredTotal: tabCounts[filter.source], tabCounts };
+      );
+      const row = rows[0] ?? {};
+      return {
+        total: counts.total,
+        all: safeInteger(row.all_tab),
+        etsy: safeInteger(row.etsy_tab),
+        printify: safeInteger(row.printify_tab),
+      };
+    });
+    const tabCounts = { all, etsy, printify };
+    return { total, filteredTotal: tabCounts[filter.source], tabCounts };
   }
 
   /** The Order Matching page: active orders dated in [from, to), optionally of one status. */
