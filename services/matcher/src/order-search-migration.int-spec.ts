@@ -38,7 +38,7 @@ afterAll(async () => {
 const schemaObjects = () =>
   queryDatabase<{ name: string }>(
     database.url,
-    `SELECT proname AS name FROM pg_proc WHERE proname = 'order_search_ids'
+    `SELECT proname AS name FROM pg_proc WHERE proname = 'order_search_hits'
      UNION ALL SELECT relname FROM pg_class
        WHERE relname IN ('order_count_day', 'order_record_user_search_idx', 'order_record_undated_idx', 'order_record_archived_idx')
      ORDER BY 1`,
@@ -99,7 +99,7 @@ it('goes down to the schema before it and up again, backfilling the counts of ex
   expect(before.counts).toMatchObject({ total: 4, tabCounts: { all: 4, etsy: 4, printify: 0 } });
   // The function is the app role's to call, and answers only the scoped user.
   const hits = await withTenant(app, users[1], (manager) =>
-    manager.query(`SELECT count(*)::int AS n FROM order_search_ids('smith')`),
+    manager.query(`SELECT count(*)::int AS n FROM order_search_hits('smith')`),
   );
   expect(hits).toEqual([{ n: 6 }]);
 });

@@ -18,7 +18,7 @@ import {
 import { UserMatcher } from './user-matcher';
 
 /**
- * The Orders search through order_search_ids (migration 1765520000000) against the search it
+ * The Orders search through order_search_hits (migration 1765520000000) against the search it
  * replaced: `ILIKE '%term%'` over the same text, `%`, `_` and `\` literal, read as the table
  * owner (no row-level security). Same pages and counts for every term, view and filter; another
  * user's rows never; no rows without a scope; the trigram index answers a term of three letters.
@@ -215,13 +215,13 @@ it("never answers another user's rows, and nothing without a scope", async () =>
     expect(page.length).toBeGreaterThan(0);
     expect(page.filter((row) => bIds.has(row.id))).toEqual([]);
     const direct = await withTenant(dataSource, a, (manager) =>
-      manager.query(`SELECT id FROM order_search_ids($1) AS id`, [search]),
+      manager.query(`SELECT id FROM order_search_hits($1)`, [search]),
     );
     expect((direct as { id: string }[]).filter((row) => bIds.has(row.id))).toEqual([]);
   }
   // The app role outside a transaction's scope, and with a forged empty scope: no row.
-  expect(await dataSource.query(`SELECT count(*)::int AS n FROM order_search_ids('mith')`)).toEqual([{ n: 0 }]);
-  await expect(dataSource.query(`SELECT count(*)::int AS n FROM order_search_ids(NULL)`)).resolves.toEqual([{ n: 0 }]);
+  expect(await dataSource.query(`SELECT count(*)::int AS n FROM order_search_hits('mith')`)).toEqual([{ n: 0 }]);
+  await expect(dataSource.query(`SELECT count(*)::int AS n FROM order_search_hits(NULL)`)).resolves.toEqual([{ n: 0 }]);
 });
 
 it('finds a three-letter term through the trigram index, fetching only the hits, as the app role under row-level security', async () => {
@@ -246,7 +246,7 @@ it('finds a three-letter term through the trigram index, fetching only the hits,
       return { hits, scans: after.scans - before.scans, rows: after.rows - before.rows };
     };
     return {
-      function: await measure(`SELECT id FROM order_search_ids('ngs') AS id`),
+      function: await measure(`SELECT id FROM order_search_hits('ngs')`),
       // The same condition in the app role's own query: row-level security keeps ILIKE out of any
       // index condition, so every record of the user is read (through an index on user_id at best).
       direct: await measure(

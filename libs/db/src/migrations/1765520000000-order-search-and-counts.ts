@@ -10,7 +10,7 @@ const SEARCH_TEXT = (alias: string) =>
  * (`app.user_id`), never another's: the static tenant-scope check lets only their allowlisted
  * callers name them, as it does the cross-user ones of 1765400000000.
  */
-export const TENANT_DEFINER_FUNCTIONS: readonly string[] = ['order_search_ids'];
+export const TENANT_DEFINER_FUNCTIONS: readonly string[] = ['order_search_hits'];
 
 /**
  * One row per (user, UTC day of order_date, archived, status, which sides): how many records.
@@ -23,6 +23,9 @@ export const ORDER_COUNT_DAY_BACKFILL_SQL = `
       FROM order_record r WHERE r.order_date IS NOT NULL
       GROUP BY 1, 2, 3, 4, 5, 6`;
 
+/** What the search answers of each hit: what the Orders page filters, counts and sorts by (the user's own fields). */
+const HIT_COLUMNS = `r.id, r.order_date, r.status, r.archived_at, r.etsy_receipt_id, r.printify_order_id`;
+
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const SCOPED_USER = `nullif(current_setting('app.user_id', true), '')::uuid`;
 
@@ -32,7 +35,7 @@ const SCOPED_USER = `nullif(current_setting('app.user_id', true), '')::uuid`;
  *
  * - **Search through an index, under row-level security.** PostgreSQL never uses ILIKE (not
  *   leakproof) as an index condition on a table under RLS, so the search cannot be a condition
- *   of the app role's query. `order_search_ids(term)` runs as the tables' owner (SECURITY
+ *   of the app role's query. `order_search_hits(term)` runs as the tables' owner (SECURITY
  *   DEFINER, search_path pinned, EXECUTE for the app role only) and takes only the search term:
  *   the user is the calling transaction's `app.user_id`, so it can never answer another user's
  *   rows, and without a scope it answers none. Terms with three letters or digits in a row go
@@ -81,7 +84,8 @@ export class OrderSearchAndCounts1765520000000 implements MigrationInterface {
     // EXECUTE, not a static statement: the trigram path must be planned for the term itself
     // (a generic plan cannot know it has trigrams).
     await queryRunner.query(`
-      CREATE FUNCTION ${s}.order_search_ids(term text) RETURNS SETOF uuid
+      CREATE FUNCTION ${s}.order_search_hits(term text)
+        RETURNS TABLE (id uuid, order_date timestamptz, status text, archived_at timestamptz, etsy_receipt_id text, printify_order_id text)
       LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
       DECLARE
         scoped uuid := nullif(current_setting('app.user_id', true), '')::uuid;
@@ -91,21 +95,21 @@ export class OrderSearchAndCounts1765520000000 implements MigrationInterface {
         END IF;
         IF term ~ '[[:alnum:]]{3}' THEN
           RETURN QUERY EXECUTE format(
-            $q$SELECT r.id FROM %I.order_record r WHERE r.user_id = $1 AND ${SEARCH_TEXT('r')} ILIKE $2$q$, ${quoteLiteralSql(schema)})
+            $q$SELECT ${HIT_COLUMNS} FROM %I.order_record r WHERE r.user_id = $1 AND ${SEARCH_TEXT('r')} ILIKE $2$q$, ${quoteLiteralSql(schema)})
             USING scoped, '%' || replace(replace(replace(term, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%';
         ELSE
-          RETURN QUERY SELECT r.id FROM ${s}.order_record r
+          RETURN QUERY SELECT ${HIT_COLUMNS} FROM ${s}.order_record r
             WHERE r.user_id = scoped AND strpos(lower(${SEARCH_TEXT('r')}), lower(term)) > 0;
         END IF;
       END $fn$`);
-    await queryRunner.query(`REVOKE ALL ON FUNCTION ${s}.order_search_ids(text) FROM PUBLIC`);
-    await queryRunner.query(`GRANT EXECUTE ON FUNCTION ${s}.order_search_ids(text) TO ${APP_ROLE}`);
+    await queryRunner.query(`REVOKE ALL ON FUNCTION ${s}.order_search_hits(text) FROM PUBLIC`);
+    await queryRunner.query(`GRANT EXECUTE ON FUNCTION ${s}.order_search_hits(text) TO ${APP_ROLE}`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     const [{ schema }] = (await queryRunner.query(`SELECT current_schema() AS schema`)) as { schema: string }[];
     const s = quoteIdent(schema);
-    await queryRunner.query(`DROP FUNCTION ${s}.order_search_ids(text)`);
+    await queryRunner.query(`DROP FUNCTION ${s}.order_search_hits(text)`);
     await queryRunner.query(`DROP TABLE ${s}.order_count_day`);
     await queryRunner.query(`DROP INDEX ${s}.order_record_archived_idx`);
     await queryRunner.query(`DROP INDEX ${s}.order_record_undated_idx`);

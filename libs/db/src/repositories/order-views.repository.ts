@@ -107,7 +107,17 @@ function toRow(row: Record<string, unknown>): OrderViewRow {
   };
 }
 
-const viewSql = (filter: OrderListFilter) => (filter.archived ? `r.archived_at IS NOT NULL` : `r.archived_at IS NULL`);
+/** The searched text, as order_search_hits searches it (migration 1765520000000). */
+const SEARCH_TEXT_SQL = `(coalesce(r.etsy_receipt_id, '') || ' ' || coalesce(r.printify_order_id, '') || ' ' || coalesce(r.customer_name, '') || ' ' || coalesce(r.product_title, ''))`;
+
+/** `%`, `_` and `\` taken literally in an ILIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Whether the term has three letters or digits in a row: what the trigram index can answer (the function's own test). */
+const hasTrigram = (term: string) => /[\p{L}\p{N}]{3}/u.test(term);
+
+const viewSql = (filter: OrderListFilter, alias = 'r') =>
+  filter.archived ? `${alias}.archived_at IS NOT NULL` : `${alias}.archived_at IS NULL`;
 
 /**
  * The reads of the Orders, Order Matching and Dashboard pages: every statement scoped by the
@@ -118,27 +128,35 @@ const viewSql = (filter: OrderListFilter) => (filter.archived ? `r.archived_at I
 export class OrderViewsRepository {
   constructor(private readonly db: Db) {}
 
-  /** The filters of a list (search, status, date, and the tab when asked), their parameters appended to `params`. */
-  private filterSql(filter: OrderListFilter, params: unknown[], withTab: boolean): string {
+  /**
+   * The status, date and (when asked) tab filters of a list on `alias` (order_record, or the
+   * search's hits, which carry the same columns), their parameters appended to `params`.
+   */
+  private filterSql(filter: OrderListFilter, params: unknown[], withTab: boolean, alias = 'r'): string {
     const parts = ['true'];
-    if (filter.search) {
-      // The user's records whose searched text contains the term (ILIKE; `%`, `_` and `\` literal), found
-      // through the trigram index by a function that reads only this transaction's user: under
-      // row-level security no index answers an ILIKE condition (migration 1765520000000).
-      params.push(filter.search);
-      parts.push(`r.id IN (SELECT order_search_ids($${params.length}))`);
-    }
     if (filter.status) {
       params.push(filter.status);
-      parts.push(`r.status = $${params.length}`);
+      parts.push(`${alias}.status = $${params.length}`);
     }
     if (filter.since) {
       params.push(filter.since);
-      parts.push(`r.order_date >= $${params.length}`);
+      parts.push(`${alias}.order_date >= $${params.length}`);
     }
-    if (withTab && filter.source === 'etsy') parts.push(`r.etsy_receipt_id IS NOT NULL`);
-    if (withTab && filter.source === 'printify') parts.push(`r.printify_order_id IS NOT NULL`);
+    if (withTab && filter.source === 'etsy') parts.push(`${alias}.etsy_receipt_id IS NOT NULL`);
+    if (withTab && filter.source === 'printify') parts.push(`${alias}.printify_order_id IS NOT NULL`);
     return parts.join(' AND ');
+  }
+
+  /**
+   * The search's hits of the view that the filters keep: the user's records whose searched text
+   * contains the term (ILIKE; `%`, `_` and `\` literal), found by order_search_hits, which reads
+   * only this transaction's user and uses the trigram index (under row-level security no index
+   * answers an ILIKE condition of ours: migration 1765520000000). `h` is the hit; params appended.
+   */
+  private hitsSql(filter: OrderListFilter & { search: string }, params: unknown[], withTab: boolean): string {
+    params.push(filter.search);
+    const term = `$${params.length}`;
+    return `order_search_hits(${term}) h WHERE ${viewSql(filter, 'h')} AND ${this.filterSql(filter, params, withTab, 'h')}`;
   }
 
   async listPage(
@@ -149,13 +167,27 @@ export class OrderViewsRepository {
     offset: number,
   ): Promise<OrderViewRow[]> {
     const params: unknown[] = [userId, currency];
-    const where = `r.user_id = $1 AND ${viewSql(filter)} AND ${this.filterSql(filter, params, true)}`;
-    params.push(limit, offset);
+    const order = (alias: string) => `ORDER BY ${alias}.order_date DESC, ${alias}.id DESC`;
+    let whereAndOrder: string;
+    if (filter.search && !hasTrigram(filter.search)) {
+      // A term no trigram answers (1-2 letters, mostly) matches many records: walking the list
+      // newest first and filtering stops after a page of them, where the function would scan all.
+      params.push(`%${likeLiteral(filter.search)}%`);
+      whereAndOrder = `r.user_id = $1 AND ${viewSql(filter)} AND ${SEARCH_TEXT_SQL} ILIKE $${params.length} AND ${this.filterSql(filter, params, true)}`;
+      params.push(limit, offset);
+      whereAndOrder += ` ${order('r')} LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    } else if (filter.search) {
+      // Paged among the hits (which carry the date), so only the page's records are read whole.
+      const hits = this.hitsSql({ ...filter, search: filter.search }, params, true);
+      params.push(limit, offset);
+      whereAndOrder = `r.user_id = $1 AND r.id IN (SELECT h.id FROM ${hits} ${order('h')} LIMIT $${params.length - 1} OFFSET $${params.length}) ${order('r')}`;
+    } else {
+      whereAndOrder = `r.user_id = $1 AND ${viewSql(filter)} AND ${this.filterSql(filter, params, true)}`;
+      params.push(limit, offset);
+      whereAndOrder += ` ${order('r')} LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    }
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(
-        `${ROW_SELECT('$2')} WHERE ${where} ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
-        params,
-      ),
+      db.query(`${ROW_SELECT('$2')} WHERE ${whereAndOrder}`, params),
     );
     return rows.map(toRow);
   }
@@ -168,13 +200,12 @@ export class OrderViewsRepository {
     const { total, all, etsy, printify } = await inTenantScope(this.db, userId, async (db) => {
       const counts = await new OrderCountsRepository(db).counts(userId, filter);
       if (!filter.search) return counts;
-      const params: unknown[] = [userId];
-      const filtered = this.filterSql(filter, params, false);
+      const params: unknown[] = [];
       const rows: Record<string, unknown>[] = await db.query(
         `SELECT count(*) AS all_tab,
-           count(*) FILTER (WHERE r.etsy_receipt_id IS NOT NULL) AS etsy_tab,
-           count(*) FILTER (WHERE r.printify_order_id IS NOT NULL) AS printify_tab
-         FROM order_record r WHERE r.user_id = $1 AND ${viewSql(filter)} AND ${filtered}`,
+           count(*) FILTER (WHERE h.etsy_receipt_id IS NOT NULL) AS etsy_tab,
+           count(*) FILTER (WHERE h.printify_order_id IS NOT NULL) AS printify_tab
+         FROM ${this.hitsSql({ ...filter, search: filter.search }, params, false)}`,
         params,
       );
       const row = rows[0] ?? {};

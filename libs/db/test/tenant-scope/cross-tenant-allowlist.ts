@@ -21,8 +21,8 @@ export const CROSS_TENANT_ALLOWLIST: readonly CrossTenantEntry[] = [
   // The Orders search: not cross-user, but SECURITY DEFINER so that the trigram index can answer it under RLS.
   {
     owner: 'OrderViewsRepository.filterSql',
-    why: 'The Orders search runs as the table owner so that ILIKE can be an index condition (RLS keeps it out of one); order_search_ids takes only the term and reads the user from the transaction scope (app.user_id), so it answers only that user and nothing unscoped (migration 1765520000000).',
-    definer: 'order_search_ids',
+    why: 'The Orders search runs as the table owner so that ILIKE can be an index condition (RLS keeps it out of one); order_search_hits takes only the term and reads the user from the transaction scope (app.user_id), so it answers only that user and nothing unscoped (migration 1765520000000).',
+    definer: 'order_search_hits',
   },
   // The scheduler: the resync fan-out pages through every connected shop.
   {
