@@ -67,7 +67,7 @@ describe('the application code', () => {
   it('is really read: the order reads and writes, the sync upserts and the profit writer are seen as tenant statements', () => {
     for (const owner of [
       'OrderViewsRepository.listPage',
-      'OrderViewsRepository.listCounts',
+      'OrderCountsRepository.counts',
       'OrderCountsRepository.refreshDays',
       'OrderViewsRepository.dashboard',
       'OrderRecordsRepository.writeChanges',

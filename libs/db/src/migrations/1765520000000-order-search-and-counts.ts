@@ -38,7 +38,8 @@ const SCOPED_USER = `nullif(current_setting('app.user_id', true), '')::uuid`;
  *   of the app role's query. `order_search_hits(term)` runs as the tables' owner (SECURITY
  *   DEFINER, search_path pinned, EXECUTE for the app role only) and takes only the search term:
  *   the user is the calling transaction's `app.user_id`, so it can never answer another user's
- *   rows, and without a scope it answers none. Terms with three letters or digits in a row go
+ *   rows, and without a scope it answers none. It answers each hit's id, date, status, archive
+ *   time and sides (the user's own fields the page filters, counts and sorts by). Terms with three letters or digits in a row go
  *   through `order_record_user_search_idx`, a GIN index over (user_id, the searched text's
  *   trigrams) (btree_gin, a trusted extension like pg_trgm); shorter ones, which no trigram can
  *   answer, are a scan of the user's records in the function (no per-row policy). Either way it

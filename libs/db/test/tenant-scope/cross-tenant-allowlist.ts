@@ -20,7 +20,7 @@ const SYNC_RUN_BY_ID =
 export const CROSS_TENANT_ALLOWLIST: readonly CrossTenantEntry[] = [
   // The Orders search: not cross-user, but SECURITY DEFINER so that the trigram index can answer it under RLS.
   {
-    owner: 'OrderViewsRepository.filterSql',
+    owner: 'OrderViewsRepository.hitsSql',
     why: 'The Orders search runs as the table owner so that ILIKE can be an index condition (RLS keeps it out of one); order_search_hits takes only the term and reads the user from the transaction scope (app.user_id), so it answers only that user and nothing unscoped (migration 1765520000000).',
     definer: 'order_search_hits',
   },
