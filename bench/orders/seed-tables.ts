@@ -1,4 +1,5 @@
 import { DASHBOARD_DAY_BACKFILL_SQL } from '../../libs/db/src/migrations/1765300000000-dashboard-rollups';
+import { ORDER_COUNT_DAY_BACKFILL_SQL } from '../../libs/db/src/migrations/1765520000000-order-search-and-counts';
 
 /**
  * The set-based inserts from the seed plan (seed-plan.ts) into the real tables, in an order the
@@ -189,5 +190,7 @@ function allSeedTableStatements(now: Date): Array<[label: string, sql: string]> 
     ],
     // Their dashboard rollup, as the writers of those rows would have kept it (the big seller has no record yet).
     ["other sellers' dashboard_day", DASHBOARD_DAY_BACKFILL_SQL],
+    // And their Orders counts (order_count_day), as the record writers keep them.
+    ["other sellers' order_count_day", ORDER_COUNT_DAY_BACKFILL_SQL],
   ];
 }

@@ -16,6 +16,7 @@ const SEEDED_TABLES = [
   'order_record',
   'order_profit',
   'dashboard_day',
+  'order_count_day',
 ];
 
 export interface SeededDatabase {

@@ -6,6 +6,7 @@ import { EtsyReceiptEntity } from './etsy-receipt.entity';
 import { MatchRunEntity } from './match-run.entity';
 import { FxRateEntity } from './fx-rate.entity';
 import { OAuthStateEntity } from './oauth-state.entity';
+import { OrderCountDayEntity } from './order-count-day.entity';
 import { OrderProfitEntity } from './order-profit.entity';
 import { OrderRecordEntity } from './order-record.entity';
 import { PrintifyOrderLineEntity } from './printify-order-line.entity';
@@ -26,6 +27,7 @@ export {
   MatchRunEntity,
   FxRateEntity,
   OAuthStateEntity,
+  OrderCountDayEntity,
   OrderProfitEntity,
   OrderRecordEntity,
   PrintifyOrderEntity,
@@ -42,6 +44,7 @@ export const ALL_ENTITIES = [
   SessionEntity,
   ProviderConnectionEntity,
   OAuthStateEntity,
+  OrderCountDayEntity,
   SyncRunEntity,
   SyncCursorEntity,
   EtsyReceiptEntity,

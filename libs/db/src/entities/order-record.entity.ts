@@ -50,6 +50,11 @@ const confidenceTransformer: ValueTransformer = {
 })
 @Index('order_record_list_idx', ['userId', 'orderDate', 'id'], { where: 'archived_at IS NULL' })
 @Index('order_record_status_idx', ['userId', 'status', 'orderDate'], { where: 'archived_at IS NULL' })
+// The archived view's list, and the undated records the Orders counts read from the rows (migration 1765520000000).
+@Index('order_record_archived_idx', ['userId', 'orderDate', 'id'], { where: 'archived_at IS NOT NULL' })
+@Index('order_record_undated_idx', ['userId'], { where: 'order_date IS NULL' })
+// A GIN index over (user_id, the searched text's trigrams) TypeORM cannot declare (see the migration).
+@Index('order_record_user_search_idx', { synchronize: false })
 export class OrderRecordEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'order_record_pkey' })
   id: string;

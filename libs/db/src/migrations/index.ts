@@ -13,6 +13,7 @@ import { TenantScope1764900000000 } from './1764900000000-tenant-scope';
 import { OrderSearchUnindexed1765000000000 } from './1765000000000-order-search-unindexed';
 import { DashboardRollups1765300000000 } from './1765300000000-dashboard-rollups';
 import { RlsEveryTable1765400000000 } from './1765400000000-rls-every-table';
+import { OrderSearchAndCounts1765520000000 } from './1765520000000-order-search-and-counts';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const ALL_MIGRATIONS = [
   OrderSearchUnindexed1765000000000,
   DashboardRollups1765300000000,
   RlsEveryTable1765400000000,
+  OrderSearchAndCounts1765520000000,
 ];

@@ -25,6 +25,7 @@ export * from './match-runs.repository';
 export * from './matching-inputs.repository';
 export * from './oauth-states.repository';
 export * from './order-views.repository';
+export * from './order-counts.repository';
 export * from './order-details.repository';
 export * from './order-edits.repository';
 export * from './order-profits.repository';

@@ -4,6 +4,7 @@ import { isLockWaitTimeout, returnedRows } from './database-session';
 import { OrderRecordsRepository } from './order-records.repository';
 import { withTenant } from './tenant-scope';
 import { DashboardRollupsRepository } from './dashboard-rollups.repository';
+import { OrderCountsRepository } from './order-counts.repository';
 
 /** 'busy': the user's matching lock was not free within EDIT_LOCK_WAIT_MS (a matcher or profit run holds it). */
 export type EditOutcome = { ids: string[] } | 'not_found' | 'conflict' | 'busy';
@@ -67,7 +68,9 @@ export class OrderEditsRepository {
       );
       const ids = [recordId, ...inserted.map((row) => row.id)];
       const rollups = new DashboardRollupsRepository(manager);
-      await rollups.refreshDays(userId, await rollups.daysOf(userId, ids));
+      const days = await rollups.daysOf(userId, ids);
+      await rollups.refreshDays(userId, days);
+      await new OrderCountsRepository(manager).refreshDays(userId, days);
       return { ids };
     });
   }
@@ -85,7 +88,9 @@ export class OrderEditsRepository {
       );
       const ids = updated.map((row) => row.id);
       const rollups = new DashboardRollupsRepository(manager);
-      await rollups.refreshDays(userId, await rollups.daysOf(userId, ids));
+      const days = await rollups.daysOf(userId, ids);
+      await rollups.refreshDays(userId, days);
+      await new OrderCountsRepository(manager).refreshDays(userId, days);
       return { ids };
     });
   }

@@ -2,7 +2,7 @@ import type { DisplayCurrencyCode, StoredFiguresState, StoredOrderBreakdown } fr
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DashboardRollupsRepository, FIGURES_JOIN_SQL } from './dashboard-rollups.repository';
-import { ORDER_SEARCH_TEXT_SQL } from './order-records.repository';
+import { OrderCountsRepository } from './order-counts.repository';
 
 /** One order record with its stored figures in one display currency, as the lists read it. */
 export interface OrderViewRow {
@@ -107,10 +107,17 @@ function toRow(row: Record<string, unknown>): OrderViewRow {
   };
 }
 
-const viewSql = (filter: OrderListFilter) => (filter.archived ? `r.archived_at IS NOT NULL` : `r.archived_at IS NULL`);
+/** The searched text, as order_search_hits searches it (migration 1765520000000). */
+const SEARCH_TEXT_SQL = `(coalesce(r.etsy_receipt_id, '') || ' ' || coalesce(r.printify_order_id, '') || ' ' || coalesce(r.customer_name, '') || ' ' || coalesce(r.product_title, ''))`;
 
 /** `%`, `_` and `\` taken literally in an ILIKE pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Whether the term has three letters or digits in a row: what the trigram index can answer (the function's own test). */
+const hasTrigram = (term: string) => /[\p{L}\p{N}]{3}/u.test(term);
+
+const viewSql = (filter: OrderListFilter, alias = 'r') =>
+  filter.archived ? `${alias}.archived_at IS NOT NULL` : `${alias}.archived_at IS NULL`;
 
 /**
  * The reads of the Orders, Order Matching and Dashboard pages: every statement scoped by the
@@ -121,24 +128,35 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 export class OrderViewsRepository {
   constructor(private readonly db: Db) {}
 
-  /** The filters of a list (search, status, date, and the tab when asked), their parameters appended to `params`. */
-  private filterSql(filter: OrderListFilter, params: unknown[], withTab: boolean): string {
+  /**
+   * The status, date and (when asked) tab filters of a list on `alias` (order_record, or the
+   * search's hits, which carry the same columns), their parameters appended to `params`.
+   */
+  private filterSql(filter: OrderListFilter, params: unknown[], withTab: boolean, alias = 'r'): string {
     const parts = ['true'];
-    if (filter.search) {
-      params.push(`%${likeLiteral(filter.search)}%`);
-      parts.push(`${ORDER_SEARCH_TEXT_SQL} ILIKE $${params.length}`);
-    }
     if (filter.status) {
       params.push(filter.status);
-      parts.push(`r.status = $${params.length}`);
+      parts.push(`${alias}.status = $${params.length}`);
     }
     if (filter.since) {
       params.push(filter.since);
-      parts.push(`r.order_date >= $${params.length}`);
+      parts.push(`${alias}.order_date >= $${params.length}`);
     }
-    if (withTab && filter.source === 'etsy') parts.push(`r.etsy_receipt_id IS NOT NULL`);
-    if (withTab && filter.source === 'printify') parts.push(`r.printify_order_id IS NOT NULL`);
+    if (withTab && filter.source === 'etsy') parts.push(`${alias}.etsy_receipt_id IS NOT NULL`);
+    if (withTab && filter.source === 'printify') parts.push(`${alias}.printify_order_id IS NOT NULL`);
     return parts.join(' AND ');
+  }
+
+  /**
+   * The search's hits of the view that the filters keep: the user's records whose searched text
+   * contains the term (ILIKE; `%`, `_` and `\` literal), found by order_search_hits, which reads
+   * only this transaction's user and uses the trigram index (under row-level security no index
+   * answers an ILIKE condition of ours: migration 1765520000000). `h` is the hit; params appended.
+   */
+  private hitsSql(filter: OrderListFilter & { search: string }, params: unknown[], withTab: boolean): string {
+    params.push(filter.search);
+    const term = `$${params.length}`;
+    return `order_search_hits(${term}) h WHERE ${viewSql(filter, 'h')} AND ${this.filterSql(filter, params, withTab, 'h')}`;
   }
 
   async listPage(
@@ -149,38 +167,57 @@ export class OrderViewsRepository {
     offset: number,
   ): Promise<OrderViewRow[]> {
     const params: unknown[] = [userId, currency];
-    const where = `r.user_id = $1 AND ${viewSql(filter)} AND ${this.filterSql(filter, params, true)}`;
-    params.push(limit, offset);
+    const order = (alias: string) => `ORDER BY ${alias}.order_date DESC, ${alias}.id DESC`;
+    let whereAndOrder: string;
+    if (filter.search && !hasTrigram(filter.search)) {
+      // A term no trigram answers (1-2 letters, mostly) matches many records: walking the list
+      // newest first and filtering stops after a page of them, where the function would scan all.
+      params.push(`%${likeLiteral(filter.search)}%`);
+      whereAndOrder = `r.user_id = $1 AND ${viewSql(filter)} AND ${SEARCH_TEXT_SQL} ILIKE $${params.length} AND ${this.filterSql(filter, params, true)}`;
+      params.push(limit, offset);
+      whereAndOrder += ` ${order('r')} LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    } else if (filter.search) {
+      // Paged among the hits (which carry the date), so only the page's records are read whole.
+      const hits = this.hitsSql({ ...filter, search: filter.search }, params, true);
+      params.push(limit, offset);
+      whereAndOrder = `r.user_id = $1 AND r.id IN (SELECT h.id FROM ${hits} ${order('h')} LIMIT $${params.length - 1} OFFSET $${params.length}) ${order('r')}`;
+    } else {
+      whereAndOrder = `r.user_id = $1 AND ${viewSql(filter)} AND ${this.filterSql(filter, params, true)}`;
+      params.push(limit, offset);
+      whereAndOrder += ` ${order('r')} LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    }
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(
-        `${ROW_SELECT('$2')} WHERE ${where} ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
-        params,
-      ),
+      db.query(`${ROW_SELECT('$2')} WHERE ${whereAndOrder}`, params),
     );
     return rows.map(toRow);
   }
 
-  /** All counts of the Orders page in one pass over the user's records of the view. */
+  /**
+   * The counts of the Orders page: the view's total and, without a search, the tabs' counts from
+   * order_count_day (O(days), not O(records)); with a search, the tabs count the search's hits.
+   */
   async listCounts(userId: string, filter: OrderListFilter): Promise<OrderListCounts> {
-    const params: unknown[] = [userId];
-    const filtered = this.filterSql(filter, params, false);
-    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(
-        `SELECT count(*) AS total,
-           count(*) FILTER (WHERE ${filtered}) AS all_tab,
-           count(*) FILTER (WHERE ${filtered} AND r.etsy_receipt_id IS NOT NULL) AS etsy_tab,
-           count(*) FILTER (WHERE ${filtered} AND r.printify_order_id IS NOT NULL) AS printify_tab
-         FROM order_record r WHERE r.user_id = $1 AND ${viewSql(filter)}`,
+    const { total, all, etsy, printify } = await inTenantScope(this.db, userId, async (db) => {
+      const counts = await new OrderCountsRepository(db).counts(userId, filter);
+      if (!filter.search) return counts;
+      const params: unknown[] = [];
+      const rows: Record<string, unknown>[] = await db.query(
+        `SELECT count(*) AS all_tab,
+           count(*) FILTER (WHERE h.etsy_receipt_id IS NOT NULL) AS etsy_tab,
+           count(*) FILTER (WHERE h.printify_order_id IS NOT NULL) AS printify_tab
+         FROM ${this.hitsSql({ ...filter, search: filter.search }, params, false)}`,
         params,
-      ),
-    );
-    const row = rows[0] ?? {};
-    const tabCounts = {
-      all: safeInteger(row.all_tab),
-      etsy: safeInteger(row.etsy_tab),
-      printify: safeInteger(row.printify_tab),
-    };
-    return { total: safeInteger(row.total), filteredTotal: tabCounts[filter.source], tabCounts };
+      );
+      const row = rows[0] ?? {};
+      return {
+        total: counts.total,
+        all: safeInteger(row.all_tab),
+        etsy: safeInteger(row.etsy_tab),
+        printify: safeInteger(row.printify_tab),
+      };
+    });
+    const tabCounts = { all, etsy, printify };
+    return { total, filteredTotal: tabCounts[filter.source], tabCounts };
   }
 
   /**

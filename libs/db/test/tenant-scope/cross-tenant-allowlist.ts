@@ -18,6 +18,12 @@ const SYNC_RUN_BY_ID =
   'The sync worker and the reconciler act on the run their job names: the sync payload carries only the run id; its owner comes from sync_run_owner and every statement then runs scoped to that owner, each write a compare-and-set on the run.';
 
 export const CROSS_TENANT_ALLOWLIST: readonly CrossTenantEntry[] = [
+  // The Orders search: not cross-user, but SECURITY DEFINER so that the trigram index can answer it under RLS.
+  {
+    owner: 'OrderViewsRepository.hitsSql',
+    why: 'The Orders search runs as the table owner so that ILIKE can be an index condition (RLS keeps it out of one); order_search_hits takes only the term and reads the user from the transaction scope (app.user_id), so it answers only that user and nothing unscoped (migration 1765520000000).',
+    definer: 'order_search_hits',
+  },
   // The scheduler: the resync fan-out pages through every connected shop.
   {
     owner: 'ConnectionsRepository.listConnectedAfter',
