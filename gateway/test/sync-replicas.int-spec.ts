@@ -364,10 +364,10 @@ describe('sync with 3 replicas of each worker: crashes, stalls and shutdowns', (
   });
 
   it('item 1 crash loop: the replica holding a job is SIGKILLed and restarted 10 times; the sync still converges to the source', async () => {
-    // Two and a half times the other sellers' orders: ten kills, each after one more committed page,
-    // must land before both syncs are done, and a run failed by its stalls resumes with fewer pages
-    // left (a CI run saw both syncs finish after 6 kills with the usual seller).
-    const seller = await connectSeller(gw, sandbox, bed.database.url, { seed: 'crash-loop', ...TENANT, months: 5 });
+    // Four times the other sellers' orders: ten kills, each after one more committed page, must
+    // land before both syncs are done, and a run failed by its stalls resumes with fewer pages
+    // left (CI runs saw both syncs finish after 6 kills with the usual seller, after 9 with 2.5×).
+    const seller = await connectSeller(gw, sandbox, bed.database.url, { seed: 'crash-loop', ...TENANT, months: 8 });
     const kills: KillOutcome[] = [];
     /** Pages each run had committed when its holder was last killed: the next kill waits for one more. */
     const pagesAtKill = new Map<string, number>();
