@@ -48,6 +48,14 @@ describe('load bench report', () => {
     expect(goalText(measured({ p99Ms: 201 }))).toBe('NOT met: p99 > 200 ms');
     expect(goalText(measured({}, { ...livez, p99Ms: 51 }))).toBe('NOT met: /livez p99 > 50 ms');
     expect(goalText(measured({}, { ...livez, failures: 1 }))).toBe('NOT met: /livez p99 > 50 ms');
+    // The trivial and bare rows: their own load is what /livez waits behind; errors still count.
+    const throughputRow = (l = livez, r: Partial<CannonResult> = {}): RouteMeasurement => ({
+      route: { ...dashboard, page: false },
+      result: result(r),
+      livez: l,
+    });
+    expect(goalText(throughputRow({ ...livez, p99Ms: 52 }))).toBe('met');
+    expect(goalText(throughputRow(livez, { errors: 1 }))).toBe('NOT met: errors');
     expect(goalText(measured({ requests: 0, p50Ms: 0, p99Ms: 0, statusCodes: {} }))).toBe(
       'NOT met: no answer completed',
     );

@@ -37,14 +37,18 @@ function errorText(result: CannonResult): string {
   return detail.length ? `${errorCount(result)} (${detail.join(', ')})` : '0';
 }
 
-/** Whether the route meets its goals; the trivial and bare routes are judged by their ratio instead. */
+/** Whether the route meets its goals; the trivial and bare routes are judged by their ratio instead (and their errors). */
 export function goalText(m: RouteMeasurement): string {
   const misses: string[] = [];
   // A run too short for the route's slowest answers completes none: autocannon counts no error then.
   if (m.result.requests === 0) misses.push('no answer completed');
   if (m.route.page && m.result.p99Ms > GOALS.p99Ms) misses.push(`p99 > ${GOALS.p99Ms} ms`);
   if (errorCount(m.result) > 0) misses.push('errors');
-  if (!(m.livez.p99Ms <= GOALS.livezP99Ms) || m.livez.failures > 0) misses.push(`/livez p99 > ${GOALS.livezP99Ms} ms`);
+  // Issue 16 asks /livez p99 ≤ 50 ms while the pages are loaded; the trivial and bare rows load
+  // the event loop with 50 connections of /livez-like calls themselves (their goal is the ratio),
+  // so their /livez figure is shown, not judged.
+  if (m.route.page && (!(m.livez.p99Ms <= GOALS.livezP99Ms) || m.livez.failures > 0))
+    misses.push(`/livez p99 > ${GOALS.livezP99Ms} ms`);
   return misses.length ? `NOT met: ${misses.join(', ')}` : 'met';
 }
 
