@@ -2,6 +2,7 @@ import type { DisplayCurrencyCode } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { RECORD_SIDES_SQL } from './order-profits.repository';
+import { DAY_SQL, dayWindow, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
 
 /** The dashboard's counts and sums, from rows or rollups alike (bigint sums as text). */
 const SUM_COLUMNS = [
@@ -49,22 +50,8 @@ export const FIGURES_JOIN_SQL = (currencySql: string, columns = SUM_FIGURES) => 
     WHERE p.order_record_id = r.id AND p.currency = ${currencySql} AND p.user_id = r.user_id LIMIT 1) p ON true
   CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = ${RECORD_SIDES_SQL('r')}, false) AS fresh) f`;
 
-/** The UTC day of an order, the rollup's key (the dashboard's "last N days" are N × 24 h back from now). */
-const DAY_SQL = `(r.order_date AT TIME ZONE 'UTC')::date`;
-
-const DAY_MS = 86_400_000;
-
 /** The dashboard's counts and sums: integers (a sum past 2^53 is refused, never rounded). */
 export type DashboardFigureSums = Record<(typeof SUM_COLUMNS)[number], number>;
-
-function safeInteger(value: unknown): number {
-  const parsed = Number(value ?? 0);
-  if (!Number.isSafeInteger(parsed)) throw new RangeError(`not a safe integer: ${String(value)}`);
-  return parsed;
-}
-
-/** 'YYYY-MM-DD' of a UTC day. */
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * dashboard_day: the dashboard's counts and sums per user, UTC day and display currency
@@ -95,10 +82,9 @@ export class DashboardRollupsRepository {
    * the writer's transaction, after its writes, under lockUserForMatching.
    */
   async refreshDays(userId: string, days: Iterable<string>): Promise<void> {
-    const sorted = [...new Set(days)].sort();
-    if (sorted.length === 0) return;
-    const from = new Date(`${sorted[0]}T00:00:00Z`);
-    const to = new Date(new Date(`${sorted[sorted.length - 1]}T00:00:00Z`).getTime() + DAY_MS);
+    const window = dayWindow(days);
+    if (!window) return;
+    const { days: sorted, from, to } = window;
     await inTenantScope(this.db, userId, async (db) => {
       await db.query(`DELETE FROM dashboard_day WHERE user_id = $1 AND day = ANY($2::date[])`, [userId, sorted]);
       await db.query(
@@ -149,7 +135,7 @@ export class DashboardRollupsRepository {
     currency: DisplayCurrencyCode,
     since: Date,
   ): Promise<DashboardFigureSums & { hasOrders: boolean }> {
-    const firstWholeDay = new Date(Math.ceil(since.getTime() / DAY_MS) * DAY_MS);
+    const firstWholeDay = firstWholeDayAfter(since);
     const sums = SUM_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ');
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
       db.query(

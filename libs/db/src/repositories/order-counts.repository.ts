@@ -1,11 +1,6 @@
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
-
-/** The UTC day of a record, the count's key (as dashboard_day's). */
-const DAY_SQL = `(r.order_date AT TIME ZONE 'UTC')::date`;
-
-const DAY_MS = 86_400_000;
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+import { DAY_SQL, dayWindow, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
 
 /** What the Orders page counts: its view, and the filters of its tabs (search aside). */
 export interface CountFilter {
@@ -24,12 +19,6 @@ export interface RecordCounts {
   printify: number;
 }
 
-function safeInteger(value: unknown): number {
-  const parsed = Number(value ?? 0);
-  if (!Number.isSafeInteger(parsed)) throw new RangeError(`not a safe integer: ${String(value)}`);
-  return parsed;
-}
-
 /**
  * order_count_day: how many records a user has per UTC day, archived or not, status and sides
  * (migration 1765520000000), so the Orders page counts a few rows per day of history instead of
@@ -44,10 +33,9 @@ export class OrderCountsRepository {
 
   /** Recomputes the user's count rows of `days` ('YYYY-MM-DD') from the records. Run it after the writes. */
   async refreshDays(userId: string, days: Iterable<string>): Promise<void> {
-    const sorted = [...new Set(days)].sort();
-    if (sorted.length === 0) return;
-    const from = new Date(`${sorted[0]}T00:00:00Z`);
-    const to = new Date(new Date(`${sorted[sorted.length - 1]}T00:00:00Z`).getTime() + DAY_MS);
+    const window = dayWindow(days);
+    if (!window) return;
+    const { days: sorted, from, to } = window;
     await inTenantScope(this.db, userId, async (db) => {
       await db.query(`DELETE FROM order_count_day WHERE user_id = $1 AND day = ANY($2::date[])`, [userId, sorted]);
       await db.query(
@@ -84,7 +72,7 @@ export class OrderCountsRepository {
    */
   async counts(userId: string, filter: CountFilter): Promise<RecordCounts> {
     const since = filter.since;
-    const firstWholeDay = since ? new Date(Math.ceil(since.getTime() / DAY_MS) * DAY_MS) : null;
+    const firstWholeDay = since ? firstWholeDayAfter(since) : null;
     const view = filter.archived ? 'r.archived_at IS NOT NULL' : 'r.archived_at IS NULL';
     // Only with a date filter: left in with null bounds, its estimate alone got the whole
     // statement a parallel plan, whose start-up cost many times the few rows read.

@@ -4,7 +4,7 @@ import { isLockWaitTimeout, returnedRows } from './database-session';
 import { OrderRecordsRepository } from './order-records.repository';
 import { withTenant } from './tenant-scope';
 import { DashboardRollupsRepository } from './dashboard-rollups.repository';
-import { OrderCountsRepository } from './order-counts.repository';
+import { refreshDaySummaries } from './day-summaries';
 
 /** 'busy': the user's matching lock was not free within EDIT_LOCK_WAIT_MS (a matcher or profit run holds it). */
 export type EditOutcome = { ids: string[] } | 'not_found' | 'conflict' | 'busy';
@@ -67,10 +67,7 @@ export class OrderEditsRepository {
         [userId, record.printifyShopId, record.printifyOrderId],
       );
       const ids = [recordId, ...inserted.map((row) => row.id)];
-      const rollups = new DashboardRollupsRepository(manager);
-      const days = await rollups.daysOf(userId, ids);
-      await rollups.refreshDays(userId, days);
-      await new OrderCountsRepository(manager).refreshDays(userId, days);
+      await refreshDaySummaries(manager, userId, await new DashboardRollupsRepository(manager).daysOf(userId, ids));
       return { ids };
     });
   }
@@ -87,10 +84,7 @@ export class OrderEditsRepository {
         ),
       );
       const ids = updated.map((row) => row.id);
-      const rollups = new DashboardRollupsRepository(manager);
-      const days = await rollups.daysOf(userId, ids);
-      await rollups.refreshDays(userId, days);
-      await new OrderCountsRepository(manager).refreshDays(userId, days);
+      await refreshDaySummaries(manager, userId, await new DashboardRollupsRepository(manager).daysOf(userId, ids));
       return { ids };
     });
   }

@@ -3,7 +3,7 @@ import { OrderRecordEntity } from '../entities/order-record.entity';
 import { isUuid, type Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DashboardRollupsRepository } from './dashboard-rollups.repository';
-import { OrderCountsRepository } from './order-counts.repository';
+import { refreshDaySummaries } from './day-summaries';
 import { jsonForPostgres } from './synced-rows';
 
 /** Records inserted per statement by a matcher run. */
@@ -143,8 +143,7 @@ export class OrderRecordsRepository {
         [userId, jsonForPostgres(changes.inserts.slice(start, start + INSERT_BATCH).map(toRow))],
       );
     }
-    await rollups.refreshDays(userId, days);
-    await new OrderCountsRepository(db).refreshDays(userId, days);
+    await refreshDaySummaries(db, userId, days);
     return { added: changes.inserts.length, changed: changes.updates.length, removed: changes.deletes.length };
   }
 
@@ -199,8 +198,7 @@ export class OrderRecordsRepository {
       ],
     );
     // The pair keeps the receipt's date: the days of both records before cover it.
-    await rollups.refreshDays(userId, days);
-    await new OrderCountsRepository(db).refreshDays(userId, days);
+    await refreshDaySummaries(db, userId, days);
     return { id: receiptSide.id };
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DashboardRollupsRepository, FIGURES_JOIN_SQL } from './dashboard-rollups.repository';
 import { OrderCountsRepository } from './order-counts.repository';
+import { safeInteger } from './day-rollups';
 
 /** One order record with its stored figures in one display currency, as the lists read it. */
 export interface OrderViewRow {
@@ -77,12 +78,6 @@ const ROW_SELECT = (currencyParam: string) => `
     CASE WHEN f.fresh THEN p.margin END AS margin
   ${WITH_FIGURES(currencyParam)}`;
 
-/** Integer text from SQL (bigint, a sum) to a number; a sum past 2^53 would be refused, never rounded. */
-function safeInteger(value: unknown): number {
-  const parsed = Number(value ?? 0);
-  if (!Number.isSafeInteger(parsed)) throw new RangeError(`not a safe integer: ${String(value)}`);
-  return parsed;
-}
 const integerOrNull = (value: unknown) => (value === null || value === undefined ? null : safeInteger(value));
 
 function toRow(row: Record<string, unknown>): OrderViewRow {
