@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { EtsyTokenService } from '@pod/connections';
-import { createDataSource, prepareDatabase, UsersRepository, type ConnectionsRepository } from '@pod/db';
+import { createDataSource, prepareDatabase, type ConnectionsRepository } from '@pod/db';
 import { mapEtsyPayments, mapEtsyReceipt, type EtsyClient } from '@pod/integrations';
 import type { DomainEventPublisher } from '@pod/queue';
 import { DEFAULT_LOOKBACKS } from '@pod/sync';
-import { createTestDatabase, queryDatabase, type TestDatabase } from '@pod/testing';
+import { createFixtureUser, createTestDatabase, queryDatabase, type TestDatabase } from '@pod/testing';
 import paymentsPage from '../../../libs/integrations/test-fixtures/etsy/payments.json';
 import receiptsPage from '../../../libs/integrations/test-fixtures/etsy/receipts-page.json';
 import { EtsySyncService } from './etsy-sync.service';
@@ -31,13 +31,7 @@ afterAll(async () => {
 });
 
 it('a refreshed receipt that now maps cleanly leaves sync_quarantine with its payments; other refused records stay', async () => {
-  const user = await new UsersRepository(dataSource).create({
-    email: `etsy-refresh-${Math.random().toString(36).slice(2)}@example.com`,
-    passwordHash: 'x',
-    firstName: 'E',
-    lastName: 'Q',
-  });
-  const userId = user!.id;
+  const userId = await createFixtureUser(dataSource, 'etsy-refresh');
   const receiptPayload = receiptsPage.results[0];
   const page = mapEtsyPayments(paymentsPage);
   const payments = { payments: page.records, payloads: page.payloads, rejected: page.rejected };

@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { createDataSource, prepareDatabase, UsersRepository, type ConnectionsRepository } from '@pod/db';
+import { createDataSource, prepareDatabase, type ConnectionsRepository } from '@pod/db';
 import { mapPrintifyOrder, type PrintifyClient } from '@pod/integrations';
 import type { DomainEventPublisher } from '@pod/queue';
 import { DEFAULT_LOOKBACKS } from '@pod/sync';
-import { createTestDatabase, queryDatabase, type TestDatabase } from '@pod/testing';
+import { createFixtureUser, createTestDatabase, queryDatabase, type TestDatabase } from '@pod/testing';
 import { PrintifySyncService } from './printify-sync.service';
 
 /**
@@ -27,13 +27,7 @@ afterAll(async () => {
 });
 
 it('a refreshed order that now maps cleanly leaves sync_quarantine; the shop’s other refused orders stay', async () => {
-  const user = await new UsersRepository(dataSource).create({
-    email: `refresh-${Math.random().toString(36).slice(2)}@example.com`,
-    passwordHash: 'x',
-    firstName: 'R',
-    lastName: 'Q',
-  });
-  const userId = user!.id;
+  const userId = await createFixtureUser(dataSource, 'refresh');
   await queryDatabase(
     database.url,
     `INSERT INTO sync_quarantine (user_id, provider, shop_id, stream, record_key, field, reason)
