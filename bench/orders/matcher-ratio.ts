@@ -5,8 +5,7 @@ import { createDataSource, MatchRunsRepository, TableStatisticsRepository } from
 import { DEFAULT_MATCHING_OPTIONS } from '@pod/domain';
 import type { MatchUserPayload, MatchUserResult } from '@pod/queue';
 import { MatchRunsHandler } from '../../services/matcher/src/match-runs.handler';
-import { UserMatcher } from '../../services/matcher/src/user-matcher';
-import { OrderStatistics } from '../../services/matcher/src/order-statistics';
+import { UserMatcher, OrderStatistics } from '@pod/orders';
 import { timeRuns, type Timings } from './timing';
 
 /**

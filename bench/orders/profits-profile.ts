@@ -8,7 +8,7 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
 import { createDataSource } from '@pod/db';
-import { UserProfits } from '../../services/matcher/src/profits/user-profits';
+import { UserProfits } from '@pod/orders';
 import { BENCH_NOW } from './config';
 
 async function main(): Promise<void> {

@@ -1,7 +1,6 @@
 import pino from 'pino';
 import { createDataSource, TableStatisticsRepository } from '@pod/db';
-import { OrderStatistics } from '../../services/matcher/src/order-statistics';
-import { UserProfits, type ProfitRunCounts } from '../../services/matcher/src/profits/user-profits';
+import { OrderStatistics, UserProfits, type ProfitRunCounts } from '@pod/orders';
 
 /**
  * The big seller's stored figures, written by the compute-profits job's own computation

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { createDataSource } from '@pod/db';
-import { UserMatcher } from '../../services/matcher/src/user-matcher';
+import { UserMatcher } from '@pod/orders';
 import { median } from '../orders/timing';
 
 export interface FirstWrite {

@@ -5,8 +5,7 @@ import { loadConfig } from '@pod/config';
 import { createDataSource } from '@pod/db';
 import { bullConnection, bullPrefix } from '@pod/queue';
 import { queryDatabase, storeGoldenRates, storeSyncedOrders } from '@pod/testing';
-import { UserMatcher } from '../../services/matcher/src/user-matcher';
-import { UserProfits } from '../../services/matcher/src/profits/user-profits';
+import { UserMatcher, UserProfits } from '@pod/orders';
 import {
   DAY_MS,
   goldenDay,

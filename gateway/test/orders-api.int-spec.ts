@@ -9,7 +9,7 @@ import {
 import { sumOrderProfits } from '@pod/testing/oracles';
 import { createDataSource, FxRatesRepository, ProfitInputsRepository } from '@pod/db';
 import { queryDatabase, storeGoldenRates } from '@pod/testing';
-import { orderInput, profitSettingsFor } from '../../services/matcher/src/profits/user-profits';
+import { orderInput, profitSettingsFor } from '@pod/orders';
 import {
   DAY_MS,
   goldenDay,

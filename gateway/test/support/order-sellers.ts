@@ -7,8 +7,7 @@ import {
   storeSyncedOrders,
   type SideFixture,
 } from '@pod/testing';
-import { UserMatcher } from '../../../services/matcher/src/user-matcher';
-import { UserProfits } from '../../../services/matcher/src/profits/user-profits';
+import { UserMatcher, UserProfits } from '@pod/orders';
 import { register, sessionCookie, uniqueEmail, type TestGateway } from './test-gateway';
 
 export const DAY_MS = 86_400_000;

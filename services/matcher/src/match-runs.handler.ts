@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import { EVENT_NAMES } from '@pod/contracts';
 import type { MatchRunsRepository } from '@pod/db';
 import { shortReason, type DomainEventPublisher, type MatchUserPayload, type MatchUserResult } from '@pod/queue';
-import type { OrderStatistics } from './order-statistics';
-import type { UserMatcher } from './user-matcher';
+import type { OrderStatistics, UserMatcher } from '@pod/orders';
 
 const FAILED_MESSAGE = 'Matching failed. Try again shortly.';
 

@@ -10,10 +10,8 @@ import { Inject } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { MatchRunsHandler } from './match-runs.handler';
-import { OrderStatistics } from './order-statistics';
+import { OrderStatistics, UserProfits, UserMatcher } from '@pod/orders';
 import { ProfitJobs } from './profits/profit-jobs';
-import { UserProfits } from './profits/user-profits';
-import { UserMatcher } from './user-matcher';
 
 const QUEUE = 'matcher';
 

@@ -9,7 +9,7 @@ import {
   type SideFixture,
   type TestDatabase,
 } from '@pod/testing';
-import { UserMatcher } from './user-matcher';
+import { UserMatcher } from '@pod/orders';
 
 /**
  * The Orders page's counts from order_count_day (migration 1765520000000) against a recount of

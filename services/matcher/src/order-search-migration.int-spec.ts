@@ -14,7 +14,7 @@ import {
   type TestDatabase,
 } from '@pod/testing';
 import type { DataSource } from 'typeorm';
-import { UserMatcher } from './user-matcher';
+import { UserMatcher } from '@pod/orders';
 
 /**
  * Migration 1765520000000 (search index, search function, record counts) down and up again on a

@@ -15,7 +15,7 @@ import {
   type SideFixture,
   type TestDatabase,
 } from '@pod/testing';
-import { UserMatcher } from './user-matcher';
+import { UserMatcher } from '@pod/orders';
 
 /**
  * The Orders search through order_search_hits (migration 1765520000000) against the search it

@@ -20,10 +20,8 @@ import {
   type TestDatabase,
 } from '@pod/testing';
 import { MatchRunsHandler } from './match-runs.handler';
-import { OrderStatistics } from './order-statistics';
+import { OrderStatistics, UserProfits, UserMatcher } from '@pod/orders';
 import { ProfitJobs } from './profits/profit-jobs';
-import { UserProfits } from './profits/user-profits';
-import { UserMatcher } from './user-matcher';
 
 /**
  * Planner statistics of the order tables (docs/adr/0018-rollups.md), on real PostgreSQL with

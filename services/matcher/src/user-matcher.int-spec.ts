@@ -15,7 +15,7 @@ import {
   type TestDatabase,
 } from '@pod/testing';
 import { MatchRunsHandler } from './match-runs.handler';
-import { UserMatcher } from './user-matcher';
+import { UserMatcher } from '@pod/orders';
 
 /**
  * The matcher against real PostgreSQL: what one user's run stores, that a second run changes

@@ -18,8 +18,7 @@ import {
   storeProfitOrder,
   type TestDatabase,
 } from '@pod/testing';
-import { UserMatcher } from '../user-matcher';
-import { UserProfits } from './user-profits';
+import { UserMatcher, UserProfits } from '@pod/orders';
 
 /**
  * The dashboard from rollups (docs/adr/0018-rollups.md) against the sum of the rows, on real

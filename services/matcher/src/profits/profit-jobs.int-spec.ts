@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import pino from 'pino';
 import { deleteRedisPrefix, uniqueRedisPrefix } from '@pod/testing';
 import { ProfitJobs } from './profit-jobs';
-import type { UserProfits } from './user-profits';
+import type { UserProfits } from '@pod/orders';
 
 /**
  * How profit triggers land on a real BullMQ queue (no worker takes them): one waiting job per

@@ -8,8 +8,7 @@ import {
   type ComputeProfitsResult,
   type RefigureProfitsPayload,
 } from '@pod/queue';
-import type { OrderStatistics } from '../order-statistics';
-import type { UserProfits } from './user-profits';
+import type { OrderStatistics, UserProfits } from '@pod/orders';
 
 /**
  * The matcher queue's profit jobs. They live beside match-user because they need what it has

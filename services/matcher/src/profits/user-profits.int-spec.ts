@@ -11,9 +11,8 @@ import {
   storeProfitOrder,
   type TestDatabase,
 } from '@pod/testing';
-import { UserMatcher } from '../user-matcher';
+import { UserMatcher, UserProfits } from '@pod/orders';
 import { ProfitJobs } from './profit-jobs';
-import { UserProfits } from './user-profits';
 
 /**
  * Stored profits against real PostgreSQL: the golden orders' figures as the engine computes

@@ -1,0 +1,3 @@
+export * from './user-matcher';
+export * from './user-profits';
+export * from './order-statistics';
