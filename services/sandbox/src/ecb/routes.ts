@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { applyFault, pathOf } from '../core/http';
 import type { SandboxState } from '../core/state';
 import { isoDate, latestPublishedDay } from './calendar';
-import { formatRate, RateHistory, type RateDay } from './rates';
+import { formatRate, ratesFor, type RateDay } from './rates';
 import { zipOneFile } from './zip';
 
 const HEADER = `<?xml version="1.0" encoding="UTF-8"?>
@@ -119,7 +119,7 @@ export type EcbFile = 'daily' | '90d' | 'hist' | 'daily-zip' | 'hist-zip';
 
 /** The files for the day the clock says is the latest published one, cached per day. */
 export function createEcbFiles(state: SandboxState): (file: EcbFile) => string | Buffer {
-  const history = new RateHistory(state.options.seed);
+  const history = ratesFor(state.options.seed);
   const cache = new Map<string, string | Buffer>();
   return (file) => {
     const latest = latestPublishedDay(state.nowMs());
