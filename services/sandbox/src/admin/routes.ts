@@ -4,6 +4,7 @@ import { REQUEST_FAULT_KINDS, STATE_FAULT_KINDS, type FaultSpec, type RecordPatc
 import { makeRoomForTenant, removeTenant, type SandboxState } from '../core/state';
 import type { Tenant } from '../data/tenant';
 import { checkAuthorize, grantCode } from '../etsy/oauth-routes';
+import { SELLER_PROFILE_NAMES } from '../data/seller-profiles';
 import { registerMutations } from './mutations';
 import {
   BadInput,
@@ -53,7 +54,10 @@ export function registerAdmin(app: FastifyInstance, state: SandboxState): void {
       const input = {
         id: optionalString(body, 'id', /^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" or "-" (at most 64)'),
         seed: optionalString(body, 'seed', /^[\s\S]{1,200}$/, 'a string of 1 to 200 characters'),
+        profile: optionalEnum(body, 'profile', SELLER_PROFILE_NAMES),
         shopCurrency: optionalEnum(body, 'shopCurrency', ['USD', 'EUR', 'GBP'] as const),
+        paymentCurrency: optionalEnum(body, 'paymentCurrency', ['USD', 'EUR', 'GBP'] as const),
+        vatRegistered: optionalBoolean(body, 'vatRegistered'),
         months: optionalInt(body, 'months', 1, 60),
         ordersPerMonth: optionalInt(body, 'ordersPerMonth', 0, 250_000),
         printifyShops: optionalInt(body, 'printifyShops', 1, 4),
@@ -280,6 +284,9 @@ function describe(state: SandboxState, tenant: Tenant, printifyTokens: string[])
       shopName: tenant.shop.shopName,
       loginName: tenant.shop.loginName,
       currency: tenant.shop.currency,
+      paymentCurrency: tenant.shop.paymentCurrency,
+      country: tenant.shop.country,
+      vatRegistered: tenant.shop.vatRegistered,
     },
     printify: { token: printifyTokens[0] ?? null, accountId: tenant.printifyAccountId, shops: tenant.printifyShops },
     orders: tenant.count,

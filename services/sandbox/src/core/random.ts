@@ -109,4 +109,9 @@ export const STREAM = {
   variety: 7,
   account: 8,
   bulk: 9,
+  labelRefund: 10,
+  autoRenew: 11,
+  split: 12,
+  splitId: 13,
+  sampleKind: 14,
 } as const;

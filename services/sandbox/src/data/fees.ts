@@ -21,13 +21,23 @@ export interface OrderFees {
   vatOnFees: number;
 }
 
-const PROCESSING: Record<ShopCurrency, { rate: number; fixed: number }> = {
-  USD: { rate: 0.03, fixed: 25 },
-  GBP: { rate: 0.04, fixed: 20 },
-  EUR: { rate: 0.04, fixed: 30 },
+/**
+ * Processing by the country of the seller's bank (a.8): the rate, and the fixed part in the
+ * payment account's currency (converted to the listing currency at the sandbox's fixed
+ * equivalents when the two differ).
+ */
+const PROCESSING: Record<string, { rate: number; fixed: number; currency: ShopCurrency }> = {
+  US: { rate: 0.03, fixed: 25, currency: 'USD' },
+  GB: { rate: 0.04, fixed: 20, currency: 'GBP' },
+  FR: { rate: 0.04, fixed: 30, currency: 'EUR' },
 };
-/** Regulatory operating fee by seller country (GB shops and FR shops here). */
-const REGULATORY: Record<ShopCurrency, number> = { USD: 0, GBP: 0.0032, EUR: 0.0047 };
+/**
+ * Regulatory operating fee by seller country (ADR 0023: Etsy help article 1500011073202, UK 0.32 %,
+ * France 0.47 %); none in the US.
+ */
+const REGULATORY: Record<string, number> = { US: 0, GB: 0.0032, FR: 0.0047 };
+/** VAT Etsy charges UK and EU sellers on its fees (a.8); none for US sellers. */
+const VAT_ON_FEES: Record<string, number> = { US: 0, GB: 0.2, FR: 0.2 };
 const RENEW_SOLD: Record<ShopCurrency, number> = { USD: 20, EUR: 18, GBP: 16 };
 const TRANSACTION_RATE = 0.065;
 
@@ -36,6 +46,16 @@ const FROM_USD: Record<ShopCurrency, number> = { USD: 1, EUR: 0.9, GBP: 0.8 };
 
 export function inShopCurrency(usdCents: number, currency: ShopCurrency): number {
   return Math.round(usdCents * FROM_USD[currency]);
+}
+
+/** The seller facts the fees depend on: the listing currency and the seller's country. */
+export interface FeeSeller {
+  currency: ShopCurrency;
+  country: string;
+}
+
+export function vatOnFeesRate(country: string): number {
+  return VAT_ON_FEES[country] ?? 0.2;
 }
 
 /**
@@ -58,8 +78,11 @@ export function listingFee(currency: ShopCurrency): number {
   return RENEW_SOLD[currency];
 }
 
-export function feesFor(order: OrderModel, currency: ShopCurrency): OrderFees {
+export function feesFor(order: OrderModel, seller: FeeSeller): OrderFees {
+  const currency = seller.currency;
   const itemsAndShipping = order.subtotal + order.shippingTotal;
+  const processing = PROCESSING[seller.country] ?? PROCESSING.US;
+  const fixed = Math.round((processing.fixed * FROM_USD[currency]) / FROM_USD[processing.currency]);
   return {
     lines: order.lines.map((line) => {
       const paid = line.unitPrice * line.quantity - line.discountShare;
@@ -74,11 +97,11 @@ export function feesFor(order: OrderModel, currency: ShopCurrency): OrderFees {
       };
     }),
     shipping: Math.round(order.shippingTotal * TRANSACTION_RATE),
-    processing: Math.round(order.grandTotal * PROCESSING[currency].rate) + PROCESSING[currency].fixed,
+    processing: Math.round(order.grandTotal * processing.rate) + fixed,
     offsiteAds: order.offsiteAds ? offsiteAdsFee(itemsAndShipping, order.offsiteAdsRate, currency) : 0,
-    regulatory: Math.round(itemsAndShipping * REGULATORY[currency]),
+    regulatory: Math.round(itemsAndShipping * (REGULATORY[seller.country] ?? 0)),
     renewSoldEach: RENEW_SOLD[currency],
-    vatOnFees: currency === 'USD' ? 0 : 0.2,
+    vatOnFees: vatOnFeesRate(seller.country),
   };
 }
 

@@ -75,7 +75,7 @@ describe('the seeded generator', () => {
     expect(share((o) => o.lines.some((l) => l.etsySku === '' && !l.isDigital))).toBeGreaterThan(0.01);
     for (const o of orders.slice(0, 200)) {
       expect(o.grandTotal).toBe(o.subtotal + o.shippingTotal + o.taxTotal + o.vatTotal);
-      const fees = feesFor(o, 'EUR');
+      const fees = feesFor(o, t.shop);
       expect(fees.processing).toBe(Math.round(o.grandTotal * 0.04) + 30);
       expect(fees.vatOnFees).toBe(0.2);
       for (const l of o.lines) if (!l.isDigital) expect(l.printifyCost).toBeGreaterThan(0);

@@ -29,8 +29,21 @@ export interface ShopProfile {
   /** hash32(seed, ordinal): the root of generated ids (Printify order ids), unique per tenant. */
   idHash: number;
   listingsByKind: Map<string, Listing[]>;
+  /** The listing currency: receipts, transactions and payments are in it. */
   currency: ShopCurrency;
+  /**
+   * The payment account's currency (the seller's bank country): the ledger is in it. When it
+   * differs from the listing currency, every ledger entry is converted at the day's ECB rate
+   * and each sale pays the 2.5 % currency-conversion fee (integrations.md a.8).
+   */
+  paymentCurrency: ShopCurrency;
+  /** The seller's country (of the payment account): it sets the processing, regulatory and VAT-on-fees rates. */
   country: string;
+  /**
+   * A VAT-registered seller: the VAT inside its prices is owed to the tax office, and it reclaims
+   * the VAT Etsy charges on fees. Nothing in Etsy's API says so; the tenant's answer does, for tests.
+   */
+  vatRegistered: boolean;
   userId: number;
   shopId: number;
   shopName: string;
@@ -72,13 +85,21 @@ const NAME_B = ['Threads', 'Print Co', 'Studio', 'Goods', 'Designs', 'Makery', '
  * The content comes from `seed`; the ids come from `ordinal` (the tenant's number in this
  * sandbox), in disjoint blocks, so two tenants never share a user, shop, receipt or payment id.
  */
+export interface SellerOptions {
+  /** The payment account's currency (default: the listing currency). */
+  paymentCurrency?: ShopCurrency;
+  vatRegistered?: boolean;
+  salesLast365Usd?: number;
+}
+
 export function buildShopProfile(
   seed: string,
   currency: ShopCurrency,
   asOf: number,
   ordinal: number,
-  salesLast365Usd?: number,
+  seller: SellerOptions = {},
 ): ShopProfile {
+  const paymentCurrency = seller.paymentCurrency ?? currency;
   const rng = Rng.of(seed, 'shop');
   const ids = Rng.of(seed, 'ids', ordinal);
   const block = (base: number, size: number) => base + ordinal * size + ids.int(0, Math.floor(size / 50));
@@ -113,7 +134,9 @@ export function buildShopProfile(
     idHash: hash32(seed, ordinal),
     listingsByKind,
     currency,
-    country: SHOP_COUNTRY[currency],
+    paymentCurrency,
+    country: SHOP_COUNTRY[paymentCurrency],
+    vatRegistered: seller.vatRegistered ?? false,
     userId,
     shopId: block(20_000_000, 100_000),
     shopName,
@@ -129,7 +152,7 @@ export function buildShopProfile(
     ledgerEntryBase: block(20_000_000_000, 30_000_000),
     printifyAccountNo: block(100_000, 10),
     listings,
-    salesLast365Usd: salesLast365Usd ?? drawSalesLast365Usd(seed),
+    salesLast365Usd: seller.salesLast365Usd ?? drawSalesLast365Usd(seed),
   };
 }
 

@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { ShopCurrency } from './catalog';
+import { SELLER_PROFILES, type SellerProfileName } from './seller-profiles';
 import { Tenant, type PrintifyEnvelope, type PrintifyLineCost } from './tenant';
 
 export interface CreateTenantInput {
   id?: string;
   seed?: string;
+  /** A named seller (see SELLER_PROFILES); the fields below win over it. */
+  profile?: SellerProfileName;
   shopCurrency?: ShopCurrency;
+  /** The payment account's currency (default: shopCurrency); another one converts the ledger. */
+  paymentCurrency?: ShopCurrency;
+  /** A VAT-registered seller (prices include VAT). */
+  vatRegistered?: boolean;
   months?: number;
   ordersPerMonth?: number;
   printifyShops?: number;
@@ -66,11 +73,16 @@ export class TenantRegistry {
   create(input: CreateTenantInput, asOf: number): { tenant: Tenant; printifyToken: string } {
     const id = input.id ?? `t_${randomBytes(12).toString('base64url')}`;
     if (this.tenants.has(id)) throw new Error(`tenant ${id} exists`);
+    const profile: { shopCurrency?: ShopCurrency; paymentCurrency?: ShopCurrency; vatRegistered?: boolean } =
+      input.profile ? SELLER_PROFILES[input.profile] : {};
     const tenant = new Tenant(
       id,
       {
         seed: `${this.rootSeed}/${input.seed ?? id}`,
-        shopCurrency: input.shopCurrency ?? 'USD',
+        shopCurrency: input.shopCurrency ?? profile.shopCurrency ?? 'USD',
+        paymentCurrency: input.paymentCurrency ?? profile.paymentCurrency,
+        vatRegistered: input.vatRegistered ?? profile.vatRegistered,
+        rateSeed: this.rootSeed,
         months: input.months ?? 6,
         ordersPerMonth: input.ordersPerMonth ?? 120,
         printifyShops: input.printifyShops ?? 1,

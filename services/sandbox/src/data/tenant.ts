@@ -25,6 +25,12 @@ export interface TenantSettings {
   printifyLineCost: PrintifyLineCost;
   /** The seller's sales over the last 365 days (whole USD), which set the Offsite Ads rate; drawn from the seed when absent. */
   salesLast365Usd?: number;
+  /** The payment account's currency when it is not the listing currency (a UK seller listing in USD: GBP). */
+  paymentCurrency?: ShopCurrency;
+  /** A VAT-registered seller (UK or EU): its prices include VAT (see ShopProfile.vatRegistered). */
+  vatRegistered?: boolean;
+  /** The root seed of the sandbox's ECB series, which a ledger in another currency converts with. */
+  rateSeed?: string;
 }
 
 export type PrintifyEnvelope = 'full' | 'minimal';
@@ -83,13 +89,11 @@ export class Tenant {
     readonly settings: TenantSettings,
     readonly ordinal: number,
   ) {
-    this.shop = buildShopProfile(
-      settings.seed,
-      settings.shopCurrency,
-      settings.asOf,
-      ordinal,
-      settings.salesLast365Usd,
-    );
+    this.shop = buildShopProfile(settings.seed, settings.shopCurrency, settings.asOf, ordinal, {
+      salesLast365Usd: settings.salesLast365Usd,
+      paymentCurrency: settings.paymentCurrency,
+      vatRegistered: settings.vatRegistered,
+    });
     this.baseCount = Math.max(0, Math.round(settings.months * settings.ordersPerMonth));
     this.timeline = new Timeline(settings.seed, settings.asOf, settings.months, Math.max(1, this.baseCount));
     this.samples = sampleCount(this.baseCount);

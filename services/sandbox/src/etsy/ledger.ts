@@ -156,7 +156,8 @@ export function ledgerEntryJson(tenant: Tenant, ledger: Ledger, position: number
     ledger_id: shop.ledgerId,
     sequence_number: ledger.seq[position] + 1,
     amount: ledger.amount[position],
-    currency: shop.currency,
+    // The payment account's currency (a.7), which may differ from the listing currency.
+    currency: shop.paymentCurrency,
     description: type,
     balance: ledger.balance[position],
     create_date: ledger.created[position],

@@ -13,7 +13,7 @@ export function adjustmentIdOf(shop: ShopProfile, order: OrderModel): number {
 
 export function paymentAdjustmentJson(shop: ShopProfile, order: OrderModel): Record<string, unknown> | null {
   if (!order.refund) return null;
-  const fees = feesFor(order, shop.currency);
+  const fees = feesFor(order, shop);
   const id = adjustmentIdOf(shop, order);
   const ts = order.refund.ts;
   return {
@@ -68,7 +68,7 @@ function adjustmentItems(order: OrderModel, id: number, ts: number): Array<Recor
  */
 export function paymentJson(shop: ShopProfile, order: OrderModel): Record<string, unknown> {
   const c = shop.currency;
-  const fees = feesFor(order, c);
+  const fees = feesFor(order, shop);
   const gross = order.grandTotal;
   const refunded = order.refund?.amount ?? 0;
   const feeBack = order.refund ? processingFeeReturned(order, fees, refunded) : 0;
