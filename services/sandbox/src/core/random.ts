@@ -114,4 +114,5 @@ export const STREAM = {
   split: 12,
   splitId: 13,
   sampleKind: 14,
+  pending: 15,
 } as const;

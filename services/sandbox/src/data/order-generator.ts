@@ -38,7 +38,16 @@ export interface PrintifyPlan {
   fulfilledTs: number | null;
   status: string;
   taxCents: number;
+  /**
+   * A reprint of one damaged or misprinted unit (the first physical line, quantity 1): an extra
+   * Printify order with its own cost, days after the original was fulfilled.
+   */
   reprint: { orderId: string; createdTs: number; status: string; fulfilledTs: number | null } | null;
+  /**
+   * A split order: the physical lines from `fromLine` on are fulfilled by a second Printify order
+   * (another print provider) that names the same receipt; the first order keeps the others.
+   */
+  split: { orderId: string; fromLine: number } | null;
   /** metadata.shop_order_id sent as a string, as in the docs' cancel example (b.4), instead of a number. */
   shopOrderIdAsText: boolean;
 }
@@ -188,7 +197,14 @@ export function generateOrder(
   // and a receipt whose payment has not arrived by `asOf` is unpaid (is_paid false).
   const delayRoll = variety.chance(0.06);
   const delayLength = variety.int(6 * 3600, 4 * DAY);
-  const paymentDelay = delayRoll && override?.unpaid === undefined ? delayLength : 0;
+  // A quarter of the orders of the last three days still wait for their payment (its own stream,
+  // so the draws above stay as they were): a shop of any size shows a few unpaid receipts.
+  const pending =
+    override?.unpaid === undefined &&
+    createdTs > asOf - 3 * DAY &&
+    Rng.mix(shop.seedHash, STREAM.pending, index).chance(0.25);
+  const paymentDelay =
+    delayRoll && override?.unpaid === undefined ? delayLength : pending ? asOf - createdTs + 6 * 3600 : 0;
   const paidAt =
     Math.min(createdTs + rng.int(0, 90), Math.max(createdTs, asOf)) +
     (override?.unpaid ? 100 * 365 * DAY : paymentDelay);
@@ -455,6 +471,21 @@ function planPrintify(
           }
         : null,
     shopOrderIdAsText,
+    split: planSplit(shop, order, kind),
+  };
+}
+
+/**
+ * About a third of the linked orders with two or more physical lines are fulfilled by two
+ * Printify orders (their products come from different print providers), drawn from their own
+ * stream so every other value stays as it was.
+ */
+function planSplit(shop: ShopProfile, order: OrderModel, kind: PrintifyPlan['kind']): PrintifyPlan['split'] {
+  const physical = order.lines.filter((l) => !l.isDigital).length;
+  if (kind !== 'linked' || physical < 2 || !Rng.mix(shop.seedHash, STREAM.split, order.index).chance(0.35)) return null;
+  return {
+    orderId: Rng.mix(shop.idHash, STREAM.splitId, order.index).hex(24),
+    fromLine: Math.ceil(physical / 2),
   };
 }
 

@@ -1,9 +1,14 @@
 import { Rng, STREAM } from '../core/random';
 import type { ShopProfile, Listing } from './shop-profile';
 
-/** A Printify order the seller placed for themself (order_type "sample"): no Etsy receipt. */
+/**
+ * A Printify order the seller placed for themself, with no Etsy receipt: a sample (order_type
+ * "sample") or, about one in four, stock for a market stall placed by hand ("manual"); about one
+ * in six is canceled before production and charged nothing.
+ */
 export interface SampleOrder {
   index: number;
+  orderType: 'sample' | 'manual';
   orderId: string;
   createdTs: number;
   sentTs: number | null;
@@ -42,14 +47,35 @@ export function generateSample(
   }
   const sentTs = createdTs + rng.int(1800, 12 * 3600);
   const fulfilledTs = sentTs + rng.int(2, 4) * 86_400;
+  // Its own stream, so the draws above (and every sample a seed already gave) stay as they were.
+  const kind = Rng.mix(shop.seedHash, STREAM.sampleKind, index);
+  // Fixed slots besides the draws, so a shop of a few hundred orders has one of each.
+  const orderType = index % 5 === 1 || kind.chance(0.1) ? 'manual' : 'sample';
+  const canceled = (index % 8 === 3 || kind.chance(0.05)) && createdTs + 1800 <= asOf;
+  if (canceled)
+    return {
+      index,
+      orderType,
+      orderId: sampleId(shop, index),
+      createdTs,
+      sentTs: null,
+      fulfilledTs: null,
+      status: 'canceled',
+      lines,
+    };
   const status = fulfilledTs <= asOf ? 'fulfilled' : sentTs <= asOf ? 'in-production' : 'pending';
   return {
     index,
-    orderId: Rng.mix(shop.idHash, STREAM.sample, index).hex(24),
+    orderType,
+    orderId: sampleId(shop, index),
     createdTs,
     sentTs: sentTs <= asOf ? sentTs : null,
     fulfilledTs: fulfilledTs <= asOf ? fulfilledTs : null,
     status,
     lines,
   };
+}
+
+function sampleId(shop: ShopProfile, index: number): string {
+  return Rng.mix(shop.idHash, STREAM.sample, index).hex(24);
 }

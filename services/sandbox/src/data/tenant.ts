@@ -47,11 +47,12 @@ export const FLAG_SHIPPED = 2;
 export const FLAG_CANCELED = 4;
 export const FLAG_DELIVERED = 8;
 
-/** A Printify order in the list: the order of a receipt, its reprint, or a sample. */
-export type PrintifyRef = { kind: 'order' | 'reprint'; order: OrderModel } | { kind: 'sample'; sample: SampleOrder };
+/** A Printify order in the list: the order of a receipt, its reprint, the second part of a split, or a sample. */
+export type PrintifyRef =
+  { kind: 'order' | 'reprint' | 'split'; order: OrderModel } | { kind: 'sample'; sample: SampleOrder };
 
 interface PrintifyIndex {
-  /** Entry codes, newest first: order index × 4 + (0 order, 1 reprint, 2 sample). */
+  /** Entry codes, newest first: order index × 4 + (0 order, 1 reprint, 2 sample, 3 split part). */
   refs: Int32Array;
   status: string[];
   skus: string[][];
@@ -178,7 +179,7 @@ export class Tenant {
     const index = code >> 2;
     const kind = code & 3;
     if (kind === 2) return { kind: 'sample', sample: this.sample(index) };
-    return { kind: kind === 1 ? 'reprint' : 'order', order: this.order(index) };
+    return { kind: kind === 1 ? 'reprint' : kind === 3 ? 'split' : 'order', order: this.order(index) };
   }
 
   /**
@@ -308,7 +309,17 @@ function collectPrintify(builder: PrintifyBuilder, order: OrderModel): void {
   const plan = order.printify;
   if (!plan) return;
   const skus = order.lines.filter((l) => !l.isDigital).map((l) => l.listing.variants[l.variantIndex].sku);
-  builder.push(plan.createdTs, order.index * 4, plan.status, skus, plan.orderId);
+  const split = plan.split?.fromLine ?? skus.length;
+  builder.push(plan.createdTs, order.index * 4, plan.status, skus.slice(0, split), plan.orderId);
+  if (plan.split)
+    // The second part reaches Printify a minute after the first.
+    builder.push(plan.createdTs + 60, order.index * 4 + 3, plan.status, skus.slice(split), plan.split.orderId);
   if (plan.reprint)
-    builder.push(plan.reprint.createdTs, order.index * 4 + 1, plan.reprint.status, skus, plan.reprint.orderId);
+    builder.push(
+      plan.reprint.createdTs,
+      order.index * 4 + 1,
+      plan.reprint.status,
+      skus.slice(0, 1),
+      plan.reprint.orderId,
+    );
 }

@@ -1,4 +1,4 @@
-import type { OrderModel } from '../data/order-generator';
+import type { OrderLine, OrderModel } from '../data/order-generator';
 import type { PrintifyRef, Tenant } from '../data/tenant';
 
 /** Printify's time format: "YYYY-MM-DD HH:MM:SS+00:00", UTC. */
@@ -72,7 +72,7 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
       address_to: sellerAddress(tenant),
       line_items: lines,
       metadata: {
-        order_type: 'sample',
+        order_type: s.orderType,
         shop_fulfilled_at: null,
         is_reprint: false,
         reprinted_order_ids: [],
@@ -106,19 +106,20 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
   const plan = order.printify;
   if (!plan) throw new Error('order has no Printify order');
   const reprint = ref.kind === 'reprint' && plan.reprint ? plan.reprint : null;
-  const id = reprint ? reprint.orderId : plan.orderId;
+  const split = ref.kind === 'split' && plan.split ? plan.split : null;
+  const id = reprint ? reprint.orderId : split ? split.orderId : plan.orderId;
   const status = reprint ? reprint.status : plan.status;
-  const createdTs = reprint ? reprint.createdTs : plan.createdTs;
+  const createdTs = reprint ? reprint.createdTs : split ? plan.createdTs + 60 : plan.createdTs;
   const sentTs = reprint ? reprint.createdTs + 3600 : plan.sentTs;
   const fulfilledTs = reprint ? reprint.fulfilledTs : plan.fulfilledTs;
-  const physical = order.lines.filter((l) => !l.isDigital);
-  const lines = physical.map((l) => {
+  const items = printifyItems(tenant, order, ref.kind);
+  const lines = items.map(({ line: l, quantity, shipping }) => {
     const variant = l.listing.variants[l.variantIndex];
-    const pay = charged(tenant, status, l.printifyCost, l.quantity, l.printifyShipping);
+    const pay = charged(tenant, status, l.printifyCost, quantity, shipping);
     return lineJson(
       l.listing.printifyProductId,
       variant.printifyVariantId,
-      l.quantity,
+      quantity,
       l.listing.spec.printProviderId ?? 0,
       pay.cost,
       pay.shipping,
@@ -131,10 +132,10 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
       fulfilledTs,
     );
   });
-  const metadata: Record<string, unknown> = {
-    order_type: reprint ? 'manual' : plan.kind === 'manual' ? 'manual' : 'external',
-  };
-  if (!reprint && plan.kind === 'linked') {
+  // A reprint keeps the original's order_type and receipt link (the docs name no type of its
+  // own for reprints: ADR 0024); so does the second part of a split order.
+  const metadata: Record<string, unknown> = { order_type: plan.kind === 'manual' ? 'manual' : 'external' };
+  if (plan.kind === 'linked') {
     // A share send the id as a string, as the docs' cancel example does (b.4).
     metadata.shop_order_id = plan.shopOrderIdAsText ? String(order.receiptId) : order.receiptId;
     metadata.shop_order_label = String(order.receiptId);
@@ -142,16 +143,20 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
   metadata.shop_fulfilled_at = !reprint && plan.kind !== 'manual' ? printifyTime(order.shippedTs) : null;
   metadata.is_reprint = reprint !== null;
   metadata.reprinted_order_ids = reprint ? [plan.orderId] : [];
-  metadata.child_reprinted_order_ids = !reprint && plan.reprint ? [plan.reprint.orderId] : [];
+  metadata.child_reprinted_order_ids = ref.kind === 'order' && plan.reprint ? [plan.reprint.orderId] : [];
+  const vatable = items.reduce((sum, i) => sum + i.line.printifyCost * i.quantity + i.shipping, 0);
+  const tax = ref.kind === 'order' && !plan.split ? plan.taxCents : order.place.vat > 0 ? Math.round(vatable * 0.2) : 0;
+  // The reprint and the second part travel in their own parcels.
+  const trackingNumber = ref.kind === 'order' ? order.trackingCode : otherParcel(order.trackingCode, ref.kind);
   return {
     id,
-    app_order_id: `${account}.${reprint ? 500_000 + order.index : order.index + 1}`,
+    app_order_id: `${account}.${reprint ? 500_000 + order.index : split ? 800_000 + order.index : order.index + 1}`,
     address_to: buyerAddress(order),
     line_items: lines,
     metadata,
     total_price: lines.reduce((sum, l) => sum + l.metadata.price * l.quantity, 0),
     total_shipping: lines.reduce((sum, l) => sum + l.shipping_cost, 0),
-    total_tax: status === 'canceled' ? 0 : plan.taxCents,
+    total_tax: status === 'canceled' ? 0 : tax,
     status,
     shipping_method: 1,
     is_printify_express: false,
@@ -161,8 +166,8 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
         ? [
             {
               carrier: order.carrier,
-              number: order.trackingCode,
-              url: tracking(order.carrier, order.trackingCode),
+              number: trackingNumber,
+              url: tracking(order.carrier, trackingNumber),
               delivered_at: reprint ? null : printifyTime(order.deliveredTs),
             },
           ]
@@ -172,6 +177,40 @@ export function printifyOrderJson(tenant: Tenant, ref: PrintifyRef): Record<stri
     fulfilled_at: printifyTime(fulfilledTs),
     printify_connect: { url: `https://printify.me/${id.slice(0, 10)}`, id: id.slice(0, 10) },
   };
+}
+
+interface PrintifyItem {
+  line: OrderLine;
+  quantity: number;
+  /** Printify's shipping for the item in this order (USD cents). */
+  shipping: number;
+}
+
+/**
+ * The physical lines a Printify order of the receipt carries: all of them; with a split, the
+ * first part's or the second's; a reprint, one unit of the first line. Each order ships its own
+ * parcel, so the first item of the second part and of a reprint pays the first-item rate.
+ */
+export function printifyItems(tenant: Tenant, order: OrderModel, kind: 'order' | 'reprint' | 'split'): PrintifyItem[] {
+  const physical = order.lines.filter((l) => !l.isDigital);
+  const from = order.printify?.split?.fromLine ?? physical.length;
+  const abroad = order.place.country !== tenant.shop.country;
+  const parcel = (lines: OrderLine[], quantityOf: (l: OrderLine) => number): PrintifyItem[] =>
+    lines.map((line, n) => {
+      const quantity = quantityOf(line);
+      const rates = line.listing.spec.printifyShipping;
+      const first = rates ? (abroad ? rates.firstAbroad : rates.first) : 0;
+      const extra = rates ? (abroad ? rates.additionalAbroad : rates.additional) : 0;
+      return { line, quantity, shipping: n === 0 ? first + extra * (quantity - 1) : extra * quantity };
+    });
+  if (kind === 'reprint') return parcel(physical.slice(0, 1), () => 1);
+  if (kind === 'split') return parcel(physical.slice(from), (l) => l.quantity);
+  return physical.slice(0, from).map((line) => ({ line, quantity: line.quantity, shipping: line.printifyShipping }));
+}
+
+function otherParcel(trackingCode: string, kind: 'reprint' | 'split'): string {
+  const digits = Number(trackingCode.slice(2, 11));
+  return `${trackingCode.slice(0, 2)}${digits + (kind === 'reprint' ? 7 : 1)}${trackingCode.slice(11)}`;
 }
 
 function lineJson(
