@@ -1,13 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  ADMIN,
-  connectEtsy,
-  createTenant,
-  etsyGet,
-  newSandbox,
-  printifyGet,
-  type Clock,
-} from '../test/support/kit';
+import { ADMIN, connectEtsy, createTenant, etsyGet, newSandbox, printifyGet, type Clock } from '../test/support/kit';
 
 /**
  * Every case issue 17 needs, checked against the shapes integrations.md documents: Printify
