@@ -45,7 +45,7 @@ export const CURRENCIES: ReadonlyArray<
   ['THB', 36.9, 3, 0.004, 35, 39],
   ['ZAR', 19.6, 4, 0.007, 19, 21.2],
 ];
-export const ANCHOR_DATE = '2026-03-13';
+const ANCHOR_DATE = '2026-03-13';
 const ANCHOR_DAY = dayNumberOf(ANCHOR_DATE);
 const FIRST_DAY = dayNumberOf('1999-01-04');
 const BGN_LAST_DAY = dayNumberOf('2025-12-31');

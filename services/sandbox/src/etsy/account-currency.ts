@@ -3,7 +3,7 @@ import { latestPublishedDay } from '../ecb/calendar';
 import { ratesFor } from '../ecb/rates';
 
 /** Etsy's currency-conversion fee on sale proceeds (integrations.md a.8; Etsy help 360000344668). */
-export const CONVERSION_FEE_RATE = 0.025;
+const CONVERSION_FEE_RATE = 0.025;
 
 /** Amounts of the listing currency as they reach the payment account. */
 export interface AccountConverter {

@@ -191,7 +191,7 @@ interface PrintifyItem {
  * first part's or the second's; a reprint, one unit of the first line. Each order ships its own
  * parcel, so the first item of the second part and of a reprint pays the first-item rate.
  */
-export function printifyItems(tenant: Tenant, order: OrderModel, kind: 'order' | 'reprint' | 'split'): PrintifyItem[] {
+function printifyItems(tenant: Tenant, order: OrderModel, kind: 'order' | 'reprint' | 'split'): PrintifyItem[] {
   const physical = order.lines.filter((l) => !l.isDigital);
   const from = order.printify?.split?.fromLine ?? physical.length;
   const abroad = order.place.country !== tenant.shop.country;
