@@ -1,0 +1,3 @@
+export * from './payouts';
+export * from './shop-costs';
+export * from './unclassified-log';
