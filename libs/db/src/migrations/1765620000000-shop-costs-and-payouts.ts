@@ -30,7 +30,7 @@ const DASHBOARD_DAY_RECOMPUTE_SQL = `
       FROM order_record r
       CROSS JOIN (VALUES ('USD'::char(3)), ('EUR'::char(3)), ('GBP'::char(3))) AS c(currency)
       LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = c.currency
-      LEFT JOIN printify_order po ON po.user_id = r.user_id AND po.shop_id = r.printify_shop_id AND po.printify_order_id = r.printify_order_id
+      LEFT JOIN printify_order po ON po.user_id = r.user_id AND po.shop_id = r.printify_shop_id AND po.order_id = r.printify_order_id
       CROSS JOIN LATERAL (SELECT
         coalesce(p.record_sides = (coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|'
           || coalesce(r.printify_shop_id || ':' || r.printify_order_id, '')), false) AS fresh,

@@ -54,7 +54,7 @@ export const LONE_PRINTIFY_JOIN_SQL = `
   LEFT JOIN LATERAL (
     SELECT CASE lower(coalesce(po.order_type, '')) WHEN 'sample' THEN 'sample' WHEN 'manual' THEN 'manual' ELSE 'unattached' END AS kind
     FROM (SELECT 1) one
-    LEFT JOIN printify_order po ON po.user_id = r.user_id AND po.shop_id = r.printify_shop_id AND po.printify_order_id = r.printify_order_id
+    LEFT JOIN printify_order po ON po.user_id = r.user_id AND po.shop_id = r.printify_shop_id AND po.order_id = r.printify_order_id
     WHERE r.etsy_receipt_id IS NULL AND r.printify_order_id IS NOT NULL) l ON true`;
 
 const SUM_FIGURES = 'p.record_sides, p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor';
@@ -187,14 +187,14 @@ export class DashboardRollupsRepository {
     );
     const row = rows[0] ?? {};
     const figures = Object.fromEntries(SUM_COLUMNS.map((column) => [column, safeInteger(row[column])]));
-    const shopCosts = ((row.shop_costs ?? []) as { kind: ShopCostKind; cost_minor: string; entries: number; without_rate: number }[]).map(
-      (cost) => ({
-        kind: cost.kind,
-        costMinor: safeInteger(cost.cost_minor),
-        entries: cost.entries,
-        withoutRate: cost.without_rate,
-      }),
-    );
+    const shopCosts = (
+      (row.shop_costs ?? []) as { kind: ShopCostKind; cost_minor: string; entries: number; without_rate: number }[]
+    ).map((cost) => ({
+      kind: cost.kind,
+      costMinor: safeInteger(cost.cost_minor),
+      entries: cost.entries,
+      withoutRate: cost.without_rate,
+    }));
     return { ...(figures as DashboardFigureSums), hasOrders: row.has_orders === true, shopCosts };
   }
 }

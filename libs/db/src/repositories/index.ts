@@ -9,6 +9,7 @@ import { OrderDetailsRepository } from './order-details.repository';
 import { OrderEditsRepository } from './order-edits.repository';
 import { OrderRecordsRepository } from './order-records.repository';
 import { OrderViewsRepository } from './order-views.repository';
+import { PayoutsRepository } from './payouts.repository';
 import { SessionsRepository } from './sessions.repository';
 import { SyncCursorsRepository } from './sync-cursors.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -63,4 +64,5 @@ export const DATA_SOURCE_REPOSITORIES = [
   OrderViewsRepository,
   OrderDetailsRepository,
   OrderEditsRepository,
+  PayoutsRepository,
 ] as const;

@@ -85,7 +85,7 @@ async function rowSums(
        coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND f.lone AND coalesce(po.order_type, '') NOT IN ('sample', 'manual')), 0) AS unattached
      FROM order_record r
      LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = $2
-     LEFT JOIN printify_order po ON po.user_id = r.user_id AND po.shop_id = r.printify_shop_id AND po.printify_order_id = r.printify_order_id
+     LEFT JOIN printify_order po ON po.user_id = r.user_id AND po.shop_id = r.printify_shop_id AND po.order_id = r.printify_order_id
      CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = (coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|' || coalesce(r.printify_shop_id || ':' || r.printify_order_id, '')), false) AS fresh,
        r.etsy_receipt_id IS NULL AND r.printify_order_id IS NOT NULL AS lone) f
      WHERE r.user_id = $1 AND r.order_date >= $3`,
