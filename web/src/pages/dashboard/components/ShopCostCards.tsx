@@ -67,19 +67,13 @@ const withoutRateNote = (costs: OtherCostsView, currency: string) =>
 
 /**
  * Below the order totals (ADR 0027): the Etsy and Printify costs no order carries and the profit
- * after them, each saying where it comes from, so the figure matches what the shop really kept.
+ * after them, each saying where it comes from (net profit from orders says so on its own card),
+ * so the last figure matches what the shop really kept.
  */
 export function ShopCostCards({ metrics }: { metrics: DashboardMetricsResponse }) {
   const profit = metrics.profitAfterShopCosts;
   return (
-    <SimpleGrid columns={{ base: 1, md: 2, xl: 4 }} gap="4" data-testid="shop-cost-cards">
-      <FigureCard
-        testId="net-profit-from-orders"
-        label="Net profit from orders"
-        value={metrics.netProfit}
-        source={metrics.netProfitSource}
-        color={metrics.netProfit.minor < 0 ? 'fg.error' : 'fg.success'}
-      />
+    <SimpleGrid columns={{ base: 1, md: 3 }} gap="4" data-testid="shop-cost-cards">
       <FigureCard
         testId="other-etsy-costs"
         label="Other Etsy costs"
