@@ -40,9 +40,19 @@ function Figure({ label, value, strong }: { label: string; value: string; strong
 /** One line (sales, fees…) that opens to its entries. A native <details>: keyboard and screen readers get it for free. */
 function LineDetails({ line }: { line: PayoutLineView }) {
   return (
-    <Box as="details" borderTopWidth="1px" borderColor="border.muted" py="2" data-testid={`payout-line-${line.line}`}>
-      <Flex as="summary" cursor="pointer" justify="space-between" gap="3" fontSize="sm">
+    <Box
+      as="details"
+      borderTopWidth="1px"
+      borderColor="border.muted"
+      py="2"
+      data-testid={`payout-line-${line.line}`}
+      css={{ '&[open] .line-chevron': { transform: 'rotate(90deg)' } }}
+    >
+      <Flex as="summary" cursor="pointer" justify="space-between" gap="3" fontSize="sm" listStyleType="none">
         <Text>
+          <Text as="span" className="line-chevron" display="inline-block" color="fg.muted" me="1.5" aria-hidden="true">
+            ›
+          </Text>
           {line.label}{' '}
           <Text as="span" color="fg.muted">
             ({line.entries} {line.entries === 1 ? 'entry' : 'entries'})
