@@ -21,7 +21,7 @@ export function shopCostFigures(sums: DashboardSums, currency: DisplayCurrencyCo
     })),
     withoutRate: etsyKinds.reduce((total, cost) => total + cost.withoutRate, 0),
     source:
-      'Etsy payment-account ledger: entries no order carries (Etsy Ads, listing fees, subscriptions, shipping labels, credits, unclassified types), each converted at its own date’s ECB rate, whole days of the range.',
+      'Etsy ledger entries no order carries, each converted at its own date’s ECB rate (whole days of the range).',
   };
   const printifyKinds = (Object.keys(PRINTIFY_ONLY_KIND_LABELS) as (keyof typeof PRINTIFY_ONLY_KIND_LABELS)[])
     .map((kind) => ({
@@ -35,12 +35,11 @@ export function shopCostFigures(sums: DashboardSums, currency: DisplayCurrencyCo
     total: money(sums.printifyOnly.sample + sums.printifyOnly.manual + sums.printifyOnly.unattached),
     byKind: printifyKinds,
     withoutRate: 0,
-    source:
-      'Printify orders with no Etsy receipt, by Printify order type (sample, manual, or attached to no receipt): their cost as the Orders page figures it.',
+    source: 'Printify orders with no Etsy receipt (samples, manual orders, orders attached to none), at their cost.',
   };
   return {
     netProfitSource:
-      'Orders with an Etsy receipt: receipt revenue − Printify cost − Etsy fees (from the ledger, else estimated), archived orders included.',
+      'Orders with an Etsy receipt, archived ones too: revenue − Printify cost − Etsy fees (ledger, else estimated).',
     otherEtsyCosts,
     otherPrintifyCosts,
     profitAfterShopCosts: money(sums.netProfitMinor - otherEtsyCosts.total.minor - otherPrintifyCosts.total.minor),
