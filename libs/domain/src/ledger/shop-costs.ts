@@ -42,9 +42,8 @@ export function shopCostKindOf(
     case 'vat_on_fee': {
       const parent = entry.parentEntryId && depth < 4 ? parentOf(entry.parentEntryId) : undefined;
       if (!parent) return 'vat';
-      const kind = shopCostKindOf(parent, parentOf, depth + 1);
-      // VAT on an order fee whose order is not linked yet waits with its fee.
-      return kind === 'vat' ? 'vat' : kind;
+      // The taxed entry's kind; VAT on an order fee whose order is not linked yet waits with its fee.
+      return shopCostKindOf(parent, parentOf, depth + 1);
     }
   }
 }
