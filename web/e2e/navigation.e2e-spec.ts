@@ -10,6 +10,7 @@ const SIDEBAR = [
   ['Connections', '/connections'],
   ['Orders', '/orders'],
   ['Order Matching', '/matching'],
+  ['Payouts', '/payouts'],
 ] as const;
 // Listed in the sidebar but not built yet: "Coming soon", not links to the not-found card.
 const COMING_SOON = [

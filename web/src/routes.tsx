@@ -1,6 +1,14 @@
 import { lazy, type ComponentType } from 'react';
 import type { IconType } from 'react-icons';
-import { LuChartLine, LuGitCompareArrows, LuLayoutDashboard, LuPlug, LuReceipt, LuSettings } from 'react-icons/lu';
+import {
+  LuChartLine,
+  LuGitCompareArrows,
+  LuLandmark,
+  LuLayoutDashboard,
+  LuPlug,
+  LuReceipt,
+  LuSettings,
+} from 'react-icons/lu';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootLayout } from './layouts/RootLayout';
 import { RouteSwitch } from './layouts/RouteSwitch';
@@ -25,6 +33,9 @@ const ConnectionsPage = lazy(() =>
   import('./pages/connections/ConnectionsPage').then((module) => ({ default: module.ConnectionsPage })),
 );
 const OrdersPage = lazy(() => import('./pages/orders/OrdersPage').then((module) => ({ default: module.OrdersPage })));
+const PayoutsPage = lazy(() =>
+  import('./pages/payouts/PayoutsPage').then((module) => ({ default: module.PayoutsPage })),
+);
 const MatchingPage = lazy(() =>
   import('./pages/matching/MatchingPage').then((module) => ({ default: module.MatchingPage })),
 );
@@ -60,6 +71,7 @@ export const routeTable: RouteEntry[] = [
   { path: '/connections', app: ConnectionsPage, nav: { label: 'Connections', icon: LuPlug } },
   { path: '/orders', app: OrdersPage, nav: { label: 'Orders', icon: LuReceipt } },
   { path: '/matching', app: MatchingPage, nav: { label: 'Order Matching', icon: LuGitCompareArrows } },
+  { path: '/payouts', app: PayoutsPage, nav: { label: 'Payouts', icon: LuLandmark } },
   { path: '/analytics', nav: { label: 'Analytics', icon: LuChartLine } },
   { path: '/settings', nav: { label: 'Settings', icon: LuSettings } },
   { path: '/login', public: LoginPage, signedInGoesHome: true },

@@ -90,7 +90,7 @@ export class MatchingPageController {
   }
 }
 
-/** The Dashboard's totals (archived orders left out; orders without a rate counted, not summed). */
+/** The Dashboard's totals (archived orders' figures included, counts of active ones; orders without a rate counted, not summed). */
 @Controller('dashboard')
 export class DashboardController {
   constructor(private readonly orders: OrdersService) {}

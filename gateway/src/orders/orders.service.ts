@@ -20,6 +20,7 @@ import { computeProfitsJobOptions, type ComputeProfitsPayload } from '@pod/queue
 import { ApiException } from '../http/api-exception';
 import { QueueProducer } from '../queues/queue-producer';
 import type { DashboardQueryDto, MatchingQueryDto, OrdersQueryDto } from './dto/orders-query.dto';
+import { shopCostFigures } from './dashboard-view';
 import { etsySideView, marginPercent, orderRowView, printifySideView, profitView } from './order-view-mapping';
 
 const DAY_MS = 86_400_000;
@@ -129,6 +130,7 @@ export class OrdersService {
       ordersProvisional: sums.provisional,
       ordersNotComputed: sums.notComputed,
       hasOrders: sums.hasOrders,
+      ...shopCostFigures(sums, currency),
     };
   }
 

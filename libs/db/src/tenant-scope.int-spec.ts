@@ -17,6 +17,7 @@ import { TokenCipher } from '@pod/crypto';
 import { createRoleIfMissingSql } from './migrations/1764900000000-tenant-scope';
 import { ConnectionsRepository } from './repositories/connections.repository';
 import { MatchRunsRepository } from './repositories/match-runs.repository';
+import { ShopCostsRepository } from './repositories/shop-costs.repository';
 import { OAuthStatesRepository } from './repositories/oauth-states.repository';
 import { SessionsRepository } from './repositories/sessions.repository';
 import { SyncCursorsRepository } from './repositories/sync-cursors.repository';
@@ -312,6 +313,7 @@ const KNOWN_TENANT_TABLES = [
   'printify_order',
   'printify_order_line',
   'provider_connection',
+  'shop_cost_day',
   'sync_cursor',
   'sync_quarantine',
   'sync_run',
@@ -435,6 +437,9 @@ describe('row-level security on every tenant table', () => {
         new Date(),
       );
       await refreshDashboardRollup(database.url, userId);
+      await new ShopCostsRepository(app).replace(userId, [
+        { day: '2026-06-01', kind: 'etsy_ads', currency: 'USD', costMinor: 150, entries: 1, withoutRate: 0 },
+      ]);
       await new MatchRunsRepository(app).queueOrGetQueued(userId, 'user');
       // The tables issue 16 put under row-level security, each written through its repository.
       const connections = new ConnectionsRepository(app, cipher);

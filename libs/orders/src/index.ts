@@ -1,3 +1,4 @@
 export * from './user-matcher';
 export * from './user-profits';
 export * from './order-statistics';
+export * from './shop-costs';

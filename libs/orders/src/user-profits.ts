@@ -27,6 +27,7 @@ import {
   type OrderProfitWrite,
   type UserProfitInputs,
 } from '@pod/db';
+import { ShopCosts } from './shop-costs';
 
 export interface ProfitRunCounts {
   records: number;
@@ -54,6 +55,8 @@ export class UserProfits {
     private readonly now: () => Date = () => new Date(),
     /** Records computed per write (tests make it small to cross batch boundaries). */
     private readonly recordsPerWrite = RECORDS_PER_WRITE,
+    /** Told the ledger types found unclassified, each once per process (the worker logs them). */
+    private readonly reportUnclassified: (ledgerTypes: string[]) => void = () => undefined,
   ) {}
 
   computeUser(userId: string, options: { force?: boolean } = {}): Promise<ProfitRunCounts> {
@@ -117,6 +120,9 @@ export class UserProfits {
       if (writing) written.push(...(await writing));
       // The dashboard's days of the records whose figures changed, once, in this transaction.
       await new DashboardRollupsRepository(manager).refreshRecords(userId, [...new Set(written)]);
+      // The ledger's shop costs (ADR 0027), from the links this lock holds still.
+      const shopCosts = await new ShopCosts().writeUser(manager, userId);
+      if (shopCosts.newUnclassifiedTypes.length > 0) this.reportUnclassified(shopCosts.newUnclassifiedTypes);
       return { records: inputs.records.length, computed: toCompute.length, written: written.length };
     });
   }

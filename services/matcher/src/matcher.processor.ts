@@ -37,7 +37,12 @@ export class MatcherProcessor extends ContractProcessor<typeof QUEUE> {
     const statistics = new OrderStatistics(new TableStatisticsRepository(dataSource), logger);
     const profits = new ProfitJobs(
       queue,
-      new UserProfits(dataSource),
+      new UserProfits(dataSource, undefined, undefined, (ledgerTypes) =>
+        logger.warn(
+          { event: 'ledger.unclassified_types', ledgerTypes },
+          'ledger types not classified yet: shown as Unclassified shop costs',
+        ),
+      ),
       new OrderProfitsRepository(dataSource),
       logger,
       statistics,

@@ -124,6 +124,24 @@ export interface DashboardMetricsResponse {
   ordersNotComputed: number;
   /** True when the user has any synced order at all (the empty state otherwise). */
   hasOrders: boolean;
+  /** Where `netProfit` comes from (net profit from orders: records with an Etsy receipt). */
+  netProfitSource: string;
+  /** Account-level Etsy ledger entries no order carries (Etsy Ads, listing fees, Etsy Plus…), by kind (ADR 0027). */
+  otherEtsyCosts: OtherCostsView;
+  /** Printify orders with no Etsy receipt (samples, manual orders, orders attached to none), by order type. */
+  otherPrintifyCosts: OtherCostsView;
+  /** netProfit − other Etsy costs − other Printify costs. */
+  profitAfterShopCosts: MoneyView;
+  profitAfterShopCostsSource: string;
+}
+
+/** A Dashboard figure made of costs of several kinds, each with its label. */
+export interface OtherCostsView {
+  total: MoneyView;
+  byKind: { kind: string; label: string; cost: MoneyView; entries: number | null }[];
+  /** Entries left out of the total because no rate converts them yet (counted, not summed as zero). */
+  withoutRate: number;
+  source: string;
 }
 
 /** POST /api/orders/:id/match body: the other order record to pair with this one. */

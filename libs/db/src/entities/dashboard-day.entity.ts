@@ -4,8 +4,8 @@ import { currencyCodeTransformer, MinorUnitsColumn } from '../columns';
 import { UserEntity } from './user.entity';
 
 /**
- * The dashboard's counts and sums of one user's active orders of one UTC day, in one display
- * currency (migration 1765300000000-dashboard-rollups, docs/adr/0018-rollups.md). Derived: every
+ * The dashboard's counts (active orders) and sums (every order, archived too: ADR 0027) of one
+ * user's orders of one UTC day, in one display currency (migration 1765300000000-dashboard-rollups, docs/adr/0018-rollups.md). Derived: every
  * writer of order_record and order_profit recomputes the days it touched, in its transaction.
  */
 @Entity({ name: 'dashboard_day' })
@@ -60,4 +60,15 @@ export class DashboardDayEntity {
 
   @MinorUnitsColumn({ name: 'net_profit_minor' })
   netProfitMinor: number;
+
+  /** Costs of lone Printify records (no receipt), by order type: out of the order sums above (ADR 0027). */
+  @MinorUnitsColumn({ name: 'printify_sample_minor' })
+  printifySampleMinor: number;
+
+  @MinorUnitsColumn({ name: 'printify_manual_minor' })
+  printifyManualMinor: number;
+
+  /** Printify orders of the marketplace attached to no receipt (yet). */
+  @MinorUnitsColumn({ name: 'printify_unattached_minor' })
+  printifyUnattachedMinor: number;
 }

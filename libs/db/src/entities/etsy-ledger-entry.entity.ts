@@ -11,6 +11,7 @@ import { UserEntity } from './user.entity';
 @Entity({ name: 'etsy_ledger_entry' })
 @Index('etsy_ledger_entry_receipt_idx', ['userId', 'receiptId'])
 @Index('etsy_ledger_entry_reference_idx', ['userId', 'referenceId'])
+@Index('etsy_ledger_entry_created_idx', ['userId', 'shopId', 'entryCreatedAt'])
 @Index('etsy_ledger_entry_pending_idx', ['userId', 'shopId'], { where: 'link_pending' })
 export class EtsyLedgerEntryEntity {
   @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'etsy_ledger_entry_pkey' })

@@ -13,6 +13,7 @@ import { PrintifyOrderLineEntity } from './printify-order-line.entity';
 import { PrintifyOrderEntity } from './printify-order.entity';
 import { ProviderConnectionEntity } from './provider-connection.entity';
 import { SessionEntity } from './session.entity';
+import { ShopCostDayEntity } from './shop-cost-day.entity';
 import { SyncCursorEntity } from './sync-cursor.entity';
 import { SyncQuarantineEntity } from './sync-quarantine.entity';
 import { SyncRunEntity } from './sync-run.entity';
@@ -34,6 +35,7 @@ export {
   PrintifyOrderLineEntity,
   ProviderConnectionEntity,
   SessionEntity,
+  ShopCostDayEntity,
   SyncCursorEntity,
   SyncQuarantineEntity,
   SyncRunEntity,
@@ -59,4 +61,5 @@ export const ALL_ENTITIES = [
   FxRateEntity,
   OrderProfitEntity,
   DashboardDayEntity,
+  ShopCostDayEntity,
 ];

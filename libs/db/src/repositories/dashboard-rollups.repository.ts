@@ -1,4 +1,4 @@
-import type { DisplayCurrencyCode } from '@pod/domain';
+import type { DisplayCurrencyCode, ShopCostKind } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { RECORD_SIDES_SQL } from './order-profits.repository';
@@ -16,24 +16,46 @@ const SUM_COLUMNS = [
   'revenue_minor',
   'costs_minor',
   'net_profit_minor',
+  'printify_sample_minor',
+  'printify_manual_minor',
+  'printify_unattached_minor',
 ] as const;
 
 /**
  * The dashboard's per-record counts and sums (docs/adr/0011-order-figures.md): a record counts by
  * status; its figures count only when stored for its current sides (`fresh`), else it is "not
  * computed"; figures without a rate are counted apart and summed as nothing. One row per group.
+ * Counts are over active records; sums over every record, archived too (archiving hides an order
+ * from the lists, never a cost from the totals: ADR 0027). A lone Printify record (no receipt: a
+ * sample, a manual order, an order attached to no receipt) is a Printify cost, summed apart by
+ * its order type (`l`, LONE_PRINTIFY_JOIN_SQL), not in the order sums.
  */
 export const FIGURE_AGGREGATES_SQL = `
-  count(*) FILTER (WHERE r.status = 'matched') AS matched,
-  count(*) FILTER (WHERE r.status = 'pending') AS pending,
-  count(*) FILTER (WHERE r.status = 'unmatched') AS unmatched,
-  count(*) FILTER (WHERE f.fresh AND p.figures <> 'rate_unavailable') AS summed,
-  count(*) FILTER (WHERE f.fresh AND p.figures = 'provisional') AS provisional,
-  count(*) FILTER (WHERE f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
-  count(*) FILTER (WHERE NOT f.fresh) AS not_computed,
-  coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh), 0)::bigint AS revenue_minor,
-  coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0)::bigint AS costs_minor,
-  coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0)::bigint AS net_profit_minor`;
+  count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'matched') AS matched,
+  count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'pending') AS pending,
+  count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'unmatched') AS unmatched,
+  count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures <> 'rate_unavailable') AS summed,
+  count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures = 'provisional') AS provisional,
+  count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
+  count(*) FILTER (WHERE r.archived_at IS NULL AND NOT f.fresh) AS not_computed,
+  coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh AND l.kind IS NULL), 0)::bigint AS revenue_minor,
+  coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND l.kind IS NULL), 0)::bigint AS costs_minor,
+  coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh AND l.kind IS NULL), 0)::bigint AS net_profit_minor,
+  coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND l.kind = 'sample'), 0)::bigint AS printify_sample_minor,
+  coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND l.kind = 'manual'), 0)::bigint AS printify_manual_minor,
+  coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND l.kind = 'unattached'), 0)::bigint AS printify_unattached_minor`;
+
+/**
+ * `l.kind`: for a lone Printify record (no receipt side), its Printify order's kind (`sample`,
+ * `manual`, else `unattached`); null for a record with a receipt. One primary-key probe of
+ * printify_order per lone record only.
+ */
+export const LONE_PRINTIFY_JOIN_SQL = `
+  LEFT JOIN LATERAL (
+    SELECT CASE lower(coalesce(po.order_type, '')) WHEN 'sample' THEN 'sample' WHEN 'manual' THEN 'manual' ELSE 'unattached' END AS kind
+    FROM (SELECT 1) one
+    LEFT JOIN printify_order po ON po.user_id = r.user_id AND po.shop_id = r.printify_shop_id AND po.order_id = r.printify_order_id
+    WHERE r.etsy_receipt_id IS NULL AND r.printify_order_id IS NOT NULL) l ON true`;
 
 const SUM_FIGURES = 'p.record_sides, p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor';
 
@@ -49,6 +71,14 @@ export const FIGURES_JOIN_SQL = (currencySql: string, columns = SUM_FIGURES) => 
     SELECT ${columns} FROM order_profit p
     WHERE p.order_record_id = r.id AND p.currency = ${currencySql} AND p.user_id = r.user_id LIMIT 1) p ON true
   CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = ${RECORD_SIDES_SQL('r')}, false) AS fresh) f`;
+
+/** One kind of shop cost over a range, in the display currency (ADR 0027). */
+export interface ShopCostSum {
+  kind: ShopCostKind;
+  costMinor: number;
+  entries: number;
+  withoutRate: number;
+}
 
 /** The dashboard's counts and sums: integers (a sum past 2^53 is refused, never rounded). */
 export type DashboardFigureSums = Record<(typeof SUM_COLUMNS)[number], number>;
@@ -92,8 +122,8 @@ export class DashboardRollupsRepository {
          SELECT $1, c.currency, ${DAY_SQL}, ${FIGURE_AGGREGATES_SQL}
          FROM order_record r
          CROSS JOIN (VALUES ('USD'::char(3)), ('EUR'::char(3)), ('GBP'::char(3))) AS c(currency)
-         ${FIGURES_JOIN_SQL('c.currency')}
-         WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3 AND r.order_date < $4 AND ${DAY_SQL} = ANY($2::date[])
+         ${FIGURES_JOIN_SQL('c.currency')} ${LONE_PRINTIFY_JOIN_SQL}
+         WHERE r.user_id = $1 AND r.order_date >= $3 AND r.order_date < $4 AND ${DAY_SQL} = ANY($2::date[])
          GROUP BY c.currency, ${DAY_SQL}`,
         [userId, sorted, from, to],
       );
@@ -101,13 +131,13 @@ export class DashboardRollupsRepository {
   }
 
   /**
-   * Recomputes every rollup row of the user: the days of their active records and the days
+   * Recomputes every rollup row of the user: the days of their records and the days
    * stored. For a repair after a change made outside the repositories (tests, an operator's SQL).
    */
   async refreshUser(userId: string): Promise<void> {
     const rows: { day: string }[] = await inTenantScope(this.db, userId, (db) =>
       db.query(
-        `SELECT ${DAY_SQL}::text AS day FROM order_record r WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date IS NOT NULL
+        `SELECT ${DAY_SQL}::text AS day FROM order_record r WHERE r.user_id = $1 AND r.order_date IS NOT NULL
          UNION SELECT day::text FROM dashboard_day WHERE user_id = $1`,
         [userId],
       ),
@@ -124,9 +154,10 @@ export class DashboardRollupsRepository {
   }
 
   /**
-   * The dashboard's sums over active orders dated on or after `since`: whole UTC days from the
+   * The dashboard's sums over orders dated on or after `since`: whole UTC days from the
    * rollup, and the part-day from `since` to the next midnight from the rows (a few hundred at
-   * most), so the answer is the rows' sum over exactly the dashboard's instant range. With it,
+   * most), so the answer is the rows' sum over exactly the dashboard's instant range. Shop costs
+   * (shop_cost_day, kept by day only) over the whole UTC days of the range. With it,
    * whether the user has any synced order at all (the empty dashboard's prompt): one statement,
    * so the route is one round trip inside its scope.
    */
@@ -134,25 +165,36 @@ export class DashboardRollupsRepository {
     userId: string,
     currency: DisplayCurrencyCode,
     since: Date,
-  ): Promise<DashboardFigureSums & { hasOrders: boolean }> {
+  ): Promise<DashboardFigureSums & { hasOrders: boolean; shopCosts: ShopCostSum[] }> {
     const firstWholeDay = firstWholeDayAfter(since);
     const sums = SUM_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ');
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
       db.query(
         `SELECT ${sums},
-           EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1) AS has_orders
+           EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1) AS has_orders,
+           (SELECT coalesce(json_agg(k ORDER BY k.kind), '[]') FROM (
+              SELECT kind, sum(cost_minor)::text AS cost_minor, sum(entries)::int AS entries, sum(without_rate)::int AS without_rate
+              FROM shop_cost_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date GROUP BY kind) k) AS shop_costs
          FROM (
            SELECT ${SUM_COLUMNS.join(', ')} FROM dashboard_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date
            UNION ALL
            SELECT ${FIGURE_AGGREGATES_SQL}
-           FROM order_record r ${FIGURES_JOIN_SQL('$2::char(3)')}
-           WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3 AND r.order_date < $5
+           FROM order_record r ${FIGURES_JOIN_SQL('$2::char(3)')} ${LONE_PRINTIFY_JOIN_SQL}
+           WHERE r.user_id = $1 AND r.order_date >= $3 AND r.order_date < $5
          ) parts`,
         [userId, currency, since, isoDay(firstWholeDay), firstWholeDay],
       ),
     );
     const row = rows[0] ?? {};
     const figures = Object.fromEntries(SUM_COLUMNS.map((column) => [column, safeInteger(row[column])]));
-    return { ...(figures as DashboardFigureSums), hasOrders: row.has_orders === true };
+    const shopCosts = (
+      (row.shop_costs ?? []) as { kind: ShopCostKind; cost_minor: string; entries: number; without_rate: number }[]
+    ).map((cost) => ({
+      kind: cost.kind,
+      costMinor: safeInteger(cost.cost_minor),
+      entries: cost.entries,
+      withoutRate: cost.without_rate,
+    }));
+    return { ...(figures as DashboardFigureSums), hasOrders: row.has_orders === true, shopCosts };
   }
 }

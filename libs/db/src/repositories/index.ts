@@ -9,6 +9,7 @@ import { OrderDetailsRepository } from './order-details.repository';
 import { OrderEditsRepository } from './order-edits.repository';
 import { OrderRecordsRepository } from './order-records.repository';
 import { OrderViewsRepository } from './order-views.repository';
+import { PayoutsRepository } from './payouts.repository';
 import { SessionsRepository } from './sessions.repository';
 import { SyncCursorsRepository } from './sync-cursors.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -32,7 +33,9 @@ export * from './order-profits.repository';
 export * from './order-records.repository';
 export * from './printify-orders.repository';
 export * from './profit-inputs.repository';
+export * from './payouts.repository';
 export * from './sessions.repository';
+export * from './shop-costs.repository';
 export * from './sync-cursors.repository';
 export * from './sync-quarantine.repository';
 export * from './sync-runs.repository';
@@ -61,4 +64,5 @@ export const DATA_SOURCE_REPOSITORIES = [
   OrderViewsRepository,
   OrderDetailsRepository,
   OrderEditsRepository,
+  PayoutsRepository,
 ] as const;

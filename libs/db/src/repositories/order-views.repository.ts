@@ -1,7 +1,7 @@
 import type { DisplayCurrencyCode, StoredFiguresState, StoredOrderBreakdown } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
-import { DashboardRollupsRepository, FIGURES_JOIN_SQL } from './dashboard-rollups.repository';
+import { DashboardRollupsRepository, FIGURES_JOIN_SQL, type ShopCostSum } from './dashboard-rollups.repository';
 import { OrderCountsRepository } from './order-counts.repository';
 import { safeInteger } from './day-rollups';
 
@@ -54,6 +54,9 @@ export interface DashboardSums {
   revenueMinor: number;
   costsMinor: number;
   netProfitMinor: number;
+  /** Costs of lone Printify records by their order type, out of the order sums above. */
+  printifyOnly: { sample: number; manual: number; unattached: number };
+  shopCosts: ShopCostSum[];
   hasOrders: boolean;
 }
 
@@ -299,7 +302,7 @@ export class OrderViewsRepository {
   }
 
   /**
-   * The Dashboard's totals over active orders dated on or after `since`: whole days from the
+   * The Dashboard's totals over orders dated on or after `since` (counts: active ones): whole days from the
    * rollup (dashboard_day), the part-day from the rows, so they equal the rows' sum exactly;
    * provisional figures included and counted, orders without a rate counted apart, orders whose
    * figures are not computed yet counted apart too (docs/adr/0018-rollups.md).
@@ -317,6 +320,12 @@ export class OrderViewsRepository {
       revenueMinor: sums.revenue_minor,
       costsMinor: sums.costs_minor,
       netProfitMinor: sums.net_profit_minor,
+      printifyOnly: {
+        sample: sums.printify_sample_minor,
+        manual: sums.printify_manual_minor,
+        unattached: sums.printify_unattached_minor,
+      },
+      shopCosts: sums.shopCosts,
       hasOrders: sums.hasOrders,
     };
   }

@@ -59,27 +59,36 @@ const NOW = new Date('2026-03-20T12:00:00Z');
 const ownerQuery = async <T>(sql: string, params: unknown[] = []): Promise<T[]> =>
   (await owner.query(sql, params)).rows as T[];
 
-/** The dashboard's sums as the rows give them: the query the dashboard ran before the rollups, as the table owner. */
+/**
+ * The dashboard's sums as the rows give them, as the table owner: counts over active records,
+ * sums over every record (archived too) apart from lone Printify records, whose costs are summed
+ * apart by order type (ADR 0027). Shop costs are not in this test's ledger-free orders.
+ */
 async function rowSums(
   userId: string,
   currency: DisplayCurrencyCode,
   since: Date,
 ): Promise<Omit<DashboardSums, 'hasOrders'>> {
   const [row] = await ownerQuery<Record<string, string>>(
-    `SELECT count(*) FILTER (WHERE r.status = 'matched') AS matched,
-       count(*) FILTER (WHERE r.status = 'pending') AS pending,
-       count(*) FILTER (WHERE r.status = 'unmatched') AS unmatched,
-       count(*) FILTER (WHERE f.fresh AND p.figures <> 'rate_unavailable') AS summed,
-       count(*) FILTER (WHERE f.fresh AND p.figures = 'provisional') AS provisional,
-       count(*) FILTER (WHERE f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
-       count(*) FILTER (WHERE NOT f.fresh) AS not_computed,
-       coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh), 0) AS revenue,
-       coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh), 0) AS costs,
-       coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh), 0) AS profit
+    `SELECT count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'matched') AS matched,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'pending') AS pending,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'unmatched') AS unmatched,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures <> 'rate_unavailable') AS summed,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures = 'provisional') AS provisional,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND NOT f.fresh) AS not_computed,
+       coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh AND NOT f.lone), 0) AS revenue,
+       coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND NOT f.lone), 0) AS costs,
+       coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh AND NOT f.lone), 0) AS profit,
+       coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND f.lone AND po.order_type = 'sample'), 0) AS sample,
+       coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND f.lone AND po.order_type = 'manual'), 0) AS manual,
+       coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND f.lone AND coalesce(po.order_type, '') NOT IN ('sample', 'manual')), 0) AS unattached
      FROM order_record r
      LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = $2
-     CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = (coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|' || coalesce(r.printify_shop_id || ':' || r.printify_order_id, '')), false) AS fresh) f
-     WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3`,
+     LEFT JOIN printify_order po ON po.user_id = r.user_id AND po.shop_id = r.printify_shop_id AND po.order_id = r.printify_order_id
+     CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = (coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|' || coalesce(r.printify_shop_id || ':' || r.printify_order_id, '')), false) AS fresh,
+       r.etsy_receipt_id IS NULL AND r.printify_order_id IS NOT NULL AS lone) f
+     WHERE r.user_id = $1 AND r.order_date >= $3`,
     [userId, currency, since],
   );
   return {
@@ -93,19 +102,22 @@ async function rowSums(
     revenueMinor: Number(row.revenue),
     costsMinor: Number(row.costs),
     netProfitMinor: Number(row.profit),
+    printifyOnly: { sample: Number(row.sample), manual: Number(row.manual), unattached: Number(row.unattached) },
+    shopCosts: [],
   };
 }
 
-/** Each stored rollup row against its day's rows (and no row for a day without active orders). */
+/** Each stored rollup row against its day's rows (and no row for a day without orders). */
 async function expectRollupRowsExact(userId: string): Promise<void> {
   const stored = await ownerQuery<Record<string, string>>(
     `SELECT currency, day::text AS day, matched, pending, unmatched, summed, provisional, without_rate, not_computed,
-       revenue_minor::text AS revenue, costs_minor::text AS costs, net_profit_minor::text AS profit
+       revenue_minor::text AS revenue, costs_minor::text AS costs, net_profit_minor::text AS profit,
+       printify_sample_minor::text AS sample, printify_manual_minor::text AS manual, printify_unattached_minor::text AS unattached
      FROM dashboard_day WHERE user_id = $1 ORDER BY currency, day`,
     [userId],
   );
   const days = await ownerQuery<{ day: string }>(
-    `SELECT DISTINCT (order_date AT TIME ZONE 'UTC')::date::text AS day FROM order_record WHERE user_id = $1 AND archived_at IS NULL ORDER BY 1`,
+    `SELECT DISTINCT (order_date AT TIME ZONE 'UTC')::date::text AS day FROM order_record WHERE user_id = $1 ORDER BY 1`,
     [userId],
   );
   const expected = [];
@@ -129,6 +141,9 @@ async function expectRollupRowsExact(userId: string): Promise<void> {
         revenue: String(whole.revenueMinor - after.revenueMinor),
         costs: String(whole.costsMinor - after.costsMinor),
         profit: String(whole.netProfitMinor - after.netProfitMinor),
+        sample: String(whole.printifyOnly.sample - after.printifyOnly.sample),
+        manual: String(whole.printifyOnly.manual - after.printifyOnly.manual),
+        unattached: String(whole.printifyOnly.unattached - after.printifyOnly.unattached),
       });
     }
   }

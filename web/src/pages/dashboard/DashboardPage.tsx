@@ -14,6 +14,7 @@ import { usePageTitle } from '../../hooks/usePageTitle';
 import { DashboardSideCards } from './components/DashboardSideCards';
 import { DateRangeSelect, DEFAULT_DAYS } from './components/DateRangeSelect';
 import { MetricCards, MetricCardsSkeleton } from './components/MetricCards';
+import { ShopCostCards } from './components/ShopCostCards';
 import { SyncMatchCard } from './components/SyncMatchCard';
 import { UnmatchedOrdersCard } from './components/UnmatchedOrdersCard';
 
@@ -73,7 +74,10 @@ export function DashboardPage() {
         ) : !metrics ? (
           <MetricCardsSkeleton />
         ) : hasOrders ? (
-          <MetricCards metrics={metrics} />
+          <Stack gap="4">
+            <MetricCards metrics={metrics} />
+            <ShopCostCards metrics={metrics} />
+          </Stack>
         ) : (
           <NoOrdersYet connections={connections} />
         )}

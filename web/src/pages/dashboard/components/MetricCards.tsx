@@ -7,6 +7,9 @@ interface Metric {
   label: string;
   value: string;
   color?: string;
+  /** Where the figure comes from (ADR 0027), under it. */
+  source?: string;
+  testId?: string;
 }
 
 function metricsOf(metrics: DashboardMetricsResponse): Metric[] {
@@ -14,7 +17,13 @@ function metricsOf(metrics: DashboardMetricsResponse): Metric[] {
   return [
     { label: 'Total Revenue', value: formatMoney(metrics.totalRevenue) },
     { label: 'Total Costs', value: formatMoney(metrics.totalCosts) },
-    { label: 'Net Profit', value: formatMoney(metrics.netProfit), color: profit < 0 ? 'fg.error' : 'fg.success' },
+    {
+      label: 'Net Profit',
+      value: formatMoney(metrics.netProfit),
+      color: profit < 0 ? 'fg.error' : 'fg.success',
+      source: metrics.netProfitSource,
+      testId: 'net-profit-from-orders',
+    },
     { label: 'Profit Margin', value: metrics.profitMargin === null ? '-' : formatPercent(metrics.profitMargin, 1) },
   ];
 }
@@ -39,7 +48,7 @@ export function MetricCards({ metrics }: { metrics: DashboardMetricsResponse }) 
     <Stack gap="3">
       <SimpleGrid columns={GRID} gap="4" data-testid="metric-cards">
         {metricsOf(metrics).map((metric) => (
-          <Card.Root key={metric.label} borderRadius="xl" boxShadow="xs">
+          <Card.Root key={metric.label} borderRadius="xl" boxShadow="xs" data-testid={metric.testId}>
             <Card.Body gap="2" py={{ base: '4', sm: '5' }} px={{ base: '4', sm: '6' }}>
               <Text fontSize={{ base: 'xs', sm: 'sm' }} fontWeight="medium" color="fg.muted">
                 {metric.label}
@@ -53,6 +62,11 @@ export function MetricCards({ metrics }: { metrics: DashboardMetricsResponse }) 
               >
                 {metric.value}
               </Text>
+              {metric.source && (
+                <Text fontSize="xs" color="fg.subtle" data-testid="figure-source">
+                  {metric.source}
+                </Text>
+              )}
             </Card.Body>
           </Card.Root>
         ))}
