@@ -13,7 +13,7 @@ import { ExchangeRateModule } from './exchange-rate/exchange-rate.module';
 import { HealthModule } from './health/health.module';
 import { pathForLog } from './http/provider-webhook-route';
 import { MaintenanceModule } from './maintenance/maintenance.module';
-import { MatchingModule } from './matching/matching.module';
+import { MatchingModule } from './orders/match-runs.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OrdersModule } from './orders/orders.module';
 import { PublicConfigModule } from './public-config/public-config.module';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { MatchRunsService } from './match-runs.service';
-import { MatchingController } from './matching.controller';
+import { MatchingController } from './match-runs.controller';
 import { OrdersSyncedListener } from './orders-synced.listener';
 
 /** Order matching: POST /api/orders/match, its status, and the automatic run after every sync. */
