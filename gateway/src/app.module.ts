@@ -7,14 +7,16 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { ConnectionsModule } from './connections/connections.module';
 import { CoreModule } from './core/core.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DemoModule } from './demo/demo.module';
 import { EventsModule } from './events/events.module';
 import { ExchangeRateModule } from './exchange-rate/exchange-rate.module';
 import { HealthModule } from './health/health.module';
 import { pathForLog } from './http/provider-webhook-route';
 import { MaintenanceModule } from './maintenance/maintenance.module';
-import { MatchingModule } from './orders/match-runs.module';
+import { MatchingPageModule } from './matching/matching-page.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { MatchRunsModule } from './orders/match-runs.module';
 import { OrdersModule } from './orders/orders.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
@@ -63,8 +65,10 @@ export class AppModule {
         AdminModule,
         MaintenanceModule,
         SyncModule,
-        MatchingModule,
+        MatchRunsModule,
         OrdersModule,
+        MatchingPageModule,
+        DashboardModule,
         WebhooksModule,
         ExchangeRateModule,
       ],

@@ -6,7 +6,7 @@ import type {
   ProfitLineView,
   RateUsedView,
 } from '@pod/contracts';
-import type { OrderViewRow, PrintifyOrderDetails, ReceiptDetails } from '@pod/db';
+import type { OrderListFilter, OrderViewRow, PrintifyOrderDetails, ReceiptDetails } from '@pod/db';
 import {
   figureLineLabels,
   formatMarginPercent,
@@ -28,6 +28,10 @@ const amountView = (amount: StoredAmount | null): MoneyView | null =>
 /** Figures with sums to show: final, or provisional at a stand-in ECB day's rates. */
 const hasSums = (figures: OrderViewRow['figures'] | OrderRowView['figures']) =>
   figures === 'ok' || figures === 'provisional';
+
+/** A status query ('all' or absent: no filter) as the order views' filter. */
+export const statusFilter = (status: string | undefined) =>
+  status && status !== 'all' ? (status as OrderListFilter['status']) : null;
 
 export function marginPercent(margin: StoredOrderBreakdown['margin']): number | null {
   return margin ? Number(formatMarginPercent({ ...margin }, 1)) : null;

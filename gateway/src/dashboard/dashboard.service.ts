@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import type { DashboardMetricsResponse } from '@pod/contracts';
+import { OrderViewsRepository } from '@pod/db';
+import { marginOf, money, type DisplayCurrencyCode } from '@pod/domain';
+import { marginPercent } from '../orders/order-view-mapping';
+import type { DashboardQueryDto } from './dto/dashboard-query.dto';
+
+const DAY_MS = 86_400_000;
+
+/** The Dashboard's totals, summed in SQL from the stored figures (archived orders left out). */
+@Injectable()
+export class DashboardService {
+  constructor(private readonly views: OrderViewsRepository) {}
+
+  async dashboard(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    query: DashboardQueryDto,
+    now = new Date(),
+  ): Promise<DashboardMetricsResponse> {
+    const days = Number(query.days ?? 30);
+    const sums = await this.views.dashboard(userId, currency, new Date(now.getTime() - days * DAY_MS));
+    const margin = marginOf(money(sums.netProfitMinor, currency), money(sums.revenueMinor, currency));
+    return {
+      currency,
+      days,
+      totalRevenue: { minor: sums.revenueMinor, currency },
+      totalCosts: { minor: sums.costsMinor, currency },
+      netProfit: { minor: sums.netProfitMinor, currency },
+      profitMargin: marginPercent(margin),
+      matchedOrders: sums.matched,
+      unmatchedOrders: sums.unmatched,
+      pendingOrders: sums.pending,
+      ordersWithoutRate: sums.withoutRate,
+      ordersProvisional: sums.provisional,
+      ordersNotComputed: sums.notComputed,
+      hasOrders: sums.hasOrders,
+    };
+  }
+}

@@ -1,0 +1,16 @@
+import { IsIn, IsOptional } from 'class-validator';
+import { DISPLAY_CURRENCY_CODES, type DisplayCurrencyCode } from '@pod/domain';
+
+/**
+ * What the order, matching and dashboard queries share: the display currency and a page number
+ * matched whole ("1e3", "12abc", " 1" and "01" are refused; the service parses what passed).
+ */
+export const PAGE = /^[1-9]\d{0,5}$/;
+export const PAGE_MESSAGE = 'page must be a whole number from 1 to 999999';
+const CURRENCY_MESSAGE = 'currency must be one of USD, EUR or GBP';
+
+export class CurrencyQueryDto {
+  @IsOptional()
+  @IsIn(DISPLAY_CURRENCY_CODES, { message: CURRENCY_MESSAGE })
+  currency?: DisplayCurrencyCode;
+}
