@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { DashboardMetricsResponse } from '@pod/contracts';
 import { OrderViewsRepository } from '@pod/db';
-import { marginOf, money, type DisplayCurrencyCode } from '@pod/domain';
+import { daysBefore, marginOf, money, type DisplayCurrencyCode } from '@pod/domain';
 import { marginPercent } from '../orders/order-view-mapping';
 import type { DashboardQueryDto } from './dto/dashboard-query.dto';
-
-const DAY_MS = 86_400_000;
 
 /** The Dashboard's totals, summed in SQL from the stored figures (archived orders left out). */
 @Injectable()
@@ -19,7 +17,7 @@ export class DashboardService {
     now = new Date(),
   ): Promise<DashboardMetricsResponse> {
     const days = Number(query.days ?? 30);
-    const sums = await this.views.dashboard(userId, currency, new Date(now.getTime() - days * DAY_MS));
+    const sums = await this.views.dashboard(userId, currency, daysBefore(now, days));
     const margin = marginOf(money(sums.netProfitMinor, currency), money(sums.revenueMinor, currency));
     return {
       currency,

@@ -13,14 +13,13 @@ import {
   type EditOutcome,
   type OrderListFilter,
 } from '@pod/db';
-import { rankManualCandidates, type DisplayCurrencyCode } from '@pod/domain';
+import { daysBefore, rankManualCandidates, type DisplayCurrencyCode } from '@pod/domain';
 import { computeProfitsJobOptions, type ComputeProfitsPayload } from '@pod/queue';
 import { ApiException } from '../http/api-exception';
 import { QueueProducer } from '../queues/queue-producer';
 import type { OrdersQueryDto } from './dto/orders-query.dto';
 import { etsySideView, orderRowView, printifySideView, profitView, statusFilter } from './order-view-mapping';
 
-const DAY_MS = 86_400_000;
 const CANDIDATE_LIMIT = 50;
 const NOT_FOUND_MESSAGE = 'Order not found.';
 const BUSY_MESSAGE = 'Matching is running for your orders; try again in a moment.';
@@ -56,7 +55,7 @@ export class OrdersService {
     const filter: OrderListFilter = {
       search: search === '' ? null : search,
       status: statusFilter(query.status),
-      since: query.days ? new Date(now.getTime() - Number(query.days) * DAY_MS) : null,
+      since: query.days ? daysBefore(now, Number(query.days)) : null,
       source: query.source ?? 'all',
       archived: query.view === 'archived',
     };

@@ -6,3 +6,4 @@ export * from './profit';
 export * from './matching';
 export * from './exchange';
 export * from './supported-dates';
+export * from './calendar';
