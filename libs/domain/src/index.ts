@@ -7,3 +7,4 @@ export * from './matching';
 export * from './exchange';
 export * from './supported-dates';
 export * from './calendar';
+export * from './report-windows';

@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { CurrencyQueryDto, PAGE, PAGE_MESSAGE } from '../../http/currency-query.dto';
+import { CurrencyQueryDto, DAYS_MESSAGE, DAYS_VALUES, PAGE, PAGE_MESSAGE } from '../../http/currency-query.dto';
 
 /**
  * Query strings and route parameters of the order routes. Numbers arrive as text and are
@@ -21,7 +21,7 @@ export class OrdersQueryDto extends CurrencyQueryDto {
 
   // The Orders filter's windows, and the Dashboard's 365: its unmatched preview counts what its counters count.
   @IsOptional()
-  @IsIn(['7', '30', '90', '365'], { message: 'days must be 7, 30, 90 or 365' })
+  @IsIn(DAYS_VALUES, { message: DAYS_MESSAGE })
   days?: string;
 
   @IsOptional()
