@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DashboardMetricsResponse } from '@pod/contracts';
 import { OrderViewsRepository } from '@pod/db';
-import { daysBefore, marginOf, money, type DisplayCurrencyCode } from '@pod/domain';
-import { marginPercent } from '../orders/order-view-mapping';
+import { daysBefore, marginOf, marginPercentOf, money, type DisplayCurrencyCode } from '@pod/domain';
 import type { DashboardQueryDto } from './dto/dashboard-query.dto';
 
 /** The Dashboard's totals, summed in SQL from the stored figures (archived orders left out). */
@@ -25,7 +24,7 @@ export class DashboardService {
       totalRevenue: { minor: sums.revenueMinor, currency },
       totalCosts: { minor: sums.costsMinor, currency },
       netProfit: { minor: sums.netProfitMinor, currency },
-      profitMargin: marginPercent(margin),
+      profitMargin: marginPercentOf(margin),
       matchedOrders: sums.matched,
       unmatchedOrders: sums.unmatched,
       pendingOrders: sums.pending,

@@ -9,7 +9,7 @@ import type {
 import type { OrderListFilter, OrderViewRow, PrintifyOrderDetails, ReceiptDetails } from '@pod/db';
 import {
   figureLineLabels,
-  formatMarginPercent,
+  marginPercentOf,
   type DisplayCurrencyCode,
   type StoredAmount,
   type StoredFigureLine,
@@ -32,10 +32,6 @@ const hasSums = (figures: OrderViewRow['figures'] | OrderRowView['figures']) =>
 /** A status query ('all' or absent: no filter) as the order views' filter. */
 export const statusFilter = (status: string | undefined) =>
   status && status !== 'all' ? (status as OrderListFilter['status']) : null;
-
-export function marginPercent(margin: StoredOrderBreakdown['margin']): number | null {
-  return margin ? Number(formatMarginPercent({ ...margin }, 1)) : null;
-}
 
 export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): OrderRowView {
   const ok = hasSums(row.figures);
@@ -60,7 +56,7 @@ export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): 
     revenue: ok && row.etsyReceiptId ? moneyView(row.revenueMinor, currency) : null,
     cost: ok ? moneyView(row.costsMinor, currency) : null,
     profit: ok ? moneyView(row.netProfitMinor, currency) : null,
-    profitMarginPercent: ok ? marginPercent(row.margin) : null,
+    profitMarginPercent: ok ? marginPercentOf(row.margin) : null,
     hasEstimatedFees: row.hasEstimatedFees,
   };
 }
@@ -104,7 +100,7 @@ export function profitView(
     totalRevenue: ok && breakdown.revenueKnown ? row.revenue : null,
     totalCosts: row.cost,
     netProfit: row.profit,
-    marginPercent: ok ? marginPercent(breakdown.margin) : null,
+    marginPercent: ok ? marginPercentOf(breakdown.margin) : null,
     ratesUsed: ratesUsed(breakdown, currency),
     provisional: row.figures === 'provisional' && breakdown.provisional ? { ...breakdown.provisional } : null,
   };
