@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { DashboardMetricsResponse } from '@pod/contracts';
 import { OrderViewsRepository } from '@pod/db';
-import { daysBefore, marginOf, marginPercentOf, money, type DisplayCurrencyCode } from '@pod/domain';
+import {
+  DEFAULT_REPORT_WINDOW_DAYS,
+  daysBefore,
+  marginOf,
+  marginPercentOf,
+  money,
+  type DisplayCurrencyCode,
+} from '@pod/domain';
 import type { DashboardQueryDto } from './dto/dashboard-query.dto';
 
 /** The Dashboard's totals, summed in SQL from the stored figures (archived orders left out). */
@@ -15,7 +22,7 @@ export class DashboardService {
     query: DashboardQueryDto,
     now = new Date(),
   ): Promise<DashboardMetricsResponse> {
-    const days = Number(query.days ?? 30);
+    const days = Number(query.days ?? DEFAULT_REPORT_WINDOW_DAYS);
     const sums = await this.views.dashboard(userId, currency, daysBefore(now, days));
     const margin = marginOf(money(sums.netProfitMinor, currency), money(sums.revenueMinor, currency));
     return {

@@ -6,7 +6,7 @@ import type {
   OrdersPageResponse,
 } from '@pod/contracts';
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
-import { CurrencyQueryDto } from '../http/currency-query.dto';
+import { CurrencyQueryDto } from '../http/shared-query.dto';
 import { ManualMatchDto, OrderIdParams, OrdersQueryDto } from './dto/orders-query.dto';
 import { OrdersService } from './orders.service';
 

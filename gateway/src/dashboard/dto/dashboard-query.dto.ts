@@ -1,5 +1,5 @@
 import { IsIn, IsOptional } from 'class-validator';
-import { CurrencyQueryDto, DAYS_MESSAGE, DAYS_VALUES } from '../../http/currency-query.dto';
+import { CurrencyQueryDto, DAYS_MESSAGE, DAYS_VALUES } from '../../http/shared-query.dto';
 
 /** The Dashboard's query string. */
 export class DashboardQueryDto extends CurrencyQueryDto {

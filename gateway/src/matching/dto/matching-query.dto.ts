@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR } from '@pod/domain';
-import { CurrencyQueryDto, PAGE, PAGE_MESSAGE } from '../../http/currency-query.dto';
+import { CurrencyQueryDto, PAGE, PAGE_MESSAGE } from '../../http/shared-query.dto';
 import { IsSupportedMonth } from '../../http/supported-dates';
 
 /** The Order Matching page's query string (strings matched whole: the pipe does no implicit conversion). */

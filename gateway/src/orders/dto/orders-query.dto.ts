@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { CurrencyQueryDto, DAYS_MESSAGE, DAYS_VALUES, PAGE, PAGE_MESSAGE } from '../../http/currency-query.dto';
+import { CurrencyQueryDto, DAYS_MESSAGE, DAYS_VALUES, PAGE, PAGE_MESSAGE } from '../../http/shared-query.dto';
 
 /**
  * Query strings and route parameters of the order routes. Numbers arrive as text and are

@@ -2,8 +2,9 @@ import { IsIn, IsOptional } from 'class-validator';
 import { DISPLAY_CURRENCY_CODES, REPORT_WINDOW_DAYS, type DisplayCurrencyCode } from '@pod/domain';
 
 /**
- * What the order, matching and dashboard queries share: the display currency and a page number
- * matched whole ("1e3", "12abc", " 1" and "01" are refused; the service parses what passed).
+ * What the order, matching and dashboard queries share: the display currency, a page number
+ * matched whole ("1e3", "12abc", " 1" and "01" are refused; the service parses what passed) and
+ * the report windows' `days`.
  */
 export const PAGE = /^[1-9]\d{0,5}$/;
 export const PAGE_MESSAGE = 'page must be a whole number from 1 to 999999';
