@@ -1,12 +1,11 @@
 import { Client } from 'pg';
 import type { DashboardMetricsResponse, OrdersPageResponse } from '@pod/contracts';
+import { daysBefore } from '@pod/domain';
 import { startTestStack } from '@pod/testing';
 import { ensureFreshServerBuild } from '../support/build';
 import { GatewaySession } from '../support/gateway-session';
 import { dashboardSql, ordersPageSql } from './read-sql';
 import { timeRuns, type Timings } from './timing';
-
-const DAY_MS = 86_400_000;
 
 export interface ReadMeasurement {
   label: string;
@@ -39,7 +38,7 @@ export async function measureReads(
     const session = await signInAs(stack.baseUrl, client, bigUserId);
     // The gateway's window: orders dated on or after its "now" less the days; the bench takes the same instant.
     const now = Date.now();
-    const since = new Date(now - 365 * DAY_MS);
+    const since = daysBefore(new Date(now), 365);
 
     let dashboard: DashboardMetricsResponse | null = null;
     let dashboardBare: Awaited<ReturnType<typeof dashboardSql>> | null = null;

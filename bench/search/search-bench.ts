@@ -21,6 +21,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { cpus, loadavg } from 'node:os';
 import pino from 'pino';
 import { createDataSource, TableStatisticsRepository, withTenant, type OrderListFilter } from '@pod/db';
+import { daysBefore } from '@pod/domain';
 import { OrderStatistics, UserMatcher } from '@pod/orders';
 import { formatTable } from '../support/table';
 import { BENCH_NOW, numberFromEnv } from '../orders/config';
@@ -34,7 +35,6 @@ const WRITE_REPEATS = Math.round(numberFromEnv('BENCH_SEARCH_WRITE_REPEAT', 1, 0
 const REPEATS = Math.round(numberFromEnv('BENCH_SEARCH_REPEAT', 9, 1, 100));
 const CONCURRENCY = Math.round(numberFromEnv('BENCH_SEARCH_CONCURRENCY', 20, 1, 100));
 const ROUNDS = 5;
-const DAY_MS = 86_400_000;
 
 interface ReadCase {
   label: string;
@@ -49,7 +49,7 @@ const CASES: ReadCase[] = [
   { label: 'Orders, search "mi" (short: no trigram)', filter: { ...base, search: 'mi' }, pageSize: 50 },
   {
     label: 'Dashboard: unmatched card (30 days)',
-    filter: { ...base, status: 'unmatched', since: new Date(Date.now() - 30 * DAY_MS) },
+    filter: { ...base, status: 'unmatched', since: daysBefore(new Date(), 30) },
     pageSize: 10,
   },
 ];

@@ -7,14 +7,16 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { ConnectionsModule } from './connections/connections.module';
 import { CoreModule } from './core/core.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DemoModule } from './demo/demo.module';
 import { EventsModule } from './events/events.module';
 import { ExchangeRateModule } from './exchange-rate/exchange-rate.module';
 import { HealthModule } from './health/health.module';
 import { pathForLog } from './http/provider-webhook-route';
 import { MaintenanceModule } from './maintenance/maintenance.module';
-import { MatchingModule } from './matching/matching.module';
+import { MatchingPageModule } from './matching/matching-page.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { MatchRunsModule } from './orders/match-runs.module';
 import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PublicConfigModule } from './public-config/public-config.module';
@@ -64,9 +66,11 @@ export class AppModule {
         AdminModule,
         MaintenanceModule,
         SyncModule,
-        MatchingModule,
+        MatchRunsModule,
         OrdersModule,
         PayoutsModule,
+        MatchingPageModule,
+        DashboardModule,
         WebhooksModule,
         ExchangeRateModule,
       ],

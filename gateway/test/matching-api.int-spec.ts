@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { loadConfig } from '@pod/config';
 import { bullConnection, bullPrefix } from '@pod/queue';
 import { queryDatabase } from '@pod/testing';
-import { OrdersSyncedListener } from '../src/matching/orders-synced.listener';
+import { OrdersSyncedListener } from '../src/orders/orders-synced.listener';
 import {
   GatewayTestBed,
   SAME_ORIGIN,

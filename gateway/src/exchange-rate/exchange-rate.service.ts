@@ -2,6 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import type { ExchangeRateResponse } from '@pod/contracts';
 import { FxRatesRepository } from '@pod/db';
 import {
+  addDaysToIsoDate,
   EXCHANGE_LOOKBACK_DAYS,
   FIRST_SUPPORTED_DATE,
   isSupportedIsoDate,
@@ -15,9 +16,6 @@ import { ApiException } from '../http/api-exception';
 
 // Bounded so that the look-back window and the SQL stay within four-digit years.
 const DATE_MESSAGE = `The date must be a calendar date from ${FIRST_SUPPORTED_DATE} to ${LAST_SUPPORTED_DATE}, written YYYY-MM-DD.`;
-const shiftDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-
 /** Cross rates between two currencies for a date, from the fx_rate table the fx-rate worker fills. */
 @Injectable()
 export class ExchangeRateService {
@@ -31,8 +29,8 @@ export class ExchangeRateService {
     // The look-back window before the date, and a few days after it: a stored day after the
     // date shows the table is not merely behind (RateTable's "not loaded yet" rule).
     const rows = await this.rates.ratesBetween(
-      shiftDays(date, -EXCHANGE_LOOKBACK_DAYS),
-      shiftDays(date, EXCHANGE_LOOKBACK_DAYS),
+      addDaysToIsoDate(date, -EXCHANGE_LOOKBACK_DAYS),
+      addDaysToIsoDate(date, EXCHANGE_LOOKBACK_DAYS),
       [from, to],
     );
     const found = RateTable.fromRows(rows).crossRate(date, from, to);

@@ -6,10 +6,10 @@ import type {
   ProfitLineView,
   RateUsedView,
 } from '@pod/contracts';
-import type { OrderViewRow, PrintifyOrderDetails, ReceiptDetails } from '@pod/db';
+import type { OrderListFilter, OrderViewRow, PrintifyOrderDetails, ReceiptDetails } from '@pod/db';
 import {
   figureLineLabels,
-  formatMarginPercent,
+  marginPercentOf,
   type DisplayCurrencyCode,
   type StoredAmount,
   type StoredFigureLine,
@@ -29,9 +29,9 @@ const amountView = (amount: StoredAmount | null): MoneyView | null =>
 const hasSums = (figures: OrderViewRow['figures'] | OrderRowView['figures']) =>
   figures === 'ok' || figures === 'provisional';
 
-export function marginPercent(margin: StoredOrderBreakdown['margin']): number | null {
-  return margin ? Number(formatMarginPercent({ ...margin }, 1)) : null;
-}
+/** A status query ('all' or absent: no filter) as the order views' filter. */
+export const statusFilter = (status: string | undefined) =>
+  status && status !== 'all' ? (status as OrderListFilter['status']) : null;
 
 export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): OrderRowView {
   const ok = hasSums(row.figures);
@@ -56,7 +56,7 @@ export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): 
     revenue: ok && row.etsyReceiptId ? moneyView(row.revenueMinor, currency) : null,
     cost: ok ? moneyView(row.costsMinor, currency) : null,
     profit: ok ? moneyView(row.netProfitMinor, currency) : null,
-    profitMarginPercent: ok ? marginPercent(row.margin) : null,
+    profitMarginPercent: ok ? marginPercentOf(row.margin) : null,
     hasEstimatedFees: row.hasEstimatedFees,
   };
 }
@@ -100,7 +100,7 @@ export function profitView(
     totalRevenue: ok && breakdown.revenueKnown ? row.revenue : null,
     totalCosts: row.cost,
     netProfit: row.profit,
-    marginPercent: ok ? marginPercent(breakdown.margin) : null,
+    marginPercent: ok ? marginPercentOf(breakdown.margin) : null,
     ratesUsed: ratesUsed(breakdown, currency),
     provisional: row.figures === 'provisional' && breakdown.provisional ? { ...breakdown.provisional } : null,
   };

@@ -1,21 +1,13 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import type {
-  DashboardMetricsResponse,
   MatchCandidatesResponse,
-  MatchingPageResponse,
   OrderChangeResponse,
   OrderDetailsResponse,
   OrdersPageResponse,
 } from '@pod/contracts';
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
-import {
-  CurrencyQueryDto,
-  DashboardQueryDto,
-  ManualMatchDto,
-  MatchingQueryDto,
-  OrderIdParams,
-  OrdersQueryDto,
-} from './dto/orders-query.dto';
+import { CurrencyQueryDto } from '../http/shared-query.dto';
+import { ManualMatchDto, OrderIdParams, OrdersQueryDto } from './dto/orders-query.dto';
 import { OrdersService } from './orders.service';
 
 /**
@@ -76,27 +68,5 @@ export class OrdersController {
   @HttpCode(HttpStatus.OK)
   restore(@CurrentUser() user: SignedInUser, @Param() params: OrderIdParams): Promise<OrderChangeResponse> {
     return this.orders.setArchived(user.id, params.id, false, user.currency);
-  }
-}
-
-/** The Order Matching page (15 orders a page, one month). */
-@Controller('matching')
-export class MatchingPageController {
-  constructor(private readonly orders: OrdersService) {}
-
-  @Get('orders')
-  page(@CurrentUser() user: SignedInUser, @Query() query: MatchingQueryDto): Promise<MatchingPageResponse> {
-    return this.orders.matchingPage(user.id, query.currency ?? user.currency, query);
-  }
-}
-
-/** The Dashboard's totals (archived orders' figures included, counts of active ones; orders without a rate counted, not summed). */
-@Controller('dashboard')
-export class DashboardController {
-  constructor(private readonly orders: OrdersService) {}
-
-  @Get('metrics')
-  metrics(@CurrentUser() user: SignedInUser, @Query() query: DashboardQueryDto): Promise<DashboardMetricsResponse> {
-    return this.orders.dashboard(user.id, query.currency ?? user.currency, query);
   }
 }

@@ -1,9 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type {
-  DashboardMetricsResponse,
   MatchCandidatesResponse,
-  MatchingPageResponse,
   OrderChangeResponse,
   OrderDetailsResponse,
   OrdersPageResponse,
@@ -15,26 +13,21 @@ import {
   type EditOutcome,
   type OrderListFilter,
 } from '@pod/db';
-import { marginOf, money, rankManualCandidates, type DisplayCurrencyCode } from '@pod/domain';
+import { daysBefore, rankManualCandidates, type DisplayCurrencyCode } from '@pod/domain';
 import { computeProfitsJobOptions, type ComputeProfitsPayload } from '@pod/queue';
 import { ApiException } from '../http/api-exception';
 import { QueueProducer } from '../queues/queue-producer';
-import type { DashboardQueryDto, MatchingQueryDto, OrdersQueryDto } from './dto/orders-query.dto';
-import { shopCostFigures } from './dashboard-view';
-import { etsySideView, marginPercent, orderRowView, printifySideView, profitView } from './order-view-mapping';
+import type { OrdersQueryDto } from './dto/orders-query.dto';
+import { etsySideView, orderRowView, printifySideView, profitView, statusFilter } from './order-view-mapping';
 
-const DAY_MS = 86_400_000;
-const MATCHING_PAGE_SIZE = 15;
 const CANDIDATE_LIMIT = 50;
 const NOT_FOUND_MESSAGE = 'Order not found.';
 const BUSY_MESSAGE = 'Matching is running for your orders; try again in a moment.';
 
 const notFound = () => new ApiException(HttpStatus.NOT_FOUND, 'not_found', NOT_FOUND_MESSAGE);
-const statusFilter = (status: string | undefined) =>
-  status && status !== 'all' ? (status as OrderListFilter['status']) : null;
 
 /**
- * The Orders, Order Matching and Dashboard reads and the user's changes to one order. Every
+ * The Orders page, one order's details and candidates, and the user's changes to one order. Every
  * figure is read as stored (order_profit); every count, sum and page comes from SQL. An id that
  * is not the user's answers exactly like one that does not exist.
  */
@@ -62,7 +55,7 @@ export class OrdersService {
     const filter: OrderListFilter = {
       search: search === '' ? null : search,
       status: statusFilter(query.status),
-      since: query.days ? new Date(now.getTime() - Number(query.days) * DAY_MS) : null,
+      since: query.days ? daysBefore(now, Number(query.days)) : null,
       source: query.source ?? 'all',
       archived: query.view === 'archived',
     };
@@ -75,62 +68,6 @@ export class OrdersService {
       page,
       pageSize,
       currency,
-    };
-  }
-
-  async matchingPage(
-    userId: string,
-    currency: DisplayCurrencyCode,
-    query: MatchingQueryDto,
-    now = new Date(),
-  ): Promise<MatchingPageResponse> {
-    const month = query.month ?? now.toISOString().slice(0, 7);
-    const [year, monthIndex] = month.split('-').map(Number);
-    const from = new Date(Date.UTC(year, monthIndex - 1, 1));
-    const to = new Date(Date.UTC(year, monthIndex, 1));
-    const page = Number(query.page ?? 1);
-    const { rows, total } = await this.views.matchingPage(
-      userId,
-      currency,
-      { from, to, status: statusFilter(query.status) },
-      MATCHING_PAGE_SIZE,
-      (page - 1) * MATCHING_PAGE_SIZE,
-    );
-    return {
-      orders: rows.map((row) => orderRowView(row, currency)),
-      total,
-      page,
-      pageSize: MATCHING_PAGE_SIZE,
-      pageCount: Math.max(1, Math.ceil(total / MATCHING_PAGE_SIZE)),
-      month,
-      currency,
-    };
-  }
-
-  async dashboard(
-    userId: string,
-    currency: DisplayCurrencyCode,
-    query: DashboardQueryDto,
-    now = new Date(),
-  ): Promise<DashboardMetricsResponse> {
-    const days = Number(query.days ?? 30);
-    const sums = await this.views.dashboard(userId, currency, new Date(now.getTime() - days * DAY_MS));
-    const margin = marginOf(money(sums.netProfitMinor, currency), money(sums.revenueMinor, currency));
-    return {
-      currency,
-      days,
-      totalRevenue: { minor: sums.revenueMinor, currency },
-      totalCosts: { minor: sums.costsMinor, currency },
-      netProfit: { minor: sums.netProfitMinor, currency },
-      profitMargin: marginPercent(margin),
-      matchedOrders: sums.matched,
-      unmatchedOrders: sums.unmatched,
-      pendingOrders: sums.pending,
-      ordersWithoutRate: sums.withoutRate,
-      ordersProvisional: sums.provisional,
-      ordersNotComputed: sums.notComputed,
-      hasOrders: sums.hasOrders,
-      ...shopCostFigures(sums, currency),
     };
   }
 

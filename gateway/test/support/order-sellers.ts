@@ -7,10 +7,11 @@ import {
   storeSyncedOrders,
   type SideFixture,
 } from '@pod/testing';
+import { DAY_MS } from '@pod/domain';
 import { UserMatcher, UserProfits } from '@pod/orders';
 import { register, sessionCookie, uniqueEmail, type TestGateway } from './test-gateway';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 /** The golden orders' day: 30 days before `now` (so every window but 7 days holds them); store the golden rates for it. */
 export const goldenDay = (now: Date) => new Date(now.getTime() - 30 * DAY_MS).toISOString().slice(0, 10);

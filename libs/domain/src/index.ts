@@ -7,3 +7,5 @@ export * from './matching';
 export * from './exchange';
 export * from './supported-dates';
 export * from './ledger';
+export * from './calendar';
+export * from './report-windows';

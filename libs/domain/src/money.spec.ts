@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { parseCurrencyCode, UnknownCurrencyError } from './currency';
 import {
   fromRatio,
-  marginPercent,
   MixedCurrencyError,
   money,
   MoneyError,
@@ -81,10 +80,5 @@ describe('arithmetic', () => {
     expect(sumMoney([money(100, 'USD'), money(-30, 'USD')], 'USD')).toEqual(money(70, 'USD'));
     expect(() => sumMoney([money(100, 'USD'), money(1, 'EUR')], 'USD')).toThrow(MixedCurrencyError);
     expect(() => subtractMoney(money(1, 'USD'), money(1, 'GBP'))).toThrow(MixedCurrencyError);
-  });
-
-  it('computes margins and has none without revenue', () => {
-    expect(marginPercent(money(250, 'USD'), money(1000, 'USD'))).toBe(25);
-    expect(marginPercent(money(-250, 'USD'), money(0, 'USD'))).toBeNull();
   });
 });

@@ -92,10 +92,3 @@ export function toDecimalString(value: Money): string {
   const fraction = exponent ? `.${digits.slice(-exponent)}` : '';
   return `${negative ? '-' : ''}${whole}${fraction}`;
 }
-
-/** Profit margin in percent of revenue, or null when there is no revenue to divide by. */
-export function marginPercent(profit: Money, revenue: Money): number | null {
-  if (profit.currency !== revenue.currency) throw new MixedCurrencyError([profit.currency, revenue.currency]);
-  if (revenue.amountMinor === 0) return null;
-  return (profit.amountMinor / revenue.amountMinor) * 100;
-}

@@ -1,4 +1,4 @@
-import { isTargetDay, nextTargetDay } from '@pod/domain';
+import { daysBetweenIsoDates, isTargetDay, nextTargetDay } from '@pod/domain';
 import type { EcbFileName } from '@pod/integrations';
 
 /** The 90-day file reaches about 90 calendar days back: past this gap only the history covers it. */
@@ -15,7 +15,7 @@ export function planRefresh(
   today: string,
 ): Extract<EcbFileName, 'daily' | 'last90Days' | 'historyZip'> {
   if (latestStored === null) return 'historyZip';
-  const ageDays = (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${latestStored}T00:00:00Z`)) / 86_400_000;
+  const ageDays = daysBetweenIsoDates(latestStored, today);
   if (ageDays > NINETY_DAY_FILE_REACH_DAYS) return 'historyZip';
   let missing = 0;
   for (let day = nextTargetDay(latestStored); day <= today && missing < 2; day = nextTargetDay(day))

@@ -1,11 +1,5 @@
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import {
-  DISPLAY_CURRENCY_CODES,
-  FIRST_SUPPORTED_YEAR,
-  LAST_SUPPORTED_YEAR,
-  type DisplayCurrencyCode,
-} from '@pod/domain';
-import { IsSupportedMonth } from '../../http/supported-dates';
+import { CurrencyQueryDto, DAYS_MESSAGE, DAYS_VALUES, PAGE, PAGE_MESSAGE } from '../../http/shared-query.dto';
 
 /**
  * Query strings and route parameters of the order routes. Numbers arrive as text and are
@@ -13,16 +7,6 @@ import { IsSupportedMonth } from '../../http/supported-dates';
  * conversion, the service parses what passed. A repeated parameter arrives as an array and
  * fails the string checks.
  */
-const PAGE = /^[1-9]\d{0,5}$/;
-const PAGE_MESSAGE = 'page must be a whole number from 1 to 999999';
-const CURRENCY_MESSAGE = 'currency must be one of USD, EUR or GBP';
-
-export class CurrencyQueryDto {
-  @IsOptional()
-  @IsIn(DISPLAY_CURRENCY_CODES, { message: CURRENCY_MESSAGE })
-  currency?: DisplayCurrencyCode;
-}
-
 export class OrdersQueryDto extends CurrencyQueryDto {
   @IsOptional()
   @IsString({ message: 'search must be text' })
@@ -37,7 +21,7 @@ export class OrdersQueryDto extends CurrencyQueryDto {
 
   // The Orders filter's windows, and the Dashboard's 365: its unmatched preview counts what its counters count.
   @IsOptional()
-  @IsIn(['7', '30', '90', '365'], { message: 'days must be 7, 30, 90 or 365' })
+  @IsIn(DAYS_VALUES, { message: DAYS_MESSAGE })
   days?: string;
 
   @IsOptional()
@@ -55,30 +39,6 @@ export class OrdersQueryDto extends CurrencyQueryDto {
   @IsOptional()
   @Matches(/^(100|[1-9]\d?)$/, { message: 'pageSize must be a whole number from 1 to 100' })
   pageSize?: string;
-}
-
-export class MatchingQueryDto extends CurrencyQueryDto {
-  @IsOptional()
-  @IsIn(['all', 'matched', 'pending', 'unmatched'], {
-    message: 'status must be one of all, matched, pending or unmatched',
-  })
-  status?: 'all' | 'matched' | 'pending' | 'unmatched';
-
-  @IsOptional()
-  @IsSupportedMonth({
-    message: `month must be a month as YYYY-MM from ${FIRST_SUPPORTED_YEAR}-01 to ${LAST_SUPPORTED_YEAR}-12`,
-  })
-  month?: string;
-
-  @IsOptional()
-  @Matches(PAGE, { message: PAGE_MESSAGE })
-  page?: string;
-}
-
-export class DashboardQueryDto extends CurrencyQueryDto {
-  @IsOptional()
-  @IsIn(['7', '30', '90', '365'], { message: 'days must be 7, 30, 90 or 365' })
-  days?: string;
 }
 
 export class OrderIdParams {

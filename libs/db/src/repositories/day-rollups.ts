@@ -3,17 +3,16 @@
  * migration 1765520000000) share: their key, the UTC day of a record, and how a set of days
  * becomes the bounds of the refresh's index range and of a "since" read.
  */
+import { addDaysToIsoDate, firstUtcMidnightAtOrAfter, isoDateOf, utcMidnightOf } from '@pod/domain';
 
 /** The UTC day of a record `r` (the dashboard's "last N days" are N × 24 h back from now). */
 export const DAY_SQL = `(r.order_date AT TIME ZONE 'UTC')::date`;
 
-const DAY_MS = 86_400_000;
-
 /** 'YYYY-MM-DD' of a UTC day. */
-export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+export const isoDay = isoDateOf;
 
 /** The first UTC midnight at or after `since`: whole days from it come from a day table, the part-day before it from the rows. */
-export const firstWholeDayAfter = (since: Date) => new Date(Math.ceil(since.getTime() / DAY_MS) * DAY_MS);
+export const firstWholeDayAfter = firstUtcMidnightAtOrAfter;
 
 /**
  * The days to refresh ('YYYY-MM-DD', each once, in order) and the instants they span, so the
@@ -22,8 +21,8 @@ export const firstWholeDayAfter = (since: Date) => new Date(Math.ceil(since.getT
 export function dayWindow(days: Iterable<string>): { days: string[]; from: Date; to: Date } | null {
   const sorted = [...new Set(days)].sort();
   if (sorted.length === 0) return null;
-  const from = new Date(`${sorted[0]}T00:00:00Z`);
-  const to = new Date(new Date(`${sorted[sorted.length - 1]}T00:00:00Z`).getTime() + DAY_MS);
+  const from = utcMidnightOf(sorted[0]);
+  const to = utcMidnightOf(addDaysToIsoDate(sorted[sorted.length - 1], 1));
   return { days: sorted, from, to };
 }
 

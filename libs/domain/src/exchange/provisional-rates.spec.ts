@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { money } from '../money';
 import { convertMoney } from './convert';
 import { EXCHANGE_LOOKBACK_DAYS, RateTable, type FxRateRow } from './rate-table';
-import { addDays, isTargetDay, latestTargetDayOnOrBefore } from './target-calendar';
+import { addDaysToIsoDate as addDays } from '../calendar';
+import { isTargetDay, latestTargetDayOnOrBefore } from './target-calendar';
 
 /**
  * Provisional rates (ADR 0014): a date whose ECB day is not loaded yet converts, when asked to,

@@ -1,5 +1,6 @@
 import { DecimalError, ONE, parsePositiveDecimal, ratioToDecimal, type Ratio } from './decimal';
-import { addDays, isIsoDate, latestTargetDayOnOrBefore, nextTargetDay } from './target-calendar';
+import { addDaysToIsoDate, isIsoCalendarDate } from '../calendar';
+import { latestTargetDayOnOrBefore, nextTargetDay } from './target-calendar';
 
 /** One stored ECB reference rate: `perEur` units of `currency` for 1 EUR on `date`, as the decimal text the ECB wrote. */
 export interface FxRateRow {
@@ -85,7 +86,7 @@ export class RateTable {
 
   private constructor(rows: Iterable<FxRateRow>) {
     for (const row of rows) {
-      if (!isIsoDate(row.date)) throw new DecimalError(`fx rate row has a bad date "${row.date}"`);
+      if (!isIsoCalendarDate(row.date)) throw new DecimalError(`fx rate row has a bad date "${row.date}"`);
       const ratio = parsePositiveDecimal(row.perEur);
       let day = this.byDate.get(row.date);
       if (!day) this.byDate.set(row.date, (day = new Map()));
@@ -116,11 +117,11 @@ export class RateTable {
     date: string,
     options: RateLookupOptions = {},
   ): { unavailable: false; rateDate: string; provisional?: ProvisionalRate } | RateUnavailable {
-    if (!isIsoDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
+    if (!isIsoCalendarDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
     const index = this.latestIndexOnOrBefore(date);
     if (index < 0) return unavailable('no_rate_for_date', `no ECB rates on or before ${date}`);
     const rateDate = this.dates[index];
-    const withinLookback = rateDate >= addDays(date, -EXCHANGE_LOOKBACK_DAYS);
+    const withinLookback = rateDate >= addDaysToIsoDate(date, -EXCHANGE_LOOKBACK_DAYS);
     if (rateDate < date && index === this.dates.length - 1 && nextTargetDay(rateDate) <= date) {
       // A business day after the last loaded one is on or before the date: its rates apply, and we lack them.
       if (options.allowProvisional && withinLookback)
@@ -153,7 +154,7 @@ export class RateTable {
 
   private lookUpCrossRate(date: string, from: string, to: string, allowProvisional: boolean): RateLookup {
     if (from === to) {
-      if (!isIsoDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
+      if (!isIsoCalendarDate(date)) return unavailable('invalid_date', `"${date}" is not a date (YYYY-MM-DD)`);
       return { unavailable: false, ratio: ONE, rate: '1', rateDate: date, fromPerEur: '1', toPerEur: '1' };
     }
     for (const currency of [from, to]) {

@@ -1,4 +1,5 @@
-import { isIsoDate, isTargetDay, latestTargetDayOnOrBefore, nextTargetDay } from './target-calendar';
+import { isIsoCalendarDate as isIsoDate } from '../calendar';
+import { isTargetDay, latestTargetDayOnOrBefore, nextTargetDay } from './target-calendar';
 
 describe('TARGET calendar', () => {
   it('has no ECB day on weekends and TARGET holidays (2025: Good Friday 18 Apr, Easter Monday 21 Apr, 1 May)', () => {

@@ -3,25 +3,7 @@
  * never on weekends, 1 January, Good Friday, Easter Monday, 1 May, 25 and 26 December. Dates
  * are ISO calendar dates ('YYYY-MM-DD'); this is calendar arithmetic, not a clock.
  */
-const DAY_MS = 86_400_000;
-
-export function isIsoDate(value: unknown): value is string {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === value;
-}
-
-export function dayNumber(isoDate: string): number {
-  return Date.parse(`${isoDate}T00:00:00Z`) / DAY_MS;
-}
-
-export function isoDateOf(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
-export function addDays(isoDate: string, days: number): string {
-  return isoDateOf(dayNumber(isoDate) + days);
-}
+import { DAY_MS, addDaysToIsoDate, dayNumberOf } from '../calendar';
 
 /** Easter Sunday of `year` (Gregorian; the anonymous computus) as a day number. */
 function easterSunday(year: number): number {
@@ -37,7 +19,7 @@ function easterSunday(year: number): number {
 }
 
 export function isTargetDay(isoDate: string): boolean {
-  const day = dayNumber(isoDate);
+  const day = dayNumberOf(isoDate);
   const date = new Date(day * DAY_MS);
   const weekday = date.getUTCDay();
   if (weekday === 0 || weekday === 6) return false;
@@ -49,14 +31,14 @@ export function isTargetDay(isoDate: string): boolean {
 
 /** The first TARGET day strictly after `isoDate`. */
 export function nextTargetDay(isoDate: string): string {
-  let day = addDays(isoDate, 1);
-  while (!isTargetDay(day)) day = addDays(day, 1);
+  let day = addDaysToIsoDate(isoDate, 1);
+  while (!isTargetDay(day)) day = addDaysToIsoDate(day, 1);
   return day;
 }
 
 /** The last TARGET day on or before `isoDate`: the ECB day whose rates apply to it once published. */
 export function latestTargetDayOnOrBefore(isoDate: string): string {
   let day = isoDate;
-  while (!isTargetDay(day)) day = addDays(day, -1);
+  while (!isTargetDay(day)) day = addDaysToIsoDate(day, -1);
   return day;
 }

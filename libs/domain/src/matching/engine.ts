@@ -1,3 +1,4 @@
+import { daysBefore } from '../calendar';
 import { describeRecord } from './describe-record';
 import { fuzzyPairs } from './fuzzy-pass';
 import { compareSides, indexOfSide, sortedUniqueSides } from './side-order';
@@ -16,8 +17,6 @@ export interface MatchInput {
   /** The clock, for "pending" (a recent receipt still waiting for its Printify order). */
   readonly now: Date;
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * Every order record one user should have, from their receipts, Printify orders and kept
@@ -115,7 +114,7 @@ export function matchOrders(
 
   receipts.forEach((receipt, r) => {
     if (usedReceipts[r]) return;
-    const recent = input.now.getTime() - receipt.orderedAt.getTime() < options.pendingReceiptDays * DAY_MS;
+    const recent = receipt.orderedAt.getTime() > daysBefore(input.now, options.pendingReceiptDays).getTime();
     take(r, -1, { status: recent ? 'pending' : 'unmatched', method: null, confidence: null });
   });
   for (let o = 0; o < orders.length; o += 1) {

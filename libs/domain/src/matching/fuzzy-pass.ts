@@ -1,3 +1,4 @@
+import { utcDayNumberOf } from '../calendar';
 import { scorePair } from './score';
 import { nameKey, normalizeSku, normalizeText } from './similarity';
 import type { MatchingOptions, MatchLine, PrintifyOrderToMatch, ReceiptToMatch } from './types';
@@ -16,8 +17,6 @@ interface Edge {
   readonly o: number;
   readonly score: number;
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * The scored pass over the receipts and orders no earlier pass took. Inputs must be sorted by
@@ -76,7 +75,7 @@ function candidateEdges(
 ): Edge[] {
   const index = new Map<string, number[]>();
   receipts.forEach((receipt, r) => {
-    const day = dayOf(receipt.orderedAt);
+    const day = utcDayNumberOf(receipt.orderedAt);
     for (const key of blockingKeys(receipt.buyerName, receipt.lines)) {
       const bucket = `${key}\u001f${day}`;
       const list = index.get(bucket);
@@ -86,7 +85,7 @@ function candidateEdges(
   });
   const edges: Edge[] = [];
   orders.forEach((order, o) => {
-    const day = dayOf(order.orderedAt);
+    const day = utcDayNumberOf(order.orderedAt);
     const seen = new Set<number>();
     for (const key of blockingKeys(order.buyerName, order.lines)) {
       // receipt day ∈ [order day − maxDaysAfter, order day + maxDaysBefore], one extra day each way for partial days.
@@ -132,8 +131,4 @@ function topTwo(edges: readonly Edge[], sideOf: (edge: Edge) => number): Map<num
 function better(a: Edge, b: Edge): boolean {
   if (a.score !== b.score) return a.score > b.score;
   return a.r !== b.r ? a.r < b.r : a.o < b.o;
-}
-
-function dayOf(date: Date): number {
-  return Math.floor(date.getTime() / DAY_MS);
 }

@@ -1,3 +1,4 @@
+import { daysBetweenInstants } from '../calendar';
 import type { MatchLine } from './types';
 
 /**
@@ -47,15 +48,13 @@ export function nameSimilarity(a: string | null, b: string | null): number | nul
   return jaccard(wordsA, wordsB);
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * How plausible the Printify order's time is for the receipt: Printify imports an Etsy order
  * minutes to hours after it is placed, so 1 from a day before (clock skew) to two days after,
  * falling to 0 at `maxDaysAfter`; 0 outside the window.
  */
 export function dateProximity(receiptAt: Date, orderAt: Date, maxDaysBefore: number, maxDaysAfter: number): number {
-  const days = (orderAt.getTime() - receiptAt.getTime()) / DAY_MS;
+  const days = daysBetweenInstants(receiptAt, orderAt);
   if (days < -maxDaysBefore || days > maxDaysAfter) return 0;
   if (days <= 2) return 1;
   return Math.max(0, (maxDaysAfter - days) / (maxDaysAfter - 2));

@@ -1,6 +1,6 @@
 import { money } from '../money';
 import { convertForDisplay } from './converter';
-import { formatMarginPercent, marginOf } from './margin';
+import { formatMarginPercent, marginOf, marginPercentOf } from './margin';
 
 describe('margin', () => {
   it('is the exact fraction, with basis points and a display string rounded half to even', () => {
@@ -18,6 +18,13 @@ describe('margin', () => {
       denominator: 400,
       basisPoints: -2500,
     });
+  });
+
+  it('is a JSON number rounded from the fraction, null without revenue', () => {
+    // 1/8 = 12.5% with no decimals: half to even gives 12, where Math.round of a float gives 13.
+    expect(marginPercentOf(marginOf(money(2, 'USD'), money(3, 'USD')))).toBe(66.7);
+    expect(marginPercentOf(marginOf(money(125, 'USD'), money(1000, 'USD')), 0)).toBe(12);
+    expect(marginPercentOf(marginOf(money(-1, 'USD'), money(0, 'USD')))).toBeNull();
   });
 });
 

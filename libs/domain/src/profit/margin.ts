@@ -37,3 +37,8 @@ export function formatMarginPercent(margin: Margin, decimals = 1): string {
   const fraction = decimals ? `.${digits.slice(-decimals)}` : '';
   return `${negative ? '-' : ''}${whole}${fraction}`;
 }
+
+/** The margin in percent as a number with `decimals` digits (the API's `25.0` is 25), rounded from the exact fraction; null without one. */
+export function marginPercentOf(margin: Margin | null, decimals = 1): number | null {
+  return margin ? Number(formatMarginPercent(margin, decimals)) : null;
+}

@@ -10,7 +10,7 @@ import type {
   OrdersSourceTab,
   OrdersStatusFilter,
 } from '@pod/contracts';
-import type { DisplayCurrencyCode } from '@pod/domain';
+import type { DisplayCurrencyCode, ReportWindowDays } from '@pod/domain';
 import { FIGURES_POLL_IDLE, nextFiguresPoll, type FiguresPollState } from './figuresPolling';
 import { resetByPrefix } from './mutateByPrefix';
 import { ORDER_API as API, withQuery } from './orderKeys';
@@ -19,7 +19,7 @@ import { ORDER_API as API, withQuery } from './orderKeys';
 // currency, so changing it asks again; paged lists keep the previous page on screen while the
 // next one loads instead of flashing an empty table.
 
-export type DashboardDays = 7 | 30 | 90 | 365;
+export type DashboardDays = ReportWindowDays;
 
 export function useDashboardMetrics(days: DashboardDays, currency: DisplayCurrencyCode) {
   const key = withQuery(API.dashboardMetrics, { days, currency });
@@ -60,7 +60,7 @@ export interface OrdersQuery {
   search: string;
   status: OrdersStatusFilter;
   /** 7, 30 or 90 (the Orders date filter), 365 (the Dashboard's "Last year"); undefined is all time. */
-  days: 7 | 30 | 90 | 365 | undefined;
+  days: ReportWindowDays | undefined;
   source: OrdersSourceTab;
   view: OrdersArchiveView;
   page: number;

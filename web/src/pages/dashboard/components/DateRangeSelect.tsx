@@ -1,14 +1,13 @@
 import { Field, NativeSelect } from '@chakra-ui/react';
+import { DEFAULT_REPORT_WINDOW_DAYS, REPORT_WINDOW_DAYS, reportWindowLabel } from '@pod/domain';
 import type { DashboardDays } from '../../../hooks/api/useOrders';
 
 /** Spec §9: the dashboard's ranges; 30 days by default. */
-export const DATE_RANGES: ReadonlyArray<{ days: DashboardDays; label: string }> = [
-  { days: 7, label: 'Last 7 days' },
-  { days: 30, label: 'Last 30 days' },
-  { days: 90, label: 'Last 90 days' },
-  { days: 365, label: 'Last year' },
-];
-export const DEFAULT_DAYS: DashboardDays = 30;
+export const DATE_RANGES: ReadonlyArray<{ days: DashboardDays; label: string }> = REPORT_WINDOW_DAYS.map((days) => ({
+  days,
+  label: reportWindowLabel(days),
+}));
+export const DEFAULT_DAYS: DashboardDays = DEFAULT_REPORT_WINDOW_DAYS;
 
 export function DateRangeSelect({ days, onChange }: { days: DashboardDays; onChange: (days: DashboardDays) => void }) {
   return (

@@ -2,9 +2,10 @@ import { Field, Flex, Input, InputGroup, NativeSelect } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { LuSearch } from 'react-icons/lu';
 import type { OrdersArchiveView, OrdersStatusFilter } from '@pod/contracts';
+import { LAST_YEAR_WINDOW_DAYS, REPORT_WINDOW_DAYS, reportWindowLabel, type ReportWindowDays } from '@pod/domain';
 
 /** The spec's windows, and 365 when the Dashboard's "Last year" sent the seller here. */
-export type OrdersDays = 7 | 30 | 90 | 365 | undefined;
+export type OrdersDays = ReportWindowDays | undefined;
 
 /** Spec §2 and §9: the Orders screen's filters and their labels. */
 export const STATUS_OPTIONS: ReadonlyArray<{ value: OrdersStatusFilter; label: string }> = [
@@ -15,12 +16,16 @@ export const STATUS_OPTIONS: ReadonlyArray<{ value: OrdersStatusFilter; label: s
 ];
 export const DATE_OPTIONS: ReadonlyArray<{ value: OrdersDays; label: string }> = [
   { value: undefined, label: 'All Time' },
-  { value: 7, label: 'Last 7 days' },
-  { value: 30, label: 'Last 30 days' },
-  { value: 90, label: 'Last 90 days' },
+  ...REPORT_WINDOW_DAYS.filter((days) => days !== LAST_YEAR_WINDOW_DAYS).map((days) => ({
+    value: days,
+    label: reportWindowLabel(days),
+  })),
 ];
 /** Offered only to a page opened on it (the Dashboard's "View All … Unmatched Orders" over its "Last year"). */
-export const LAST_YEAR_OPTION: { value: OrdersDays; label: string } = { value: 365, label: 'Last year' };
+export const LAST_YEAR_OPTION: { value: OrdersDays; label: string } = {
+  value: LAST_YEAR_WINDOW_DAYS,
+  label: reportWindowLabel(LAST_YEAR_WINDOW_DAYS),
+};
 const VIEW_OPTIONS: ReadonlyArray<{ value: OrdersArchiveView; label: string }> = [
   { value: 'active', label: 'Active orders' },
   { value: 'archived', label: 'Archived orders' },

@@ -6,7 +6,7 @@ import { MatchRunsService } from './match-runs.service';
 
 /** "Match Orders": queue a run for the signed-in user (202: the matcher does it) and the status the web app polls. */
 @Controller('orders/match')
-export class MatchingController {
+export class MatchRunsController {
   constructor(
     private readonly runs: MatchRunsService,
     private readonly throttle: AbuseThrottleService,
