@@ -4,10 +4,10 @@ import { OFFSITE_ADS_CAP } from '../fees/fee-schedule';
 import { money, MoneyError, sumMoney, type Money } from '../money';
 import type { CostComponent } from './components';
 import { convertForDisplay, isRateUnavailable, orderDateUtc, type DisplayConversion } from './converter';
-import { recordedFees } from './etsy-fees';
+import { recordedFees } from '../fees/recorded-fees';
 import type { OrderProfitInput, ProfitSettings } from './inputs';
 import { marginOf, type Margin } from './margin';
-import { orderFeeEstimates } from './order-fee-estimates';
+import { orderFeeEstimates } from '../fees/order-fee-estimates';
 import { printifyCosts } from './printify-costs';
 import { receiptRevenue, type RevenueBreakdown } from './revenue';
 

@@ -1,12 +1,12 @@
-import { estimateFees } from '../fees/estimate';
-import type { FeeKind } from '../fees/fee-kinds';
-import { OFFSITE_ADS_CAP } from '../fees/fee-schedule';
+import { estimateFees } from './estimate';
+import type { FeeKind } from './fee-kinds';
+import { OFFSITE_ADS_CAP } from './fee-schedule';
 import { money } from '../money';
-import type { CostComponent } from './components';
-import { convertForDisplay, isRateUnavailable, type DisplayConversion, type DisplayRateUnavailable } from './converter';
-import { paymentAccountCurrency, type RecordedFees } from './etsy-fees';
-import type { EtsyReceiptInput, OrderProfitInput, ProfitSettings } from './inputs';
-import type { RevenueBreakdown } from './revenue';
+import type { CostComponent } from '../profit/components';
+import { convertForDisplay, isRateUnavailable, type DisplayConversion, type DisplayRateUnavailable } from '../profit/converter';
+import { paymentAccountCurrency, type RecordedFees } from './recorded-fees';
+import type { EtsyReceiptInput, OrderProfitInput, ProfitSettings } from '../profit/inputs';
+import type { RevenueBreakdown } from '../profit/revenue';
 
 /** Etsy charges these on every sale: missing from the payment and ledger means not recorded yet. */
 const ALWAYS_CHARGED: readonly FeeKind[] = ['transaction', 'processing', 'listing'];
