@@ -16,6 +16,7 @@ import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MatchingModule } from './matching/matching.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OrdersModule } from './orders/orders.module';
+import { ProfitSettingsModule } from './profit-settings/profit-settings.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
 import { SyncModule } from './sync/sync.module';
@@ -65,6 +66,7 @@ export class AppModule {
         SyncModule,
         MatchingModule,
         OrdersModule,
+        ProfitSettingsModule,
         WebhooksModule,
         ExchangeRateModule,
       ],

@@ -8,3 +8,4 @@ export type * from './sync';
 export type * from './orders';
 export type * from './exchange-rate';
 export type * from './matching';
+export type * from './profit-settings';

@@ -9,6 +9,7 @@ import { OrderDetailsRepository } from './order-details.repository';
 import { OrderEditsRepository } from './order-edits.repository';
 import { OrderRecordsRepository } from './order-records.repository';
 import { OrderViewsRepository } from './order-views.repository';
+import { ProfitSettingsRepository } from './profit-settings.repository';
 import { SessionsRepository } from './sessions.repository';
 import { SyncCursorsRepository } from './sync-cursors.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -32,6 +33,7 @@ export * from './order-profits.repository';
 export * from './order-records.repository';
 export * from './printify-orders.repository';
 export * from './profit-inputs.repository';
+export * from './profit-settings.repository';
 export * from './sessions.repository';
 export * from './sync-cursors.repository';
 export * from './sync-quarantine.repository';
@@ -61,4 +63,5 @@ export const DATA_SOURCE_REPOSITORIES = [
   OrderViewsRepository,
   OrderDetailsRepository,
   OrderEditsRepository,
+  ProfitSettingsRepository,
 ] as const;
