@@ -25,6 +25,9 @@ const ConnectionsPage = lazy(() =>
   import('./pages/connections/ConnectionsPage').then((module) => ({ default: module.ConnectionsPage })),
 );
 const OrdersPage = lazy(() => import('./pages/orders/OrdersPage').then((module) => ({ default: module.OrdersPage })));
+const SettingsPage = lazy(() =>
+  import('./pages/settings/SettingsPage').then((module) => ({ default: module.SettingsPage })),
+);
 const MatchingPage = lazy(() =>
   import('./pages/matching/MatchingPage').then((module) => ({ default: module.MatchingPage })),
 );
@@ -61,7 +64,7 @@ export const routeTable: RouteEntry[] = [
   { path: '/orders', app: OrdersPage, nav: { label: 'Orders', icon: LuReceipt } },
   { path: '/matching', app: MatchingPage, nav: { label: 'Order Matching', icon: LuGitCompareArrows } },
   { path: '/analytics', nav: { label: 'Analytics', icon: LuChartLine } },
-  { path: '/settings', nav: { label: 'Settings', icon: LuSettings } },
+  { path: '/settings', app: SettingsPage, nav: { label: 'Settings', icon: LuSettings } },
   { path: '/login', public: LoginPage, signedInGoesHome: true },
   { path: '/signup', public: SignupPage, signedInGoesHome: true },
   { path: '/contact', public: ContactPage, app: ContactPage },
