@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { setupE2E } from './support/harness';
 import { expectContains, expectPath, expectText } from './support/expect';
 import { gotoApp, Shell, signUpThroughUi } from './support/pages';
+import { describeViolations, seriousAxeViolations } from './support/axe';
 import { screenshot } from './support/screenshots';
 import { newTestUser } from './support/users';
 
@@ -55,6 +56,7 @@ describe('Settings: Profit settings', () => {
     expect(await reading.inputValue()).toBe('per_unit');
     expect(await save.isDisabled()).toBe(true);
     await screenshot(page, 'settings-desktop');
+    expect(describeViolations(await seriousAxeViolations(page))).toBe(describeViolations([]));
 
     await vat.focus();
     await page.keyboard.press('Space');
