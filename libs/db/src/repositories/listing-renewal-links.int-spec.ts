@@ -96,9 +96,10 @@ async function links(userId: string): Promise<Record<string, string | null>> {
     dataSource,
     userId,
     (db) =>
-      db.query(`SELECT entry_id, receipt_id, link_pending FROM etsy_ledger_entry WHERE user_id = $1 ORDER BY entry_id`, [
-        userId,
-      ]),
+      db.query(
+        `SELECT entry_id, receipt_id, link_pending FROM etsy_ledger_entry WHERE user_id = $1 ORDER BY entry_id`,
+        [userId],
+      ),
   );
   return Object.fromEntries(rows.map((row) => [row.entry_id, row.link_pending ? 'pending' : row.receipt_id]));
 }
@@ -159,6 +160,27 @@ describe('linkPendingLedgerEntries: sold renewals', () => {
     );
     await etsy.linkPendingLedgerEntries(userId, SHOP);
     expect((await links(userId)).E10).toBe('R3');
+  });
+
+  it('gives a renewal to the next older sale when a later-placed one already has all of its units', async () => {
+    const userId = await aUser();
+    const etsy = new EtsyOrdersRepository(dataSource);
+    // RA is placed first but paid last: RB (placed later, paid sooner) renews before RA does.
+    await etsy.upsertReceipts(
+      userId,
+      SHOP,
+      [
+        sale('RA', '2026-03-05T10:00:00Z', [{ listingId: 'L5', quantity: 1 }]),
+        sale('RB', '2026-03-05T10:08:00Z', [{ listingId: 'L5', quantity: 1 }]),
+      ],
+      new Date(),
+    );
+    await etsy.upsertLedgerEntries(userId, SHOP, [
+      entry('E51', 'renew_sold', '2026-03-05T10:10:00Z', 'L5'),
+      entry('E52', 'renew_sold', '2026-03-05T10:20:00Z', 'L5'),
+    ]);
+    await etsy.linkPendingLedgerEntries(userId, SHOP);
+    expect(await links(userId)).toEqual({ E51: 'RB', E52: 'RA' });
   });
 
   it("never links another user's sale", async () => {
