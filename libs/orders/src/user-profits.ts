@@ -99,7 +99,13 @@ export class UserProfits {
         const rows: OrderProfitWrite[] = [];
         for (const { record, input } of toCompute.slice(start, start + this.recordsPerWrite)) {
           for (const displayCurrency of DISPLAY_CURRENCY_CODES) {
-            const settings = profitSettingsFor(inputs, input, displayCurrency, convert, accounts.get(record.id) ?? null);
+            const settings = profitSettingsFor(
+              inputs,
+              input,
+              displayCurrency,
+              convert,
+              accounts.get(record.id) ?? null,
+            );
             const figures = storedOrderFigures(computeOrderProfit(input, settings), convert);
             rows.push({
               ...figures,

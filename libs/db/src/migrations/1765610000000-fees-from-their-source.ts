@@ -13,9 +13,7 @@ export class FeesFromTheirSource1765610000000 implements MigrationInterface {
   name = 'FeesFromTheirSource1765610000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `ALTER TABLE provider_connection ADD COLUMN vat_registered boolean NOT NULL DEFAULT false`,
-    );
+    await queryRunner.query(`ALTER TABLE provider_connection ADD COLUMN vat_registered boolean NOT NULL DEFAULT false`);
     await queryRunner.query(
       `CREATE INDEX etsy_receipt_line_listing_idx ON etsy_receipt_line (user_id, shop_id, listing_id)`,
     );
