@@ -129,10 +129,18 @@ export class UserProfits {
     });
   }
 
-  /** Rates from the look-back before the earliest order date to the latest, for the orders' currencies and the display ones. */
+  /**
+   * Rates from the look-back before the earliest order date to the latest order or refund date
+   * (a refund converts at its own date's rate, ADR 0026), for every currency.
+   */
   private async rateTableFor(manager: Db, orders: readonly OrderProfitInput[]): Promise<RateTable> {
     if (orders.length === 0) return RateTable.fromRows([]);
-    const dates = orders.map(orderDateOf).sort();
+    const dates = orders
+      .flatMap((order) => [
+        orderDateOf(order),
+        ...(order.receipt?.refunds ?? []).map((refund) => orderDateUtc(refund.refundedAt)),
+      ])
+      .sort();
     const from = new Date(`${dates[0]}T00:00:00Z`);
     from.setUTCDate(from.getUTCDate() - EXCHANGE_LOOKBACK_DAYS);
     const rows = await new FxRatesRepository(manager).ratesBetween(

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { createDataSource, prepareDatabase, ProfitSettingsRepository } from '@pod/db';
+import { createDataSource, FxRatesRepository, prepareDatabase, ProfitSettingsRepository } from '@pod/db';
 import {
   createFixtureUser,
   createTestDatabase,
@@ -96,4 +96,46 @@ it("estimates the conversion fee from the ledger's currency, and drops VAT on fe
   });
   expect(await profits.computeUser(userId)).toMatchObject({ computed: 1 });
   expect((await costLinesOf(userId)).filter((line) => line.startsWith('vat_on_fees'))).toEqual([]);
+});
+
+it("converts a refund at its own date's rate", async () => {
+  // ECB 2026-04-01 (test rates): USD 1.25 and GBP 0.85 per EUR → USD→GBP 0.68 (2026-03-13: 0.8).
+  await new FxRatesRepository(dataSource).upsertRates(
+    [
+      { date: '2026-04-01', currency: 'GBP', perEur: '0.85' },
+      { date: '2026-04-01', currency: 'USD', perEur: '1.25' },
+    ],
+    'test',
+    new Date(),
+  );
+  const userId = await createFixtureUser(dataSource, 'refunded');
+  await storeProfitOrder(
+    dataSource,
+    userId,
+    goldenUsdOrder('rf', { refundedMinor: 1000, status: 'partially refunded' }),
+  );
+  await queryDatabase(database.url, `UPDATE etsy_receipt SET payload = payload || $2::jsonb WHERE user_id = $1`, [
+    userId,
+    JSON.stringify({
+      refunds: [
+        // 2026-04-01T10:00:00Z
+        {
+          amount: { amount: 1000, divisor: 100, currency_code: 'USD' },
+          created_timestamp: 1775037600,
+          status: 'SUCCESS',
+        },
+      ],
+    }),
+  ]);
+  await new UserMatcher(dataSource).matchUser(userId, NOW);
+  await new UserProfits(dataSource, () => new Date('2026-04-05T12:00:00Z')).computeUser(userId);
+  // Revenue 35.00 USD (tax 2.13 not revenue); the refund's revenue share 10.00 × 35.00 / 37.13 = 9.426… → 9.43.
+  // In GBP: 35.00 × 0.8 = 28.00 at the order's date, less 9.43 × 0.68 = 6.4124 → 6.41 at the refund's: 21.59
+  // (at the order's rate alone it would be 25.57 × 0.8 = 20.46), final, not provisional.
+  const [row] = await queryDatabase<{ figures: string; revenue_minor: string }>(
+    database.url,
+    `SELECT figures, revenue_minor FROM order_profit WHERE user_id = $1 AND currency = 'GBP'`,
+    [userId],
+  );
+  expect(row).toEqual({ figures: 'ok', revenue_minor: '2159' });
 });
