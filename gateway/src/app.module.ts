@@ -19,6 +19,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { MatchRunsModule } from './orders/match-runs.module';
 import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { ProfitSettingsModule } from './profit-settings/profit-settings.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { QueuesModule } from './queues/queues.module';
 import { SyncModule } from './sync/sync.module';
@@ -71,6 +72,7 @@ export class AppModule {
         PayoutsModule,
         MatchingPageModule,
         DashboardModule,
+        ProfitSettingsModule,
         WebhooksModule,
         ExchangeRateModule,
       ],

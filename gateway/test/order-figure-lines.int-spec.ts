@@ -152,8 +152,8 @@ describe('Profit Summary lines', () => {
       ['Payment processing fee (3% of order total)', 'estimate', true, 111, '111 USD'],
       ['Payment processing fee (fixed $0.25)', 'estimate', true, 25, '25 USD'],
       ['Listing fee', 'estimate', true, 20, '20 USD'],
-      // The seller's payments are in EUR (the other order's): 2.5% of 35.00 = 0.875 → 0.88.
-      ['Currency conversion fee', 'estimate', true, 88, '88 USD'],
+      // No conversion fee: the payment account's currency is the shop's ledger's (two of its three
+      // entries are in USD, the listing's), not another order's payment currency (ADR 0026).
     ]);
     // The labels are the same in every display currency.
     const inEuro = await get<OrderDetailsResponse>(`/api/orders/${id}?currency=EUR`);

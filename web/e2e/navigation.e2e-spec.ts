@@ -11,12 +11,10 @@ const SIDEBAR = [
   ['Orders', '/orders'],
   ['Order Matching', '/matching'],
   ['Payouts', '/payouts'],
+  ['Settings', '/settings'],
 ] as const;
 // Listed in the sidebar but not built yet: "Coming soon", not links to the not-found card.
-const COMING_SOON = [
-  ['Analytics', 'analytics'],
-  ['Settings', 'settings'],
-] as const;
+const COMING_SOON = [['Analytics', 'analytics']] as const;
 
 const FEATURES = [
   'Automatic Syncing',
@@ -134,9 +132,8 @@ describe('signed-in shell', () => {
     const main = page.getByRole('main');
     expect(await main.getByRole('link', { name: /^All Orders/ }).getAttribute('href')).toBe('/orders');
     expect(await main.getByRole('link', { name: /^Connections/ }).getAttribute('href')).toBe('/connections');
-    // Settings is not built yet: the quick link says so instead of leading to the not-found card.
-    expect(await main.getByRole('link', { name: /^Settings/ }).count()).toBe(0);
-    await expectContains(main.getByTestId('quick-link-soon-settings'), 'Coming soon');
+    // Settings is built (issue 17's Profit settings card): the quick link leads to it.
+    expect(await main.getByRole('link', { name: /^Settings/ }).getAttribute('href')).toBe('/settings');
     await expectText(page.getByRole('heading', { name: 'Need Help?' }), 'Need Help?');
     expect(await main.getByRole('link', { name: 'Contact support' }).getAttribute('href')).toBe('/contact');
 

@@ -36,6 +36,9 @@ const OrdersPage = lazy(() => import('./pages/orders/OrdersPage').then((module) 
 const PayoutsPage = lazy(() =>
   import('./pages/payouts/PayoutsPage').then((module) => ({ default: module.PayoutsPage })),
 );
+const SettingsPage = lazy(() =>
+  import('./pages/settings/SettingsPage').then((module) => ({ default: module.SettingsPage })),
+);
 const MatchingPage = lazy(() =>
   import('./pages/matching/MatchingPage').then((module) => ({ default: module.MatchingPage })),
 );
@@ -73,7 +76,7 @@ export const routeTable: RouteEntry[] = [
   { path: '/matching', app: MatchingPage, nav: { label: 'Order Matching', icon: LuGitCompareArrows } },
   { path: '/payouts', app: PayoutsPage, nav: { label: 'Payouts', icon: LuLandmark } },
   { path: '/analytics', nav: { label: 'Analytics', icon: LuChartLine } },
-  { path: '/settings', nav: { label: 'Settings', icon: LuSettings } },
+  { path: '/settings', app: SettingsPage, nav: { label: 'Settings', icon: LuSettings } },
   { path: '/login', public: LoginPage, signedInGoesHome: true },
   { path: '/signup', public: SignupPage, signedInGoesHome: true },
   { path: '/contact', public: ContactPage, app: ContactPage },

@@ -74,10 +74,12 @@ export class UserProfits {
         input: OrderProfitInput;
       }[];
 
-      const accountCurrency = mostCommonPaymentCurrency(inputs);
       const hashes = new Map<string, string>();
+      const accounts = new Map<string, CurrencyCode | null>();
       const toCompute = pending.filter(({ record, input }) => {
-        const hash = inputsHash(record.receiptKey, record.printifyKey, input, inputs.settings, accountCurrency);
+        const account = paymentAccountCurrencyOf(inputs, record.receiptKey);
+        accounts.set(record.id, account);
+        const hash = inputsHash(record.receiptKey, record.printifyKey, input, inputs.settings, account);
         hashes.set(record.id, hash);
         if (options.force) return true;
         return DISPLAY_CURRENCY_CODES.some((currency) => {
@@ -100,7 +102,13 @@ export class UserProfits {
         const rows: OrderProfitWrite[] = [];
         for (const { record, input } of toCompute.slice(start, start + this.recordsPerWrite)) {
           for (const displayCurrency of DISPLAY_CURRENCY_CODES) {
-            const settings = profitSettingsFor(inputs, input, displayCurrency, convert, accountCurrency);
+            const settings = profitSettingsFor(
+              inputs,
+              input,
+              displayCurrency,
+              convert,
+              accounts.get(record.id) ?? null,
+            );
             const figures = storedOrderFigures(computeOrderProfit(input, settings), convert);
             rows.push({
               ...figures,
@@ -127,10 +135,18 @@ export class UserProfits {
     });
   }
 
-  /** Rates from the look-back before the earliest order date to the latest, for the orders' currencies and the display ones. */
+  /**
+   * Rates from the look-back before the earliest order date to the latest order or refund date
+   * (a refund converts at its own date's rate, ADR 0026), for every currency.
+   */
   private async rateTableFor(manager: Db, orders: readonly OrderProfitInput[]): Promise<RateTable> {
     if (orders.length === 0) return RateTable.fromRows([]);
-    const dates = orders.map(orderDateOf).sort();
+    const dates = orders
+      .flatMap((order) => [
+        orderDateOf(order),
+        ...(order.receipt?.refunds ?? []).map((refund) => orderDateUtc(refund.refundedAt)),
+      ])
+      .sort();
     const from = new Date(`${dates[0]}T00:00:00Z`);
     from.setUTCDate(from.getUTCDate() - EXCHANGE_LOOKBACK_DAYS);
     const rows = await new FxRatesRepository(manager).ratesBetween(
@@ -142,23 +158,26 @@ export class UserProfits {
 }
 
 /**
- * The engine's settings for one order: the user's cost reading and bank country, the Offsite Ads
- * tier default, and the payment account's currency: the order's own payment's, else the one most
- * of the user's payments are in (`accountCurrency`, see mostCommonPaymentCurrency), else unknown.
+ * The engine's settings for one order: the seller's profit settings (cost reading, VAT
+ * registration), the shop's country, the Offsite Ads tier default, and the payment account's
+ * currency (`accountCurrency`, see paymentAccountCurrencyOf; the user's only ledger currency when
+ * not given). Not the payment's `currency`: that is the listing's, and reading it as the
+ * account's hid the 2.5% conversion fee of every seller paid out in another currency.
  */
 export function profitSettingsFor(
   inputs: UserProfitInputs,
   input: OrderProfitInput,
   displayCurrency: DisplayCurrencyCode,
   convert: ProfitConverter,
-  accountCurrency: CurrencyCode | null = mostCommonPaymentCurrency(inputs),
+  accountCurrency: CurrencyCode | null = paymentAccountCurrencyOf(inputs, null),
 ): ProfitSettings {
   return {
     displayCurrency,
     printifyCostReading: inputs.settings.printifyCostReading,
     bankCountry: inputs.settings.bankCountry,
-    paymentAccountCurrency: input.payments[0]?.currency ?? accountCurrency,
+    paymentAccountCurrency: accountCurrency,
     offsiteAdsTier: OFFSITE_ADS_TIER,
+    vatRegistered: inputs.settings.vatRegistered,
     convert,
   };
 }
@@ -185,19 +204,24 @@ function orderDateOf(input: OrderProfitInput): string {
   return orderDateUtc(new Date(Math.min(...input.printifyOrders.map((order) => order.orderedAt.getTime()))));
 }
 
-/** The payment account's currency: the currency most of the user's payments are in (ties: alphabetical), else unknown. */
-export function mostCommonPaymentCurrency(inputs: UserProfitInputs): CurrencyCode | null {
-  const counts = new Map<CurrencyCode, number>();
-  for (const list of inputs.payments.values())
-    for (const payment of list) counts.set(payment.currency, (counts.get(payment.currency) ?? 0) + 1);
-  const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  return ranked[0]?.[0] ?? null;
+/**
+ * The payment account's currency for a record (ADR 0026): the currency of its receipt's shop's
+ * ledger; for a record without a receipt (or a shop with no ledger yet), the user's ledger
+ * currency if all their shops share one; else unknown (the engine then reads the order's own
+ * ledger entries, or leaves the conversion fee unestimated).
+ */
+export function paymentAccountCurrencyOf(inputs: UserProfitInputs, receiptKey: string | null): CurrencyCode | null {
+  const shopId = receiptKey === null ? null : receiptKey.slice(0, receiptKey.indexOf(':'));
+  const own = shopId === null ? undefined : inputs.ledgerCurrencies.get(shopId);
+  if (own) return own;
+  const currencies = new Set(inputs.ledgerCurrencies.values());
+  return currencies.size === 1 ? [...currencies][0] : null;
 }
 
 /**
  * A fingerprint of everything but the rates a record's figures depend on. `v` is the stored
  * breakdown's shape: raising it has every record figured again once (v2: provisional figures and
- * the processing fee's parts).
+ * the processing fee's parts; v3: every fee from its source, ADR 0026).
  */
 function inputsHash(
   receiptKey: string | null,
@@ -206,6 +230,6 @@ function inputsHash(
   settings: UserProfitInputs['settings'],
   account: CurrencyCode | null,
 ): string {
-  const text = jsonForPostgres({ v: 2, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
+  const text = jsonForPostgres({ v: 3, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
   return createHash('sha256').update(text).digest('base64url');
 }

@@ -183,11 +183,11 @@ const matchUser = jobSpec<MatchUserPayload, MatchUserResult>({ data: shape({ run
  * rates, writing only what changed. Deduplicated per user (see computeProfitsJobOptions): one
  * waiting job at most, and a trigger while one runs queues exactly one more.
  */
-export const COMPUTE_PROFITS_REASONS = ['matched', 'record_changed', 'rates', 'operator'] as const;
+export const COMPUTE_PROFITS_REASONS = ['matched', 'record_changed', 'rates', 'operator', 'settings'] as const;
 export type ComputeProfitsReason = (typeof COMPUTE_PROFITS_REASONS)[number];
 export interface ComputeProfitsPayload {
   userId: string;
-  /** What asked: a match run, the user's change to a record, new ECB rates, the operator. */
+  /** What asked: a match run, the user's change to a record, new ECB rates, the operator, the user's profit settings. */
   reason: ComputeProfitsReason;
   /** Recompute even records whose inputs did not change (new rates may change their figures). */
   force?: boolean;

@@ -9,3 +9,4 @@ export type * from './orders';
 export type * from './exchange-rate';
 export type * from './matching';
 export type * from './payouts';
+export type * from './profit-settings';

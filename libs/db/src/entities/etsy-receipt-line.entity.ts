@@ -6,6 +6,7 @@ import { UserEntity } from './user.entity';
 /** One line (Etsy transaction) of a receipt; replaced with its receipt whenever the receipt changes. */
 @Entity({ name: 'etsy_receipt_line' })
 @Index('etsy_receipt_line_receipt_idx', ['userId', 'receiptId'])
+@Index('etsy_receipt_line_listing_idx', ['userId', 'shopId', 'listingId'])
 export class EtsyReceiptLineEntity {
   @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'etsy_receipt_line_pkey' })
   userId: string;

@@ -71,6 +71,10 @@ export class ProviderConnectionEntity {
   @Column({ name: 'printify_cost_reading', type: 'text', default: 'per_unit' })
   printifyCostReading: 'per_unit' | 'per_line';
 
+  /** Etsy only: the seller is VAT-registered (a profit setting, ADR 0026): VAT on Etsy's fees is reclaimed. */
+  @Column({ name: 'vat_registered', type: 'boolean', default: false })
+  vatRegistered: boolean;
+
   /** Printify only: sync orders from this date (null: all orders). YYYY-MM-DD. */
   @Column({ name: 'sync_from', type: 'date', nullable: true })
   syncFrom: string | null;

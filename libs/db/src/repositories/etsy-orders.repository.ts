@@ -1,5 +1,6 @@
 import type { EtsyLedgerEntryEntity, EtsyPaymentEntity, EtsyReceiptEntity, EtsyReceiptLineEntity } from '../entities';
 import { affectedRows, type Db } from './database-session';
+import { linkSoldRenewals, SOLD_RENEWAL_TYPES } from './listing-renewal-links';
 import { inTenantScope } from './tenant-scope';
 import { countUpserts, lastPerKey, payloadHash, type UpsertCounts } from './synced-rows';
 import { SYNCED_UPSERTS } from './synced-tables';
@@ -55,12 +56,13 @@ const LINK_LOOKUPS = [
     receipt: `(SELECT src.receipt_id FROM etsy_ledger_entry src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id
                 AND src.reference_id = e.reference_id AND src.reference_type = e.reference_type AND src.receipt_id IS NOT NULL LIMIT 1)`,
   },
-  // Last: VAT on a fee follows the fee, which the lookups above may just have linked.
-  {
-    kind: `e.parent_entry_id IS NOT NULL`,
-    receipt: `(SELECT src.receipt_id FROM etsy_ledger_entry src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id AND src.entry_id = e.parent_entry_id)`,
-  },
 ] as const;
+
+/** Last: VAT on a fee follows the fee, which the lookups above (and the sold renewals) may just have linked. */
+const PARENT_LOOKUP = {
+  kind: `e.parent_entry_id IS NOT NULL`,
+  receipt: `(SELECT src.receipt_id FROM etsy_ledger_entry src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id AND src.entry_id = e.parent_entry_id)`,
+} as const;
 
 /** Reference types whose entry belongs to one receipt once the referenced row is known. */
 const LINKABLE_REFERENCE_TYPES = ['transaction', 'receipt', 'shop_payment', 'payment_adjustment'];
@@ -197,14 +199,9 @@ export class EtsyOrdersRepository {
 
   private async linkLedgerEntries(db: Db, userId: string, shopId: string): Promise<number> {
     let linked = 0;
-    for (const lookup of LINK_LOOKUPS) {
-      const result: unknown = await db.query(
-        `UPDATE etsy_ledger_entry e SET receipt_id = ${lookup.receipt}, link_pending = false
-         WHERE e.user_id = $1 AND e.shop_id = $2 AND e.link_pending AND ${lookup.kind} AND ${lookup.receipt} IS NOT NULL`,
-        [userId, shopId],
-      );
-      linked += affectedRows(result);
-    }
+    for (const lookup of LINK_LOOKUPS) linked += await this.linkBy(db, userId, shopId, lookup);
+    linked += await linkSoldRenewals(db, userId, shopId);
+    linked += await this.linkBy(db, userId, shopId, PARENT_LOOKUP);
     // VAT on an account-level fee (a listing, Etsy Ads) has no receipt to wait for: stop looking.
     await db.query(
       `UPDATE etsy_ledger_entry e SET link_pending = false
@@ -215,6 +212,15 @@ export class EtsyOrdersRepository {
       [userId, shopId, LINKABLE_REFERENCE_TYPES],
     );
     return linked;
+  }
+
+  private async linkBy(db: Db, userId: string, shopId: string, lookup: { kind: string; receipt: string }) {
+    const result: unknown = await db.query(
+      `UPDATE etsy_ledger_entry e SET receipt_id = ${lookup.receipt}, link_pending = false
+       WHERE e.user_id = $1 AND e.shop_id = $2 AND e.link_pending AND ${lookup.kind} AND ${lookup.receipt} IS NOT NULL`,
+      [userId, shopId],
+    );
+    return affectedRows(result);
   }
 
   /** Payment ids already stored among `paymentIds` (the ledger stream fetches only the others). */
@@ -243,6 +249,8 @@ export class EtsyOrdersRepository {
 
 function isLinkable(row: EtsyLedgerEntryRow): boolean {
   if (row.parentEntryId !== null && row.parentEntryId !== '0') return true;
+  // A sold renewal waits for the sale it follows (linkSoldRenewals).
+  if (row.referenceId !== null && SOLD_RENEWAL_TYPES.includes(row.ledgerType.trim().toLowerCase())) return true;
   return (
     row.referenceType !== null &&
     LINKABLE_REFERENCE_TYPES.includes(row.referenceType.toLowerCase()) &&

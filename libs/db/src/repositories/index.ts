@@ -10,6 +10,7 @@ import { OrderEditsRepository } from './order-edits.repository';
 import { OrderRecordsRepository } from './order-records.repository';
 import { OrderViewsRepository } from './order-views.repository';
 import { PayoutsRepository } from './payouts.repository';
+import { ProfitSettingsRepository } from './profit-settings.repository';
 import { SessionsRepository } from './sessions.repository';
 import { SyncCursorsRepository } from './sync-cursors.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -34,6 +35,7 @@ export * from './order-records.repository';
 export * from './printify-orders.repository';
 export * from './profit-inputs.repository';
 export * from './payouts.repository';
+export * from './profit-settings.repository';
 export * from './sessions.repository';
 export * from './shop-costs.repository';
 export * from './sync-cursors.repository';
@@ -65,4 +67,5 @@ export const DATA_SOURCE_REPOSITORIES = [
   OrderDetailsRepository,
   OrderEditsRepository,
   PayoutsRepository,
+  ProfitSettingsRepository,
 ] as const;

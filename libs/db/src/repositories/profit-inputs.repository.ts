@@ -1,5 +1,12 @@
-import type { EtsyLedgerEntryInput, EtsyPaymentInput, EtsyReceiptInput, PrintifyOrderInput } from '@pod/domain';
-import { parseCurrencyCode } from '@pod/domain';
+import type {
+  CurrencyCode,
+  EtsyLedgerEntryInput,
+  EtsyPaymentInput,
+  EtsyReceiptInput,
+  EtsyRefundInput,
+  PrintifyOrderInput,
+} from '@pod/domain';
+import { minorUnitExponent, parseCurrencyCode } from '@pod/domain';
 import { minorUnitsTransformer } from '../columns';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
@@ -18,7 +25,16 @@ export interface UserProfitInputs {
   payments: Map<string, EtsyPaymentInput[]>;
   ledgerEntries: Map<string, EtsyLedgerEntryInput[]>;
   printifyOrders: Map<string, PrintifyOrderInput>;
-  settings: { bankCountry: string | null; printifyCostReading: 'per_unit' | 'per_line' };
+  /** Per Etsy shop id: the currency most of its ledger entries are in, the payment account's (ADR 0026). */
+  ledgerCurrencies: Map<string, CurrencyCode>;
+  settings: ProfitInputSettings;
+}
+
+/** The seller's profit settings (the Settings page's "Profit settings" card) and the shop's country. */
+export interface ProfitInputSettings {
+  bankCountry: string | null;
+  printifyCostReading: 'per_unit' | 'per_line';
+  vatRegistered: boolean;
 }
 
 export const sideKey = (shopId: string, id: string) => `${shopId}:${id}`;
@@ -69,6 +85,7 @@ export class ProfitInputsRepository {
       receipts: await this.receipts(db, userId),
       ...(await this.paymentsAndLedger(db, userId)),
       printifyOrders: await this.printifyOrders(db, userId),
+      ledgerCurrencies: await this.ledgerCurrencies(db, userId),
       settings: await this.settings(db, userId),
     };
   }
@@ -76,7 +93,11 @@ export class ProfitInputsRepository {
   private async receipts(db: Db, userId: string): Promise<Map<string, EtsyReceiptInput>> {
     const rows: Record<string, unknown>[] = await db.query(
       `SELECT r.shop_id, r.receipt_id, r.status, r.currency, r.ordered_at, r.subtotal_minor, r.total_price_minor, r.total_shipping_minor,
-         r.total_tax_minor, r.total_vat_minor, r.gift_wrap_minor, r.refunded_minor,
+         r.total_tax_minor, r.total_vat_minor, r.gift_wrap_minor, r.refunded_minor, r.is_paid,
+         (SELECT coalesce(json_agg(json_build_object('amount', f -> 'amount' ->> 'amount', 'divisor', f -> 'amount' ->> 'divisor',
+                   'at', f ->> 'created_timestamp') ORDER BY f ->> 'created_timestamp'), '[]')
+          FROM jsonb_array_elements(CASE WHEN jsonb_typeof(r.payload -> 'refunds') = 'array' THEN r.payload -> 'refunds' ELSE '[]' END) f
+          WHERE lower(coalesce(f ->> 'status', 'success')) IN ('success', 'succeeded')) AS refunds,
          coalesce((SELECT json_agg(json_build_object('transactionId', l.transaction_id, 'listingId', l.listing_id, 'quantity', l.quantity) ORDER BY l.transaction_id)
                    FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.receipt_id = r.receipt_id AND l.shop_id = r.shop_id), '[]') AS lines
        FROM etsy_receipt r WHERE r.user_id = $1`,
@@ -96,6 +117,8 @@ export class ProfitInputsRepository {
         totalVatMinor: minorOrNull(row.total_vat_minor),
         giftWrapMinor: minorOrNull(row.gift_wrap_minor),
         refundedMinor: minor(row.refunded_minor),
+        isPaid: row.is_paid !== false,
+        refunds: refundsOf(row.refunds as RawRefund[], parseCurrencyCode(String(row.currency))),
         lines: row.lines as EtsyReceiptInput['lines'],
       });
     }
@@ -168,18 +191,65 @@ export class ProfitInputsRepository {
     return orders;
   }
 
-  /** The Etsy shop's country stands in for the bank's (ADR 0010); the Printify connection's cost reading. */
-  private async settings(db: Db, userId: string): Promise<UserProfitInputs['settings']> {
-    const rows: { provider: string; shop_country: string | null; printify_cost_reading: 'per_unit' | 'per_line' }[] =
-      await db.query(
-        `SELECT provider, shop_country, printify_cost_reading FROM provider_connection WHERE user_id = $1`,
-        [userId],
-      );
+  /** Per shop, the currency most of its ledger entries are in (ties: alphabetical), counted in SQL. */
+  private async ledgerCurrencies(db: Db, userId: string): Promise<Map<string, CurrencyCode>> {
+    const rows: { shop_id: string; currency: string }[] = await db.query(
+      `SELECT DISTINCT ON (shop_id) shop_id, currency FROM etsy_ledger_entry WHERE user_id = $1
+       GROUP BY shop_id, currency ORDER BY shop_id, count(*) DESC, currency`,
+      [userId],
+    );
+    return new Map(rows.map((row) => [String(row.shop_id), parseCurrencyCode(row.currency)]));
+  }
+
+  /**
+   * The Etsy shop's country stands in for the bank's (ADR 0010) and is the seller's; the Etsy
+   * connection's VAT registration and the Printify connection's cost reading (ADR 0026).
+   */
+  private async settings(db: Db, userId: string): Promise<ProfitInputSettings> {
+    const rows: {
+      provider: string;
+      shop_country: string | null;
+      printify_cost_reading: 'per_unit' | 'per_line';
+      vat_registered: boolean;
+    }[] = await db.query(
+      `SELECT provider, shop_country, printify_cost_reading, vat_registered FROM provider_connection WHERE user_id = $1`,
+      [userId],
+    );
     const etsy = rows.find((row) => row.provider === 'etsy');
     const printify = rows.find((row) => row.provider === 'printify');
     return {
       bankCountry: etsy?.shop_country?.toUpperCase() ?? null,
       printifyCostReading: printify?.printify_cost_reading ?? 'per_unit',
+      vatRegistered: etsy?.vat_registered ?? false,
     };
   }
+}
+
+/** A settled `refunds[]` entry as the SQL reads it from the stored payload (Money's amount and divisor, epoch seconds). */
+interface RawRefund {
+  amount: string | null;
+  divisor: string | null;
+  at: string | null;
+}
+
+/**
+ * The refunds with their dates, in minor units of the receipt's currency (amount ÷ divisor, as
+ * the receipt's own mapping reads Money). One that does not read as a whole amount and a date is
+ * left out: the engine then splits the refunded revenue over the others, or converts it on the
+ * order's date if none is left.
+ */
+function refundsOf(raw: readonly RawRefund[], currency: CurrencyCode): EtsyRefundInput[] {
+  const scale = 10 ** minorUnitExponent(currency);
+  const refunds: EtsyRefundInput[] = [];
+  for (const refund of raw) {
+    const amount = Number(refund.amount);
+    const divisor = Number(refund.divisor ?? 100);
+    const seconds = Number(refund.at);
+    if (!Number.isSafeInteger(amount) || !Number.isSafeInteger(divisor) || divisor <= 0) continue;
+    if (!Number.isSafeInteger(seconds) || seconds <= 0) continue;
+    const amountMinor = (amount * scale) / divisor;
+    if (!Number.isSafeInteger(amountMinor)) continue;
+    refunds.push({ amountMinor, refundedAt: new Date(seconds * 1000) });
+  }
+  return refunds;
 }

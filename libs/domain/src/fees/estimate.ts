@@ -9,6 +9,7 @@ import {
   TRANSACTION_FEE_RATE,
   type OffsiteAdsTier,
 } from './fee-schedule';
+import type { RegulatoryFeeRate } from './regulatory-fee';
 import { applyBasisPoints } from './rounding';
 
 /**
@@ -29,6 +30,8 @@ export interface FeeEstimateBases {
   readonly bankCountry: string | null;
   /** The payment account's currency; null when not known. */
   readonly accountCurrency: CurrencyCode | null;
+  /** The regulatory operating fee's rate for the seller's country and the order's date; null where none applies. */
+  readonly regulatory?: RegulatoryFeeRate | null;
   /** Offsite Ads, when the sale is known to be attributed: the tier and the USD 100 cap in the shop's currency. */
   readonly offsiteAds: { readonly tier: OffsiteAdsTier; readonly capInShopCurrency: Money } | null;
 }
@@ -112,6 +115,15 @@ export function estimateFees(wanted: ReadonlySet<FeeKind>, bases: FeeEstimateBas
         note: `2.5%: listed in ${revenue.currency}, paid out in ${bases.accountCurrency}`,
       });
     }
+  }
+  if (wanted.has('regulatory') && bases.regulatory) {
+    const { rate, country, validFrom, readOn } = bases.regulatory;
+    const since = validFrom ? `since ${validFrom}` : `as read ${readOn}, start date unconfirmed`;
+    estimates.push({
+      kind: 'regulatory',
+      amount: applyBasisPoints(revenue, rate),
+      note: `${rate / 100}% of items, shipping and gift wrap (${country} rate ${since})`,
+    });
   }
   return { estimates, notEstimated };
 }

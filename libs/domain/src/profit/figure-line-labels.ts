@@ -9,6 +9,7 @@ export const FIGURE_LINE_LABELS: Readonly<Record<string, string>> = {
   shipping: 'Shipping',
   gift_wrap: 'Gift wrap',
   refunds: 'Refunds',
+  unpaid: 'Not paid yet',
   printify_production: 'Printify production',
   printify_shipping: 'Printify shipping',
   printify_tax: 'Printify tax',
@@ -20,7 +21,7 @@ export const FIGURE_LINE_LABELS: Readonly<Record<string, string>> = {
   currency_conversion: 'Currency conversion fee',
   vat_on_fees: 'VAT on fees',
   other: 'Other Etsy charges',
-} satisfies Record<CostKind | 'items' | 'discount' | 'shipping' | 'gift_wrap' | 'refunds', string>;
+} satisfies Record<CostKind | 'items' | 'discount' | 'shipping' | 'gift_wrap' | 'refunds' | 'unpaid', string>;
 
 type LabelledLine = Pick<StoredFigureLine, 'kind' | 'original' | 'note' | 'part'>;
 

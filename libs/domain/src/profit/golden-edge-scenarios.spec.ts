@@ -88,8 +88,11 @@ describe('golden: fees estimated before Etsy has payment or ledger data', () => 
   // Transaction: 6.5% × 27.99 = 1.81935 → 1.82.  Processing (GB): 4% × 27.99 = 1.1196 → 1.12, plus GBP 0.20.
   // Listing: USD 0.20 → × 0.75 = 0.15 GBP.  Payment account in GBP = listing currency → no conversion fee.
   // Printify (USD): production 9.50 → × 0.75 = 7.125 → 7.12 (half to even); shipping 3.99 → 2.9925 → 2.99.
-  // Costs = 7.12 + 2.99 + 0.00 + 1.82 + 1.12 + 0.20 + 0.15 = 13.40; profit = 27.99 − 13.40 = 14.59;
-  // margin 1459 / 2799 = 0.521257… → 5213 bp. Regulatory and VAT on fees cannot be estimated: listed.
+  // Regulatory operating fee (GB 0.32%, ADR 0026): 0.32% × 27.99 = 0.089568 → 0.09.
+  // VAT on fees (GB 20%), per currency: GBP (1.82 + 1.12 + 0.20 + 0.09) × 20% = 0.646 → 0.65;
+  //   USD 0.20 × 20% = 0.04 → × 0.75 = 0.03 GBP.
+  // Costs = 7.12 + 2.99 + 0.00 + 1.82 + 1.12 + 0.20 + 0.15 + 0.09 + 0.65 + 0.03 = 14.17;
+  // profit = 27.99 − 14.17 = 13.82; margin 1382 / 2799 = 0.493748… → 4937 bp. Nothing left unestimated.
   const ukShop: ProfitSettings = {
     ...usdShop,
     displayCurrency: 'GBP',
@@ -116,21 +119,25 @@ describe('golden: fees estimated before Etsy has payment or ledger data', () => 
         'processing/estimate 1.12',
         'processing/estimate 0.20',
         'listing/estimate 0.15',
+        'regulatory/estimate 0.09',
+        'vat_on_fees/estimate 0.65',
+        'vat_on_fees/estimate 0.03',
       ],
-      totalCosts: '13.40',
-      netProfit: '14.59',
-      marginBasisPoints: 5213,
+      totalCosts: '14.17',
+      netProfit: '13.82',
+      marginBasisPoints: 4937,
     });
     expect(result.feesEstimated).toBe(true);
-    expect(result.feesNotEstimated).toEqual(['regulatory', 'vat_on_fees']);
+    expect(result.feesNotEstimated).toEqual([]);
     expect(rates2.calls.every((call) => call.endsWith('@2026-03-14'))).toBe(true);
   });
 
-  // Paid out in USD instead: conversion fee 2.5% × 27.99 = 0.69975 → 0.70 GBP; costs 13.40 + 0.70 = 14.10.
+  // Paid out in USD instead: conversion fee 2.5% × 27.99 = 0.69975 → 0.70 GBP; the GBP VAT becomes
+  // (3.23 + 0.70) × 20% = 0.786 → 0.79; costs 14.17 + 0.70 − 0.65 + 0.79 = 15.01.
   it('estimates the conversion fee when the payment account is in another currency', () => {
     const result = computeOrderProfit(order, { ...ukShop, paymentAccountCurrency: 'USD', convert: rates2 });
     expect(figures(result).costs).toContain('currency_conversion/estimate 0.70');
-    expect(figures(result).totalCosts).toBe('14.10');
+    expect(figures(result).totalCosts).toBe('15.01');
   });
 });
 
@@ -213,10 +220,11 @@ describe('golden: a multi-quantity line under both cost readings', () => {
 });
 
 describe('golden: a canceled Printify order', () => {
-  // The buyer canceled: receipt "canceled", 24.00 refunded → revenue 0.00, no estimates.
+  // The buyer canceled: receipt "canceled", 24.00 refunded → revenue 0.00, no estimates but the
+  // non-refundable listing fee of the sale (USD 0.20 × 1, ADR 0026).
   // Printify order canceled: its line (cost 7.00, shipping 3.00) and tax 0.50 cost nothing → 0.00 each.
   // Payment: amount_fees 0.97, adjusted_fees 0.25 → processing 0.25. Ledger: transaction −1.56 + transaction_refund +1.56 → 0.00.
-  // Costs = 0.25; profit = −0.25; no margin.
+  // Costs = 0.25 + 0.20 = 0.45; profit = −0.45; no margin.
   it('costs nothing', () => {
     const result = computeOrderProfit(
       {
@@ -241,9 +249,10 @@ describe('golden: a canceled Printify order', () => {
         'printify_tax/printify 0.00',
         'processing/payment 0.25',
         'transaction/ledger 0.00',
+        'listing/estimate 0.20',
       ],
-      totalCosts: '0.25',
-      netProfit: '-0.25',
+      totalCosts: '0.45',
+      netProfit: '-0.45',
       marginBasisPoints: null,
     });
     expect(result.printifyCanceledOrders).toEqual(['5a96f649b2439217d070f507']);

@@ -81,10 +81,11 @@ describe('golden: a EUR shop shown in GBP', () => {
   // Payment (EUR): amount_fees 2.51 (4% × 55.20 + 0.30 = 2.508) → × 0.85 = 2.1335 → 2.13 GBP.
   // Ledger (EUR): transaction −2.60 + shipping_transaction −0.39 = 2.99 EUR → × 0.85 = 2.5415 → 2.54 GBP;
   //   vat_seller_services −0.60 → 0.51 GBP; regulatory_operating_fee −0.22 → 0.187 → 0.19 GBP.
-  // Listing estimate USD 0.20 → × 0.75 = 0.15 GBP.
+  // Listing estimate USD 0.20 → × 0.75 = 0.15 GBP; its VAT (DE 19%, ADR 0026): 0.20 × 19% = 0.038 → 0.04 USD
+  //   → × 0.75 = 0.03 GBP (the ledger's VAT covers the ledger's fees only).
   // Printify (USD): production 15.00 → 11.25 GBP, shipping 5.00 → 3.75 GBP, tax 0.00.
-  // Costs = 11.25 + 3.75 + 0.00 + 2.13 + 2.54 + 0.51 + 0.19 + 0.15 = 20.52 GBP.
-  // Profit = 39.10 − 20.52 = 18.58 GBP; margin 1858 / 3910 = 0.475191… → 4752 bp.
+  // Costs = 11.25 + 3.75 + 0.00 + 2.13 + 2.54 + 0.51 + 0.19 + 0.15 + 0.03 = 20.55 GBP.
+  // Profit = 39.10 − 20.55 = 18.55 GBP; margin 1855 / 3910 = 0.474424… → 4744 bp.
   it('converts each component at the order date and sums the converted figures', () => {
     const result = computeOrderProfit(
       {
@@ -117,10 +118,11 @@ describe('golden: a EUR shop shown in GBP', () => {
         'vat_on_fees/ledger 0.51',
         'regulatory/ledger 0.19',
         'listing/estimate 0.15',
+        'vat_on_fees/estimate 0.03',
       ],
-      totalCosts: '20.52',
-      netProfit: '18.58',
-      marginBasisPoints: 4752,
+      totalCosts: '20.55',
+      netProfit: '18.55',
+      marginBasisPoints: 4744,
     });
     if (result.state !== 'computed') throw new Error('expected computed');
     // The originals stay for the order details, with the rate used.
@@ -195,9 +197,10 @@ describe('golden: refunds', () => {
   // Full refund of 54.00, status "fully refunded": revenue share = 54.00 × 50 / 54 = 50.00 → revenue 0.00.
   // Payment adjusted_fees 0.25 (the fixed part kept) → processing 0.25.
   // Ledger transaction −3.25 + transaction_refund +3.25 → transaction 0.00.
-  // A voided receipt gets no estimates (no listing estimate).
+  // A voided receipt gets no estimates but its listing fee: the renewal came with the sale and
+  // listing fees are non-refundable (ADR 0026) → USD 0.20 × 1 unit = 0.20.
   // Printify had already produced it: 18.00 + 4.00 + 0.00.
-  // Costs = 22.00 + 0.25 + 0.00 = 22.25; profit = −22.25; margin none (no revenue).
+  // Costs = 22.00 + 0.25 + 0.00 + 0.20 = 22.45; profit = −22.45; margin none (no revenue).
   it('takes revenue to zero on a full refund and keeps the sunk costs', () => {
     const result = computeOrderProfit(
       {
@@ -216,12 +219,13 @@ describe('golden: refunds', () => {
         'printify_tax/printify 0.00',
         'processing/payment 0.25',
         'transaction/ledger 0.00',
+        'listing/estimate 0.20',
       ],
-      totalCosts: '22.25',
-      netProfit: '-22.25',
+      totalCosts: '22.45',
+      netProfit: '-22.45',
       marginBasisPoints: null,
     });
-    expect(result.feesEstimated).toBe(false);
+    expect(result.feesEstimated).toBe(true);
   });
 });
 

@@ -29,7 +29,23 @@ export interface EtsyReceiptInput {
   readonly giftWrapMinor: number | null;
   /** Σ settled `refunds[].amount` (what the buyer got back, tax included). */
   readonly refundedMinor: number;
+  /**
+   * `is_paid`: an unpaid receipt is not revenue yet and gets no fee estimates. Absent is paid
+   * (inputs built before the flag was read).
+   */
+  readonly isPaid?: boolean;
+  /**
+   * The settled `refunds[]` with their dates, so each converts at the rate of its own day.
+   * Absent or empty: refunds (if any) convert at the order's date.
+   */
+  readonly refunds?: readonly EtsyRefundInput[];
   readonly lines: readonly EtsyReceiptLineInput[];
+}
+
+/** One settled entry of the receipt's `refunds[]`: what the buyer got back (tax included) and when. */
+export interface EtsyRefundInput {
+  readonly amountMinor: number;
+  readonly refundedAt: Date;
 }
 
 /** `etsy_receipt_line`. */
@@ -96,10 +112,21 @@ export interface ProfitSettings {
   readonly displayCurrency: DisplayCurrencyCode;
   /** Whether Printify's line `cost` is per unit or already for the whole line (§b.4, UNCONFIRMED). */
   readonly printifyCostReading: 'per_unit' | 'per_line';
-  /** Country of the seller's bank account (sets the processing fee; the shop's country stands in for it). */
+  /**
+   * Country of the seller's bank account (sets the processing fee; the shop's country stands in
+   * for it), also read as the seller's country (regulatory operating fee, VAT on fees).
+   */
   readonly bankCountry: string | null;
-  /** Currency of the Etsy payment account (for the 2.5% conversion fee); null when not known. */
+  /**
+   * Currency of the Etsy payment account (for the 2.5% conversion fee): the currency of the
+   * shop's ledger, not the listing currency; null when not known.
+   */
   readonly paymentAccountCurrency: CurrencyCode | null;
   readonly offsiteAdsTier: OffsiteAdsTier;
+  /**
+   * The seller is VAT-registered (a profit setting of the shop): the VAT Etsy adds to its fees
+   * is reclaimed, so it is not a cost. Absent is not registered.
+   */
+  readonly vatRegistered?: boolean;
   readonly convert: ProfitConverter;
 }

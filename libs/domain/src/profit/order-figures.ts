@@ -17,7 +17,7 @@ export interface StoredAmount {
 }
 
 export interface StoredFigureLine {
-  /** `items`, `discount`, `shipping`, `gift_wrap`, `refunds` for revenue; a cost kind for costs. */
+  /** `items`, `discount`, `shipping`, `gift_wrap`, `refunds`, `unpaid` for revenue; a cost kind for costs. */
   readonly kind: string;
   readonly source: 'receipt' | 'payment' | 'ledger' | 'printify' | 'estimate';
   readonly estimated: boolean;
@@ -82,22 +82,28 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
   const revenueLines: StoredFigureLine[] = [];
   const revenue = result.revenue;
   if (revenue) {
-    const parts: [string, Money][] = [
-      ['items', revenue.items],
-      ['discount', revenue.discount],
-      ['shipping', revenue.shipping],
-      ['gift_wrap', revenue.giftWrap],
-      ['refunds', revenue.refundedRevenue],
+    // Refunds made on another day convert at their own day's rate, one line each (ADR 0026).
+    const laterRefunds = revenue.refundParts.some((part) => part.date !== date);
+    const refunds: [string, Money, string, string | null][] = laterRefunds
+      ? revenue.refundParts.map((part) => ['refunds', part.revenue, part.date, `refunded ${part.date}`])
+      : [['refunds', revenue.refundedRevenue, date, null]];
+    const parts: [string, Money, string, string | null][] = [
+      ['items', revenue.items, date, null],
+      ['discount', revenue.discount, date, null],
+      ['shipping', revenue.shipping, date, null],
+      ['gift_wrap', revenue.giftWrap, date, null],
+      ...refunds,
+      ['unpaid', revenue.unpaidRevenue, date, 'not paid yet: no revenue and no fee estimates until it is'],
     ];
-    for (const [kind, amount] of parts) {
+    for (const [kind, amount, onDate, note] of parts) {
       if (amount.amountMinor === 0 && kind !== 'items') continue;
       revenueLines.push({
         kind,
         source: 'receipt',
         estimated: false,
         original: stored(amount),
-        ...displayed(convert, amount, to, date),
-        note: null,
+        ...displayed(convert, amount, to, onDate),
+        note,
       });
     }
   }

@@ -1,13 +1,19 @@
 import type { CurrencyCode, DisplayCurrencyCode } from '../currency';
 import type { FeeKind } from '../fees/fee-kinds';
 import { OFFSITE_ADS_CAP } from '../fees/fee-schedule';
-import { money, MoneyError, sumMoney, type Money } from '../money';
+import { money, MoneyError, sumMoney, toDecimalString, type Money } from '../money';
 import type { CostComponent } from './components';
-import { convertForDisplay, isRateUnavailable, orderDateUtc, type DisplayConversion } from './converter';
-import { recordedFees } from './etsy-fees';
+import {
+  convertForDisplay,
+  isRateUnavailable,
+  orderDateUtc,
+  type DisplayConversion,
+  type ProfitConverterAnswer,
+} from './converter';
+import { recordedFees } from '../fees/recorded-fees';
 import type { OrderProfitInput, ProfitSettings } from './inputs';
 import { marginOf, type Margin } from './margin';
-import { orderFeeEstimates } from './order-fee-estimates';
+import { orderFeeEstimates } from '../fees/order-fee-estimates';
 import { printifyCosts } from './printify-costs';
 import { receiptRevenue, type RevenueBreakdown } from './revenue';
 
@@ -118,7 +124,7 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
   const printify = printifyComponents(input, settings);
   const revenue = receipt ? receiptRevenue(receipt) : null;
   const recorded = recordedFees(input.payments, input.ledgerEntries);
-  const costs: CostComponent[] = [...printify.costs, ...recorded.components];
+  const costs: CostComponent[] = [...printify.costs, ...recorded.components.map((cost) => reclaimed(cost, settings))];
   const feesNotEstimated: FeeKind[] = [];
 
   if (receipt && revenue) {
@@ -143,7 +149,11 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
 
   let revenueConversion: DisplayConversion | null = null;
   if (revenue) {
-    const answer = convert(revenue.revenue);
+    const answer = revenueInDisplay(revenue, orderDate, (amount, onDate) => {
+      const conversion = convertForDisplay(settings.convert, amount, settings.displayCurrency, onDate);
+      if (!isRateUnavailable(conversion)) noteProvisional(conversion);
+      return conversion;
+    });
     if (isRateUnavailable(answer)) unavailable.set(revenue.revenue.currency, answer.reason);
     else revenueConversion = answer;
   }
@@ -182,4 +192,43 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
       margin: marginOf(netProfit, revenueDisplay),
     },
   };
+}
+
+/**
+ * A VAT-registered seller reclaims the VAT Etsy adds to its fees: the ledger's figure stays in
+ * the breakdown, at zero, with what was reclaimed in its note.
+ */
+function reclaimed(cost: CostComponent, settings: ProfitSettings): CostComponent {
+  if (!settings.vatRegistered || cost.kind !== 'vat_on_fees') return cost;
+  return {
+    ...cost,
+    original: money(0, cost.original.currency),
+    note: `${cost.note}; ${toDecimalString(cost.original)} ${cost.original.currency} reclaimed (VAT-registered): not a cost`,
+  };
+}
+
+/**
+ * Revenue in the display currency. Refunds made on another day than the order convert at their
+ * own day's rate: the amount before refunds at the order's date, less each refund's share at
+ * its date (each rounded on its own). Otherwise, the revenue after refunds converts once.
+ */
+function revenueInDisplay(
+  revenue: RevenueBreakdown,
+  orderDate: string,
+  convert: (amount: Money, onDate: string) => ProfitConverterAnswer,
+): ProfitConverterAnswer {
+  const laterRefunds = revenue.refundParts.some((part) => part.date !== orderDate);
+  if (!laterRefunds || revenue.unpaid) return convert(revenue.revenue, orderDate);
+  const before = convert(
+    money(revenue.beforeRefunds.amountMinor - revenue.unpaidRevenue.amountMinor, revenue.revenue.currency),
+    orderDate,
+  );
+  if (isRateUnavailable(before)) return before;
+  let minor: number = before.amount.amountMinor;
+  for (const part of revenue.refundParts) {
+    const refund = convert(part.revenue, part.date);
+    if (isRateUnavailable(refund)) return refund;
+    minor -= refund.amount.amountMinor;
+  }
+  return { ...before, amount: money(minor, before.amount.currency) };
 }

@@ -250,11 +250,13 @@ describe('profit engine properties', () => {
       fc.property(orderArb, settingsArb(displayArb), paymentArb, amount(100_000), (order, generated, pay, fee) => {
         // A first ledger entry would also reveal the payment account's currency: fix it, so only the fee can differ.
         const settings = { ...generated, paymentAccountCurrency: generated.paymentAccountCurrency ?? pay.currency };
-        const withPayment = { ...order, payments: [pay] };
+        // Both have a ledger entry (the sale), so VAT on fees is the ledger's business in both (ADR 0026).
+        const sale = { entryId: 'G', ledgerType: 'PAYMENT_GROSS', currency: pay.currency, amountMinor: 0 };
+        const withPayment = { ...order, payments: [pay], ledgerEntries: [...order.ledgerEntries, sale] };
         const echoed = {
           ...withPayment,
           ledgerEntries: [
-            ...order.ledgerEntries,
+            ...withPayment.ledgerEntries,
             { entryId: 'X', ledgerType: 'PAYMENT_PROCESSING_FEE', currency: pay.currency, amountMinor: -fee },
           ],
         };

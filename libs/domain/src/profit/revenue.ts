@@ -32,10 +32,25 @@ export interface RevenueBreakdown {
   readonly vat: Money;
   /** What the buyer paid: beforeRefunds + sales tax + VAT. */
   readonly buyerPaid: Money;
-  /** beforeRefunds − refundedRevenue. */
+  /**
+   * `refundedRevenue` split over the refunds pro rata to what each gave back, each with the
+   * day (UTC) it converts at: its own date when the receipt lists its refunds, else the order's.
+   */
+  readonly refundParts: readonly RefundPart[];
+  /** An unpaid receipt's amount (beforeRefunds − refundedRevenue): not revenue until paid. */
+  readonly unpaidRevenue: Money;
+  /** beforeRefunds − refundedRevenue − unpaidRevenue. */
   readonly revenue: Money;
-  /** The receipt is canceled or fully refunded: it earns nothing, and no fee is estimated for it. */
+  /** The receipt is canceled or fully refunded: it earns nothing, and only its listing fee is estimated. */
   readonly voided: boolean;
+  /** `is_paid` is false: no revenue and no fee estimates until it is paid. */
+  readonly unpaid: boolean;
+}
+
+export interface RefundPart {
+  readonly revenue: Money;
+  /** YYYY-MM-DD (UTC): the refund's own date, at whose rate it converts. */
+  readonly date: string;
 }
 
 const VOIDED_STATUSES = new Set(['canceled', 'cancelled', 'fully refunded']);
@@ -69,6 +84,8 @@ export function receiptRevenue(receipt: EtsyReceiptInput): RevenueBreakdown {
     refundedRevenue = Math.min(ceiling, Math.max(0, refundedRevenue));
   }
   const c = receipt.currency;
+  const unpaid = receipt.isPaid === false && !voided;
+  const unpaidRevenue = unpaid ? beforeRefunds - refundedRevenue : 0;
   return {
     items,
     discount: money(items.amountMinor - subtotal.amountMinor, c),
@@ -80,7 +97,37 @@ export function receiptRevenue(receipt: EtsyReceiptInput): RevenueBreakdown {
     salesTax,
     vat,
     buyerPaid: money(buyerPaid, c),
-    revenue: money(beforeRefunds - refundedRevenue, c),
+    refundParts: refundParts(receipt, refundedRevenue),
+    unpaidRevenue: money(unpaidRevenue, c),
+    revenue: money(beforeRefunds - refundedRevenue - unpaidRevenue, c),
     voided,
+    unpaid,
   };
+}
+
+const utcDate = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * The refunded revenue by refund: each listed refund takes its share of it by what it gave back
+ * (half to even; the last takes the remainder, so the parts add up to the cent), on its own
+ * date. Without a usable list (none stored, a voided receipt whose list is empty) it is one part
+ * on the order's date.
+ */
+function refundParts(receipt: EtsyReceiptInput, refundedRevenue: number): RefundPart[] {
+  if (refundedRevenue === 0) return [];
+  const c = receipt.currency;
+  const listed = (receipt.refunds ?? []).filter(
+    (refund) => Number.isSafeInteger(refund.amountMinor) && refund.amountMinor > 0,
+  );
+  const listedTotal = listed.reduce((sum, refund) => sum + refund.amountMinor, 0);
+  if (listed.length === 0 || listedTotal <= 0)
+    return [{ revenue: money(refundedRevenue, c), date: utcDate(receipt.orderedAt) }];
+  const parts: RefundPart[] = [];
+  let left = refundedRevenue;
+  listed.forEach((refund, index) => {
+    const share = index === listed.length - 1 ? left : scaleHalfEven(refundedRevenue, refund.amountMinor, listedTotal);
+    left -= share;
+    parts.push({ revenue: money(share, c), date: utcDate(refund.refundedAt) });
+  });
+  return parts;
 }

@@ -15,6 +15,7 @@ export const API = {
   disconnect: (service: 'etsy' | 'printify') => `/api/connections/${service}`,
   syncStatus: '/api/sync/status',
   syncStart: (provider: 'etsy' | 'printify') => `/api/sync/${provider}`,
+  profitSettings: '/api/profit-settings',
 } as const;
 
 /** Key prefixes for revalidating a resource's every key at once (`mutateByPrefix`). */

@@ -1,9 +1,9 @@
 import type { CurrencyCode } from '../currency';
-import type { FeeKind } from '../fees/fee-kinds';
-import { ledgerMeaning } from '../fees/ledger-types';
+import type { FeeKind } from './fee-kinds';
+import { ledgerMeaning } from './ledger-types';
 import { money, MoneyError } from '../money';
-import type { CostComponent } from './components';
-import type { EtsyLedgerEntryInput, EtsyPaymentInput } from './inputs';
+import type { CostComponent } from '../profit/components';
+import type { EtsyLedgerEntryInput, EtsyPaymentInput } from '../profit/inputs';
 
 /**
  * Etsy's fees for an order as Etsy recorded them (integrations.md §a.6, §a.7), before any
