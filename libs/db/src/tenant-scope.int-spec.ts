@@ -405,6 +405,8 @@ describe('row-level security on every tenant table', () => {
           {
             receipt: { shopId: `${prefix}-shop`, id: `${prefix}-1001` },
             order: { shopId: `${prefix}-pfy`, id: `${prefix}-ord` },
+            attached: [],
+            notNeededReason: null,
             status: 'matched',
             method: 'exact',
             confidence: 1,

@@ -202,7 +202,9 @@ describe('UserMatcher', () => {
     const record = (receipt: string | null, order: string | null) => ({
       receipt: receipt ? { shopId: 'a-etsy', id: receipt } : null,
       order: order ? { shopId: 'a-pfy', id: order } : null,
+      attached: [],
       status: 'unmatched' as const,
+      notNeededReason: null,
       method: null,
       confidence: null,
       orderDate: null,

@@ -6,3 +6,4 @@ export * from './engine';
 export * from './plan';
 export * from './candidates';
 export * from './side-order';
+export * from './order-kinds';
