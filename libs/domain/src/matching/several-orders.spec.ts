@@ -78,7 +78,8 @@ describe('one receipt, several Printify orders', () => {
   it('scores a reprint whose original is not known yet like any order (the original takes over when it comes)', () => {
     const records = matchOrders({ receipts: [receipt('3012345678')], orders: [reprint], kept: [], now: NOW });
     expect(summary(records)).toEqual([
-      { receipt: '3012345678', order: '64b2aa10ffee', attached: [], status: 'matched', reason: null },
+      // No buyer name on the reprint: pending, for the seller to confirm.
+      { receipt: '3012345678', order: '64b2aa10ffee', attached: [], status: 'pending', reason: null },
     ]);
     expect(records[0].method).toBe('fuzzy');
   });
