@@ -363,7 +363,7 @@ describe('GET /api/dashboard/metrics', () => {
       );
       const inWindow = new Set(window.map((row) => row.id));
       for (const record of inputs.records.filter((r) => inWindow.has(r.id))) {
-        const input = orderInput(inputs, record.receiptKey, record.printifyKey);
+        const input = orderInput(inputs, record.receiptKey, record.printifyKey, record.attachedKeys);
         if (input) results.push(computeOrderProfit(input, profitSettingsFor(inputs, input, currency, convert)));
       }
       const totals = sumOrderProfits(results, currency);
