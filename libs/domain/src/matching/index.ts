@@ -7,3 +7,4 @@ export * from './plan';
 export * from './candidates';
 export * from './side-order';
 export * from './order-kinds';
+export * from './manual-match';
