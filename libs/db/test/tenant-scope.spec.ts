@@ -71,7 +71,7 @@ describe('the application code', () => {
       'OrderCountsRepository.counts',
       'OrderCountsRepository.refreshDays',
       'OrderRecordsRepository.writeChanges',
-      'OrderEditsRepository.unmatch',
+      'OrderEditsService.unmatch',
       'EtsyOrdersRepository.writeReceipts',
       'OrderProfitsRepository.write',
       'ConnectionsRepository.remove',

@@ -1,6 +1,6 @@
 import {
   createDataSource,
-  OrderEditsRepository,
+  OrderEditsService,
   OrderViewsRepository,
   prepareDatabase,
   withTenant,
@@ -63,7 +63,7 @@ it('goes down to the schema before it and up again, backfilling the counts of ex
     `SELECT id FROM order_record WHERE user_id = $1 LIMIT 1`,
     [users[0]],
   );
-  await new OrderEditsRepository(app).setArchived(users[0], archivedId.id, true);
+  await new OrderEditsService(app).setArchived(users[0], archivedId.id, true);
   const filter: OrderListFilter = { search: 'smith', status: null, since: null, source: 'all', archived: false };
   const views = new OrderViewsRepository(app);
   const before = {

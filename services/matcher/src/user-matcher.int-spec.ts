@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import {
   createDataSource,
   MatchRunsRepository,
+  OrderEditsService,
   OrderRecordsRepository,
   prepareDatabase,
   withTransaction,
@@ -239,12 +240,8 @@ describe('UserMatcher', () => {
     const rows = await recordsOf(a);
     const lonely = rows.find((row) => row.etsy_receipt_id === '1004')!;
     const loneOrder = rows.find((row) => row.printify_order_id === 'ord-c')!;
-    const outcome = await withTransaction(dataSource, async (manager) => {
-      const records = new OrderRecordsRepository(manager);
-      await records.lockUserForMatching(a);
-      return records.matchByHand(a, lonely.id, loneOrder.id);
-    });
-    expect(outcome).toEqual({ id: lonely.id });
+    const outcome = await new OrderEditsService(dataSource).matchByHand(a, lonely.id, loneOrder.id);
+    expect(outcome).toEqual({ ids: [lonely.id] });
     expect(await matcher.matchUser(a, NOW)).toEqual({ added: 0, changed: 0, removed: 0 });
     expect(summary(await recordsOf(a))).toContainEqual(['1004', 'ord-c', 'matched', 'manual']);
     // A new Printify order that names receipt 1004 does not take it from the user's choice.
@@ -279,9 +276,7 @@ describe('UserMatcher', () => {
     await matcher.matchUser(b, NOW);
     const mine = (await recordsOf(a)).find((row) => row.etsy_receipt_id === '1004')!;
     const theirs = (await recordsOf(b)).find((row) => row.printify_order_id === 'ord-c')!;
-    const outcome = await withTransaction(dataSource, (manager) =>
-      new OrderRecordsRepository(manager).matchByHand(a, mine.id, theirs.id),
-    );
+    const outcome = await new OrderEditsService(dataSource).matchByHand(a, mine.id, theirs.id);
     expect(outcome).toBe('not_found');
     expect(summary(await recordsOf(b))).toContainEqual([null, 'ord-c', 'unmatched', null]);
   });

@@ -3,6 +3,7 @@ import {
   DISPLAY_CURRENCY_CODES,
   FIRST_SUPPORTED_YEAR,
   LAST_SUPPORTED_YEAR,
+  MATCH_STATUSES,
   type DisplayCurrencyCode,
 } from '@pod/domain';
 import { IsSupportedMonth } from '../../http/supported-dates';
@@ -16,6 +17,9 @@ import { IsSupportedMonth } from '../../http/supported-dates';
 const PAGE = /^[1-9]\d{0,5}$/;
 const PAGE_MESSAGE = 'page must be a whole number from 1 to 999999';
 const CURRENCY_MESSAGE = 'currency must be one of USD, EUR or GBP';
+/** The status filters: all, or one of the domain's statuses (not_needed: orders that need no match). */
+const STATUS_FILTERS = ['all', ...MATCH_STATUSES] as const;
+const STATUS_MESSAGE = `status must be one of ${STATUS_FILTERS.join(', ')}`;
 
 export class CurrencyQueryDto {
   @IsOptional()
@@ -30,10 +34,8 @@ export class OrdersQueryDto extends CurrencyQueryDto {
   search?: string;
 
   @IsOptional()
-  @IsIn(['all', 'matched', 'pending', 'unmatched'], {
-    message: 'status must be one of all, matched, pending or unmatched',
-  })
-  status?: 'all' | 'matched' | 'pending' | 'unmatched';
+  @IsIn(STATUS_FILTERS, { message: STATUS_MESSAGE })
+  status?: (typeof STATUS_FILTERS)[number];
 
   // The Orders filter's windows, and the Dashboard's 365: its unmatched preview counts what its counters count.
   @IsOptional()
@@ -59,10 +61,8 @@ export class OrdersQueryDto extends CurrencyQueryDto {
 
 export class MatchingQueryDto extends CurrencyQueryDto {
   @IsOptional()
-  @IsIn(['all', 'matched', 'pending', 'unmatched'], {
-    message: 'status must be one of all, matched, pending or unmatched',
-  })
-  status?: 'all' | 'matched' | 'pending' | 'unmatched';
+  @IsIn(STATUS_FILTERS, { message: STATUS_MESSAGE })
+  status?: (typeof STATUS_FILTERS)[number];
 
   @IsOptional()
   @IsSupportedMonth({
@@ -89,4 +89,11 @@ export class OrderIdParams {
 export class ManualMatchDto {
   @IsUUID('all', { message: 'withOrderId must be an order id (a UUID)' })
   withOrderId: string;
+}
+
+/** POST /api/orders/:id/remove-printify-order: the Printify order (its Printify id) to take off the receipt. */
+export class RemovePrintifyOrderDto {
+  @IsString({ message: 'printifyOrderId must be a Printify order id' })
+  @Matches(/^[\w-]{1,64}$/, { message: 'printifyOrderId must be a Printify order id' })
+  printifyOrderId: string;
 }

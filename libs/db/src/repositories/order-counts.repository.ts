@@ -24,7 +24,7 @@ export interface RecordCounts {
  * (migration 1765520000000), so the Orders page counts a few rows per day of history instead of
  * every record. Kept like dashboard_day (docs/adr/0018-rollups.md): every writer of order_record
  * recomputes the days it touched from the rows, in its own transaction, under the user's
- * matching lock (OrderRecordsRepository: matcher runs and manual matches; OrderEditsRepository:
+ * matching lock (OrderRecordsRepository: matcher runs and manual matches; OrderEditsService:
  * unmatch, archive, restore). Undated records are not in it: they are counted from the rows
  * (order_record_undated_idx, empty in practice).
  */

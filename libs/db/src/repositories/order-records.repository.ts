@@ -231,61 +231,6 @@ export class OrderRecordsRepository {
     await refreshDaySummaries(db, userId, days);
     return { added: changes.inserts.length, changed: changes.updates.length, removed: changes.deletes.length };
   }
-
-  /**
-   * The user's manual match (spec §5): a lone receipt's record and a lone Printify order's
-   * record, neither matched nor archived, become one pair, method "manual", kept by every later
-   * matcher run. The receipt's record keeps its id; the order's record goes. Run it inside
-   * withTransaction after lockUserForMatching. Answers the pair's id, 'not_found' when either id
-   * is not one of the user's records, 'not_pairable' when the two cannot make a pair.
-   */
-  async matchByHand(
-    userId: string,
-    recordId: string,
-    candidateId: string,
-  ): Promise<{ id: string } | 'not_found' | 'not_pairable'> {
-    if (!isUuid(recordId) || !isUuid(candidateId) || recordId === candidateId) return 'not_found';
-    return inTenantScope(this.db, userId, (db) => this.pairByHand(db, userId, recordId, candidateId));
-  }
-
-  private async pairByHand(
-    db: Db,
-    userId: string,
-    recordId: string,
-    candidateId: string,
-  ): Promise<{ id: string } | 'not_pairable' | 'not_found'> {
-    const rows: OrderRecordEntity[] = await db
-      .getRepository(OrderRecordEntity)
-      .createQueryBuilder('r')
-      .setLock('pessimistic_write')
-      .where('r.user_id = :userId AND r.id IN (:...ids)', { userId, ids: [recordId, candidateId] })
-      .getMany();
-    if (rows.length !== 2) return 'not_found';
-    const receiptSide = rows.find((row) => row.etsyReceiptId !== null && row.printifyOrderId === null);
-    const orderSide = rows.find((row) => row.printifyOrderId !== null && row.etsyReceiptId === null);
-    if (!receiptSide || !orderSide || rows.some((row) => row.status === 'matched' || row.archivedAt !== null))
-      return 'not_pairable';
-    const rollups = new DashboardRollupsRepository(db);
-    const days = await rollups.daysOf(userId, [receiptSide.id, orderSide.id]);
-    await db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = $2`, [userId, orderSide.id]);
-    await db.query(
-      `UPDATE order_record SET printify_shop_id = $3, printify_order_id = $4, status = 'matched', match_method = 'manual', match_confidence = 1,
-         customer_name = coalesce(customer_name, $5), product_title = coalesce(product_title, $6), product_sku = coalesce(product_sku, $7), updated_at = now()
-       WHERE user_id = $1 AND id = $2`,
-      [
-        userId,
-        receiptSide.id,
-        orderSide.printifyShopId,
-        orderSide.printifyOrderId,
-        orderSide.customerName,
-        orderSide.productTitle,
-        orderSide.productSku,
-      ],
-    );
-    // The pair keeps the receipt's date: the days of both records before cover it.
-    await refreshDaySummaries(db, userId, days);
-    return { id: receiptSide.id };
-  }
 }
 
 interface MatchingRecordRow {
