@@ -20,7 +20,14 @@ import { computeProfitsJobOptions, type ComputeProfitsPayload } from '@pod/queue
 import { ApiException } from '../http/api-exception';
 import { QueueProducer } from '../queues/queue-producer';
 import type { DashboardQueryDto, MatchingQueryDto, OrdersQueryDto } from './dto/orders-query.dto';
-import { etsySideView, marginPercent, orderRowView, printifySideView, profitView } from './order-view-mapping';
+import {
+  etsySideView,
+  marginPercent,
+  orderRowView,
+  printifyOrdersView,
+  printifySideView,
+  profitView,
+} from './order-view-mapping';
 
 const DAY_MS = 86_400_000;
 const MATCHING_PAGE_SIZE = 15;
@@ -151,10 +158,12 @@ export class OrdersService {
     const sides = await this.views.sidesOf(userId, id);
     const receipt = sides?.receipt ? await this.details.receipt(userId, sides.receipt.shopId, sides.receipt.id) : null;
     const printify = sides?.order ? await this.details.printifyOrder(userId, sides.order.shopId, sides.order.id) : null;
+    const { orders: printifyOrders, costReading } = await this.details.printifyOrdersOf(userId, id);
     return {
       order,
       etsy: receipt ? etsySideView(receipt, order) : null,
       printify: printify ? printifySideView(printify, breakdown, order) : null,
+      printifyOrders: printifyOrdersView(printifyOrders, costReading),
       profit: profitView(order, breakdown, currency),
     };
   }

@@ -1,3 +1,4 @@
+import type { MatchStatus } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DAY_SQL, dayWindow, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
@@ -5,7 +6,7 @@ import { DAY_SQL, dayWindow, firstWholeDayAfter, isoDay, safeInteger } from './d
 /** What the Orders page counts: its view, and the filters of its tabs (search aside). */
 export interface CountFilter {
   archived: boolean;
-  status: 'matched' | 'pending' | 'unmatched' | null;
+  status: MatchStatus | null;
   /** Records dated on or after this instant; null: all, undated included. */
   since: Date | null;
 }
