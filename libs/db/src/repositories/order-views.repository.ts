@@ -250,7 +250,10 @@ export class OrderViewsRepository {
     });
   }
 
-  /** The Order Matching page: active orders dated in [from, to), optionally of one status. */
+  /**
+   * The Order Matching page: active orders dated in [from, to), optionally of one status; without
+   * one, every order but those that need no match (issue 17: the page shows what needs the seller).
+   */
   async matchingPage(
     userId: string,
     currency: DisplayCurrencyCode,
@@ -259,7 +262,7 @@ export class OrderViewsRepository {
     offset: number,
   ): Promise<{ rows: OrderViewRow[]; total: number }> {
     const where = (from: string, to: string, status: string) =>
-      `r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= ${from} AND r.order_date < ${to} AND (${status}::text IS NULL OR r.status = ${status})`;
+      `r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= ${from} AND r.order_date < ${to} AND (${status}::text IS NULL AND r.status <> 'not_needed' OR r.status = ${status})`;
     return inTenantScope(this.db, userId, async (db) => {
       const counted: { n: string }[] = await db.query(
         `SELECT count(*) AS n FROM order_record r WHERE ${where('$2', '$3', '$4')}`,

@@ -16,12 +16,14 @@ import type { EtsySideView, MoneyView, PrintifySideView } from '@pod/contracts';
 import { formatMoney, formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { LoadError } from '../../../components/orders/LoadError';
+import { ManualMatchDialog } from '../../../components/orders/ManualMatchDialog';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { changeErrorText, ORDER_MSG } from '../../../components/orders/orderText';
 import { toaster } from '../../../components/ui/toaster';
 import { unmatchOrder } from '../../../hooks/api/orderActions';
 import { useOrderDetails } from '../../../hooks/api/useOrders';
 import { useDisplayCurrency } from '../../../hooks/useDisplayCurrency';
+import { PrintifyOrdersOnReceipt } from './PrintifyOrdersOnReceipt';
 import { ProfitSummary } from './ProfitSummary';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -141,6 +143,7 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
   const currency = useDisplayCurrency();
   const { details, error, isLoading, reload } = useOrderDetails(orderId, currency);
   const [unmatching, setUnmatching] = useState(false);
+  const [adding, setAdding] = useState(false);
   const order = details?.order;
 
   const unmatch = async () => {
@@ -191,6 +194,13 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
                     <EtsyColumn etsy={details.etsy} />
                     <PrintifyColumn printify={details.printify} />
                   </SimpleGrid>
+                  {(details.printifyOrders?.length ?? 0) > 1 && (
+                    <PrintifyOrdersOnReceipt
+                      recordId={order.id}
+                      orders={details.printifyOrders}
+                      onChanged={() => void reload()}
+                    />
+                  )}
                   {order.status === 'matched' && details.profit && (
                     <ProfitSummary profit={details.profit} order={order} />
                   )}
@@ -198,6 +208,11 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
               )}
             </Dialog.Body>
             <Dialog.Footer>
+              {order?.etsyReceiptId && order.printifyOrderId && !order.archived && (
+                <Button variant="outline" onClick={() => setAdding(true)} disabled={unmatching}>
+                  Add Printify order
+                </Button>
+              )}
               {order?.status === 'matched' && (
                 <Button
                   variant="outline"
@@ -219,6 +234,14 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
           </Dialog.Content>
         </Dialog.Positioner>
       </Portal>
+      {/* A replacement or another order for this receipt (issue 17): the Manual Order Matching dialog offers lone Printify orders. */}
+      <ManualMatchDialog
+        order={adding && order ? order : null}
+        onClose={() => {
+          setAdding(false);
+          void reload();
+        }}
+      />
     </Dialog.Root>
   );
 }
