@@ -37,12 +37,12 @@ const BUSY_MESSAGE = 'Matching is running for your orders; try again in a moment
 
 /** What the seller reads when the manual-match rule refuses a change (manual-match.ts). */
 const REFUSAL_MESSAGES: Record<ManualRefusal, string> = {
-  same_record: 'Pick two different orders to match.',
+  same_record: 'These orders cannot be matched: pick two different orders.',
   archived: 'Archived orders cannot be changed: restore the order first.',
-  no_printify_side: 'Pick a Printify order to match with this Etsy order.',
-  no_etsy_side: 'Pick an Etsy order: a Printify order is matched to an Etsy order.',
+  no_printify_side: 'These orders cannot be matched: pick a Printify order for this Etsy order.',
+  no_etsy_side: 'These orders cannot be matched: a Printify order is matched to an Etsy order.',
   already_matched: 'That Printify order is already on another Etsy order: remove it there first.',
-  two_receipts: 'Both are Etsy orders: pick an Etsy order and a Printify order.',
+  two_receipts: 'These orders cannot be matched: both are Etsy orders; pick an Etsy order and a Printify order.',
   not_on_record: 'That Printify order is not on this Etsy order.',
 };
 
