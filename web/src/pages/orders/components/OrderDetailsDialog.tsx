@@ -92,12 +92,20 @@ function EtsyColumn({ etsy }: { etsy: EtsySideView | null }) {
   );
 }
 
-function PrintifyColumn({ printify }: { printify: PrintifySideView | null }) {
+/**
+ * The receipt's Printify side. With several Printify orders (issue 17) its costs are theirs
+ * together, as the Profit Summary counts them; the list below the columns has each one's.
+ */
+function PrintifyColumn({ printify, orderCount }: { printify: PrintifySideView | null; orderCount: number }) {
+  const several = orderCount > 1;
   return (
-    <Side title="Printify order" missing={printify ? null : 'No matching Printify order found'}>
+    <Side
+      title={several ? `Printify orders (${orderCount}, together)` : 'Printify order'}
+      missing={printify ? null : 'No matching Printify order found'}
+    >
       {printify && (
         <>
-          <Field label="Order ID">{printify.orderId}</Field>
+          <Field label={several ? 'Original order ID' : 'Order ID'}>{printify.orderId}</Field>
           {printify.externalId && <Field label="External ID">{printify.externalId}</Field>}
           <Field label="Status">{printify.status}</Field>
           <Field label="Production cost">
@@ -192,7 +200,7 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
                 <Stack gap="4">
                   <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
                     <EtsyColumn etsy={details.etsy} />
-                    <PrintifyColumn printify={details.printify} />
+                    <PrintifyColumn printify={details.printify} orderCount={details.printifyOrders?.length ?? 0} />
                   </SimpleGrid>
                   {(details.printifyOrders?.length ?? 0) > 1 && (
                     <PrintifyOrdersOnReceipt
