@@ -85,6 +85,26 @@ describe('a receipt with several Printify orders', () => {
     const after = await orderDetails(page, order.id);
     expect(after.printifyOrders.map((printify) => printify.orderId)).toEqual([details.printifyOrders[0].orderId]);
     expect(after.order.extraPrintifyOrders).toEqual([]);
+
+    // Add Printify order: the Manual Order Matching dialog offers the lone reprint again; matching puts it back.
+    await dialog.getByRole('button', { name: 'Add Printify order' }).click();
+    const matching = page.getByRole('dialog', { name: 'Manual Order Matching' });
+    const candidate = matching
+      .getByTestId('match-candidates')
+      .locator('li')
+      .filter({ hasText: `Printify ${reprint.orderId}` });
+    await candidate.getByRole('button', { name: /^Match with / }).click();
+    await matching.waitFor({ state: 'hidden' });
+    await expectText(list.getByRole('heading'), 'Printify orders on this receipt (2)');
+    await expectText(
+      list.getByTestId('printify-order').nth(1).getByText('Added by hand', { exact: true }),
+      'Added by hand',
+    );
+    const readded = await orderDetails(page, order.id);
+    expect(readded.order).toMatchObject({
+      matchMethod: 'manual',
+      extraPrintifyOrders: [{ printifyOrderId: reprint.orderId, reason: 'manual' }],
+    });
   });
 
   it('on a phone: the card says "+1 reprint" and Order Details lists the Printify orders', async () => {
