@@ -170,14 +170,18 @@ describe('per-record routes', () => {
     expect(details.profit.costLines.some((line: { kind: string }) => line.kind === 'printify_production')).toBe(true);
   });
 
-  it('409 with a clear message: a matched order, two of the same side, an order with itself', async () => {
+  // Issue 17: a matched receipt may take another Printify order, so "a matched order with a lone
+  // Printify order" is no longer refused; two receipts (one of them matched) still are.
+  it('409 with a clear message: two receipts (matched or not), two Printify orders, an order with itself', async () => {
     const golden = await idOf(a, { receipt: 'xa9001' });
     const lone = await idOf(a, { order: 'xa-lone-1' });
+    const otherLone = await idOf(a, { order: 'xa-lone-2' });
     const receipt = await idOf(a, { receipt: 'xa7020' });
     const otherReceipt = await idOf(a, { receipt: 'xa7002' });
     for (const [id, withOrderId] of [
-      [golden, lone],
+      [receipt, golden],
       [receipt, otherReceipt],
+      [lone, otherLone],
       [lone, lone],
     ]) {
       const response = await send('POST', `/api/orders/${id}/match`, a, { withOrderId });
@@ -204,6 +208,84 @@ describe('per-record routes', () => {
       expect((await send('POST', `/api/orders/${golden}/restore`, a)).json().orders).toEqual([
         expect.objectContaining({ id: golden, archived: false }),
       ]);
+  });
+});
+
+describe('several Printify orders on one receipt (issue 17)', () => {
+  const onReceipts = async (orderId: string) =>
+    (
+      await queryDatabase<{ n: number }>(
+        bed.database.url,
+        `SELECT ((SELECT count(*) FROM order_record WHERE user_id = $1 AND printify_order_id = $2)
+           + (SELECT count(*) FROM order_record_printify_order WHERE user_id = $1 AND printify_order_id = $2))::int AS n`,
+        [a.userId, orderId],
+      )
+    )[0].n;
+
+  it('adds a Printify order to a receipt that has one, lists it with its own cost, keeps it through matching, removes it again', async () => {
+    const golden = await idOf(a, { receipt: 'xa9001' });
+    const lone = await idOf(a, { order: 'xa-lone-1' });
+    const added = await send('POST', `/api/orders/${golden}/match`, a, { withOrderId: lone });
+    expect(added.statusCode).toBe(200);
+    expect(added.json().orders).toEqual([
+      expect.objectContaining({
+        id: golden,
+        status: 'matched',
+        matchMethod: 'manual',
+        printifyOrderId: 'xa-pfy-9001',
+        extraPrintifyOrders: [{ printifyOrderId: 'xa-lone-1', reason: 'manual' }],
+        // Its figures were for the receipt without the added order: still being calculated.
+        figures: 'not_computed',
+      }),
+    ]);
+    expect((await send('GET', `/api/orders/${lone}`, a)).statusCode).toBe(404);
+    await matchAndFigure(dataSource, a.userId, NOW);
+    const details = (await send('GET', `/api/orders/${golden}?currency=USD`, a)).json();
+    expect(details.order).toMatchObject({ figures: 'ok', extraPrintifyOrders: [{ printifyOrderId: 'xa-lone-1' }] });
+    expect(details.printify).toMatchObject({ orderId: 'xa-pfy-9001' });
+    expect(details.printifyOrders.map((o: { orderId: string; role: string }) => [o.orderId, o.role])).toEqual([
+      ['xa-pfy-9001', 'original'],
+      ['xa-lone-1', 'manual'],
+    ]);
+    // The fixture's order: 3 sticker lines' cost 1200 each (per unit) and 400 shipping.
+    expect(details.printifyOrders[1]).toMatchObject({
+      productionCost: { minor: 3600, currency: 'USD' },
+      shippingCost: { minor: 400, currency: 'USD' },
+      totalCost: { minor: 4000, currency: 'USD' },
+    });
+    expect(await onReceipts('xa-lone-1')).toBe(1);
+
+    const removed = await send('POST', `/api/orders/${golden}/remove-printify-order`, a, {
+      printifyOrderId: 'xa-lone-1',
+    });
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json().orders).toEqual([
+      expect.objectContaining({ id: golden, extraPrintifyOrders: [] }),
+      expect.objectContaining({ printifyOrderId: 'xa-lone-1', status: 'unmatched', matchMethod: 'manual' }),
+    ]);
+    const again = await send('POST', `/api/orders/${golden}/remove-printify-order`, a, {
+      printifyOrderId: 'xa-lone-1',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('not on this Etsy order'),
+    });
+    const bad = await send('POST', `/api/orders/${golden}/remove-printify-order`, a, { printifyOrderId: 'x y' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('two adds of one Printify order to two receipts at once: one wins, the other is refused, the order is on one receipt', async () => {
+    const lone = await idOf(a, { order: 'xa-lone-1' });
+    const [first, second] = [await idOf(a, { receipt: 'xa9001' }), await idOf(a, { receipt: 'xa9002' })];
+    const answers = await Promise.all([
+      send('POST', `/api/orders/${first}/match`, a, { withOrderId: lone }),
+      send('POST', `/api/orders/${second}/match`, a, { withOrderId: lone }),
+    ]);
+    // The loser finds the lone order's record gone (404), or the lock still held (409 matching_in_progress).
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, expect.any(Number)]);
+    expect([404, 409]).toContain(answers.map((answer) => answer.statusCode).sort()[1]);
+    expect(await onReceipts('xa-lone-1')).toBe(1);
   });
 });
 
@@ -383,6 +465,17 @@ describe('strict parsing and fuzz (item 30)', () => {
         .tuple(id, queryString)
         .map(([i, q]) => [`/api/orders/${encodeURIComponent(i)}/candidates?${q}`, 'GET', undefined]),
       fc.tuple(id, body).map(([i, p]) => [`/api/orders/${encodeURIComponent(i)}/match`, 'POST', p]),
+      fc
+        .tuple(
+          id,
+          fc.oneof(
+            body,
+            fc.record({
+              printifyOrderId: fc.oneof(fc.constantFrom('fz-lone-1', 'fz-pfy-9001'), fc.string(), fc.integer()),
+            }),
+          ),
+        )
+        .map(([i, p]) => [`/api/orders/${encodeURIComponent(i)}/remove-printify-order`, 'POST', p]),
       fc
         .tuple(id, fc.constantFrom('unmatch', 'archive', 'restore'))
         .map(([i, action]) => [`/api/orders/${encodeURIComponent(i)}/${action}`, 'POST', undefined]),

@@ -369,7 +369,7 @@ describe('GET /api/dashboard/metrics', () => {
       const inWindow = new Set(window.map((row) => row.id));
       const withReceipt: OrderProfit[] = [];
       for (const record of inputs.records.filter((r) => inWindow.has(r.id))) {
-        const input = orderInput(inputs, record.receiptKey, record.printifyKey);
+        const input = orderInput(inputs, record.receiptKey, record.printifyKey, record.attachedKeys);
         if (!input) continue;
         const result = computeOrderProfit(input, profitSettingsFor(inputs, input, currency, convert));
         results.push(result);

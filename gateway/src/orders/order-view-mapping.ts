@@ -3,13 +3,15 @@ import type {
   MoneyView,
   OrderDetailsResponse,
   OrderRowView,
+  PrintifyOrderOnReceiptView,
   ProfitLineView,
   RateUsedView,
 } from '@pod/contracts';
-import type { OrderListFilter, OrderViewRow, PrintifyOrderDetails, ReceiptDetails } from '@pod/db';
+import type { OrderListFilter, OrderViewRow, PrintifyOrderDetails, ReceiptDetails, RecordPrintifyOrder } from '@pod/db';
 import {
   figureLineLabels,
   marginPercentOf,
+  printifyCosts,
   type DisplayCurrencyCode,
   type StoredAmount,
   type StoredFigureLine,
@@ -38,10 +40,15 @@ export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): 
   return {
     id: row.id,
     status: row.status,
+    notNeededReason: row.notNeededReason,
     source: row.etsyReceiptId && row.printifyOrderId ? 'etsy_printify' : row.etsyReceiptId ? 'etsy' : 'printify',
     archived: row.archived,
     etsyReceiptId: row.etsyReceiptId,
     printifyOrderId: row.printifyOrderId,
+    extraPrintifyOrders: row.attached.map((extra) => ({
+      printifyOrderId: extra.printifyOrderId,
+      reason: extra.reason,
+    })),
     productTitle: row.productTitle,
     productSku: row.productSku,
     customerName: row.customerName,
@@ -161,4 +168,29 @@ export function printifySideView(
     originalTotalCost: { minor: originalTotal, currency: order.currency },
     lines: order.lines,
   };
+}
+
+/** Each Printify order on the receipt with its own costs as the engine counts them (printifyCosts), in its currency. */
+export function printifyOrdersView(
+  orders: readonly RecordPrintifyOrder[],
+  costReading: 'per_unit' | 'per_line',
+): PrintifyOrderOnReceiptView[] {
+  return orders.map(({ role, input, lines }) => {
+    const [costs] = printifyCosts([input], costReading);
+    const production = costs?.production.amountMinor ?? 0;
+    const shipping = costs?.shipping.amountMinor ?? 0;
+    const tax = costs?.tax.amountMinor ?? 0;
+    const view = (minor: number) => ({ minor, currency: input.currency });
+    return {
+      orderId: input.orderId,
+      role,
+      status: input.status,
+      orderDate: input.orderedAt.toISOString(),
+      productionCost: view(production),
+      shippingCost: view(shipping),
+      taxCost: view(tax),
+      totalCost: view(production + shipping + tax),
+      lines,
+    };
+  });
 }

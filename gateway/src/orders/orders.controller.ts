@@ -7,12 +7,12 @@ import type {
 } from '@pod/contracts';
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
 import { CurrencyQueryDto } from '../http/shared-query.dto';
-import { ManualMatchDto, OrderIdParams, OrdersQueryDto } from './dto/orders-query.dto';
+import { ManualMatchDto, OrderIdParams, OrdersQueryDto, RemovePrintifyOrderDto } from './dto/orders-query.dto';
 import { OrdersService } from './orders.service';
 
 /**
  * The Orders page and one order: list, details, manual-match candidates, and the user's changes
- * (match, unmatch, archive, restore). `:id` must be a UUID, so `/api/orders/match` (the match
+ * (match, remove a Printify order, unmatch, archive, restore). `:id` must be a UUID, so `/api/orders/match` (the match
  * run routes, a static segment) is never taken for an id.
  */
 @Controller('orders')
@@ -50,6 +50,17 @@ export class OrdersController {
     @Body() body: ManualMatchDto,
   ): Promise<OrderChangeResponse> {
     return this.orders.matchByHand(user.id, params.id, body.withOrderId, user.currency);
+  }
+
+  /** Takes one Printify order off the receipt (issue 17); its only one: the plain unmatch. */
+  @Post(':id/remove-printify-order')
+  @HttpCode(HttpStatus.OK)
+  removePrintifyOrder(
+    @CurrentUser() user: SignedInUser,
+    @Param() params: OrderIdParams,
+    @Body() body: RemovePrintifyOrderDto,
+  ): Promise<OrderChangeResponse> {
+    return this.orders.removePrintifyOrder(user.id, params.id, body.printifyOrderId, user.currency);
   }
 
   @Post(':id/unmatch')

@@ -8,21 +8,39 @@ import type {
 } from '@pod/contracts';
 import {
   OrderDetailsRepository,
-  OrderEditsRepository,
+  OrderEditsService,
   OrderViewsRepository,
   type EditOutcome,
   type OrderListFilter,
 } from '@pod/db';
-import { daysBefore, rankManualCandidates, type DisplayCurrencyCode } from '@pod/domain';
+import { daysBefore, rankManualCandidates, type DisplayCurrencyCode, type ManualRefusal } from '@pod/domain';
 import { computeProfitsJobOptions, type ComputeProfitsPayload } from '@pod/queue';
 import { ApiException } from '../http/api-exception';
 import { QueueProducer } from '../queues/queue-producer';
 import type { OrdersQueryDto } from './dto/orders-query.dto';
-import { etsySideView, orderRowView, printifySideView, profitView, statusFilter } from './order-view-mapping';
+import {
+  etsySideView,
+  orderRowView,
+  printifyOrdersView,
+  printifySideView,
+  profitView,
+  statusFilter,
+} from './order-view-mapping';
 
 const CANDIDATE_LIMIT = 50;
 const NOT_FOUND_MESSAGE = 'Order not found.';
 const BUSY_MESSAGE = 'Matching is running for your orders; try again in a moment.';
+
+/** What the seller reads when the manual-match rule refuses a change (manual-match.ts). */
+const REFUSAL_MESSAGES: Record<ManualRefusal, string> = {
+  same_record: 'These orders cannot be matched: pick two different orders.',
+  archived: 'Archived orders cannot be changed: restore the order first.',
+  no_printify_side: 'These orders cannot be matched: pick a Printify order for this Etsy order.',
+  no_etsy_side: 'These orders cannot be matched: a Printify order is matched to an Etsy order.',
+  already_matched: 'That Printify order is already on another Etsy order: remove it there first.',
+  two_receipts: 'These orders cannot be matched: both are Etsy orders; pick an Etsy order and a Printify order.',
+  not_on_record: 'That Printify order is not on this Etsy order.',
+};
 
 const notFound = () => new ApiException(HttpStatus.NOT_FOUND, 'not_found', NOT_FOUND_MESSAGE);
 
@@ -36,7 +54,7 @@ export class OrdersService {
   constructor(
     private readonly views: OrderViewsRepository,
     private readonly details: OrderDetailsRepository,
-    private readonly edits: OrderEditsRepository,
+    private readonly edits: OrderEditsService,
     private readonly producer: QueueProducer,
     private readonly logger: PinoLogger,
   ) {
@@ -79,10 +97,12 @@ export class OrdersService {
     const sides = await this.views.sidesOf(userId, id);
     const receipt = sides?.receipt ? await this.details.receipt(userId, sides.receipt.shopId, sides.receipt.id) : null;
     const printify = sides?.order ? await this.details.printifyOrder(userId, sides.order.shopId, sides.order.id) : null;
+    const { orders: printifyOrders, costReading } = await this.details.printifyOrdersOf(userId, id);
     return {
       order,
       etsy: receipt ? etsySideView(receipt, order) : null,
       printify: printify ? printifySideView(printify, breakdown, order) : null,
+      printifyOrders: printifyOrdersView(printifyOrders, costReading),
       profit: profitView(order, breakdown, currency),
     };
   }
@@ -114,7 +134,21 @@ export class OrdersService {
       userId,
       currency,
       await this.edits.matchByHand(userId, id, withId),
-      'These two orders cannot be matched: pick an Etsy order and a Printify order, neither already matched nor archived.',
+      'These two orders cannot be matched: pick an Etsy order and a Printify order not already on another Etsy order, neither archived.',
+    );
+  }
+
+  async removePrintifyOrder(
+    userId: string,
+    id: string,
+    printifyOrderId: string,
+    currency: DisplayCurrencyCode,
+  ): Promise<OrderChangeResponse> {
+    return this.afterEdit(
+      userId,
+      currency,
+      await this.edits.removePrintifyOrder(userId, id, printifyOrderId),
+      'Only a Printify order on this Etsy order (not archived) can be removed from it.',
     );
   }
 
@@ -146,6 +180,8 @@ export class OrdersService {
     if (outcome === 'conflict') throw new ApiException(HttpStatus.CONFLICT, 'conflict', conflictMessage);
     // The change was not made: the user's lock stayed taken past the edit's short wait (EDIT_LOCK_WAIT_MS).
     if (outcome === 'busy') throw new ApiException(HttpStatus.CONFLICT, 'matching_in_progress', BUSY_MESSAGE);
+    if ('refused' in outcome)
+      throw new ApiException(HttpStatus.CONFLICT, 'conflict', REFUSAL_MESSAGES[outcome.refused]);
     await this.queueProfits(userId, 'record_changed');
     const rows = await this.views.rowsByIds(userId, currency, outcome.ids);
     return { orders: rows.map((row) => orderRowView(row, currency)) };

@@ -44,6 +44,13 @@ export async function snapshotOf(stack: MatchingStack, sellers: readonly StackSe
          || ' ' || md5(concat_ws('/', order_date::text, customer_name, product_title, product_sku)) AS line
        FROM order_record WHERE user_id = $1`,
     );
+    // Issue 17: each receipt's additional Printify orders, by the record's sides.
+    await put(
+      'attached',
+      `SELECT s.sides || ' ' || a.printify_shop_id || ':' || a.printify_order_id || ' ' || a.reason AS line
+       FROM order_record_printify_order a JOIN (SELECT id, ${RECORD_SIDES} AS sides FROM order_record WHERE user_id = $1) s ON s.id = a.order_record_id
+       WHERE a.user_id = $1`,
+    );
     await put(
       'profits',
       `SELECT record_sides || ' ' || currency || ' ' || figures || ' ' || concat_ws(' ', coalesce(revenue_minor::text, '-'), coalesce(costs_minor::text, '-'),

@@ -310,6 +310,7 @@ const KNOWN_TENANT_TABLES = [
   'oauth_state',
   'order_profit',
   'order_record',
+  'order_record_printify_order',
   'printify_order',
   'printify_order_line',
   'provider_connection',
@@ -399,6 +400,25 @@ describe('row-level security on every tenant table', () => {
           lines: [{ quantity: 1, costMinor: 900, shippingMinor: 400 }],
         },
       });
+      // A second order whose Printify side is attached to the first receipt (a reprint).
+      await storeProfitOrder(app, userId, {
+        etsyShopId: `${prefix}-shop`,
+        receiptId: `${prefix}-1002`,
+        currency: 'USD',
+        buyerName: 'Ada Lovelace',
+        orderedAt: new Date('2026-06-02T10:00:00Z'),
+        title: 'Cat Mug',
+        sku: 'MUG',
+        totalPriceMinor: 2500,
+        paymentFeesMinor: 105,
+        ledger: [],
+        printify: {
+          shopId: `${prefix}-pfy`,
+          orderId: `${prefix}-ord2`,
+          currency: 'USD',
+          lines: [{ quantity: 1, costMinor: 900, shippingMinor: 400 }],
+        },
+      });
       const records = new OrderRecordsRepository(app);
       await records.applyChanges(userId, {
         deletes: [],
@@ -407,6 +427,8 @@ describe('row-level security on every tenant table', () => {
           {
             receipt: { shopId: `${prefix}-shop`, id: `${prefix}-1001` },
             order: { shopId: `${prefix}-pfy`, id: `${prefix}-ord` },
+            attached: [{ order: { shopId: `${prefix}-pfy`, id: `${prefix}-ord2` }, reason: 'reprint' }],
+            notNeededReason: null,
             status: 'matched',
             method: 'exact',
             confidence: 1,
@@ -417,7 +439,7 @@ describe('row-level security on every tenant table', () => {
           },
         ],
       });
-      const [record] = await records.listForMatching(userId);
+      const record = (await records.listForMatching(userId)).find((r) => r.order?.id === `${prefix}-ord`)!;
       await new OrderProfitsRepository(app).upsert(
         userId,
         [

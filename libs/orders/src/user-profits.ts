@@ -67,7 +67,7 @@ export class UserProfits {
       const stored = await profits.storedKeys(userId);
       const orders = inputs.records.map((record) => ({
         record,
-        input: orderInput(inputs, record.receiptKey, record.printifyKey),
+        input: orderInput(inputs, record.receiptKey, record.printifyKey, record.attachedKeys),
       }));
       const pending = orders.filter((order) => order.input !== null) as {
         record: UserProfitInputs['records'][number];
@@ -182,20 +182,28 @@ export function profitSettingsFor(
   };
 }
 
-/** One record's engine input from the loaded rows; null when neither side is stored. */
+/**
+ * One record's engine input from the loaded rows: its receipt and every Printify order on it,
+ * the primary first, then the attached ones (reprints, splits, added by hand: issue 17); null
+ * when no side is stored.
+ */
 export function orderInput(
   inputs: UserProfitInputs,
   receiptKey: string | null,
   printifyKey: string | null,
+  attachedKeys: readonly string[] = [],
 ): OrderProfitInput | null {
   const receipt = receiptKey ? (inputs.receipts.get(receiptKey) ?? null) : null;
-  const printify = printifyKey ? inputs.printifyOrders.get(printifyKey) : undefined;
-  if (!receipt && !printify) return null;
+  const printifyOrders = [printifyKey, ...attachedKeys].flatMap((key) => {
+    const order = key ? inputs.printifyOrders.get(key) : undefined;
+    return order ? [order] : [];
+  });
+  if (!receipt && printifyOrders.length === 0) return null;
   return {
     receipt,
     payments: receiptKey ? (inputs.payments.get(receiptKey) ?? []) : [],
     ledgerEntries: receiptKey ? (inputs.ledgerEntries.get(receiptKey) ?? []) : [],
-    printifyOrders: printify ? [printify] : [],
+    printifyOrders,
   };
 }
 

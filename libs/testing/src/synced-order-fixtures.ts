@@ -16,6 +16,14 @@ export interface SideFixture {
   lines: { title: string | null; sku: string | null; quantity: number }[];
   /** Printify only: metadata.shop_order_id. */
   shopOrderId?: string | null;
+  /** Printify only: metadata.order_type (default external: an order of the connected Etsy shop). */
+  orderType?: string;
+  /** Printify only: metadata.is_reprint and reprinted_order_ids (stored in the payload, as a sync does). */
+  reprintOf?: string;
+  /** Printify only: the order's status (default fulfilled); a canceled order costs nothing. */
+  status?: string;
+  /** Etsy only: every line is_digital. */
+  digital?: boolean;
 }
 
 /** A user row for tests that need only an owner. */
@@ -79,7 +87,7 @@ function receiptRow(fixture: SideFixture): EtsyReceiptRow {
       currency: 'USD',
       unitPriceMinor: 2500,
       shippingMinor: null,
-      isDigital: false,
+      isDigital: fixture.digital ?? false,
     })),
     payload: { receipt_id: fixture.id, buyer: fixture.buyerName },
   };
@@ -89,8 +97,8 @@ function orderRow(fixture: SideFixture): PrintifyOrderRow {
   return {
     orderId: fixture.id,
     appOrderId: null,
-    status: 'fulfilled',
-    orderType: fixture.shopOrderId ? 'external' : 'manual',
+    status: fixture.status ?? 'fulfilled',
+    orderType: fixture.orderType ?? 'external',
     shopOrderId: fixture.shopOrderId ?? null,
     shopOrderLabel: fixture.shopOrderId ?? null,
     buyerName: fixture.buyerName,
@@ -100,7 +108,7 @@ function orderRow(fixture: SideFixture): PrintifyOrderRow {
     totalPriceMinor: 1200,
     totalShippingMinor: 400,
     totalTaxMinor: 0,
-    isReprint: false,
+    isReprint: fixture.reprintOf !== undefined,
     orderedAt: fixture.orderedAt,
     sentToProductionAt: null,
     fulfilledAt: null,
@@ -112,12 +120,19 @@ function orderRow(fixture: SideFixture): PrintifyOrderRow {
       variantLabel: null,
       quantity: line.quantity,
       currency: 'USD',
-      costMinor: 1200,
-      shippingMinor: 400,
+      costMinor: fixture.status === 'canceled' ? 0 : 1200,
+      shippingMinor: fixture.status === 'canceled' ? 0 : 400,
       retailPriceMinor: null,
-      status: 'fulfilled',
+      status: fixture.status ?? 'fulfilled',
     })),
-    payload: { id: fixture.id, buyer: fixture.buyerName },
+    payload: {
+      id: fixture.id,
+      buyer: fixture.buyerName,
+      metadata: {
+        is_reprint: fixture.reprintOf !== undefined,
+        reprinted_order_ids: fixture.reprintOf ? [fixture.reprintOf] : [],
+      },
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, OrderEditsRepository, OrderViewsRepository, prepareDatabase } from '@pod/db';
+import { createDataSource, OrderEditsService, OrderViewsRepository, prepareDatabase } from '@pod/db';
 import {
   createFixtureUser,
   createTestDatabase,
@@ -116,7 +116,7 @@ function order(n: number, hours: number, withPrintify: boolean): { receipt: Side
 
 it('the Orders counts equal a recount of the rows in every view, status and range, after any sequence of changes', async () => {
   const views = new OrderViewsRepository(dataSource);
-  const edits = new OrderEditsRepository(dataSource);
+  const edits = new OrderEditsService(dataSource);
   let run = 0;
   await fc.assert(
     fc.asyncProperty(

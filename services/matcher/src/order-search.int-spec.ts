@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import {
   createDataSource,
-  OrderEditsRepository,
+  OrderEditsService,
   OrderViewsRepository,
   prepareDatabase,
   withTenant,
@@ -97,7 +97,7 @@ beforeAll(async () => {
     await storeSyncedOrders(dataSource, user, receipts, orders);
     await new UserMatcher(dataSource).matchUser(user, NOW);
   }
-  const edits = new OrderEditsRepository(dataSource);
+  const edits = new OrderEditsService(dataSource);
   const ids = await owner.query<{ id: string }>(`SELECT id FROM order_record WHERE user_id = $1 ORDER BY id LIMIT 20`, [
     a,
   ]);

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import {
   createDataSource,
   MatchRunsRepository,
+  OrderEditsService,
   OrderRecordsRepository,
   prepareDatabase,
   withTransaction,
@@ -202,7 +203,9 @@ describe('UserMatcher', () => {
     const record = (receipt: string | null, order: string | null) => ({
       receipt: receipt ? { shopId: 'a-etsy', id: receipt } : null,
       order: order ? { shopId: 'a-pfy', id: order } : null,
+      attached: [],
       status: 'unmatched' as const,
+      notNeededReason: null,
       method: null,
       confidence: null,
       orderDate: null,
@@ -237,12 +240,8 @@ describe('UserMatcher', () => {
     const rows = await recordsOf(a);
     const lonely = rows.find((row) => row.etsy_receipt_id === '1004')!;
     const loneOrder = rows.find((row) => row.printify_order_id === 'ord-c')!;
-    const outcome = await withTransaction(dataSource, async (manager) => {
-      const records = new OrderRecordsRepository(manager);
-      await records.lockUserForMatching(a);
-      return records.matchByHand(a, lonely.id, loneOrder.id);
-    });
-    expect(outcome).toEqual({ id: lonely.id });
+    const outcome = await new OrderEditsService(dataSource).matchByHand(a, lonely.id, loneOrder.id);
+    expect(outcome).toEqual({ ids: [lonely.id] });
     expect(await matcher.matchUser(a, NOW)).toEqual({ added: 0, changed: 0, removed: 0 });
     expect(summary(await recordsOf(a))).toContainEqual(['1004', 'ord-c', 'matched', 'manual']);
     // A new Printify order that names receipt 1004 does not take it from the user's choice.
@@ -277,11 +276,128 @@ describe('UserMatcher', () => {
     await matcher.matchUser(b, NOW);
     const mine = (await recordsOf(a)).find((row) => row.etsy_receipt_id === '1004')!;
     const theirs = (await recordsOf(b)).find((row) => row.printify_order_id === 'ord-c')!;
-    const outcome = await withTransaction(dataSource, (manager) =>
-      new OrderRecordsRepository(manager).matchByHand(a, mine.id, theirs.id),
-    );
+    const outcome = await new OrderEditsService(dataSource).matchByHand(a, mine.id, theirs.id);
     expect(outcome).toBe('not_found');
     expect(summary(await recordsOf(b))).toContainEqual([null, 'ord-c', 'unmatched', null]);
+  });
+});
+
+describe('UserMatcher: several Printify orders on one receipt, orders that need no match (issue 17)', () => {
+  const attachedOf = (userId: string) =>
+    queryDatabase<{ etsy_receipt_id: string | null; printify_order_id: string; reason: string }>(
+      database.url,
+      `SELECT r.etsy_receipt_id, a.printify_order_id, a.reason FROM order_record_printify_order a
+       JOIN order_record r ON r.id = a.order_record_id WHERE a.user_id = $1 ORDER BY a.printify_order_id`,
+      [userId],
+    );
+  const notNeededOf = (userId: string) =>
+    queryDatabase<{ etsy_receipt_id: string | null; printify_order_id: string | null; not_needed_reason: string }>(
+      database.url,
+      `SELECT etsy_receipt_id, printify_order_id, not_needed_reason FROM order_record
+       WHERE user_id = $1 AND status = 'not_needed' ORDER BY etsy_receipt_id NULLS LAST, printify_order_id`,
+      [userId],
+    );
+
+  it('attaches a reprint (named only by reprinted_order_ids) and a split order to the receipt; digital, sample and canceled-empty need no match; a second run changes nothing', async () => {
+    const owner = await createFixtureUser(dataSource, 'several');
+    await storeSyncedOrders(
+      dataSource,
+      owner,
+      [
+        { shopId: 'e', id: '3001', buyerName: 'Ada Lovelace', orderedAt: day(1), lines: mug },
+        { shopId: 'e', id: '3002', buyerName: 'Grace Hopper', orderedAt: day(2), lines: poster, digital: true },
+      ],
+      [
+        { shopId: 'p', id: 'orig', buyerName: 'Ada Lovelace', orderedAt: day(1, 11), lines: mug, shopOrderId: '3001' },
+        {
+          shopId: 'p',
+          id: 'split',
+          buyerName: 'Ada Lovelace',
+          orderedAt: day(1, 12),
+          lines: poster,
+          shopOrderId: '3001',
+        },
+        // Printify's reprints carry no shop_order_id; they name their original.
+        {
+          shopId: 'p',
+          id: 'again',
+          buyerName: null,
+          orderedAt: day(9),
+          lines: mug,
+          orderType: 'manual',
+          reprintOf: 'orig',
+        },
+        { shopId: 'p', id: 'sample', buyerName: 'Me', orderedAt: day(4), lines: poster, orderType: 'sample' },
+        { shopId: 'p', id: 'gone', buyerName: 'Nobody', orderedAt: day(5), lines: [], status: 'canceled' },
+      ],
+    );
+    const matcher = new UserMatcher(dataSource);
+    await expect(matcher.matchUser(owner, NOW)).resolves.toEqual({ added: 4, changed: 0, removed: 0 });
+    expect(summary(await recordsOf(owner))).toEqual([
+      ['3001', 'orig', 'matched', 'exact'],
+      ['3002', null, 'not_needed', null],
+      [null, 'gone', 'not_needed', null],
+      [null, 'sample', 'not_needed', null],
+    ]);
+    expect(await attachedOf(owner)).toEqual([
+      { etsy_receipt_id: '3001', printify_order_id: 'again', reason: 'reprint' },
+      { etsy_receipt_id: '3001', printify_order_id: 'split', reason: 'split' },
+    ]);
+    expect((await notNeededOf(owner)).map((row) => row.not_needed_reason)).toEqual([
+      'digital',
+      'canceled_empty',
+      'printify_sample',
+    ]);
+    await expect(matcher.matchUser(owner, NOW)).resolves.toEqual({ added: 0, changed: 0, removed: 0 });
+  });
+
+  it('the database keeps a Printify order on one receipt, even when a primary and an attachment race', async () => {
+    const [a] = await twoSellers();
+    const shape = (receipt: string | null, order: string, attached: string[]) => ({
+      receipt: receipt ? { shopId: 'a-etsy', id: receipt } : null,
+      order: { shopId: 'a-pfy', id: order },
+      attached: attached.map((id) => ({ order: { shopId: 'a-pfy', id }, reason: 'manual' as const })),
+      status: receipt ? ('matched' as const) : ('unmatched' as const),
+      notNeededReason: null,
+      method: receipt ? ('manual' as const) : null,
+      confidence: receipt ? 1 : null,
+      orderDate: null,
+      customerName: null,
+      productTitle: null,
+      productSku: null,
+    });
+    type Shape = ReturnType<typeof shape>;
+    const insert = (record: Shape) => (manager: Parameters<Parameters<typeof withTransaction>[1]>[0]) =>
+      new OrderRecordsRepository(manager).applyChanges(a, { inserts: [record], updates: [], deletes: [] });
+    // Each way round: the first writer holds its transaction open while the second writes the same order.
+    for (const [firstShape, secondShape] of [
+      [shape('1001', 'ord-a', ['ord-c']), shape(null, 'ord-c', [])],
+      [shape(null, 'ord-c', []), shape('1001', 'ord-a', ['ord-c'])],
+    ]) {
+      await queryDatabase(database.url, `DELETE FROM order_record WHERE user_id = $1`, [a]);
+      let commitFirst!: () => void;
+      const gate = new Promise<void>((resolve) => (commitFirst = resolve));
+      const first = withTransaction(dataSource, async (manager) => {
+        await insert(firstShape)(manager);
+        await gate;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const second = withTransaction(dataSource, insert(secondShape));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      commitFirst();
+      await first;
+      await expect(second).rejects.toMatchObject({
+        driverError: { code: '23505', constraint: 'order_record_printify_order_once' },
+      });
+    }
+    const onTwo = await queryDatabase<{ n: number }>(
+      database.url,
+      `SELECT count(*)::int AS n FROM order_record r JOIN order_record_printify_order x
+         ON x.user_id = r.user_id AND x.printify_order_id = r.printify_order_id AND x.printify_shop_id = r.printify_shop_id
+       WHERE r.user_id = $1`,
+      [a],
+    );
+    expect(onTwo).toEqual([{ n: 0 }]);
   });
 });
 

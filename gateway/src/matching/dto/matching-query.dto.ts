@@ -1,15 +1,13 @@
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { FIRST_SUPPORTED_YEAR, LAST_SUPPORTED_YEAR } from '@pod/domain';
-import { CurrencyQueryDto, PAGE, PAGE_MESSAGE } from '../../http/shared-query.dto';
+import { CurrencyQueryDto, PAGE, PAGE_MESSAGE, STATUS_FILTERS, STATUS_MESSAGE } from '../../http/shared-query.dto';
 import { IsSupportedMonth } from '../../http/supported-dates';
 
 /** The Order Matching page's query string (strings matched whole: the pipe does no implicit conversion). */
 export class MatchingQueryDto extends CurrencyQueryDto {
   @IsOptional()
-  @IsIn(['all', 'matched', 'pending', 'unmatched'], {
-    message: 'status must be one of all, matched, pending or unmatched',
-  })
-  status?: 'all' | 'matched' | 'pending' | 'unmatched';
+  @IsIn(STATUS_FILTERS, { message: STATUS_MESSAGE })
+  status?: (typeof STATUS_FILTERS)[number];
 
   @IsOptional()
   @IsSupportedMonth({

@@ -1,5 +1,13 @@
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { CurrencyQueryDto, DAYS_MESSAGE, DAYS_VALUES, PAGE, PAGE_MESSAGE } from '../../http/shared-query.dto';
+import {
+  CurrencyQueryDto,
+  DAYS_MESSAGE,
+  DAYS_VALUES,
+  PAGE,
+  PAGE_MESSAGE,
+  STATUS_FILTERS,
+  STATUS_MESSAGE,
+} from '../../http/shared-query.dto';
 
 /**
  * Query strings and route parameters of the order routes. Numbers arrive as text and are
@@ -14,10 +22,8 @@ export class OrdersQueryDto extends CurrencyQueryDto {
   search?: string;
 
   @IsOptional()
-  @IsIn(['all', 'matched', 'pending', 'unmatched'], {
-    message: 'status must be one of all, matched, pending or unmatched',
-  })
-  status?: 'all' | 'matched' | 'pending' | 'unmatched';
+  @IsIn(STATUS_FILTERS, { message: STATUS_MESSAGE })
+  status?: (typeof STATUS_FILTERS)[number];
 
   // The Orders filter's windows, and the Dashboard's 365: its unmatched preview counts what its counters count.
   @IsOptional()
@@ -49,4 +55,11 @@ export class OrderIdParams {
 export class ManualMatchDto {
   @IsUUID('all', { message: 'withOrderId must be an order id (a UUID)' })
   withOrderId: string;
+}
+
+/** POST /api/orders/:id/remove-printify-order: the Printify order (its Printify id) to take off the receipt. */
+export class RemovePrintifyOrderDto {
+  @IsString({ message: 'printifyOrderId must be a Printify order id' })
+  @Matches(/^[\w-]{1,64}$/, { message: 'printifyOrderId must be a Printify order id' })
+  printifyOrderId: string;
 }

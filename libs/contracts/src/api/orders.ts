@@ -4,7 +4,7 @@
  * money figure is in the requested display currency, converted at the rate of the order's
  * date (Part 2, point 3), with the original amount kept in the details.
  */
-import type { DisplayCurrencyCode } from '@pod/domain';
+import type { AttachmentReason, DisplayCurrencyCode, MatchMethod, MatchStatus, NotNeededReason } from '@pod/domain';
 
 /** An amount as the API sends it: integer minor units and the ISO 4217 code. */
 export interface MoneyView {
@@ -12,8 +12,9 @@ export interface MoneyView {
   currency: string;
 }
 
-export type OrderStatus = 'matched' | 'pending' | 'unmatched';
-export type MatchMethod = 'exact' | 'fuzzy' | 'manual';
+/** not_needed: an order that needs no match (notNeededReason says why); never counted as unmatched. */
+export type OrderStatus = MatchStatus;
+export type { AttachmentReason, MatchMethod, NotNeededReason };
 /** Which sides the order has: both (a match or a pending pair), the receipt only, Printify only. */
 export type OrderSource = 'etsy_printify' | 'etsy' | 'printify';
 
@@ -31,10 +32,15 @@ export interface OrderRowView {
   /** The order record's id (stable across re-matching for the receipt's side). */
   id: string;
   status: OrderStatus;
+  /** Why the order needs no match (status not_needed): digital, printify_sample, printify_manual, canceled_empty. */
+  notNeededReason: NotNeededReason | null;
   source: OrderSource;
   archived: boolean;
   etsyReceiptId: string | null;
+  /** The primary Printify order (the original, or the first of a split). */
   printifyOrderId: string | null;
+  /** The receipt's other Printify orders: reprints, splits, added by hand (issue 17). */
+  extraPrintifyOrders: Array<{ printifyOrderId: string; reason: AttachmentReason }>;
   productTitle: string | null;
   productSku: string | null;
   customerName: string | null;
@@ -207,11 +213,31 @@ export interface PrintifySideView {
   lines: Array<{ title: string | null; sku: string | null; quantity: number }>;
 }
 
+/**
+ * One Printify order on the receipt (issue 17), with what it costs as the profit counts it, in
+ * the order's own currency (a canceled order costs nothing).
+ * role: original (the record's primary order), reprint, split, or manual (added by hand).
+ */
+export interface PrintifyOrderOnReceiptView {
+  orderId: string;
+  role: 'original' | AttachmentReason;
+  status: string;
+  orderDate: string;
+  productionCost: MoneyView;
+  shippingCost: MoneyView;
+  taxCost: MoneyView;
+  totalCost: MoneyView;
+  lines: Array<{ title: string | null; sku: string | null; quantity: number }>;
+}
+
 /** GET /api/orders/:id?currency — the Order Details dialog. */
 export interface OrderDetailsResponse {
   order: OrderRowView;
   etsy: EtsySideView | null;
+  /** The primary Printify order (kept for compatibility; printifyOrders lists every one). */
   printify: PrintifySideView | null;
+  /** Every Printify order on the receipt, the primary first, then the others in id order. */
+  printifyOrders: PrintifyOrderOnReceiptView[];
   profit: {
     figures: FiguresState;
     revenueLines: ProfitLineView[];

@@ -8,6 +8,7 @@ import { OAuthStateEntity } from './oauth-state.entity';
 import { OrderCountDayEntity } from './order-count-day.entity';
 import { OrderProfitEntity } from './order-profit.entity';
 import { OrderRecordEntity } from './order-record.entity';
+import { OrderRecordPrintifyOrderEntity } from './order-record-printify-order.entity';
 import { PrintifyOrderLineEntity } from './printify-order-line.entity';
 import { PrintifyOrderEntity } from './printify-order.entity';
 import { ProviderConnectionEntity } from './provider-connection.entity';
@@ -29,6 +30,7 @@ export {
   OrderCountDayEntity,
   OrderProfitEntity,
   OrderRecordEntity,
+  OrderRecordPrintifyOrderEntity,
   PrintifyOrderEntity,
   PrintifyOrderLineEntity,
   ProviderConnectionEntity,

@@ -1,4 +1,5 @@
 import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { MatchStatus } from '@pod/domain';
 import { UserEntity } from './user.entity';
 
 /**
@@ -24,7 +25,7 @@ export class OrderCountDayEntity {
   day: string;
 
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'order_count_day_pkey' })
-  status: 'matched' | 'pending' | 'unmatched';
+  status: MatchStatus;
 
   /** Whether the records have an Etsy receipt. */
   @PrimaryColumn({ type: 'boolean', primaryKeyConstraintName: 'order_count_day_pkey' })

@@ -8,7 +8,8 @@ import {
   PrimaryGeneratedColumn,
   type ValueTransformer,
 } from 'typeorm';
-import type { MatchMethod, MatchStatus } from '@pod/domain';
+import type { MatchMethod, MatchStatus, NotNeededReason } from '@pod/domain';
+import { PAIRING_CHECK } from '../migrations/1765600000000-several-printify-orders';
 import { EtsyReceiptEntity } from './etsy-receipt.entity';
 import { PrintifyOrderEntity } from './printify-order.entity';
 import { UserEntity } from './user.entity';
@@ -26,20 +27,18 @@ const confidenceTransformer: ValueTransformer = {
  * the record's identity does (its receipt, else its Printify order): per-order figures key on it.
  */
 @Entity({ name: 'order_record' })
-@Check('order_record_status_check', `status IN ('matched', 'pending', 'unmatched')`)
+@Check('order_record_status_check', `status IN ('matched', 'pending', 'unmatched', 'not_needed')`)
+@Check(
+  'order_record_not_needed_reason_check',
+  `(status = 'not_needed') = (not_needed_reason IS NOT NULL) AND (not_needed_reason IS NULL OR not_needed_reason IN ('digital', 'printify_sample', 'printify_manual', 'canceled_empty'))`,
+)
 @Check('order_record_match_method_check', `match_method IN ('exact', 'fuzzy', 'manual')`)
 @Check('order_record_match_confidence_check', `match_confidence BETWEEN 0 AND 1`)
 @Check(
   'order_record_sides_check',
   `(etsy_shop_id IS NULL) = (etsy_receipt_id IS NULL) AND (printify_shop_id IS NULL) = (printify_order_id IS NULL) AND (etsy_receipt_id IS NOT NULL OR printify_order_id IS NOT NULL)`,
 )
-@Check(
-  'order_record_pairing_check',
-  `CASE WHEN etsy_receipt_id IS NOT NULL AND printify_order_id IS NOT NULL
-     THEN match_method IS NOT NULL AND match_confidence IS NOT NULL AND (status = 'matched' OR (status = 'pending' AND match_method = 'fuzzy'))
-     ELSE match_confidence IS NULL AND status <> 'matched' AND (match_method IS NULL OR match_method = 'manual') AND (status = 'unmatched' OR etsy_receipt_id IS NOT NULL)
-   END`,
-)
+@Check('order_record_pairing_check', PAIRING_CHECK)
 @Index('order_record_receipt_idx', ['userId', 'etsyReceiptId', 'etsyShopId'], {
   unique: true,
   where: 'etsy_receipt_id IS NOT NULL',
@@ -108,6 +107,10 @@ export class OrderRecordEntity {
 
   @Column({ type: 'text' })
   status: MatchStatus;
+
+  /** Why a not_needed record needs no match; set exactly when status is not_needed. */
+  @Column({ name: 'not_needed_reason', type: 'text', nullable: true })
+  notNeededReason: NotNeededReason | null;
 
   @Column({ name: 'match_method', type: 'text', nullable: true })
   matchMethod: MatchMethod | null;

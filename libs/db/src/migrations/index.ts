@@ -14,6 +14,7 @@ import { OrderSearchUnindexed1765000000000 } from './1765000000000-order-search-
 import { DashboardRollups1765300000000 } from './1765300000000-dashboard-rollups';
 import { RlsEveryTable1765400000000 } from './1765400000000-rls-every-table';
 import { OrderSearchAndCounts1765520000000 } from './1765520000000-order-search-and-counts';
+import { SeveralPrintifyOrders1765600000000 } from './1765600000000-several-printify-orders';
 import { FeesFromTheirSource1765610000000 } from './1765610000000-fees-from-their-source';
 import { ShopCostsAndPayouts1765620000000 } from './1765620000000-shop-costs-and-payouts';
 
@@ -35,6 +36,7 @@ export const ALL_MIGRATIONS = [
   DashboardRollups1765300000000,
   RlsEveryTable1765400000000,
   OrderSearchAndCounts1765520000000,
+  SeveralPrintifyOrders1765600000000,
   FeesFromTheirSource1765610000000,
   ShopCostsAndPayouts1765620000000,
 ];

@@ -88,7 +88,7 @@ export type DashboardFigureSums = Record<(typeof SUM_COLUMNS)[number], number>;
  * (docs/adr/0018-rollups.md), so the dashboard reads O(days) rows instead of every order.
  * Every writer of order_record or order_profit refreshes the days it touched, in its own
  * transaction and under the user's matching lock (which serializes the delete-and-insert):
- * OrderRecordsRepository (matcher runs, manual match), OrderEditsRepository (unmatch,
+ * OrderRecordsRepository (matcher runs, manual match), OrderEditsService (unmatch,
  * archive, restore), the profit writer. A refresh recomputes a day from the rows, so it is
  * exact whatever changed; an account's deletion cascades here too.
  */

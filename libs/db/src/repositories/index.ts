@@ -6,7 +6,7 @@ import { MatchRunsRepository } from './match-runs.repository';
 import { MatchingInputsRepository } from './matching-inputs.repository';
 import { OAuthStatesRepository } from './oauth-states.repository';
 import { OrderDetailsRepository } from './order-details.repository';
-import { OrderEditsRepository } from './order-edits.repository';
+import { OrderEditsService } from './order-edits.service';
 import { OrderRecordsRepository } from './order-records.repository';
 import { OrderViewsRepository } from './order-views.repository';
 import { PayoutsRepository } from './payouts.repository';
@@ -29,7 +29,7 @@ export * from './oauth-states.repository';
 export * from './order-views.repository';
 export * from './order-counts.repository';
 export * from './order-details.repository';
-export * from './order-edits.repository';
+export * from './order-edits.service';
 export * from './order-profits.repository';
 export * from './order-records.repository';
 export * from './printify-orders.repository';
@@ -65,7 +65,7 @@ export const DATA_SOURCE_REPOSITORIES = [
   MatchRunsRepository,
   OrderViewsRepository,
   OrderDetailsRepository,
-  OrderEditsRepository,
+  OrderEditsService,
   PayoutsRepository,
   ProfitSettingsRepository,
 ] as const;

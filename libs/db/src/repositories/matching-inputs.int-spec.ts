@@ -105,6 +105,8 @@ describe('MatchingInputsRepository', () => {
       status: 'matched' as const,
       method: 'fuzzy' as const,
       confidence: 0.9123,
+      attached: [],
+      notNeededReason: null,
       orderDate: at,
       customerName: 'Grace Hopper',
       productTitle: 'L0',

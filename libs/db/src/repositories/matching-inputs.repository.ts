@@ -40,12 +40,20 @@ export class MatchingInputsRepository {
         [userId],
       ),
     );
+    // Receipts with lines, every one digital: nothing for Printify to fulfil (few rows).
+    const digital = new SideMap<true>();
+    const digitalRows: { shop_id: string; id: string }[] = await db.query(
+      `SELECT shop_id, receipt_id AS id FROM etsy_receipt_line WHERE user_id = $1 GROUP BY shop_id, receipt_id HAVING bool_and(is_digital)`,
+      [userId],
+    );
+    for (const row of digitalRows) digital.set(row.shop_id, row.id, true);
     return rows.map((row) => ({
       shopId: row.shop_id,
       receiptId: row.id,
       buyerName: row.buyer_name,
       orderedAt: row.ordered_at,
       lines: lines.get(row.shop_id, row.id) ?? [],
+      allDigital: digital.has(row.shop_id, row.id),
     }));
   }
 
@@ -56,10 +64,21 @@ export class MatchingInputsRepository {
       shop_order_id: string | null;
       shop_order_label: string | null;
       is_reprint: boolean;
+      reprinted_order_ids: string[];
+      order_type: string | null;
+      canceled: boolean;
+      cost_minor: string;
       buyer_name: string | null;
       ordered_at: Date;
     }[] = await db.query(
-      `SELECT shop_id, order_id AS id, shop_order_id, shop_order_label, is_reprint, buyer_name, ordered_at FROM printify_order WHERE user_id = $1`,
+      // reprinted_order_ids from the stored payload (integrations.md: metadata.reprinted_order_ids),
+      // each id as text whether Printify sent a string or a number.
+      `SELECT shop_id, order_id AS id, shop_order_id, shop_order_label, is_reprint, lower(order_type) AS order_type,
+         lower(status) = 'canceled' AS canceled, line_cost_minor + line_shipping_minor + total_tax_minor AS cost_minor,
+         CASE WHEN jsonb_typeof(payload #> '{metadata,reprinted_order_ids}') = 'array'
+           THEN ARRAY(SELECT jsonb_array_elements_text(payload #> '{metadata,reprinted_order_ids}')) ELSE '{}'::text[] END AS reprinted_order_ids,
+         buyer_name, ordered_at
+       FROM printify_order WHERE user_id = $1`,
       [userId],
     );
     const lines = groupLines(
@@ -74,6 +93,10 @@ export class MatchingInputsRepository {
       shopOrderId: row.shop_order_id,
       shopOrderLabel: row.shop_order_label,
       isReprint: row.is_reprint,
+      reprintedOrderIds: row.reprinted_order_ids,
+      orderType: row.order_type,
+      canceled: row.canceled,
+      costMinor: Number(row.cost_minor),
       buyerName: row.buyer_name,
       orderedAt: row.ordered_at,
       lines: lines.get(row.shop_id, row.id) ?? [],

@@ -1,3 +1,4 @@
+import type { MatchStatus } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DAY_SQL, dayWindow, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
@@ -5,7 +6,7 @@ import { DAY_SQL, dayWindow, firstWholeDayAfter, isoDay, safeInteger } from './d
 /** What the Orders page counts: its view, and the filters of its tabs (search aside). */
 export interface CountFilter {
   archived: boolean;
-  status: 'matched' | 'pending' | 'unmatched' | null;
+  status: MatchStatus | null;
   /** Records dated on or after this instant; null: all, undated included. */
   since: Date | null;
 }
@@ -24,7 +25,7 @@ export interface RecordCounts {
  * (migration 1765520000000), so the Orders page counts a few rows per day of history instead of
  * every record. Kept like dashboard_day (docs/adr/0018-rollups.md): every writer of order_record
  * recomputes the days it touched from the rows, in its own transaction, under the user's
- * matching lock (OrderRecordsRepository: matcher runs and manual matches; OrderEditsRepository:
+ * matching lock (OrderRecordsRepository: matcher runs and manual matches; OrderEditsService:
  * unmatch, archive, restore). Undated records are not in it: they are counted from the rows
  * (order_record_undated_idx, empty in practice).
  */

@@ -1,7 +1,10 @@
 import type {
   CurrencyCode,
   DisplayCurrencyCode,
+  AttachmentReason,
   MatchLine,
+  MatchStatus,
+  PrintifyOrderInput,
   PrintifyOrderToMatch,
   ReceiptToMatch,
   StoredOrderBreakdown,
@@ -40,10 +43,17 @@ export interface PrintifyOrderDetails {
   lines: { title: string | null; sku: string | null; quantity: number }[];
 }
 
+/** One Printify order of a record as the Order Details dialog lists it, with the engine's input shape for its cost. */
+export interface RecordPrintifyOrder {
+  role: 'original' | AttachmentReason;
+  input: PrintifyOrderInput;
+  lines: { title: string | null; sku: string | null; quantity: number }[];
+}
+
 /** A record as the manual-match dialog ranks it (domain CandidateRecord). */
 export interface CandidateRow {
   id: string;
-  status: 'matched' | 'pending' | 'unmatched';
+  status: MatchStatus;
   archived: boolean;
   receipt: ReceiptToMatch | null;
   order: PrintifyOrderToMatch | null;
@@ -140,6 +150,65 @@ export class OrderDetailsRepository {
   }
 
   /**
+   * Every Printify order of the record (its primary, then the attached ones in id order) with
+   * the lines the engine costs, and the user's reading of a line's cost (per unit or per line).
+   */
+  printifyOrdersOf(
+    userId: string,
+    recordId: string,
+  ): Promise<{ orders: RecordPrintifyOrder[]; costReading: 'per_unit' | 'per_line' }> {
+    return inTenantScope(this.db, userId, async (db) => {
+      const rows: Record<string, unknown>[] = await db.query(
+        `WITH sides AS (
+           SELECT 'original' AS role, r.printify_shop_id AS shop_id, r.printify_order_id AS order_id, 0 AS rank
+           FROM order_record r WHERE r.user_id = $1 AND r.id = $2 AND r.printify_order_id IS NOT NULL
+           UNION ALL
+           SELECT a.reason, a.printify_shop_id, a.printify_order_id, 1
+           FROM order_record_printify_order a WHERE a.user_id = $1 AND a.order_record_id = $2)
+         SELECT s.role, o.order_id, o.status, o.currency, o.ordered_at, o.total_tax_minor,
+           coalesce((SELECT json_agg(json_build_object('quantity', l.quantity, 'costMinor', l.cost_minor::text, 'shippingMinor', l.shipping_minor::text,
+                       'status', l.status, 'title', l.title, 'sku', l.sku) ORDER BY l.line_no)
+                     FROM printify_order_line l WHERE l.user_id = o.user_id AND l.shop_id = o.shop_id AND l.order_id = o.order_id), '[]') AS lines
+         FROM sides s JOIN printify_order o ON o.user_id = $1 AND o.shop_id = s.shop_id AND o.order_id = s.order_id
+         ORDER BY s.rank, s.shop_id COLLATE "C", s.order_id COLLATE "C"`,
+        [userId, recordId],
+      );
+      const reading: { printify_cost_reading: 'per_unit' | 'per_line' }[] = await db.query(
+        `SELECT printify_cost_reading FROM provider_connection WHERE user_id = $1 AND provider = 'printify' LIMIT 1`,
+        [userId],
+      );
+      const orders = rows.map((row): RecordPrintifyOrder => {
+        const lines = row.lines as {
+          quantity: number;
+          costMinor: string;
+          shippingMinor: string;
+          status: string | null;
+          title: string | null;
+          sku: string | null;
+        }[];
+        return {
+          role: row.role as RecordPrintifyOrder['role'],
+          input: {
+            orderId: String(row.order_id),
+            status: String(row.status).toLowerCase(),
+            currency: parseCurrencyCode(String(row.currency)),
+            orderedAt: new Date(row.ordered_at as string),
+            totalTaxMinor: minor(row.total_tax_minor),
+            lines: lines.map((line) => ({
+              quantity: line.quantity,
+              costMinor: minor(line.costMinor),
+              shippingMinor: minor(line.shippingMinor),
+              status: line.status,
+            })),
+          },
+          lines: lines.map((line) => ({ title: line.title, sku: line.sku, quantity: line.quantity })),
+        };
+      });
+      return { orders, costReading: reading[0]?.printify_cost_reading ?? 'per_unit' };
+    });
+  }
+
+  /**
    * The record and the records that could pair with it by hand (spec §5: not matched, not
    * archived, only the side it lacks), nearest in date first, at most CANDIDATE_POOL of them;
    * the ranking is the domain's. Null when the record is not the user's.
@@ -156,7 +225,9 @@ export class OrderDetailsRepository {
     const selected = await this.candidateRows(db, userId, `r.id = $2`, 'r.id', [recordId], 1);
     if (!selected[0]) return null;
     const self = selected[0];
-    if (self.status === 'matched' || (self.receipt && self.order)) return { selected: self, others: [] };
+    // A receipt (with or without its Printify order: issue 17) takes lone Printify orders; a lone
+    // Printify order, not matched, lone receipts (rankManualCandidates applies the rule).
+    if (self.archived || (!self.receipt && self.status === 'matched')) return { selected: self, others: [] };
     const wants = self.receipt
       ? `r.printify_order_id IS NOT NULL AND r.etsy_receipt_id IS NULL`
       : `r.etsy_receipt_id IS NOT NULL AND r.printify_order_id IS NULL`;

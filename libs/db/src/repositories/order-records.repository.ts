@@ -1,4 +1,11 @@
-import type { ExistingOrderRecord, OrderRecordShape, RecordChanges } from '@pod/domain';
+import { SideMap } from '@pod/domain';
+import type {
+  AttachedOrder,
+  AttachmentReason,
+  ExistingOrderRecord,
+  OrderRecordShape,
+  RecordChanges,
+} from '@pod/domain';
 import { OrderRecordEntity } from '../entities/order-record.entity';
 import { isUuid, type Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
@@ -57,11 +64,12 @@ export class OrderRecordsRepository {
     const rows: MatchingRecordRow[] = await inTenantScope(this.db, userId, (db) =>
       db.query(
         `SELECT id, archived_at IS NOT NULL AS archived, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status, match_method,
-         match_confidence, order_date, customer_name, product_title, product_sku
+         match_confidence, order_date, customer_name, product_title, product_sku, not_needed_reason
        FROM order_record WHERE user_id = $1`,
         [userId],
       ),
     );
+    const attached = await this.attachedOf(userId);
     return rows.map((row) => ({
       id: row.id,
       archived: row.archived,
@@ -73,7 +81,9 @@ export class OrderRecordsRepository {
         row.printify_shop_id !== null && row.printify_order_id !== null
           ? { shopId: row.printify_shop_id, id: row.printify_order_id }
           : null,
+      attached: attached.get(row.id) ?? [],
       status: row.status,
+      notNeededReason: row.not_needed_reason,
       method: row.match_method,
       // numeric(5,4) arrives as a string, as in the entity's transformer.
       confidence: row.match_confidence === null ? null : Number(row.match_confidence),
@@ -82,6 +92,31 @@ export class OrderRecordsRepository {
       productTitle: row.product_title,
       productSku: row.product_sku,
     }));
+  }
+
+  /** Every record's attached Printify orders (few: reprints, splits, added by hand), by record id, in side order. */
+  async attachedOf(userId: string, recordIds?: readonly string[]): Promise<Map<string, AttachedOrder[]>> {
+    const rows: {
+      order_record_id: string;
+      printify_shop_id: string;
+      printify_order_id: string;
+      reason: AttachmentReason;
+    }[] = await inTenantScope(this.db, userId, (db) =>
+      db.query(
+        `SELECT order_record_id, printify_shop_id, printify_order_id, reason FROM order_record_printify_order
+           WHERE user_id = $1 AND ($2::uuid[] IS NULL OR order_record_id = ANY($2::uuid[]))
+           ORDER BY printify_shop_id COLLATE "C", printify_order_id COLLATE "C"`,
+        [userId, recordIds ?? null],
+      ),
+    );
+    const byRecord = new Map<string, AttachedOrder[]>();
+    for (const row of rows) {
+      const entry = { order: { shopId: row.printify_shop_id, id: row.printify_order_id }, reason: row.reason };
+      const list = byRecord.get(row.order_record_id);
+      if (list) list.push(entry);
+      else byRecord.set(row.order_record_id, [entry]);
+    }
+    return byRecord;
   }
 
   async findById(userId: string, id: string): Promise<OrderRecordEntity | null> {
@@ -109,6 +144,20 @@ export class OrderRecordsRepository {
     for (const { record } of [...changes.updates, ...changes.inserts.map((record) => ({ record }))]) {
       if (record.orderDate) days.add(record.orderDate.toISOString().slice(0, 10));
     }
+    // Attached orders of records that change them (or go) are freed first, so any record may take them below.
+    const reattached = changes.updates.filter((update) => update.attachedChanges).map((update) => update.id);
+    if (reattached.length > 0) {
+      await db.query(
+        `DELETE FROM order_record_printify_order WHERE user_id = $1 AND order_record_id = ANY($2::uuid[])`,
+        [userId, reattached],
+      );
+      // Their stored figures no longer describe them: gone, the record reads as "still being
+      // calculated" until the profit run that follows every match run figures it again.
+      await db.query(`DELETE FROM order_profit WHERE user_id = $1 AND order_record_id = ANY($2::uuid[])`, [
+        userId,
+        reattached,
+      ]);
+    }
     if (changes.deletes.length > 0) {
       await db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, changes.deletes]);
     }
@@ -116,7 +165,8 @@ export class OrderRecordsRepository {
     if (freed.length > 0) {
       // Only records that keep a receipt move their Printify side (planRecordChanges), so the sides CHECK holds.
       await db.query(
-        `UPDATE order_record SET printify_shop_id = NULL, printify_order_id = NULL, status = 'unmatched', match_method = NULL, match_confidence = NULL
+        `UPDATE order_record SET printify_shop_id = NULL, printify_order_id = NULL, status = 'unmatched', not_needed_reason = NULL,
+           match_method = NULL, match_confidence = NULL
          WHERE user_id = $1 AND id = ANY($2::uuid[])`,
         [userId, freed],
       );
@@ -124,7 +174,7 @@ export class OrderRecordsRepository {
     if (changes.updates.length > 0) {
       await db.query(
         `UPDATE order_record t SET etsy_shop_id = s.etsy_shop_id, etsy_receipt_id = s.etsy_receipt_id, printify_shop_id = s.printify_shop_id,
-           printify_order_id = s.printify_order_id, status = s.status, match_method = s.match_method, match_confidence = s.match_confidence,
+           printify_order_id = s.printify_order_id, status = s.status, not_needed_reason = s.not_needed_reason, match_method = s.match_method, match_confidence = s.match_confidence,
            order_date = s.order_date, customer_name = s.customer_name, product_title = s.product_title, product_sku = s.product_sku, updated_at = now()
          FROM jsonb_to_recordset($2::jsonb) AS s(${RECORD_COLUMNS}, id uuid)
          WHERE t.user_id = $1 AND t.id = s.id`,
@@ -133,73 +183,53 @@ export class OrderRecordsRepository {
     }
     // In batches: with the search's GIN index, a seller's first 100k records in one statement took
     // 20-30 s on a busy 2-core machine, near the pool's statement_timeout (30 s).
+    const attachments: {
+      order_record_id: string;
+      printify_shop_id: string;
+      printify_order_id: string;
+      reason: string;
+    }[] = [];
+    const attachTo = (id: string, record: OrderRecordShape) => {
+      for (const extra of record.attached)
+        attachments.push({
+          order_record_id: id,
+          printify_shop_id: extra.order.shopId,
+          printify_order_id: extra.order.id,
+          reason: extra.reason,
+        });
+    };
+    for (const update of changes.updates) if (update.attachedChanges) attachTo(update.id, update.record);
     for (let start = 0; start < changes.inserts.length; start += INSERT_BATCH) {
+      const batch = changes.inserts.slice(start, start + INSERT_BATCH);
+      const ids: { id: string; printify_shop_id: string | null; printify_order_id: string | null }[] = await db.query(
+        `INSERT INTO order_record (user_id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status, not_needed_reason,
+           match_method, match_confidence, order_date, customer_name, product_title, product_sku)
+         SELECT $1, s.etsy_shop_id, s.etsy_receipt_id, s.printify_shop_id, s.printify_order_id, s.status, s.not_needed_reason,
+           s.match_method, s.match_confidence, s.order_date, s.customer_name, s.product_title, s.product_sku
+         FROM jsonb_to_recordset($2::jsonb) AS s(${RECORD_COLUMNS})
+         RETURNING id, printify_shop_id, printify_order_id`,
+        [userId, jsonForPostgres(batch.map(toRow))],
+      );
+      // A record with attached orders has a primary one, unique per user: the new id by it.
+      const idByOrder = new SideMap<string>();
+      for (const row of ids)
+        if (row.printify_shop_id !== null && row.printify_order_id !== null)
+          idByOrder.set(row.printify_shop_id, row.printify_order_id, row.id);
+      for (const record of batch) {
+        const id = record.order && record.attached.length > 0 ? idByOrder.getRef(record.order) : undefined;
+        if (id) attachTo(id, record);
+      }
+    }
+    if (attachments.length > 0) {
       await db.query(
-        `INSERT INTO order_record (user_id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status, match_method,
-           match_confidence, order_date, customer_name, product_title, product_sku)
-         SELECT $1, s.etsy_shop_id, s.etsy_receipt_id, s.printify_shop_id, s.printify_order_id, s.status, s.match_method,
-           s.match_confidence, s.order_date, s.customer_name, s.product_title, s.product_sku
-         FROM jsonb_to_recordset($2::jsonb) AS s(${RECORD_COLUMNS})`,
-        [userId, jsonForPostgres(changes.inserts.slice(start, start + INSERT_BATCH).map(toRow))],
+        `INSERT INTO order_record_printify_order (user_id, order_record_id, printify_shop_id, printify_order_id, reason)
+         SELECT $1, s.order_record_id, s.printify_shop_id, s.printify_order_id, s.reason
+         FROM jsonb_to_recordset($2::jsonb) AS s(order_record_id uuid, printify_shop_id text, printify_order_id text, reason text)`,
+        [userId, jsonForPostgres(attachments)],
       );
     }
     await refreshDaySummaries(db, userId, days);
     return { added: changes.inserts.length, changed: changes.updates.length, removed: changes.deletes.length };
-  }
-
-  /**
-   * The user's manual match (spec §5): a lone receipt's record and a lone Printify order's
-   * record, neither matched nor archived, become one pair, method "manual", kept by every later
-   * matcher run. The receipt's record keeps its id; the order's record goes. Run it inside
-   * withTransaction after lockUserForMatching. Answers the pair's id, 'not_found' when either id
-   * is not one of the user's records, 'not_pairable' when the two cannot make a pair.
-   */
-  async matchByHand(
-    userId: string,
-    recordId: string,
-    candidateId: string,
-  ): Promise<{ id: string } | 'not_found' | 'not_pairable'> {
-    if (!isUuid(recordId) || !isUuid(candidateId) || recordId === candidateId) return 'not_found';
-    return inTenantScope(this.db, userId, (db) => this.pairByHand(db, userId, recordId, candidateId));
-  }
-
-  private async pairByHand(
-    db: Db,
-    userId: string,
-    recordId: string,
-    candidateId: string,
-  ): Promise<{ id: string } | 'not_pairable' | 'not_found'> {
-    const rows: OrderRecordEntity[] = await db
-      .getRepository(OrderRecordEntity)
-      .createQueryBuilder('r')
-      .setLock('pessimistic_write')
-      .where('r.user_id = :userId AND r.id IN (:...ids)', { userId, ids: [recordId, candidateId] })
-      .getMany();
-    if (rows.length !== 2) return 'not_found';
-    const receiptSide = rows.find((row) => row.etsyReceiptId !== null && row.printifyOrderId === null);
-    const orderSide = rows.find((row) => row.printifyOrderId !== null && row.etsyReceiptId === null);
-    if (!receiptSide || !orderSide || rows.some((row) => row.status === 'matched' || row.archivedAt !== null))
-      return 'not_pairable';
-    const rollups = new DashboardRollupsRepository(db);
-    const days = await rollups.daysOf(userId, [receiptSide.id, orderSide.id]);
-    await db.query(`DELETE FROM order_record WHERE user_id = $1 AND id = $2`, [userId, orderSide.id]);
-    await db.query(
-      `UPDATE order_record SET printify_shop_id = $3, printify_order_id = $4, status = 'matched', match_method = 'manual', match_confidence = 1,
-         customer_name = coalesce(customer_name, $5), product_title = coalesce(product_title, $6), product_sku = coalesce(product_sku, $7), updated_at = now()
-       WHERE user_id = $1 AND id = $2`,
-      [
-        userId,
-        receiptSide.id,
-        orderSide.printifyShopId,
-        orderSide.printifyOrderId,
-        orderSide.customerName,
-        orderSide.productTitle,
-        orderSide.productSku,
-      ],
-    );
-    // The pair keeps the receipt's date: the days of both records before cover it.
-    await refreshDaySummaries(db, userId, days);
-    return { id: receiptSide.id };
   }
 }
 
@@ -213,14 +243,15 @@ interface MatchingRecordRow {
   status: OrderRecordShape['status'];
   match_method: OrderRecordShape['method'];
   match_confidence: string | null;
+  not_needed_reason: OrderRecordShape['notNeededReason'];
   order_date: Date | null;
   customer_name: string | null;
   product_title: string | null;
   product_sku: string | null;
 }
 
-const RECORD_COLUMNS = `etsy_shop_id text, etsy_receipt_id text, printify_shop_id text, printify_order_id text, status text, match_method text,
-  match_confidence numeric, order_date timestamptz, customer_name text, product_title text, product_sku text`;
+const RECORD_COLUMNS = `etsy_shop_id text, etsy_receipt_id text, printify_shop_id text, printify_order_id text, status text, not_needed_reason text,
+  match_method text, match_confidence numeric, order_date timestamptz, customer_name text, product_title text, product_sku text`;
 
 function toRow(record: OrderRecordShape) {
   return {
@@ -229,6 +260,7 @@ function toRow(record: OrderRecordShape) {
     printify_shop_id: record.order?.shopId ?? null,
     printify_order_id: record.order?.id ?? null,
     status: record.status,
+    not_needed_reason: record.notNeededReason,
     match_method: record.method,
     match_confidence: record.confidence,
     order_date: record.orderDate?.toISOString() ?? null,

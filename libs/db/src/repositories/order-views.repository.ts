@@ -1,4 +1,12 @@
-import type { DisplayCurrencyCode, StoredFiguresState, StoredOrderBreakdown } from '@pod/domain';
+import type {
+  AttachmentReason,
+  DisplayCurrencyCode,
+  MatchMethod,
+  MatchStatus,
+  NotNeededReason,
+  StoredFiguresState,
+  StoredOrderBreakdown,
+} from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DashboardRollupsRepository, FIGURES_JOIN_SQL, type ShopCostSum } from './dashboard-rollups.repository';
@@ -8,12 +16,16 @@ import { safeInteger } from './day-rollups';
 /** One order record with its stored figures in one display currency, as the lists read it. */
 export interface OrderViewRow {
   id: string;
-  status: 'matched' | 'pending' | 'unmatched';
-  matchMethod: 'exact' | 'fuzzy' | 'manual' | null;
+  status: MatchStatus;
+  /** Why the order needs no match (status not_needed). */
+  notNeededReason: NotNeededReason | null;
+  matchMethod: MatchMethod | null;
   matchConfidence: number | null;
   archived: boolean;
   etsyReceiptId: string | null;
   printifyOrderId: string | null;
+  /** The receipt's additional Printify orders (reprints, splits, added by hand), in id order. */
+  attached: { printifyOrderId: string; reason: AttachmentReason }[];
   productTitle: string | null;
   productSku: string | null;
   customerName: string | null;
@@ -29,7 +41,7 @@ export interface OrderViewRow {
 
 export interface OrderListFilter {
   search: string | null;
-  status: 'matched' | 'pending' | 'unmatched' | null;
+  status: MatchStatus | null;
   /** Orders dated on or after this instant; null: all time (undated included). */
   since: Date | null;
   source: 'all' | 'etsy' | 'printify';
@@ -71,8 +83,11 @@ const WITH_FIGURES = (currencyParam: string) => `
   FROM order_record r ${FIGURES_JOIN_SQL(`${currencyParam}::char(3)`, `${LIST_FIGURES}, p.has_estimated_fees, p.breakdown -> 'margin' AS margin`)}`;
 
 const ROW_SELECT = (currencyParam: string) => `
-  SELECT r.id, r.status, r.match_method, r.match_confidence::text AS match_confidence, r.archived_at IS NOT NULL AS archived,
+  SELECT r.id, r.status, r.not_needed_reason, r.match_method, r.match_confidence::text AS match_confidence, r.archived_at IS NOT NULL AS archived,
     r.etsy_receipt_id, r.printify_order_id, r.product_title, r.product_sku, r.customer_name, r.order_date,
+    (SELECT coalesce(json_agg(json_build_object('printifyOrderId', a.printify_order_id, 'reason', a.reason)
+              ORDER BY a.printify_shop_id COLLATE "C", a.printify_order_id COLLATE "C"), '[]')
+       FROM order_record_printify_order a WHERE a.user_id = r.user_id AND a.order_record_id = r.id) AS attached,
     CASE WHEN f.fresh THEN p.figures END AS figures,
     CASE WHEN f.fresh THEN p.revenue_minor::text END AS revenue_minor,
     CASE WHEN f.fresh THEN p.costs_minor::text END AS costs_minor,
@@ -87,11 +102,13 @@ function toRow(row: Record<string, unknown>): OrderViewRow {
   return {
     id: String(row.id),
     status: row.status as OrderViewRow['status'],
+    notNeededReason: (row.not_needed_reason as OrderViewRow['notNeededReason']) ?? null,
     matchMethod: (row.match_method as OrderViewRow['matchMethod']) ?? null,
     matchConfidence: row.match_confidence === null ? null : Number(row.match_confidence),
     archived: row.archived === true,
     etsyReceiptId: (row.etsy_receipt_id as string | null) ?? null,
     printifyOrderId: (row.printify_order_id as string | null) ?? null,
+    attached: (row.attached as OrderViewRow['attached'] | null) ?? [],
     productTitle: (row.product_title as string | null) ?? null,
     productSku: (row.product_sku as string | null) ?? null,
     customerName: (row.customer_name as string | null) ?? null,
@@ -236,7 +253,10 @@ export class OrderViewsRepository {
     });
   }
 
-  /** The Order Matching page: active orders dated in [from, to), optionally of one status. */
+  /**
+   * The Order Matching page: active orders dated in [from, to), optionally of one status; without
+   * one, every order but those that need no match (issue 17: the page shows what needs the seller).
+   */
   async matchingPage(
     userId: string,
     currency: DisplayCurrencyCode,
@@ -245,7 +265,7 @@ export class OrderViewsRepository {
     offset: number,
   ): Promise<{ rows: OrderViewRow[]; total: number }> {
     const where = (from: string, to: string, status: string) =>
-      `r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= ${from} AND r.order_date < ${to} AND (${status}::text IS NULL OR r.status = ${status})`;
+      `r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= ${from} AND r.order_date < ${to} AND (${status}::text IS NULL AND r.status <> 'not_needed' OR r.status = ${status})`;
     return inTenantScope(this.db, userId, async (db) => {
       const counted: { n: string }[] = await db.query(
         `SELECT count(*) AS n FROM order_record r WHERE ${where('$2', '$3', '$4')}`,

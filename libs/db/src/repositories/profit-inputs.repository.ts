@@ -16,6 +16,8 @@ export interface ProfitRecordSides {
   id: string;
   receiptKey: string | null;
   printifyKey: string | null;
+  /** The record's additional Printify orders (reprints, splits, added by hand), in side order. */
+  attachedKeys: string[];
 }
 
 /** Everything the profit engine reads for one user, keyed by "shop:id" of the receipt or Printify order. */
@@ -70,6 +72,16 @@ export class ProfitInputsRepository {
       `SELECT id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 ORDER BY id`,
       [userId],
     );
+    // Every record's additional Printify orders (issue 17): their costs are the receipt's too.
+    const attachedRows: { order_record_id: string; printify_shop_id: string; printify_order_id: string }[] =
+      await db.query(
+        `SELECT order_record_id, printify_shop_id, printify_order_id FROM order_record_printify_order WHERE user_id = $1
+       ORDER BY printify_shop_id COLLATE "C", printify_order_id COLLATE "C"`,
+        [userId],
+      );
+    const attached = new Map<string, string[]>();
+    for (const row of attachedRows)
+      push(attached, row.order_record_id, sideKey(row.printify_shop_id, row.printify_order_id));
     return {
       records: records.map((row) => ({
         id: row.id,
@@ -81,6 +93,7 @@ export class ProfitInputsRepository {
           row.printify_shop_id !== null && row.printify_order_id !== null
             ? sideKey(row.printify_shop_id, row.printify_order_id)
             : null,
+        attachedKeys: attached.get(row.id) ?? [],
       })),
       receipts: await this.receipts(db, userId),
       ...(await this.paymentsAndLedger(db, userId)),

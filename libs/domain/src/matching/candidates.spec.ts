@@ -47,9 +47,14 @@ describe('rankManualCandidates (spec §5)', () => {
     expect(ranked[2].score).toBe(0);
   });
 
-  it('offers nothing for a matched order, and honours the limit', () => {
+  // Issue 17: a matched receipt may take another Printify order (a replacement); an archived one takes none.
+  it('offers lone Printify orders to a matched receipt, nothing to an archived order, and honours the limit', () => {
+    const pair = record('pair', { status: 'matched', receipt: receipt('1', 'Ada Lovelace'), order: order('z', 'Ada') });
+    expect(rankManualCandidates(pair, [record('x', { order: order('b', 'Ada Lovelace') })]).map((c) => c.id)).toEqual([
+      'x',
+    ]);
     expect(
-      rankManualCandidates({ ...selected, status: 'matched' }, [record('x', { order: order('b', 'Ada Lovelace') })]),
+      rankManualCandidates({ ...selected, archived: true }, [record('x', { order: order('b', 'Ada Lovelace') })]),
     ).toEqual([]);
     const many = Array.from({ length: 30 }, (_, i) => record(`o${i}`, { order: order(`o${i}`, 'Ada Lovelace') }));
     expect(rankManualCandidates(selected, many, 5)).toHaveLength(5);

@@ -1,3 +1,4 @@
+import { canTakeByHand } from './manual-match';
 import { scorePair } from './score';
 import { DEFAULT_MATCHING_OPTIONS } from './types';
 import type { MatchingOptions, MatchStatus, PrintifyOrderToMatch, ReceiptToMatch } from './types';
@@ -18,9 +19,11 @@ export interface RankedCandidate {
 }
 
 /**
- * The records the user may match `selected` with, best first (spec §5): not matched, not
- * archived, holding none of the sides `selected` holds, and together with it supplying both an
- * Etsy and a Printify part. Ranked by the fuzzy score, then by how close the dates are, then id.
+ * The records the user may match `selected` with, best first (spec §5, and the rule of
+ * manual-match.ts): for a receipt, with or without its Printify order (issue 17: a receipt may
+ * take another one), the lone Printify orders the seller may put on it (canTakeByHand); for a
+ * lone Printify order not matched, the lone receipts neither matched nor archived. Nothing for an
+ * archived record. Ranked by the fuzzy score, then by how close the dates are, then id.
  */
 export function rankManualCandidates(
   selected: CandidateRecord,
@@ -28,13 +31,18 @@ export function rankManualCandidates(
   limit = 20,
   options: MatchingOptions = DEFAULT_MATCHING_OPTIONS,
 ): RankedCandidate[] {
-  if (selected.status === 'matched') return [];
+  if (selected.archived) return [];
+  const wanted = selected.receipt
+    ? (record: CandidateRecord) => canTakeByHand(record)
+    : selected.order && selected.status !== 'matched'
+      ? (record: CandidateRecord) =>
+          record.receipt !== null && record.order === null && record.status !== 'matched' && !record.archived
+      : () => false;
   const ranked = records
-    .filter((record) => record.id !== selected.id && record.status !== 'matched' && !record.archived)
-    .filter((record) => !(record.receipt && selected.receipt) && !(record.order && selected.order))
+    .filter((record) => record.id !== selected.id && wanted(record))
     .flatMap((record) => {
       const receipt = selected.receipt ?? record.receipt;
-      const order = selected.order ?? record.order;
+      const order = record.order ?? selected.order;
       if (!receipt || !order) return [];
       const gap = Math.abs(receipt.orderedAt.getTime() - order.orderedAt.getTime());
       return [{ id: record.id, score: scorePair(receipt, order, options), gap }];

@@ -1,7 +1,8 @@
 import type { OrderRecordShape, PrintifyOrderToMatch, ReceiptToMatch } from './types';
 import { orderRef, receiptRef } from './types';
 
-type Pairing = Pick<OrderRecordShape, 'status' | 'method' | 'confidence'>;
+type Pairing = Pick<OrderRecordShape, 'status' | 'method' | 'confidence'> &
+  Partial<Pick<OrderRecordShape, 'notNeededReason' | 'attached'>>;
 
 /**
  * A record's shape from its sides: the list fields come from the Etsy side where there is one
@@ -17,7 +18,9 @@ export function describeRecord(
   return {
     receipt: receipt ? receiptRef(receipt) : null,
     order: order ? orderRef(order) : null,
+    attached: pairing.attached ?? [],
     status: pairing.status,
+    notNeededReason: pairing.notNeededReason ?? null,
     method: pairing.method,
     confidence: pairing.confidence,
     orderDate: receipt?.orderedAt ?? order?.orderedAt ?? null,

@@ -39,6 +39,7 @@ const receipts = fc.uniqueArray(
     buyerName: name,
     orderedAt: when,
     lines,
+    allDigital: fc.constantFrom(false, false, true),
   }),
   { maxLength: 10, selector: (r) => `${r.shopId}/${r.receiptId}` },
 );
@@ -49,6 +50,11 @@ const orders = fc.uniqueArray(
     shopOrderId: fc.constantFrom(null, null, null, '101', '102', '103', '999'),
     shopOrderLabel: fc.constantFrom(null, null, '104', ' 105 '),
     isReprint: fc.boolean(),
+    // Reprints name originals we may or may not have (and, as bad data, themselves or a cycle).
+    reprintedOrderIds: fc.constantFrom([], [], [], ['a'], ['b'], [' c '], ['zz']),
+    orderType: fc.constantFrom(null, 'external', 'external', 'manual', 'sample'),
+    canceled: fc.constantFrom(false, false, true),
+    costMinor: fc.constantFrom(null, 0, 1250),
     buyerName: name,
     orderedAt: when,
     lines,
@@ -66,6 +72,12 @@ const world = fc
       kept.push(keptShape(receipts[i], orders[orders.length - 1 - i], 'matched', 'manual'));
     const spare = receipts[pairsToMake];
     if (unmatchOne && spare) kept.push(keptShape(spare, null, 'unmatched', 'manual'));
+    // The seller added orders[0] to the first manual pair by hand (pairs take orders from the end).
+    if (pairsToMake > 0 && orders.length > pairsToMake + 1)
+      kept[0] = {
+        ...kept[0],
+        attached: [{ order: { shopId: orders[0].shopId, id: orders[0].orderId }, reason: 'manual' }],
+      };
     return { receipts, orders, kept };
   });
 
@@ -78,7 +90,9 @@ function keptShape(
   return {
     receipt: { shopId: receipt.shopId, id: receipt.receiptId },
     order: order ? { shopId: order.shopId, id: order.orderId } : null,
+    attached: [],
     status,
+    notNeededReason: null,
     method,
     confidence: order ? 1 : null,
     orderDate: null,
@@ -121,7 +135,11 @@ describe('matching properties (item 34)', () => {
       fc.property(world, (w) => {
         const records = run(w);
         const receiptKeys = records.flatMap((record) => (record.receipt ? [sideKey(record.receipt)] : []));
-        const orderKeys = records.flatMap((record) => (record.order ? [sideKey(record.order)] : []));
+        // Primary or attached: a Printify order is never on two receipts, and never on none.
+        const orderKeys = records.flatMap((record) => [
+          ...(record.order ? [sideKey(record.order)] : []),
+          ...record.attached.map((extra) => sideKey(extra.order)),
+        ]);
         expect([...receiptKeys].sort()).toEqual(
           w.receipts.map((r) => sideKey({ shopId: r.shopId, id: r.receiptId })).sort(),
         );
@@ -144,6 +162,10 @@ describe('matching properties (item 34)', () => {
               method: 'manual',
             }),
           );
+          // Orders the seller added by hand stay on the record.
+          const record = records.find((r) => r.receipt && kept.receipt && sideKey(r.receipt) === sideKey(kept.receipt));
+          for (const extra of kept.attached) expect(record?.attached).toContainEqual(extra);
+          if (kept.attached.length > 0) expect(record?.order).toEqual(kept.order);
         }
       }),
       params,
@@ -182,6 +204,12 @@ describe('matching properties (item 34)', () => {
           if (paired && record.status !== 'matched')
             expect(record).toMatchObject({ status: 'pending', method: 'fuzzy' });
           if (!paired && record.status === 'pending') expect(record.receipt).not.toBeNull();
+          expect(record.notNeededReason !== null).toBe(record.status === 'not_needed');
+          if (record.status === 'not_needed') expect(paired).toBe(false);
+          // Attached orders hang on a primary Printify order, and are listed in side order.
+          if (record.attached.length > 0) expect(record.order).not.toBeNull();
+          const keys = record.attached.map((extra) => sideKey(extra.order));
+          expect(keys).toEqual([...keys].sort());
         }
       }),
       params,

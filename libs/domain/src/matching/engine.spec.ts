@@ -60,14 +60,13 @@ describe('matchOrders: the exact pass', () => {
     expect(pairs(records)).toEqual([['1001', 'a', 'matched', 'exact', 1]]);
   });
 
-  it('gives the receipt to the original, not its reprint, and leaves the reprint alone', () => {
+  // Issue 17: the reprint's cost belongs to the receipt, so it is attached, no longer left alone.
+  it('gives the receipt to the original, not its reprint, and attaches the reprint to it', () => {
     const original = order('b', { shopOrderId: '1001', orderedAt: at('2026-05-02T00:00:00Z') });
     const reprint = order('a', { shopOrderId: '1001', isReprint: true, orderedAt: at('2026-05-01T00:00:00Z') });
     const records = matchOrders({ receipts: [receipt('1001')], orders: [reprint, original], kept: [], now: NOW });
-    expect(pairs(records)).toEqual([
-      ['1001', 'b', 'matched', 'exact', 1],
-      [null, 'a', 'unmatched', null, null],
-    ]);
+    expect(pairs(records)).toEqual([['1001', 'b', 'matched', 'exact', 1]]);
+    expect(records[0].attached).toEqual([{ order: { shopId: 'pfy-1', id: 'a' }, reason: 'reprint' }]);
   });
 
   it('never fuzzy-matches an order that names a receipt we have to another receipt', () => {
@@ -81,7 +80,17 @@ describe('matchOrders: the exact pass', () => {
     const records = matchOrders({
       receipts: [receipt('1001'), receipt('1002')],
       orders: [order('a', { shopOrderId: '1001' }), order('z', { buyerName: 'Other', lines: [] })],
-      kept: [{ ...manual, orderDate: null, customerName: null, productTitle: null, productSku: null }],
+      kept: [
+        {
+          ...manual,
+          attached: [],
+          notNeededReason: null,
+          orderDate: null,
+          customerName: null,
+          productTitle: null,
+          productSku: null,
+        },
+      ],
       now: NOW,
     });
     expect(pairs(records)).toEqual([
@@ -202,6 +211,8 @@ describe('matchOrders: what is left alone', () => {
       status: 'matched',
       method: 'manual',
       confidence: 1,
+      attached: [],
+      notNeededReason: null,
       orderDate: null,
       customerName: null,
       productTitle: null,
@@ -231,6 +242,8 @@ describe('matchOrders: what is left alone', () => {
       status: 'matched',
       method: 'manual',
       confidence: 1,
+      attached: [],
+      notNeededReason: null,
       orderDate: null,
       customerName: null,
       productTitle: null,
@@ -253,6 +266,8 @@ describe('planRecordChanges', () => {
     status,
     method: r && o ? 'fuzzy' : null,
     confidence: r && o ? 0.9 : null,
+    attached: [],
+    notNeededReason: null,
     orderDate: null,
     customerName: null,
     productTitle: null,
@@ -267,7 +282,7 @@ describe('planRecordChanges', () => {
     const changes = planRecordChanges(existing, [shape('1', 'a', 'matched')]);
     expect(changes).toEqual({
       inserts: [],
-      updates: [{ id: 'rec-r', record: shape('1', 'a', 'matched'), orderSideChanges: true }],
+      updates: [{ id: 'rec-r', record: shape('1', 'a', 'matched'), orderSideChanges: true, attachedChanges: false }],
       deletes: ['rec-o'],
     });
   });
@@ -279,7 +294,7 @@ describe('planRecordChanges', () => {
     );
     expect(changes).toEqual({
       inserts: [],
-      updates: [{ id: 'rec-o', record: shape('1', 'a', 'matched'), orderSideChanges: false }],
+      updates: [{ id: 'rec-o', record: shape('1', 'a', 'matched'), orderSideChanges: false, attachedChanges: false }],
       deletes: [],
     });
   });
@@ -291,7 +306,7 @@ describe('planRecordChanges', () => {
     );
     expect(changes).toEqual({
       inserts: [shape(null, 'a')],
-      updates: [{ id: 'rec-1', record: shape('1', null), orderSideChanges: true }],
+      updates: [{ id: 'rec-1', record: shape('1', null), orderSideChanges: true, attachedChanges: false }],
       deletes: [],
     });
   });

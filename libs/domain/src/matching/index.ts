@@ -6,3 +6,5 @@ export * from './engine';
 export * from './plan';
 export * from './candidates';
 export * from './side-order';
+export * from './order-kinds';
+export * from './manual-match';

@@ -8,6 +8,11 @@ export interface RecordUpdate {
   readonly record: OrderRecordShape;
   /** The order side changes: the writer frees it first, so two records can swap orders under the unique index. */
   readonly orderSideChanges: boolean;
+  /**
+   * Its set of attached Printify orders changes: the writer rewrites them (freeing them before any
+   * record takes them), and the record's stored figures no longer describe it.
+   */
+  readonly attachedChanges: boolean;
 }
 
 export interface RecordChanges {
@@ -49,7 +54,12 @@ export function planRecordChanges(
     }
     claimed.add(current.id);
     if (sameShape(current, record)) continue;
-    updates.push({ id: current.id, record, orderSideChanges: !sameSide(current.order, record.order) });
+    updates.push({
+      id: current.id,
+      record,
+      orderSideChanges: !sameSide(current.order, record.order),
+      attachedChanges: !sameAttached(current.attached, record.attached),
+    });
   }
   const deletes = existing
     .filter((record) => !claimed.has(record.id))
@@ -67,7 +77,9 @@ export function sameShape(a: OrderRecordShape, b: OrderRecordShape): boolean {
   return (
     sameSide(a.receipt, b.receipt) &&
     sameSide(a.order, b.order) &&
+    sameAttached(a.attached, b.attached) &&
     a.status === b.status &&
+    a.notNeededReason === b.notNeededReason &&
     a.method === b.method &&
     (a.confidence === null
       ? b.confidence === null
@@ -77,6 +89,11 @@ export function sameShape(a: OrderRecordShape, b: OrderRecordShape): boolean {
     a.productTitle === b.productTitle &&
     a.productSku === b.productSku
   );
+}
+
+/** The same attached orders with the same reasons, in the same (side) order. */
+export function sameAttached(a: OrderRecordShape['attached'], b: OrderRecordShape['attached']): boolean {
+  return a.length === b.length && a.every((x, i) => x.reason === b[i].reason && sameSide(x.order, b[i].order));
 }
 
 function sameSide(a: OrderRecordShape['receipt'], b: OrderRecordShape['receipt']): boolean {

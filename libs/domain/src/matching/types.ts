@@ -4,8 +4,36 @@
  * appears here (the caller scopes every input).
  */
 
-export const MATCH_STATUSES = ['matched', 'pending', 'unmatched'] as const;
+/**
+ * The one list of record statuses (the migrations' CHECKs, the entities, the API and the web
+ * app read it from here). not_needed: an order that needs no match (see NOT_NEEDED_REASONS);
+ * it is not counted as unmatched.
+ */
+export const MATCH_STATUSES = ['matched', 'pending', 'unmatched', 'not_needed'] as const;
 export type MatchStatus = (typeof MATCH_STATUSES)[number];
+
+/**
+ * Why a lone order needs no match (issue 17): digital, every line of the receipt is digital
+ * (nothing to fulfil); printify_sample / printify_manual, a Printify sample or manual order
+ * naming no marketplace order (a Printify-only cost); canceled_empty, a canceled Printify order
+ * with no cost and no receipt.
+ */
+export const NOT_NEEDED_REASONS = ['digital', 'printify_sample', 'printify_manual', 'canceled_empty'] as const;
+export type NotNeededReason = (typeof NOT_NEEDED_REASONS)[number];
+
+/**
+ * Why a Printify order beyond the record's primary one is on the receipt: a reprint of an order
+ * on it (metadata.reprinted_order_ids), a split (it names the same receipt as the primary), or
+ * the seller added it by hand.
+ */
+export const ATTACHMENT_REASONS = ['reprint', 'split', 'manual'] as const;
+export type AttachmentReason = (typeof ATTACHMENT_REASONS)[number];
+
+/** One of a record's additional Printify orders. */
+export interface AttachedOrder {
+  readonly order: SideRef;
+  readonly reason: AttachmentReason;
+}
 
 /** exact: the Printify order names the receipt; fuzzy: scored; manual: the user's decision. */
 export const MATCH_METHODS = ['exact', 'fuzzy', 'manual'] as const;
@@ -29,6 +57,8 @@ export interface ReceiptToMatch {
   readonly buyerName: string | null;
   readonly orderedAt: Date;
   readonly lines: readonly MatchLine[];
+  /** Every line is_digital (and there is one): nothing for Printify to fulfil. Absent: false. */
+  readonly allDigital?: boolean;
 }
 
 export interface PrintifyOrderToMatch {
@@ -39,6 +69,14 @@ export interface PrintifyOrderToMatch {
   /** metadata.shop_order_label: the same id as a display string. */
   readonly shopOrderLabel: string | null;
   readonly isReprint: boolean;
+  /** metadata.reprinted_order_ids: the Printify order(s) this one reprints, ids as strings. Absent: none. */
+  readonly reprintedOrderIds?: readonly string[];
+  /** metadata.order_type, lower case (external, manual, sample, api…). Absent: unknown. */
+  readonly orderType?: string | null;
+  /** Printify's status is canceled. Absent: false. */
+  readonly canceled?: boolean;
+  /** The order's total cost in minor units (lines, shipping, tax). Absent: unknown (not 0). */
+  readonly costMinor?: number | null;
   readonly buyerName: string | null;
   readonly orderedAt: Date;
   readonly lines: readonly MatchLine[];
@@ -50,8 +88,13 @@ export interface PrintifyOrderToMatch {
  */
 export interface OrderRecordShape {
   readonly receipt: SideRef | null;
+  /** The primary Printify order (the spec's `printify` sub-record). */
   readonly order: SideRef | null;
+  /** The receipt's other Printify orders (reprints, splits, added by hand), in side order. */
+  readonly attached: readonly AttachedOrder[];
   readonly status: MatchStatus;
+  /** Set exactly when status is not_needed. */
+  readonly notNeededReason: NotNeededReason | null;
   readonly method: MatchMethod | null;
   /** 0–1 with four decimals; 1 for exact and manual matches, null when nothing is paired. */
   readonly confidence: number | null;

@@ -7,3 +7,4 @@ export * from './revenue';
 export * from './order-figures';
 export * from './rate-table-converter';
 export * from './figure-line-labels';
+export * from './printify-costs';

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import {
   createDataSource,
   FxRatesRepository,
-  OrderEditsRepository,
+  OrderEditsService,
   OrderViewsRepository,
   prepareDatabase,
   type DashboardSums,
@@ -190,7 +190,7 @@ async function recordIds(userId: string): Promise<string[]> {
 
 it('dashboard totals from rollups equal the sum of the rows, to the cent, in every currency and range, after any sequence of changes', async () => {
   const views = new OrderViewsRepository(dataSource);
-  const edits = new OrderEditsRepository(dataSource);
+  const edits = new OrderEditsService(dataSource);
   const fxRates = new FxRatesRepository(dataSource);
   let run = 0;
   await fc.assert(

@@ -1,21 +1,47 @@
 import { Badge } from '@chakra-ui/react';
-import type { OrderRowView, OrderSource } from '@pod/contracts';
+import type { NotNeededReason, OrderRowView, OrderSource } from '@pod/contracts';
 
 /**
  * Match Status (spec §2, Orders): matched by the exact rule reads "Auto", any other match
- * "Manual", unmatched "Unmatched"; a pending pair reads "Pending" (Part 2 lets the status show).
+ * "Manual", unmatched "Unmatched"; a pending pair reads "Pending" (Part 2 lets the status show);
+ * an order that needs no match says why (issue 17).
  */
 export function matchStatusLabel(
   order: Pick<OrderRowView, 'status' | 'matchMethod'>,
-): 'Auto' | 'Manual' | 'Pending' | 'Unmatched' {
+): 'Auto' | 'Manual' | 'Pending' | 'Unmatched' | 'No match needed' {
   if (order.status === 'matched') return order.matchMethod === 'exact' ? 'Auto' : 'Manual';
+  if (order.status === 'not_needed') return 'No match needed';
   return order.status === 'pending' ? 'Pending' : 'Unmatched';
 }
 
-const MATCH_PALETTE = { Auto: 'green', Manual: 'blue', Pending: 'orange', Unmatched: 'gray' } as const;
+/** Why an order needs no match, as the seller reads it. */
+export const NOT_NEEDED_LABEL: Record<NotNeededReason, string> = {
+  digital: 'Digital — no fulfilment',
+  printify_sample: 'Printify sample',
+  printify_manual: 'Printify-only order',
+  canceled_empty: 'Canceled — no cost',
+};
 
-export function MatchStatusBadge({ order }: { order: Pick<OrderRowView, 'status' | 'matchMethod'> }) {
+const MATCH_PALETTE = {
+  Auto: 'green',
+  Manual: 'blue',
+  Pending: 'orange',
+  Unmatched: 'gray',
+  'No match needed': 'cyan',
+} as const;
+
+export function MatchStatusBadge({
+  order,
+}: {
+  order: Pick<OrderRowView, 'status' | 'matchMethod'> & Partial<Pick<OrderRowView, 'notNeededReason'>>;
+}) {
   const label = matchStatusLabel(order);
+  if (order.status === 'not_needed' && order.notNeededReason)
+    return (
+      <Badge colorPalette="cyan" variant="subtle" size="sm" whiteSpace="nowrap">
+        {NOT_NEEDED_LABEL[order.notNeededReason]}
+      </Badge>
+    );
   return (
     <Badge colorPalette={MATCH_PALETTE[label]} variant="subtle" size="sm">
       {label}
@@ -23,8 +49,13 @@ export function MatchStatusBadge({ order }: { order: Pick<OrderRowView, 'status'
   );
 }
 
-const STATUS_LABEL = { matched: 'Matched', pending: 'Pending', unmatched: 'Unmatched' } as const;
-const STATUS_PALETTE = { matched: 'green', pending: 'orange', unmatched: 'gray' } as const;
+const STATUS_LABEL = {
+  matched: 'Matched',
+  pending: 'Pending',
+  unmatched: 'Unmatched',
+  not_needed: 'No match needed',
+} as const;
+const STATUS_PALETTE = { matched: 'green', pending: 'orange', unmatched: 'gray', not_needed: 'cyan' } as const;
 
 /** The order's status as the Order Matching and Dashboard tables name it. */
 export function StatusBadge({ status }: { status: OrderRowView['status'] }) {

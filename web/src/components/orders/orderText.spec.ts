@@ -1,6 +1,6 @@
 /// <reference types="jest" />
 import { ApiError } from '../../hooks/api/client';
-import { changeErrorText, loadErrorText } from './orderText';
+import { changeErrorText, extraPrintifyText, loadErrorText } from './orderText';
 
 const apiError = (status: number, code: string, message: string) =>
   new ApiError(status, '', JSON.stringify({ statusCode: status, code, message }));
@@ -28,5 +28,18 @@ describe('order change errors the seller sees', () => {
     expect(loadErrorText(apiError(503, 'service_busy', 'x'))).toBe(
       'Service busy, retrying: the orders load as soon as it answers.',
     );
+  });
+});
+
+describe('extraPrintifyText (issue 17)', () => {
+  const extra = (...reasons: ('reprint' | 'split' | 'manual')[]) => ({
+    extraPrintifyOrders: reasons.map((reason, i) => ({ printifyOrderId: `p${i}`, reason })),
+  });
+
+  it('says how many more Printify orders the receipt has, by why', () => {
+    expect(extraPrintifyText(extra())).toBeNull();
+    expect(extraPrintifyText(extra('reprint'))).toBe('+1 reprint');
+    expect(extraPrintifyText(extra('split', 'manual', 'split'))).toBe('+2 split orders, +1 added');
+    expect(extraPrintifyText(extra('manual', 'reprint', 'reprint'))).toBe('+2 reprints, +1 added');
   });
 });

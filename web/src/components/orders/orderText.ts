@@ -1,4 +1,5 @@
 // Texts of the order screens that the spec fixes (§2, §8) or that tests name.
+import type { AttachmentReason, OrderRowView } from '@pod/contracts';
 import { hasErrorCode, SERVICE_BUSY_TEXT } from '../../hooks/api/client';
 
 export const ORDER_MSG = {
@@ -55,4 +56,27 @@ export function changeErrorText(error: unknown, fallback: string): string {
   )
     return error.serverMessage ?? fallback;
   return fallback;
+}
+
+const EXTRA_WORD: Record<AttachmentReason, [string, string]> = {
+  reprint: ['reprint', 'reprints'],
+  split: ['split order', 'split orders'],
+  manual: ['added', 'added'],
+};
+
+/**
+ * How many more Printify orders the receipt has, by why (issue 17): "+1 reprint",
+ * "+2 split orders, +1 added"; null when it has only its own.
+ */
+export function extraPrintifyText(order: Pick<OrderRowView, 'extraPrintifyOrders'>): string | null {
+  const counts = new Map<AttachmentReason, number>();
+  for (const extra of order.extraPrintifyOrders ?? []) counts.set(extra.reason, (counts.get(extra.reason) ?? 0) + 1);
+  if (counts.size === 0) return null;
+  return (['reprint', 'split', 'manual'] as const)
+    .filter((reason) => counts.has(reason))
+    .map((reason) => {
+      const n = counts.get(reason) ?? 0;
+      return `+${n} ${EXTRA_WORD[reason][n === 1 ? 0 : 1]}`;
+    })
+    .join(', ');
 }

@@ -30,6 +30,13 @@ export function matchOrderManually(id: string, withOrderId: string) {
   return changeOrders(apiRequest<OrderChangeResponse>('POST', API.orderAction(id, 'match'), body));
 }
 
+/** POST /api/orders/:id/remove-printify-order {printifyOrderId}: take one Printify order off the receipt (issue 17). */
+export function removePrintifyOrder(id: string, printifyOrderId: string) {
+  return changeOrders(
+    apiRequest<OrderChangeResponse>('POST', API.orderAction(id, 'remove-printify-order'), { printifyOrderId }),
+  );
+}
+
 export function unmatchOrder(id: string) {
   return changeOrders(apiRequest<OrderChangeResponse>('POST', API.orderAction(id, 'unmatch')));
 }

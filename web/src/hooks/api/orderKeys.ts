@@ -9,7 +9,7 @@ export const ORDER_API = {
   matchingOrders: '/api/matching/orders',
   order: (id: string) => `/api/orders/${encodeURIComponent(id)}`,
   orderCandidates: (id: string) => `/api/orders/${encodeURIComponent(id)}/candidates`,
-  orderAction: (id: string, action: 'match' | 'unmatch' | 'archive' | 'restore') =>
+  orderAction: (id: string, action: 'match' | 'unmatch' | 'archive' | 'restore' | 'remove-printify-order') =>
     `/api/orders/${encodeURIComponent(id)}/${action}`,
 } as const;
 

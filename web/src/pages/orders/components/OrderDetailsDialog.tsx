@@ -16,12 +16,14 @@ import type { EtsySideView, MoneyView, PrintifySideView } from '@pod/contracts';
 import { formatMoney, formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { LoadError } from '../../../components/orders/LoadError';
+import { ManualMatchDialog } from '../../../components/orders/ManualMatchDialog';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { changeErrorText, ORDER_MSG } from '../../../components/orders/orderText';
 import { toaster } from '../../../components/ui/toaster';
 import { unmatchOrder } from '../../../hooks/api/orderActions';
 import { useOrderDetails } from '../../../hooks/api/useOrders';
 import { useDisplayCurrency } from '../../../hooks/useDisplayCurrency';
+import { PrintifyOrdersOnReceipt } from './PrintifyOrdersOnReceipt';
 import { ProfitSummary } from './ProfitSummary';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -90,12 +92,20 @@ function EtsyColumn({ etsy }: { etsy: EtsySideView | null }) {
   );
 }
 
-function PrintifyColumn({ printify }: { printify: PrintifySideView | null }) {
+/**
+ * The receipt's Printify side. With several Printify orders (issue 17) its costs are theirs
+ * together, as the Profit Summary counts them; the list below the columns has each one's.
+ */
+function PrintifyColumn({ printify, orderCount }: { printify: PrintifySideView | null; orderCount: number }) {
+  const several = orderCount > 1;
   return (
-    <Side title="Printify order" missing={printify ? null : 'No matching Printify order found'}>
+    <Side
+      title={several ? `Printify orders (${orderCount}, together)` : 'Printify order'}
+      missing={printify ? null : 'No matching Printify order found'}
+    >
       {printify && (
         <>
-          <Field label="Order ID">{printify.orderId}</Field>
+          <Field label={several ? 'Original order ID' : 'Order ID'}>{printify.orderId}</Field>
           {printify.externalId && <Field label="External ID">{printify.externalId}</Field>}
           <Field label="Status">{printify.status}</Field>
           <Field label="Production cost">
@@ -141,6 +151,7 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
   const currency = useDisplayCurrency();
   const { details, error, isLoading, reload } = useOrderDetails(orderId, currency);
   const [unmatching, setUnmatching] = useState(false);
+  const [adding, setAdding] = useState(false);
   const order = details?.order;
 
   const unmatch = async () => {
@@ -189,8 +200,15 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
                 <Stack gap="4">
                   <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
                     <EtsyColumn etsy={details.etsy} />
-                    <PrintifyColumn printify={details.printify} />
+                    <PrintifyColumn printify={details.printify} orderCount={details.printifyOrders?.length ?? 0} />
                   </SimpleGrid>
+                  {(details.printifyOrders?.length ?? 0) > 1 && (
+                    <PrintifyOrdersOnReceipt
+                      recordId={order.id}
+                      orders={details.printifyOrders}
+                      onChanged={() => void reload()}
+                    />
+                  )}
                   {order.status === 'matched' && details.profit && (
                     <ProfitSummary profit={details.profit} order={order} />
                   )}
@@ -198,6 +216,11 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
               )}
             </Dialog.Body>
             <Dialog.Footer>
+              {order?.etsyReceiptId && order.printifyOrderId && !order.archived && (
+                <Button variant="outline" onClick={() => setAdding(true)} disabled={unmatching}>
+                  Add Printify order
+                </Button>
+              )}
               {order?.status === 'matched' && (
                 <Button
                   variant="outline"
@@ -219,6 +242,14 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
           </Dialog.Content>
         </Dialog.Positioner>
       </Portal>
+      {/* A replacement or another order for this receipt (issue 17): the Manual Order Matching dialog offers lone Printify orders. */}
+      <ManualMatchDialog
+        order={adding && order ? order : null}
+        onClose={() => {
+          setAdding(false);
+          void reload();
+        }}
+      />
     </Dialog.Root>
   );
 }

@@ -6,7 +6,7 @@ import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { OrderCard } from '../../../components/orders/OrderCard';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
-import { ORDER_MSG } from '../../../components/orders/orderText';
+import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
 
 interface OrdersCardListProps {
   orders: OrderRowView[];
@@ -51,6 +51,11 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
                 </Text>
                 <Text fontSize="xs" color="fg.muted" truncate>
                   Printify {order.printifyOrderId ?? '-'}
+                  {extraPrintifyText(order) && (
+                    <Text as="span" color="purple.fg" data-testid="extra-printify">
+                      {` · ${extraPrintifyText(order)}`}
+                    </Text>
+                  )}
                 </Text>
               </>
             }

@@ -13,6 +13,7 @@ export const STATUS_OPTIONS: ReadonlyArray<{ value: OrdersStatusFilter; label: s
   { value: 'matched', label: 'Matched' },
   { value: 'pending', label: 'Pending' },
   { value: 'unmatched', label: 'Unmatched' },
+  { value: 'not_needed', label: 'No match needed' },
 ];
 export const DATE_OPTIONS: ReadonlyArray<{ value: OrdersDays; label: string }> = [
   { value: undefined, label: 'All Time' },

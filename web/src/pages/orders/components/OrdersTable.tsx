@@ -4,7 +4,7 @@ import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
-import { ORDER_MSG } from '../../../components/orders/orderText';
+import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
 import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
 
 interface OrdersTableProps {
@@ -65,6 +65,7 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                     ) : (
                       dash
                     )}
+                    <ExtraPrintify order={order} />
                   </Box>
                 </Table.Cell>
                 <Table.Cell fontFamily="mono" fontSize="xs" hideBelow="xl">
@@ -75,6 +76,7 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                   ) : (
                     dash
                   )}
+                  <ExtraPrintify order={order} />
                 </Table.Cell>
                 {/*
                   Width 100% with max-width 0: the product takes what the other columns leave (never under
@@ -162,5 +164,16 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
         </Table.Body>
       </Table.Root>
     </Table.ScrollArea>
+  );
+}
+
+/** "+1 reprint" under the Printify id when the receipt has more Printify orders (issue 17). */
+function ExtraPrintify({ order }: { order: OrderRowView }) {
+  const text = extraPrintifyText(order);
+  if (!text) return null;
+  return (
+    <Text fontFamily="body" fontSize="xs" color="purple.fg" whiteSpace="nowrap" data-testid="extra-printify">
+      {text}
+    </Text>
   );
 }
