@@ -15,6 +15,7 @@ import { DashboardRollups1765300000000 } from './1765300000000-dashboard-rollups
 import { RlsEveryTable1765400000000 } from './1765400000000-rls-every-table';
 import { OrderSearchAndCounts1765520000000 } from './1765520000000-order-search-and-counts';
 import { ShopCostsAndPayouts1765620000000 } from './1765620000000-shop-costs-and-payouts';
+import { PayoutWindows1765640000000 } from './1765640000000-payout-windows';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const ALL_MIGRATIONS = [
   RlsEveryTable1765400000000,
   OrderSearchAndCounts1765520000000,
   ShopCostsAndPayouts1765620000000,
+  PayoutWindows1765640000000,
 ];

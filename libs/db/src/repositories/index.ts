@@ -34,6 +34,7 @@ export * from './order-records.repository';
 export * from './printify-orders.repository';
 export * from './profit-inputs.repository';
 export * from './payouts.repository';
+export { payoutRowOf } from './payouts-sql';
 export * from './sessions.repository';
 export * from './shop-costs.repository';
 export * from './sync-cursors.repository';
