@@ -64,7 +64,8 @@ export const IS_DEPOSIT = (alias: string) => `lower(${alias}.ledger_type) = 'dis
  * too, as the anchor: its balance is the window's opening and the first covered entry is
  * checked against it. `covered` is false for the anchor and for the deposit closing the window
  * (`closing`). `opening` is, without an anchor, the first
- * entry's balance − its amount.
+ * entry's balance − its amount. OFFSET 0 keeps the window a subquery run per bound (the planner
+ * would otherwise hash-join the bounds with a scan of the user's whole ledger).
  */
 export const WINDOWED_SQL = `
   windowed AS (
@@ -76,13 +77,16 @@ export const WINDOWED_SQL = `
       coalesce(w.key <> b.from_key, true) AND coalesce(w.key <> b.to_key, true) AS covered
     FROM bounds b CROSS JOIN LATERAL (
       SELECT e.entry_id, e.ledger_type, e.currency, e.amount_minor, e.entry_created_at, e.receipt_id,
-        parent.ledger_type AS parent_ledger_type, ${payloadBigint('e', 'balance')} AS balance,
+        CASE WHEN e.parent_entry_id IS NOT NULL THEN (
+          SELECT parent.ledger_type FROM etsy_ledger_entry parent
+          WHERE parent.user_id = $1 AND parent.shop_id = e.shop_id AND parent.entry_id = e.parent_entry_id) END AS parent_ledger_type,
+        ${payloadBigint('e', 'balance')} AS balance,
         ${payloadBigint('e', 'sequence_number')} AS seq, ${IS_DEPOSIT('e')} AS is_deposit, ${ledgerKey('e')} AS key
       FROM etsy_ledger_entry e
-      LEFT JOIN etsy_ledger_entry parent ON parent.user_id = e.user_id AND parent.shop_id = e.shop_id AND parent.entry_id = e.parent_entry_id
       WHERE e.user_id = $1 AND e.shop_id = b.shop_id
         AND e.entry_created_at >= coalesce(b.from_at, '-infinity') AND e.entry_created_at <= coalesce(b.to_at, 'infinity')
         AND (b.from_key IS NULL OR ${ledgerKey('e')} >= b.from_key) AND (b.to_key IS NULL OR ${ledgerKey('e')} <= b.to_key)
+      OFFSET 0 -- read per window by range, never joined with the whole ledger by hash
     ) w
     WINDOW win AS (PARTITION BY b.window_id ORDER BY w.key ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
   )`;

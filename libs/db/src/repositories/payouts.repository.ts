@@ -37,13 +37,22 @@ export interface UnpaidRow {
 const DEPOSITS_NEWEST_FIRST = (alias: string) =>
   `${alias}.entry_created_at DESC, ${payloadBigint(alias, 'sequence_number')} DESC NULLS LAST, length(${alias}.entry_id) DESC, ${alias}.entry_id DESC, ${alias}.shop_id DESC`;
 
-/** The deposit before a bound's (`d`) in its shop, by etsy_ledger_entry_deposit_idx: the anchor of its window. */
-const PREVIOUS_DEPOSIT_SQL = (before: string | null) => `
+/**
+ * The deposit before a bound's (`d`) in its shop, by etsy_ledger_entry_deposit_idx: the anchor
+ * of its window. Its instant first (the newest before, an index max), then among that instant's
+ * deposits the last in ledger order: the index alone never sorts more than one instant.
+ */
+const PREVIOUS_DEPOSIT_SQL = (before: string | null) => {
+  const earlier = (alias: string) =>
+    `${alias}.user_id = $1 AND ${alias}.shop_id = d.shop_id AND ${IS_DEPOSIT(alias)}${
+      before ? ` AND ${alias}.entry_created_at <= d.entry_created_at AND ${ledgerKey(alias)} < ${before}` : ''
+    }`;
+  return `
   LEFT JOIN LATERAL (
     SELECT p.entry_created_at, ${ledgerKey('p')} AS key FROM etsy_ledger_entry p
-    WHERE p.user_id = $1 AND p.shop_id = d.shop_id AND ${IS_DEPOSIT('p')}
-      ${before ? `AND p.entry_created_at <= d.entry_created_at AND ${ledgerKey('p')} < ${before}` : ''}
-    ORDER BY p.entry_created_at DESC, ${ledgerKey('p')} DESC LIMIT 1) prev ON true`;
+    WHERE ${earlier('p')} AND p.entry_created_at = (SELECT max(q.entry_created_at) FROM etsy_ledger_entry q WHERE ${earlier('q')})
+    ORDER BY ${ledgerKey('p')} DESC LIMIT 1) prev ON true`;
+};
 
 /**
  * The Payouts page (docs/adr/0027, amendment of 2026-11-28): the page's deposits are read by
@@ -59,7 +68,7 @@ const PAGE_SQL = `
       ${payloadBigint('d', 'sequence_number')} AS seq, ${ledgerKey('d')} AS key, d.shop_id || ':' || d.entry_id AS window_id
     FROM etsy_ledger_entry d WHERE d.user_id = $1 AND ${IS_DEPOSIT('d')}
     ORDER BY ${DEPOSITS_NEWEST_FIRST('d')} LIMIT $2 OFFSET $3
-  ), bounds AS (
+  ), bounds AS MATERIALIZED (
     SELECT d.shop_id, d.window_id, prev.entry_created_at AS from_at, prev.key AS from_key, d.entry_created_at AS to_at, d.key AS to_key
     FROM deposits d ${PREVIOUS_DEPOSIT_SQL('d.key')}
   ), ${WINDOWED_SQL}
@@ -81,7 +90,7 @@ const UNPAID_SQL = `
     UNION ALL
     SELECT (SELECT e.shop_id FROM etsy_ledger_entry e WHERE e.user_id = $1 AND e.shop_id > s.shop_id ORDER BY e.shop_id LIMIT 1)
     FROM shops s WHERE s.shop_id IS NOT NULL
-  ), bounds AS (
+  ), bounds AS MATERIALIZED (
     SELECT d.shop_id, d.shop_id AS window_id, prev.entry_created_at AS from_at, prev.key AS from_key,
       NULL::timestamptz AS to_at, CASE WHEN false THEN prev.key END AS to_key
     FROM (SELECT shop_id FROM shops WHERE shop_id IS NOT NULL) d ${PREVIOUS_DEPOSIT_SQL(null)}
