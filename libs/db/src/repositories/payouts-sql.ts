@@ -58,9 +58,11 @@ export const ledgerKey = (alias: string) =>
 export const IS_DEPOSIT = (alias: string) => `lower(${alias}.ledger_type) = 'disburse2'`;
 
 /**
- * A window of one shop's ledger per row of `bounds` (shop_id, window_id, from_at/from_key: the
- * deposit before the window, or null from the start; to_at/to_key: its last entry, or null to
- * the end), read by range on etsy_ledger_entry_created_idx. The entry at `from_key` is read
+ * A window of one shop's ledger per row of `bounds` (shop_id, window_id; from_key: the deposit
+ * before the window, or null from the start; to_key: its last entry, or null to the end;
+ * from_at/to_at: their instants, never null: -infinity/infinity), read by range on
+ * etsy_ledger_entry_created_idx. The range compares plain columns: under row-level security a
+ * COALESCE there would keep the range out of the index (it is not known to be leakproof). The entry at `from_key` is read
  * too, as the anchor: its balance is the window's opening and the first covered entry is
  * checked against it. `covered` is false for the anchor and for the deposit closing the window
  * (`closing`). `opening` is, without an anchor, the first
@@ -84,7 +86,7 @@ export const WINDOWED_SQL = `
         ${payloadBigint('e', 'sequence_number')} AS seq, ${IS_DEPOSIT('e')} AS is_deposit, ${ledgerKey('e')} AS key
       FROM etsy_ledger_entry e
       WHERE e.user_id = $1 AND e.shop_id = b.shop_id
-        AND e.entry_created_at >= coalesce(b.from_at, '-infinity') AND e.entry_created_at <= coalesce(b.to_at, 'infinity')
+        AND e.entry_created_at >= b.from_at AND e.entry_created_at <= b.to_at
         AND (b.from_key IS NULL OR ${ledgerKey('e')} >= b.from_key) AND (b.to_key IS NULL OR ${ledgerKey('e')} <= b.to_key)
       OFFSET 0 -- read per window by range, never joined with the whole ledger by hash
     ) w

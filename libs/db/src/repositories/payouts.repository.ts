@@ -69,7 +69,8 @@ const PAGE_SQL = `
     FROM etsy_ledger_entry d WHERE d.user_id = $1 AND ${IS_DEPOSIT('d')}
     ORDER BY ${DEPOSITS_NEWEST_FIRST('d')} LIMIT $2 OFFSET $3
   ), bounds AS MATERIALIZED (
-    SELECT d.shop_id, d.window_id, prev.entry_created_at AS from_at, prev.key AS from_key, d.entry_created_at AS to_at, d.key AS to_key
+    SELECT d.shop_id, d.window_id, coalesce(prev.entry_created_at, '-infinity') AS from_at, prev.key AS from_key,
+      d.entry_created_at AS to_at, d.key AS to_key
     FROM deposits d ${PREVIOUS_DEPOSIT_SQL('d.key')}
   ), ${WINDOWED_SQL}
   SELECT d.shop_id, d.entry_id, d.entry_created_at, d.currency, d.amount_minor::text AS amount_minor, d.balance::text AS balance,
@@ -91,11 +92,12 @@ const UNPAID_SQL = `
     SELECT (SELECT e.shop_id FROM etsy_ledger_entry e WHERE e.user_id = $1 AND e.shop_id > s.shop_id ORDER BY e.shop_id LIMIT 1)
     FROM shops s WHERE s.shop_id IS NOT NULL
   ), bounds AS MATERIALIZED (
-    SELECT d.shop_id, d.shop_id AS window_id, prev.entry_created_at AS from_at, prev.key AS from_key,
-      NULL::timestamptz AS to_at, CASE WHEN false THEN prev.key END AS to_key
+    SELECT d.shop_id, d.shop_id AS window_id, prev.entry_created_at AS deposit_at,
+      coalesce(prev.entry_created_at, '-infinity') AS from_at, prev.key AS from_key,
+      timestamptz 'infinity' AS to_at, CASE WHEN false THEN prev.key END AS to_key
     FROM (SELECT shop_id FROM shops WHERE shop_id IS NOT NULL) d ${PREVIOUS_DEPOSIT_SQL(null)}
   ), ${WINDOWED_SQL}
-  SELECT d.shop_id, d.from_at,
+  SELECT d.shop_id, d.deposit_at,
     (SELECT w.currency FROM windowed w WHERE w.window_id = d.window_id ORDER BY w.position DESC LIMIT 1) AS currency,
     (SELECT w.opening::text FROM windowed w WHERE w.window_id = d.window_id LIMIT 1) AS opening,
     (SELECT w.balance::text FROM windowed w WHERE w.window_id = d.window_id ORDER BY w.position DESC LIMIT 1) AS balance_now,
@@ -122,7 +124,7 @@ export class PayoutsRepository {
     return rows.map((row) => ({
       shopId: String(row.shop_id),
       currency: row.currency === null ? null : (String(row.currency) as CurrencyCode),
-      sinceDepositAt: row.from_at === null ? null : new Date(row.from_at as string).toISOString(),
+      sinceDepositAt: row.deposit_at === null ? null : new Date(row.deposit_at as string).toISOString(),
       openingMinor: nullableInteger(row.opening),
       balanceNowMinor: nullableInteger(row.balance_now),
       sums: sumRowsOf(row.sums),

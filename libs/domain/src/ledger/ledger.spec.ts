@@ -1,7 +1,7 @@
 import { ledgerClass, ledgerMeaning } from '../fees/ledger-types';
 import { money } from '../money';
 import type { ProfitConverter } from '../profit/converter';
-import { reconcilePayout, payoutLineOf } from './payouts';
+import { reconcilePayout, reconcileUnpaid, payoutLineOf } from './payouts';
 import { shopCostDays, type ShopCostEntryInput } from './shop-costs';
 import { newUnclassifiedTypes } from './unclassified-log';
 
@@ -250,5 +250,43 @@ describe('payouts (golden, worked by hand)', () => {
     expect(payoutLineOf(shape('vat_seller_services', false, 'shipping_labels'))).toBe('shop_costs');
     expect(payoutLineOf(shape('vat_seller_services', false, 'transaction'))).toBe('fees');
     expect(payoutLineOf(shape('billing_payment', false))).toBe('transfers');
+  });
+});
+
+describe('money not paid out yet', () => {
+  const sum = (ledgerType: string, entries: number, sumMinor: number) => ({
+    ledgerType,
+    parentLedgerType: null,
+    linkedToOrder: false,
+    entries,
+    sumMinor,
+  });
+
+  it('reconciles when the balance after the last deposit plus every entry since is what the account holds', () => {
+    // 10.00 carried + 20.00 sale − 1.50 Etsy Ads = 28.50, the balance Etsy reports now
+    const result = reconcileUnpaid({
+      openingMinor: 1000,
+      balanceNowMinor: 2850,
+      sums: [sum('PAYMENT_GROSS', 1, 2000), sum('prolist', 1, -150)],
+    });
+    expect(result).toEqual({
+      lines: [
+        { line: 'sales', entries: 1, sumMinor: 2000 },
+        { line: 'shop_costs', entries: 1, sumMinor: -150 },
+      ],
+      ourSumMinor: 2850,
+      differenceMinor: 0,
+    });
+  });
+
+  it('shows an entry we do not hold as the difference, and nothing since the deposit as the opening balance', () => {
+    expect(
+      reconcileUnpaid({ openingMinor: 1000, balanceNowMinor: 2550, sums: [sum('PAYMENT_GROSS', 1, 2000)] }),
+    ).toMatchObject({ ourSumMinor: 3000, differenceMinor: 450 });
+    expect(reconcileUnpaid({ openingMinor: 0, balanceNowMinor: 0, sums: [] })).toEqual({
+      lines: [],
+      ourSumMinor: 0,
+      differenceMinor: 0,
+    });
   });
 });
