@@ -273,8 +273,67 @@ describe('GET /api/payouts', () => {
     for (const query of ['pageSize=0', 'pageSize=51', 'page=0', 'page=1e3']) {
       expect((await get(`/api/payouts?${query}`)).status).toBe(400);
     }
-    expect((await get('/api/payouts', other.cookie)).body).toEqual({ payouts: [], total: 0, page: 1, pageSize: 10 });
+    expect((await get('/api/payouts', other.cookie)).body).toEqual({
+      unpaid: [],
+      payouts: [],
+      total: 0,
+      page: 1,
+      pageSize: 10,
+    });
     const anonymous = await gw.app.inject({ method: 'GET', url: '/api/payouts' });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('shows the money not paid out yet: the entries since the last deposit, reconciled the same way', async () => {
+    const none = (await get('/api/payouts')).body.unpaid;
+    expect(none).toEqual([
+      expect.objectContaining({
+        shopId: SHOP,
+        openingBalance: { minor: 0, currency: 'USD' },
+        lines: [],
+        reconciled: true,
+      }),
+    ]);
+    // After deposit 18 (balance 0.00): Etsy Ads −1.50, then a sale of 20.00 whose Etsy balance is 18.50.
+    const day = new Date(`${goldenDay(NOW)}T10:00:00Z`);
+    await new EtsyOrdersRepository(dataSource).upsertLedgerEntries(
+      seller.userId,
+      SHOP,
+      [
+        [19, 'prolist', -150, -150],
+        [20, 'seller_credit', 2000, 1850],
+      ].map(([seq, type, amount, balance]) => ({
+        entryId: `${9000 + Number(seq)}`,
+        ledgerType: String(type),
+        referenceType: null,
+        referenceId: null,
+        parentEntryId: null,
+        currency: 'USD',
+        amountMinor: Number(amount),
+        entryCreatedAt: new Date(day.getTime() + 8 * DAY_MS + Number(seq) * 60_000),
+        payload: {
+          entry_id: 9000 + Number(seq),
+          sequence_number: seq,
+          amount,
+          balance,
+          ledger_type: type,
+          currency: 'USD',
+        },
+      })),
+    );
+    const [unpaid] = (await get('/api/payouts?page=2&pageSize=1')).body.unpaid;
+    expect(unpaid).toMatchObject({
+      shopId: SHOP,
+      openingBalance: { minor: 0 },
+      ourSum: { minor: 1850 },
+      balanceNow: { minor: 1850 },
+      difference: { minor: 0 },
+      reconciled: true,
+      explanations: [],
+    });
+    expect(unpaid.sinceDeposit).toBe(new Date(day.getTime() + 7 * DAY_MS + 18 * 60_000).toISOString());
+    expect(unpaid.lines.map((line: { line: string; sum: { minor: number } }) => [line.line, line.sum.minor])).toEqual([
+      ['shop_costs', 1850],
+    ]);
   });
 });
