@@ -216,6 +216,9 @@ describe('the Dashboard with shop costs', () => {
     expect(body.otherEtsyCosts.total.minor).toBe(perKind.reduce((a: number, b: number) => a + b, 0));
     expect(Math.abs(body.otherEtsyCosts.total.minor - Math.round(725 / 1.0625))).toBeLessThanOrEqual(3);
     expect(body.otherEtsyCosts.withoutRate).toBe(0);
+    // Every shop cost falls after the only loaded rate day (the order's): all 9 provisional, and said so.
+    expect(body.otherEtsyCosts.provisional).toBe(9);
+    expect((await get('/api/dashboard/metrics?days=90&currency=USD')).body.otherEtsyCosts.provisional).toBe(0);
   });
 });
 

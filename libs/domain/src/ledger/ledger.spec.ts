@@ -180,6 +180,25 @@ describe('a month of shop costs (golden, worked by hand)', () => {
     expect(totals.shipping_labels?.cost).toBe(260);
   });
 
+  it('marks an entry converted at a stand-in day’s rates as provisional: in the cost, and counted', () => {
+    // 2026-06-29 and later not loaded yet: the 28th's rates stand in, as for order figures.
+    const standIn: ProfitConverter = (amount, to, onDate) => ({
+      amount: money(Math.round(amount.amountMinor / 2), to),
+      rate: '0.5',
+      rateDate: onDate > '2026-06-28' ? '2026-06-28' : onDate,
+      ...(onDate > '2026-06-28' ? { provisional: { awaitingRateDate: onDate } } : {}),
+    });
+    const days = shopCostDays(juneLedger(), 'EUR', standIn);
+    const late = days.filter((day) => day.day > '2026-06-28');
+    expect(late.map((day) => [day.day, day.kind, day.costMinor, day.provisional])).toEqual([
+      ['2026-06-29', 'etsy_ads', 75, 1],
+      ['2026-06-30', 'etsy_ads', 75, 1],
+    ]);
+    expect(days.filter((day) => day.day <= '2026-06-28').every((day) => day.provisional === 0)).toBe(true);
+    // Same currency needs no rate: never provisional.
+    expect(shopCostDays(juneLedger(), 'USD', standIn).every((day) => day.provisional === 0)).toBe(true);
+  });
+
   it('a VAT entry whose taxed entry is not stored is VAT, not dropped', () => {
     const orphan = entry('2026-06-02', 'vat_seller_services', -30, { parentEntryId: '999999' });
     expect(totalsByKind(shopCostDays([orphan], 'USD', sameCurrencyOnly))).toEqual({
