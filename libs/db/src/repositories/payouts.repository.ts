@@ -44,13 +44,14 @@ const DEPOSITS_NEWEST_FIRST = (alias: string) =>
  */
 const PREVIOUS_DEPOSIT_SQL = (before: string | null) => {
   const earlier = (alias: string) =>
-    `${alias}.user_id = $1 AND ${alias}.shop_id = d.shop_id AND ${IS_DEPOSIT(alias)}${
+    `${alias}.shop_id = d.shop_id AND ${IS_DEPOSIT(alias)}${
       before ? ` AND ${alias}.entry_created_at <= d.entry_created_at AND ${ledgerKey(alias)} < ${before}` : ''
     }`;
   return `
   LEFT JOIN LATERAL (
     SELECT p.entry_created_at, ${ledgerKey('p')} AS key FROM etsy_ledger_entry p
-    WHERE ${earlier('p')} AND p.entry_created_at = (SELECT max(q.entry_created_at) FROM etsy_ledger_entry q WHERE ${earlier('q')})
+    WHERE p.user_id = $1 AND ${earlier('p')} AND p.entry_created_at = (
+      SELECT max(q.entry_created_at) FROM etsy_ledger_entry q WHERE q.user_id = $1 AND ${earlier('q')})
     ORDER BY ${ledgerKey('p')} DESC LIMIT 1) prev ON true`;
 };
 
