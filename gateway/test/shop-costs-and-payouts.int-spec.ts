@@ -287,6 +287,19 @@ describe('GET /api/payouts', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('shows each deposit in the display currency asked for, at its date’s rate (provisional past the loaded days)', async () => {
+    const inEur = (await get('/api/payouts?currency=EUR')).body.payouts;
+    // 16.91 USD four days after the only loaded rate day, at its 1.0625 USD per EUR: 15.92 EUR, provisional.
+    expect(inEur[1].displayAmount).toEqual({ amount: { minor: 1592, currency: 'EUR' }, provisional: true });
+    expect(inEur[0].displayAmount).toEqual({
+      amount: { minor: Math.round(400 / 1.0625), currency: 'EUR' },
+      provisional: true,
+    });
+    expect((await get('/api/payouts?currency=USD')).body.payouts[0].displayAmount).toBeNull();
+    expect((await get('/api/payouts')).body.payouts[0].displayAmount).toBeNull();
+    expect((await get('/api/payouts?currency=JPY')).status).toBe(400);
+  });
+
   it('shows the money not paid out yet: the entries since the last deposit, reconciled the same way', async () => {
     const none = (await get('/api/payouts')).body.unpaid;
     expect(none).toEqual([

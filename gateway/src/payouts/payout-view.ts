@@ -93,7 +93,8 @@ function lineViews(
     }));
 }
 
-export function payoutView(row: PayoutRow): PayoutView {
+/** A deposit reconciled; its display-currency figure is the service's (it needs rates). */
+export function payoutView(row: PayoutRow): Omit<PayoutView, 'displayAmount'> {
   const view = (minor: number) => ({ minor, currency: row.currency });
   const checkable = row.openingMinor !== null && row.balanceAfterMinor !== null;
   const reconciled = reconcilePayout({

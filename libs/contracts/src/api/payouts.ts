@@ -36,6 +36,12 @@ export interface PayoutView {
   date: string;
   /** What Etsy paid out (positive). */
   amount: MoneyView;
+  /**
+   * The amount in the display currency asked for (`currency=`), at the ECB rate of the deposit's
+   * date (provisional at the latest published day's when that day is not loaded yet); null when
+   * none was asked, it is the payment account's own currency, or no rate converts it yet.
+   */
+  displayAmount: { amount: MoneyView; provisional: boolean } | null;
   /** Etsy's balance after the previous deposit, carried into this one; null when unknown. */
   openingBalance: MoneyView | null;
   lines: PayoutLineView[];

@@ -127,6 +127,13 @@ export function PayoutCard({ payout }: { payout: PayoutView }) {
             </Heading>
             <Text fontSize="sm" color="fg.muted">
               {formatOrderDate(payout.date)}
+              {payout.displayAmount && (
+                <Text as="span" data-testid="payout-display-amount">
+                  {' '}
+                  · ≈ {formatMoney(payout.displayAmount.amount)} at that day’s ECB rate
+                  {payout.displayAmount.provisional ? ' (provisional)' : ''}
+                </Text>
+              )}
             </Text>
           </Stack>
           <Verdict payout={payout} />
