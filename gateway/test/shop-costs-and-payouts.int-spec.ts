@@ -216,6 +216,9 @@ describe('the Dashboard with shop costs', () => {
     expect(body.otherEtsyCosts.total.minor).toBe(perKind.reduce((a: number, b: number) => a + b, 0));
     expect(Math.abs(body.otherEtsyCosts.total.minor - Math.round(725 / 1.0625))).toBeLessThanOrEqual(3);
     expect(body.otherEtsyCosts.withoutRate).toBe(0);
+    // Every shop cost falls after the only loaded rate day (the order's): all 9 provisional, and said so.
+    expect(body.otherEtsyCosts.provisional).toBe(9);
+    expect((await get('/api/dashboard/metrics?days=90&currency=USD')).body.otherEtsyCosts.provisional).toBe(0);
   });
 });
 
@@ -273,8 +276,80 @@ describe('GET /api/payouts', () => {
     for (const query of ['pageSize=0', 'pageSize=51', 'page=0', 'page=1e3']) {
       expect((await get(`/api/payouts?${query}`)).status).toBe(400);
     }
-    expect((await get('/api/payouts', other.cookie)).body).toEqual({ payouts: [], total: 0, page: 1, pageSize: 10 });
+    expect((await get('/api/payouts', other.cookie)).body).toEqual({
+      unpaid: [],
+      payouts: [],
+      total: 0,
+      page: 1,
+      pageSize: 10,
+    });
     const anonymous = await gw.app.inject({ method: 'GET', url: '/api/payouts' });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('shows each deposit in the display currency asked for, at its date’s rate (provisional past the loaded days)', async () => {
+    const inEur = (await get('/api/payouts?currency=EUR')).body.payouts;
+    // 16.91 USD four days after the only loaded rate day, at its 1.0625 USD per EUR: 15.92 EUR, provisional.
+    expect(inEur[1].displayAmount).toEqual({ amount: { minor: 1592, currency: 'EUR' }, provisional: true });
+    expect(inEur[0].displayAmount).toEqual({
+      amount: { minor: Math.round(400 / 1.0625), currency: 'EUR' },
+      provisional: true,
+    });
+    expect((await get('/api/payouts?currency=USD')).body.payouts[0].displayAmount).toBeNull();
+    expect((await get('/api/payouts')).body.payouts[0].displayAmount).toBeNull();
+    expect((await get('/api/payouts?currency=JPY')).status).toBe(400);
+  });
+
+  it('shows the money not paid out yet: the entries since the last deposit, reconciled the same way', async () => {
+    const none = (await get('/api/payouts')).body.unpaid;
+    expect(none).toEqual([
+      expect.objectContaining({
+        shopId: SHOP,
+        openingBalance: { minor: 0, currency: 'USD' },
+        lines: [],
+        reconciled: true,
+      }),
+    ]);
+    // After deposit 18 (balance 0.00): Etsy Ads −1.50, then a sale of 20.00 whose Etsy balance is 18.50.
+    const day = new Date(`${goldenDay(NOW)}T10:00:00Z`);
+    await new EtsyOrdersRepository(dataSource).upsertLedgerEntries(
+      seller.userId,
+      SHOP,
+      [
+        [19, 'prolist', -150, -150],
+        [20, 'seller_credit', 2000, 1850],
+      ].map(([seq, type, amount, balance]) => ({
+        entryId: `${9000 + Number(seq)}`,
+        ledgerType: String(type),
+        referenceType: null,
+        referenceId: null,
+        parentEntryId: null,
+        currency: 'USD',
+        amountMinor: Number(amount),
+        entryCreatedAt: new Date(day.getTime() + 8 * DAY_MS + Number(seq) * 60_000),
+        payload: {
+          entry_id: 9000 + Number(seq),
+          sequence_number: seq,
+          amount,
+          balance,
+          ledger_type: type,
+          currency: 'USD',
+        },
+      })),
+    );
+    const [unpaid] = (await get('/api/payouts?page=2&pageSize=1')).body.unpaid;
+    expect(unpaid).toMatchObject({
+      shopId: SHOP,
+      openingBalance: { minor: 0 },
+      ourSum: { minor: 1850 },
+      balanceNow: { minor: 1850 },
+      difference: { minor: 0 },
+      reconciled: true,
+      explanations: [],
+    });
+    expect(unpaid.sinceDeposit).toBe(new Date(day.getTime() + 7 * DAY_MS + 18 * 60_000).toISOString());
+    expect(unpaid.lines.map((line: { line: string; sum: { minor: number } }) => [line.line, line.sum.minor])).toEqual([
+      ['shop_costs', 1850],
+    ]);
   });
 });

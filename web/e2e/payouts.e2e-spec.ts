@@ -99,6 +99,27 @@ describe('Payouts', () => {
     await page.screenshot({ path: `${SCREENSHOT_DIR}/payouts-top-1280.png` });
   });
 
+  it('shows above the deposits what is not paid out yet, per shop, reconciled as the API says', async () => {
+    const page = await open('/payouts');
+    const api = await apiGet<PayoutsPageResponse>(page, '/api/payouts?page=1&pageSize=10');
+    expect(api.unpaid.length).toBeGreaterThan(0);
+    for (const shop of api.unpaid) expect(shop.difference).toEqual({ minor: 0, currency: shop.balanceNow?.currency });
+    const cards = page.getByTestId('unpaid-card');
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(api.unpaid.length);
+    const [first] = api.unpaid;
+    await expectText(cards.first().getByRole('heading', { level: 2 }), `Not yet paid out: ${money(first.balanceNow)}`);
+    await expectText(cards.first().getByTestId('unpaid-verdict'), `Reconciled: difference ${money(first.difference)}`);
+    // above the deposits: the first card of the page is a shop's money not paid out yet
+    await expectText(
+      page
+        .locator('[data-testid="unpaid-card"], [data-testid="payout-card"]')
+        .first()
+        .getByRole('heading', { level: 2 }),
+      `Not yet paid out: ${money(first.balanceNow)}`,
+    );
+  });
+
   it('on a phone: cards, no sideways scroll of the page', async () => {
     const page = await open('/payouts', 'mobile');
     await page.getByTestId('payout-card').first().waitFor();

@@ -20,6 +20,7 @@ export function shopCostFigures(sums: DashboardSums, currency: DisplayCurrencyCo
       entries: cost.entries,
     })),
     withoutRate: etsyKinds.reduce((total, cost) => total + cost.withoutRate, 0),
+    provisional: etsyKinds.reduce((total, cost) => total + cost.provisional, 0),
     source:
       'Etsy ledger entries no order carries, each converted at its own date’s ECB rate (whole days of the range).',
   };
@@ -35,6 +36,7 @@ export function shopCostFigures(sums: DashboardSums, currency: DisplayCurrencyCo
     total: money(sums.printifyOnly.sample + sums.printifyOnly.manual + sums.printifyOnly.unattached),
     byKind: printifyKinds,
     withoutRate: 0,
+    provisional: 0,
     source: 'Printify orders with no Etsy receipt (samples, manual orders, orders attached to none), at their cost.',
   };
   return {

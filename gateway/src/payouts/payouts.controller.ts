@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import type { PayoutsPageResponse } from '@pod/contracts';
+import type { DisplayCurrencyCode } from '@pod/domain';
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
 import { PayoutsQueryDto } from './dto/payouts-query.dto';
 import { PayoutsService } from './payouts.service';
@@ -11,6 +12,11 @@ export class PayoutsController {
 
   @Get()
   page(@CurrentUser() user: SignedInUser, @Query() query: PayoutsQueryDto): Promise<PayoutsPageResponse> {
-    return this.payouts.page(user.id, Number(query.page ?? 1), Number(query.pageSize ?? 10));
+    return this.payouts.page(
+      user.id,
+      Number(query.page ?? 1),
+      Number(query.pageSize ?? 10),
+      (query.currency as DisplayCurrencyCode | undefined) ?? null,
+    );
   }
 }

@@ -460,7 +460,15 @@ describe('row-level security on every tenant table', () => {
       );
       await refreshDashboardRollup(database.url, userId);
       await new ShopCostsRepository(app).replace(userId, [
-        { day: '2026-06-01', kind: 'etsy_ads', currency: 'USD', costMinor: 150, entries: 1, withoutRate: 0 },
+        {
+          day: '2026-06-01',
+          kind: 'etsy_ads',
+          currency: 'USD',
+          costMinor: 150,
+          entries: 1,
+          withoutRate: 0,
+          provisional: 0,
+        },
       ]);
       await new MatchRunsRepository(app).queueOrGetQueued(userId, 'user');
       // The tables issue 16 put under row-level security, each written through its repository.

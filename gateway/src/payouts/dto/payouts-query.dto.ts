@@ -12,4 +12,9 @@ export class PayoutsQueryDto {
   @IsOptional()
   @Matches(/^(50|[1-4]\d|[1-9])$/, { message: 'pageSize must be a whole number from 1 to 50' })
   pageSize?: string;
+
+  /** The display currency to show each deposit in as well (its date's ECB rate). */
+  @IsOptional()
+  @Matches(/^(USD|EUR|GBP)$/, { message: 'currency must be USD, EUR or GBP' })
+  currency?: string;
 }

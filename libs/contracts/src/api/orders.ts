@@ -147,6 +147,8 @@ export interface OtherCostsView {
   byKind: { kind: string; label: string; cost: MoneyView; entries: number | null }[];
   /** Entries left out of the total because no rate converts them yet (counted, not summed as zero). */
   withoutRate: number;
+  /** Entries in the total converted at a stand-in day's rates (their own not published yet): provisional, as order figures. */
+  provisional: number;
   source: string;
 }
 

@@ -36,6 +36,12 @@ export interface PayoutView {
   date: string;
   /** What Etsy paid out (positive). */
   amount: MoneyView;
+  /**
+   * The amount in the display currency asked for (`currency=`), at the ECB rate of the deposit's
+   * date (provisional at the latest published day's when that day is not loaded yet); null when
+   * none was asked, it is the payment account's own currency, or no rate converts it yet.
+   */
+  displayAmount: { amount: MoneyView; provisional: boolean } | null;
   /** Etsy's balance after the previous deposit, carried into this one; null when unknown. */
   openingBalance: MoneyView | null;
   lines: PayoutLineView[];
@@ -50,8 +56,30 @@ export interface PayoutView {
   explanations: PayoutExplanationView[];
 }
 
-/** GET /api/payouts: the user's Etsy deposits, newest first. */
+/**
+ * Money not paid out yet in one shop's payment account: the entries since its last deposit,
+ * reconciled as the deposits are (docs/adr/0027): Etsy's balance after the last deposit plus
+ * every entry since must be the balance Etsy reports now.
+ */
+export interface UnpaidView {
+  shopId: string;
+  /** The last deposit's date; null when the shop has had none. */
+  sinceDeposit: string | null;
+  openingBalance: MoneyView | null;
+  lines: PayoutLineView[];
+  /** Opening balance + every entry since. */
+  ourSum: MoneyView | null;
+  /** What Etsy says the account holds now (its newest entry's balance). */
+  balanceNow: MoneyView | null;
+  /** ourSum − balanceNow: 0.00 when it reconciles. */
+  difference: MoneyView | null;
+  reconciled: boolean | null;
+  explanations: PayoutExplanationView[];
+}
+
+/** GET /api/payouts: the user's Etsy deposits, newest first, and per shop what is not paid out yet. */
 export interface PayoutsPageResponse {
+  unpaid: UnpaidView[];
   payouts: PayoutView[];
   total: number;
   page: number;

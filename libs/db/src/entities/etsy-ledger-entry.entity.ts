@@ -12,6 +12,9 @@ import { UserEntity } from './user.entity';
 @Index('etsy_ledger_entry_receipt_idx', ['userId', 'receiptId'])
 @Index('etsy_ledger_entry_reference_idx', ['userId', 'referenceId'])
 @Index('etsy_ledger_entry_created_idx', ['userId', 'shopId', 'entryCreatedAt'])
+@Index('etsy_ledger_entry_deposit_idx', ['userId', 'entryCreatedAt', 'shopId'], {
+  where: `lower(ledger_type) = 'disburse2'`,
+})
 @Index('etsy_ledger_entry_pending_idx', ['userId', 'shopId'], { where: 'link_pending' })
 export class EtsyLedgerEntryEntity {
   @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'etsy_ledger_entry_pkey' })

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type { DisplayCurrencyCode, ShopCostKind } from '@pod/domain';
 import { currencyCodeTransformer, MinorUnitsColumn } from '../columns';
 import { UserEntity } from './user.entity';
@@ -9,6 +9,7 @@ import { UserEntity } from './user.entity';
  * each converted at its own date. Derived: the matcher's compute-profits run rewrites them.
  */
 @Entity({ name: 'shop_cost_day' })
+@Index('shop_cost_day_not_final_idx', ['userId'], { where: 'provisional > 0 OR without_rate > 0' })
 @Check('shop_cost_day_currency_check', `currency IN ('USD', 'EUR', 'GBP')`)
 export class ShopCostDayEntity {
   @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'shop_cost_day_pkey' })
@@ -42,4 +43,8 @@ export class ShopCostDayEntity {
 
   @Column({ name: 'without_rate', type: 'integer' })
   withoutRate: number;
+
+  /** Entries converted at a stand-in day's rates (their own day not loaded yet): in the cost, provisionally (migration 1765640000000). */
+  @Column({ type: 'integer' })
+  provisional: number;
 }

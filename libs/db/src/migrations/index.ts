@@ -17,6 +17,7 @@ import { OrderSearchAndCounts1765520000000 } from './1765520000000-order-search-
 import { SeveralPrintifyOrders1765600000000 } from './1765600000000-several-printify-orders';
 import { FeesFromTheirSource1765610000000 } from './1765610000000-fees-from-their-source';
 import { ShopCostsAndPayouts1765620000000 } from './1765620000000-shop-costs-and-payouts';
+import { PayoutWindows1765640000000 } from './1765640000000-payout-windows';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -39,4 +40,5 @@ export const ALL_MIGRATIONS = [
   SeveralPrintifyOrders1765600000000,
   FeesFromTheirSource1765610000000,
   ShopCostsAndPayouts1765620000000,
+  PayoutWindows1765640000000,
 ];

@@ -78,6 +78,8 @@ export interface ShopCostSum {
   costMinor: number;
   entries: number;
   withoutRate: number;
+  /** Entries converted at a stand-in day's rates (migration 1765640000000). */
+  provisional: number;
 }
 
 /** The dashboard's counts and sums: integers (a sum past 2^53 is refused, never rounded). */
@@ -173,7 +175,8 @@ export class DashboardRollupsRepository {
         `SELECT ${sums},
            EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1) AS has_orders,
            (SELECT coalesce(json_agg(k ORDER BY k.kind), '[]') FROM (
-              SELECT kind, sum(cost_minor)::text AS cost_minor, sum(entries)::int AS entries, sum(without_rate)::int AS without_rate
+              SELECT kind, sum(cost_minor)::text AS cost_minor, sum(entries)::int AS entries, sum(without_rate)::int AS without_rate,
+                sum(provisional)::int AS provisional
               FROM shop_cost_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date GROUP BY kind) k) AS shop_costs
          FROM (
            SELECT ${SUM_COLUMNS.join(', ')} FROM dashboard_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date
@@ -188,12 +191,19 @@ export class DashboardRollupsRepository {
     const row = rows[0] ?? {};
     const figures = Object.fromEntries(SUM_COLUMNS.map((column) => [column, safeInteger(row[column])]));
     const shopCosts = (
-      (row.shop_costs ?? []) as { kind: ShopCostKind; cost_minor: string; entries: number; without_rate: number }[]
+      (row.shop_costs ?? []) as {
+        kind: ShopCostKind;
+        cost_minor: string;
+        entries: number;
+        without_rate: number;
+        provisional: number;
+      }[]
     ).map((cost) => ({
       kind: cost.kind,
       costMinor: safeInteger(cost.cost_minor),
       entries: cost.entries,
       withoutRate: cost.without_rate,
+      provisional: cost.provisional,
     }));
     return { ...(figures as DashboardFigureSums), hasOrders: row.has_orders === true, shopCosts };
   }

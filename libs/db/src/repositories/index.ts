@@ -36,6 +36,7 @@ export * from './printify-orders.repository';
 export * from './profit-inputs.repository';
 export * from './payouts.repository';
 export * from './profit-settings.repository';
+export { payoutRowOf } from './payouts-sql';
 export * from './sessions.repository';
 export * from './shop-costs.repository';
 export * from './sync-cursors.repository';

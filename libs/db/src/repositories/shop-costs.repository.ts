@@ -55,9 +55,9 @@ export class ShopCostsRepository {
       await db.query(`DELETE FROM shop_cost_day WHERE user_id = $1`, [userId]);
       if (days.length === 0) return;
       await db.query(
-        `INSERT INTO shop_cost_day (user_id, currency, day, kind, cost_minor, entries, without_rate)
-         SELECT $1, d.currency, d.day, d.kind, d.cost_minor, d.entries, d.without_rate
-         FROM jsonb_to_recordset($2::jsonb) AS d(currency char(3), day date, kind text, cost_minor bigint, entries integer, without_rate integer)`,
+        `INSERT INTO shop_cost_day (user_id, currency, day, kind, cost_minor, entries, without_rate, provisional)
+         SELECT $1, d.currency, d.day, d.kind, d.cost_minor, d.entries, d.without_rate, d.provisional
+         FROM jsonb_to_recordset($2::jsonb) AS d(currency char(3), day date, kind text, cost_minor bigint, entries integer, without_rate integer, provisional integer)`,
         [
           userId,
           jsonForPostgres(
@@ -68,6 +68,7 @@ export class ShopCostsRepository {
               cost_minor: day.costMinor,
               entries: day.entries,
               without_rate: day.withoutRate,
+              provisional: day.provisional,
             })),
           ),
         ],

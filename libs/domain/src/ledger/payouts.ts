@@ -102,3 +102,22 @@ export function reconcilePayout(input: {
     differenceMinor: ourSumMinor - paidMinor - whole(input.balanceAfterMinor, 'the balance after the deposit'),
   };
 }
+
+/**
+ * Money not paid out yet (docs/adr/0027): the entries since the last deposit reconciled as a
+ * deposit of nothing: the balance after it (`openingMinor`) plus every entry since must be what
+ * Etsy says the account holds now (the newest entry's `balance`, `balanceNowMinor`).
+ */
+export function reconcileUnpaid(input: {
+  readonly openingMinor: number;
+  readonly balanceNowMinor: number;
+  readonly sums: readonly PayoutTypeSum[];
+}): Omit<PayoutReconciliation, 'paidMinor'> {
+  const { lines, ourSumMinor, differenceMinor } = reconcilePayout({
+    openingMinor: input.openingMinor,
+    depositMinor: 0,
+    balanceAfterMinor: input.balanceNowMinor,
+    sums: input.sums,
+  });
+  return { lines, ourSumMinor, differenceMinor };
+}

@@ -57,14 +57,16 @@ export interface ShopCostDay {
   readonly entries: number;
   /** Entries of the day and kind with no rate yet: counted here, summed as nothing. */
   readonly withoutRate: number;
+  /** Entries converted at a stand-in day's rates (their own not loaded yet): in the cost, provisionally. */
+  readonly provisional: number;
 }
 
 /**
  * The shop costs of a user's ledger per UTC day and kind in `displayCurrency`: each entry
  * converted at its own date's ECB rate through the profit engine's converter (the rules of
  * order figures: an amount already in the display currency needs no rate; a day not loaded
- * yet converts provisionally), a cost being minus the signed amount. An entry without a rate
- * is counted in `withoutRate`, never as zero.
+ * yet converts provisionally, counted in `provisional`), a cost being minus the signed amount.
+ * An entry without a rate is counted in `withoutRate`, never as zero.
  */
 export function shopCostDays(
   entries: readonly ShopCostEntryInput[],
@@ -74,7 +76,7 @@ export function shopCostDays(
   const byId = new Map(entries.map((entry) => [entry.entryId, entry]));
   const days = new Map<
     string,
-    { day: string; kind: ShopCostKind; costMinor: number; entries: number; withoutRate: number }
+    { day: string; kind: ShopCostKind; costMinor: number; entries: number; withoutRate: number; provisional: number }
   >();
   for (const entry of entries) {
     const kind = shopCostKindOf(entry, (id) => byId.get(id));
@@ -84,11 +86,14 @@ export function shopCostDays(
     }
     const day = orderDateUtc(entry.createdAt);
     const key = `${day}:${kind}`;
-    const group = days.get(key) ?? { day, kind, costMinor: 0, entries: 0, withoutRate: 0 };
+    const group = days.get(key) ?? { day, kind, costMinor: 0, entries: 0, withoutRate: 0, provisional: 0 };
     group.entries += 1;
     const answer = convertForDisplay(convert, money(-entry.amountMinor, entry.currency), displayCurrency, day);
     if (isRateUnavailable(answer)) group.withoutRate += 1;
-    else group.costMinor += answer.amount.amountMinor;
+    else {
+      group.costMinor += answer.amount.amountMinor;
+      if (answer.provisional) group.provisional += 1;
+    }
     days.set(key, group);
   }
   return [...days.values()]

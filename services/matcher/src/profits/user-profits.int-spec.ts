@@ -1,6 +1,12 @@
 import type { DataSource } from 'typeorm';
 import pino from 'pino';
-import { createDataSource, FxRatesRepository, OrderProfitsRepository, prepareDatabase } from '@pod/db';
+import {
+  createDataSource,
+  EtsyOrdersRepository,
+  FxRatesRepository,
+  OrderProfitsRepository,
+  prepareDatabase,
+} from '@pod/db';
 import {
   createFixtureUser,
   createTestDatabase,
@@ -226,6 +232,55 @@ describe('compute-profits', () => {
       revenue_minor: '3910',
       net_profit_minor: '1757',
     });
+  });
+
+  it("shop costs at a stand-in day's rates are counted provisional; refigure-profits queues a user whose only provisional items they are, and new rates make them final", async () => {
+    const userId = await createFixtureUser(dataSource, 'provshop');
+    // No order at all: one Etsy Ads charge of 1.50 USD on Thursday 19 (rates loaded to Wednesday 18).
+    await new EtsyOrdersRepository(dataSource).upsertLedgerEntries(userId, 'ps-shop', [
+      {
+        entryId: '7001',
+        ledgerType: 'prolist',
+        referenceType: null,
+        referenceId: null,
+        parentEntryId: null,
+        currency: 'USD',
+        amountMinor: -150,
+        entryCreatedAt: new Date('2026-03-19T09:00:00Z'),
+        payload: { entry_id: 7001, amount: -150, balance: -150, sequence_number: 1 },
+      },
+    ]);
+    await profits().computeUser(userId);
+    const shopCostDays = () =>
+      queryDatabase<{ currency: string; cost_minor: string; provisional: number; without_rate: number }>(
+        database.url,
+        `SELECT currency, cost_minor::text, provisional, without_rate FROM shop_cost_day WHERE user_id = $1 ORDER BY currency`,
+        [userId],
+      );
+    // At Wednesday 18's rates (1 USD and 0.80 GBP per EUR): 1.50 EUR, 1.20 GBP, provisional; USD needs no rate.
+    expect(await shopCostDays()).toEqual([
+      { currency: 'EUR', cost_minor: '150', provisional: 1, without_rate: 0 },
+      { currency: 'GBP', cost_minor: '120', provisional: 1, without_rate: 0 },
+      { currency: 'USD', cost_minor: '150', provisional: 0, without_rate: 0 },
+    ]);
+    expect(await new OrderProfitsRepository(dataSource).usersToRefigure('2026-03-25')).toContain(userId);
+
+    await new FxRatesRepository(dataSource).upsertRates(
+      [
+        { date: '2026-03-19', currency: 'GBP', perEur: '0.9' },
+        { date: '2026-03-19', currency: 'USD', perEur: '1' },
+      ],
+      'test',
+      new Date(),
+    );
+    await profits().computeUser(userId);
+    // Thursday 19's own rates (1 USD and 0.90 GBP per EUR): 1.50 EUR, 1.35 GBP, final.
+    expect(await shopCostDays()).toEqual([
+      { currency: 'EUR', cost_minor: '150', provisional: 0, without_rate: 0 },
+      { currency: 'GBP', cost_minor: '135', provisional: 0, without_rate: 0 },
+      { currency: 'USD', cost_minor: '150', provisional: 0, without_rate: 0 },
+    ]);
+    expect(await new OrderProfitsRepository(dataSource).usersToRefigure('2026-03-25')).not.toContain(userId);
   });
 
   it('batches of any size store the same figures: each record written once, across batch boundaries', async () => {

@@ -7,11 +7,13 @@ import { Pager, useKeepPageInRange } from '../../components/orders/Pager';
 import { PAYOUTS_PAGE_SIZE, usePayouts } from '../../hooks/api/usePayouts';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { PayoutCard } from './components/PayoutCard';
+import { UnpaidCard } from './components/UnpaidCard';
 
 /**
  * Each Etsy deposit reconciled to the cent (docs/adr/0027): what it covers since the previous
  * one by line, our sum against Etsy's amount, and the entries that explain any difference.
- * Amounts are in the payment account's currency, as Etsy's ledger keeps them.
+ * Above them (first page), per shop, the money not paid out yet, checked the same way. Amounts
+ * are in the payment account's currency, as Etsy's ledger keeps them.
  */
 export function PayoutsPage() {
   usePageTitle('Payouts');
@@ -19,6 +21,10 @@ export function PayoutsPage() {
   const { payouts, error, isLoading, reload } = usePayouts(page);
   const pageCount = payouts ? Math.max(1, Math.ceil(payouts.total / PAYOUTS_PAGE_SIZE)) : null;
   useKeepPageInRange(page, pageCount, setPage);
+  const unpaid =
+    payouts && page === 1
+      ? payouts.unpaid.map((shop) => <UnpaidCard key={shop.shopId} unpaid={shop} shopCount={payouts.unpaid.length} />)
+      : null;
   return (
     <PageContainer>
       <PageHeader
@@ -34,19 +40,23 @@ export function PayoutsPage() {
           ))}
         </Stack>
       ) : payouts.total === 0 ? (
-        <Card.Root borderRadius="xl" boxShadow="xs" data-testid="no-payouts">
-          <Card.Body gap="1">
-            <Heading as="h2" size="md">
-              No deposits yet
-            </Heading>
-            <Text fontSize="sm" color="fg.muted">
-              Once your Etsy ledger is synced, each deposit Etsy makes to your bank shows here with the sales, fees,
-              refunds and shop costs it covers.
-            </Text>
-          </Card.Body>
-        </Card.Root>
+        <Stack gap="4">
+          {unpaid}
+          <Card.Root borderRadius="xl" boxShadow="xs" data-testid="no-payouts">
+            <Card.Body gap="1">
+              <Heading as="h2" size="md">
+                No deposits yet
+              </Heading>
+              <Text fontSize="sm" color="fg.muted">
+                Once your Etsy ledger is synced, each deposit Etsy makes to your bank shows here with the sales, fees,
+                refunds and shop costs it covers.
+              </Text>
+            </Card.Body>
+          </Card.Root>
+        </Stack>
       ) : (
         <Stack gap="4">
+          {unpaid}
           {payouts.payouts.map((payout) => (
             <PayoutCard key={payout.id} payout={payout} />
           ))}

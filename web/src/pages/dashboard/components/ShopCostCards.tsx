@@ -60,10 +60,18 @@ function FigureCard({
   );
 }
 
-const withoutRateNote = (costs: OtherCostsView, currency: string) =>
-  costs.withoutRate > 0
-    ? `${costs.withoutRate} ${costs.withoutRate === 1 ? 'entry has' : 'entries have'} no exchange rate to ${currency} yet and ${costs.withoutRate === 1 ? 'is' : 'are'} not in this total.`
-    : undefined;
+/** What the total leaves out (no rate yet) and what in it may still move (provisional rates), said plainly. */
+const rateNote = (costs: OtherCostsView, currency: string) =>
+  [
+    costs.withoutRate > 0
+      ? `${costs.withoutRate} ${costs.withoutRate === 1 ? 'entry has' : 'entries have'} no exchange rate to ${currency} yet and ${costs.withoutRate === 1 ? 'is' : 'are'} not in this total.`
+      : null,
+    costs.provisional > 0
+      ? `${costs.provisional} ${costs.provisional === 1 ? 'entry is' : 'entries are'} converted at a provisional rate (the latest published) until the ECB publishes ${costs.provisional === 1 ? 'its' : 'their'} day’s.`
+      : null,
+  ]
+    .filter((line) => line !== null)
+    .join(' ') || undefined;
 
 /**
  * Below the order totals (ADR 0027): the Etsy and Printify costs no order carries and the profit
@@ -79,7 +87,7 @@ export function ShopCostCards({ metrics }: { metrics: DashboardMetricsResponse }
         label="Other Etsy costs"
         value={metrics.otherEtsyCosts.total}
         kinds={metrics.otherEtsyCosts.byKind}
-        note={withoutRateNote(metrics.otherEtsyCosts, metrics.currency)}
+        note={rateNote(metrics.otherEtsyCosts, metrics.currency)}
         source={metrics.otherEtsyCosts.source}
       />
       <FigureCard

@@ -1,8 +1,8 @@
 import { Alert, Badge, Box, Card, Flex, Heading, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
-import type { MoneyView, PayoutLineView, PayoutView } from '@pod/contracts';
+import type { MoneyView, PayoutExplanationView, PayoutLineView, PayoutView } from '@pod/contracts';
 import { formatMoney, formatOrderDate } from '../../../components/money/format';
 
-const money = (value: MoneyView | null) => (value ? formatMoney(value) : '-');
+export const money = (value: MoneyView | null) => (value ? formatMoney(value) : '-');
 
 /** The reconciliation's verdict: 0.00 when our sum and Etsy's deposit agree, else by how much they do not. */
 function Verdict({ payout }: { payout: PayoutView }) {
@@ -24,7 +24,7 @@ function Verdict({ payout }: { payout: PayoutView }) {
   );
 }
 
-function Figure({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+export function Figure({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (
     <Stack gap="0.5" minW="0">
       <Text fontSize="xs" color="fg.muted">
@@ -38,7 +38,7 @@ function Figure({ label, value, strong }: { label: string; value: string; strong
 }
 
 /** One line (sales, fees…) that opens to its entries. A native <details>: keyboard and screen readers get it for free. */
-function LineDetails({ line }: { line: PayoutLineView }) {
+export function LineDetails({ line }: { line: PayoutLineView }) {
   return (
     <Box
       as="details"
@@ -94,6 +94,27 @@ function LineDetails({ line }: { line: PayoutLineView }) {
   );
 }
 
+/** The entries that explain a difference (never hidden). */
+export function Explanations({ explanations }: { explanations: PayoutExplanationView[] }) {
+  if (explanations.length === 0) return null;
+  return (
+    <Alert.Root status="warning" borderRadius="md" data-testid="payout-explanations">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title>Where our sum and Etsy’s balance part</Alert.Title>
+        <Stack as="ul" gap="1" mt="1" ps="4">
+          {explanations.map((explanation) => (
+            <Text as="li" key={`${explanation.entryId}-${explanation.kind}`} fontSize="sm">
+              {formatOrderDate(explanation.date)}, {explanation.ledgerType} (entry {explanation.entryId}):{' '}
+              {explanation.message}
+            </Text>
+          ))}
+        </Stack>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}
+
 /** One Etsy deposit: what it covers since the previous one, our sum against Etsy's, and why they differ if they do. */
 export function PayoutCard({ payout }: { payout: PayoutView }) {
   return (
@@ -106,6 +127,13 @@ export function PayoutCard({ payout }: { payout: PayoutView }) {
             </Heading>
             <Text fontSize="sm" color="fg.muted">
               {formatOrderDate(payout.date)}
+              {payout.displayAmount && (
+                <Text as="span" data-testid="payout-display-amount">
+                  {' '}
+                  · ≈ {formatMoney(payout.displayAmount.amount)} at that day’s ECB rate
+                  {payout.displayAmount.provisional ? ' (provisional)' : ''}
+                </Text>
+              )}
             </Text>
           </Stack>
           <Verdict payout={payout} />
@@ -117,22 +145,7 @@ export function PayoutCard({ payout }: { payout: PayoutView }) {
           <Figure label="Left in account" value={money(payout.leftInAccount)} />
           <Figure label="Difference" value={money(payout.difference)} strong />
         </SimpleGrid>
-        {payout.explanations.length > 0 && (
-          <Alert.Root status="warning" borderRadius="md" data-testid="payout-explanations">
-            <Alert.Indicator />
-            <Alert.Content>
-              <Alert.Title>Where our sum and Etsy’s balance part</Alert.Title>
-              <Stack as="ul" gap="1" mt="1" ps="4">
-                {payout.explanations.map((explanation) => (
-                  <Text as="li" key={`${explanation.entryId}-${explanation.kind}`} fontSize="sm">
-                    {formatOrderDate(explanation.date)}, {explanation.ledgerType} (entry {explanation.entryId}):{' '}
-                    {explanation.message}
-                  </Text>
-                ))}
-              </Stack>
-            </Alert.Content>
-          </Alert.Root>
-        )}
+        <Explanations explanations={payout.explanations} />
         <Stack gap="0">
           <Text fontSize="sm" fontWeight="medium" pb="1">
             What it covers since the previous deposit
