@@ -16,6 +16,7 @@ import { marginOf, type Margin } from './margin';
 import { orderFeeEstimates } from '../fees/order-fee-estimates';
 import { printifyCosts } from './printify-costs';
 import { receiptRevenue, type RevenueBreakdown } from './revenue';
+import { vatInPricesRate } from './vat-in-prices';
 
 /** An order's figures in the currencies they arose in: what the Order Details dialog shows as "original". */
 export interface OrderBreakdown {
@@ -122,7 +123,7 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
   };
 
   const printify = printifyComponents(input, settings);
-  const revenue = receipt ? receiptRevenue(receipt) : null;
+  const revenue = receipt ? receiptRevenue(receipt, vatInPricesRate(receipt, settings, orderDate)) : null;
   const recorded = recordedFees(input.payments, input.ledgerEntries);
   const costs: CostComponent[] = [...printify.costs, ...recorded.components.map((cost) => reclaimed(cost, settings))];
   const feesNotEstimated: FeeKind[] = [];
@@ -209,8 +210,8 @@ function reclaimed(cost: CostComponent, settings: ProfitSettings): CostComponent
 
 /**
  * Revenue in the display currency. Refunds made on another day than the order convert at their
- * own day's rate: the amount before refunds at the order's date, less each refund's share at
- * its date (each rounded on its own). Otherwise, the revenue after refunds converts once.
+ * own day's rate: the amount before refunds at the order's date, less the VAT in the price (if
+ * any) at the order's date, less each refund's share at its date (each rounded on its own). Otherwise, the revenue after refunds converts once.
  */
 function revenueInDisplay(
   revenue: RevenueBreakdown,
@@ -224,7 +225,10 @@ function revenueInDisplay(
     orderDate,
   );
   if (isRateUnavailable(before)) return before;
-  let minor: number = before.amount.amountMinor;
+  // The VAT in the price is figured on what the refunds left, so it converts at the order's date.
+  const vat = convert(revenue.vatInPrices, orderDate);
+  if (isRateUnavailable(vat)) return vat;
+  let minor: number = before.amount.amountMinor - vat.amount.amountMinor;
   for (const part of revenue.refundParts) {
     const refund = convert(part.revenue, part.date);
     if (isRateUnavailable(refund)) return refund;
