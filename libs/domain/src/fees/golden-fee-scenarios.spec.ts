@@ -4,7 +4,7 @@ import { storedOrderFigures } from '../profit/order-figures';
 import type { ProfitConverter, ProfitSettings } from '../profit';
 import { fixedRateConverter } from '../profit/testing/fixed-rate-converter';
 import { figures, goldenRates, ledger, payment, receipt, usdShop } from '../profit/testing/builders';
-import { regulatoryFeeRate, type RegulatoryFeeRate } from './regulatory-fee';
+import { REGULATORY_FEE_RATES, regulatoryFeeRate, type RegulatoryFeeRate } from './regulatory-fee';
 import { basisPoints } from './rounding';
 
 /**
@@ -218,6 +218,26 @@ describe('golden: the regulatory operating fee', () => {
     expect(regulatoryFeeRate('GB', '2020-01-01', table)?.rate).toBe(32);
     expect(regulatoryFeeRate('US', '2026-03-14', table)).toBeNull();
     expect(regulatoryFeeRate(null, '2026-03-14', table)).toBeNull();
+  });
+
+  // Etsy's table: the fee started 2021-07-01 (UK 0.25% then); the UK's 0.32% was read 2026-11-28 with no
+  // start date, so it holds from the fee's start; Spain's 0.40% and Turkey's 1.1% are the launch rates.
+  it('starts on 2021-07-01, the newest known rate superseding the launch one until a later dated row', () => {
+    expect(regulatoryFeeRate('GB', '2021-06-30')).toBeNull();
+    expect(regulatoryFeeRate('GB', '2021-07-01')).toMatchObject({ rate: 32, validFrom: null });
+    expect(regulatoryFeeRate('IT', '2026-03-14')?.rate).toBe(32);
+    expect(regulatoryFeeRate('FR', '2026-03-14')?.rate).toBe(47);
+    expect(regulatoryFeeRate('ES', '2026-03-14')).toMatchObject({ rate: 40, validFrom: '2021-07-01' });
+    expect(regulatoryFeeRate('TR', '2021-06-30')).toBeNull();
+    expect(regulatoryFeeRate('TR', '2021-07-01')?.rate).toBe(110);
+    const later: RegulatoryFeeRate = {
+      ...regulatoryFeeRate('GB', '2026-03-14')!,
+      rate: basisPoints(48),
+      validFrom: '2027-01-01',
+    };
+    const withLater = [...REGULATORY_FEE_RATES, later];
+    expect(regulatoryFeeRate('GB', '2026-12-31', withLater)?.rate).toBe(32);
+    expect(regulatoryFeeRate('GB', '2027-01-01', withLater)?.rate).toBe(48);
   });
 
   // A French seller (EUR, shown in EUR), item 100.00, no ledger: 0.47% × 100.00 = 0.47 EUR, estimated;
