@@ -338,6 +338,36 @@ describe("golden: a refund at its own date's rate", () => {
   });
 });
 
+describe('golden: a full refund at a dearer rate', () => {
+  // GBP shop shown in USD. Item 50.00 on 2026-03-14 (GBP>USD 1.30), refunded in full on 2026-04-02 at 1.40:
+  // 50.00 × 1.30 − 50.00 × 1.40 = −5.00, but nothing is left of the sale: revenue 0.00 (found by the
+  // sandbox's demo sellers: a fully refunded order at −0.02 EUR).
+  const convert: ProfitConverter = (amount, to: CurrencyCode, onDate) =>
+    fixedRateConverter(onDate === '2026-04-02' ? { 'GBP>USD': '1.40' } : { 'GBP>USD': '1.30' })(amount, to, onDate);
+  it('leaves revenue at zero, never below', () => {
+    const refunded = (status: string, refundedMinor: number) =>
+      computeOrderProfit(
+        {
+          receipt: receipt({
+            currency: 'GBP',
+            status,
+            totalPriceMinor: 5000,
+            subtotalMinor: 5000,
+            refundedMinor,
+            refunds: [{ amountMinor: refundedMinor, refundedAt: new Date('2026-04-02T10:00:00Z') }],
+          }),
+          payments: [],
+          ledgerEntries: [],
+          printifyOrders: [],
+        },
+        { ...usdShop, bankCountry: null, paymentAccountCurrency: 'GBP', convert },
+      );
+    expect(figures(refunded('fully refunded', 5000)).revenue).toBe('0.00');
+    // 49.00 of 50.00 back: 65.00 − 49.00 × 1.40 = 65.00 − 68.60 < 0 → 0.00.
+    expect(figures(refunded('partially refunded', 4900)).revenue).toBe('0.00');
+  });
+});
+
 describe('golden: a VAT-registered seller', () => {
   // UK seller, GBP shop, shown in GBP: item 30.00 → revenue 30.00 (no VAT collected by Etsy).
   // Payment fee 1.40 (4% × 30.00 + 0.20). Ledger: transaction −1.95, vat_seller_services −0.39.

@@ -211,7 +211,8 @@ function reclaimed(cost: CostComponent, settings: ProfitSettings): CostComponent
 /**
  * Revenue in the display currency. Refunds made on another day than the order convert at their
  * own day's rate: the amount before refunds at the order's date, less the VAT in the price (if
- * any) at the order's date, less each refund's share at its date (each rounded on its own). Otherwise, the revenue after refunds converts once.
+ * any) at the order's date, less each refund's share at its date (each rounded on its own),
+ * never below zero; nothing left after refunds is zero. Otherwise, the revenue after refunds converts once.
  */
 function revenueInDisplay(
   revenue: RevenueBreakdown,
@@ -219,7 +220,8 @@ function revenueInDisplay(
   convert: (amount: Money, onDate: string) => ProfitConverterAnswer,
 ): ProfitConverterAnswer {
   const laterRefunds = revenue.refundParts.some((part) => part.date !== orderDate);
-  if (!laterRefunds || revenue.unpaid) return convert(revenue.revenue, orderDate);
+  // Nothing left (a full refund, a canceled order) is zero in every currency, whatever the rates did.
+  if (!laterRefunds || revenue.unpaid || revenue.revenue.amountMinor === 0) return convert(revenue.revenue, orderDate);
   const before = convert(
     money(revenue.beforeRefunds.amountMinor - revenue.unpaidRevenue.amountMinor, revenue.revenue.currency),
     orderDate,
@@ -234,5 +236,6 @@ function revenueInDisplay(
     if (isRateUnavailable(refund)) return refund;
     minor -= refund.amount.amountMinor;
   }
-  return { ...before, amount: money(minor, before.amount.currency) };
+  // A refund of nearly all of it at a dearer rate must not make revenue negative.
+  return { ...before, amount: money(Math.max(0, minor), before.amount.currency) };
 }
