@@ -133,7 +133,11 @@ describe('signed-in shell', () => {
     expect(await main.getByRole('link', { name: /^All Orders/ }).getAttribute('href')).toBe('/orders');
     expect(await main.getByRole('link', { name: /^Connections/ }).getAttribute('href')).toBe('/connections');
     // Settings is built (issue 17's Profit settings card): the quick link leads to it.
-    expect(await main.getByRole('link', { name: /^Settings/ }).getAttribute('href')).toBe('/settings');
+    const settingsLink = main.getByRole('link', { name: /^Settings/ });
+    expect(await settingsLink.getAttribute('href')).toBe('/settings');
+    // It describes what the page holds today, nothing it does not (no display currency, account or data yet).
+    await expectContains(settingsLink, 'Profit settings: VAT registration and Printify costs');
+    expect(await settingsLink.innerText()).not.toContain('Display currency');
     await expectText(page.getByRole('heading', { name: 'Need Help?' }), 'Need Help?');
     expect(await main.getByRole('link', { name: 'Contact support' }).getAttribute('href')).toBe('/contact');
 

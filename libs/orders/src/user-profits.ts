@@ -229,7 +229,8 @@ export function paymentAccountCurrencyOf(inputs: UserProfitInputs, receiptKey: s
 /**
  * A fingerprint of everything but the rates a record's figures depend on. `v` is the stored
  * breakdown's shape: raising it has every record figured again once (v2: provisional figures and
- * the processing fee's parts; v3: every fee from its source, ADR 0026).
+ * the processing fee's parts; v3: every fee from its source, ADR 0026; v4: the VAT in a registered
+ * seller's prices).
  */
 function inputsHash(
   receiptKey: string | null,
@@ -238,6 +239,6 @@ function inputsHash(
   settings: UserProfitInputs['settings'],
   account: CurrencyCode | null,
 ): string {
-  const text = jsonForPostgres({ v: 3, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
+  const text = jsonForPostgres({ v: 4, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
   return createHash('sha256').update(text).digest('base64url');
 }

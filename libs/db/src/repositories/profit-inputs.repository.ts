@@ -107,6 +107,7 @@ export class ProfitInputsRepository {
     const rows: Record<string, unknown>[] = await db.query(
       `SELECT r.shop_id, r.receipt_id, r.status, r.currency, r.ordered_at, r.subtotal_minor, r.total_price_minor, r.total_shipping_minor,
          r.total_tax_minor, r.total_vat_minor, r.gift_wrap_minor, r.refunded_minor, r.is_paid,
+         upper(r.payload ->> 'country_iso') AS buyer_country,
          (SELECT coalesce(json_agg(json_build_object('amount', f -> 'amount' ->> 'amount', 'divisor', f -> 'amount' ->> 'divisor',
                    'at', f ->> 'created_timestamp') ORDER BY f ->> 'created_timestamp'), '[]')
           FROM jsonb_array_elements(CASE WHEN jsonb_typeof(r.payload -> 'refunds') = 'array' THEN r.payload -> 'refunds' ELSE '[]' END) f
@@ -132,6 +133,7 @@ export class ProfitInputsRepository {
         refundedMinor: minor(row.refunded_minor),
         isPaid: row.is_paid !== false,
         refunds: refundsOf(row.refunds as RawRefund[], parseCurrencyCode(String(row.currency))),
+        buyerCountry: countryOrNull(row.buyer_country),
         lines: row.lines as EtsyReceiptInput['lines'],
       });
     }
@@ -265,4 +267,9 @@ function refundsOf(raw: readonly RawRefund[], currency: CurrencyCode): EtsyRefun
     refunds.push({ amountMinor, refundedAt: new Date(seconds * 1000) });
   }
   return refunds;
+}
+
+/** The shipping address's `country_iso` when it is an ISO alpha-2 code (Etsy withholds it in some regions). */
+function countryOrNull(value: unknown): string | null {
+  return typeof value === 'string' && /^[A-Z]{2}$/.test(value) ? value : null;
 }

@@ -4,7 +4,7 @@ import { storedOrderFigures } from '../profit/order-figures';
 import type { ProfitConverter, ProfitSettings } from '../profit';
 import { fixedRateConverter } from '../profit/testing/fixed-rate-converter';
 import { figures, goldenRates, ledger, payment, receipt, usdShop } from '../profit/testing/builders';
-import { regulatoryFeeRate, type RegulatoryFeeRate } from './regulatory-fee';
+import { REGULATORY_FEE_RATES, regulatoryFeeRate, type RegulatoryFeeRate } from './regulatory-fee';
 import { basisPoints } from './rounding';
 
 /**
@@ -220,6 +220,26 @@ describe('golden: the regulatory operating fee', () => {
     expect(regulatoryFeeRate(null, '2026-03-14', table)).toBeNull();
   });
 
+  // Etsy's table: the fee started 2021-07-01 (UK 0.25% then); the UK's 0.32% was read 2026-11-28 with no
+  // start date, so it holds from the fee's start; Spain's 0.40% and Turkey's 1.1% are the launch rates.
+  it('starts on 2021-07-01, the newest known rate superseding the launch one until a later dated row', () => {
+    expect(regulatoryFeeRate('GB', '2021-06-30')).toBeNull();
+    expect(regulatoryFeeRate('GB', '2021-07-01')).toMatchObject({ rate: 32, validFrom: null });
+    expect(regulatoryFeeRate('IT', '2026-03-14')?.rate).toBe(32);
+    expect(regulatoryFeeRate('FR', '2026-03-14')?.rate).toBe(47);
+    expect(regulatoryFeeRate('ES', '2026-03-14')).toMatchObject({ rate: 40, validFrom: '2021-07-01' });
+    expect(regulatoryFeeRate('TR', '2021-06-30')).toBeNull();
+    expect(regulatoryFeeRate('TR', '2021-07-01')?.rate).toBe(110);
+    const later: RegulatoryFeeRate = {
+      ...regulatoryFeeRate('GB', '2026-03-14')!,
+      rate: basisPoints(48),
+      validFrom: '2027-01-01',
+    };
+    const withLater = [...REGULATORY_FEE_RATES, later];
+    expect(regulatoryFeeRate('GB', '2026-12-31', withLater)?.rate).toBe(32);
+    expect(regulatoryFeeRate('GB', '2027-01-01', withLater)?.rate).toBe(48);
+  });
+
   // A French seller (EUR, shown in EUR), item 100.00, no ledger: 0.47% × 100.00 = 0.47 EUR, estimated;
   // a US seller: none. With the ledger's regulatory_operating_fee −0.50: that, and no estimate.
   const frOrder = {
@@ -315,6 +335,36 @@ describe("golden: a refund at its own date's rate", () => {
       rate: '1.20',
       rateDate: '2026-04-02',
     });
+  });
+});
+
+describe('golden: a full refund at a dearer rate', () => {
+  // GBP shop shown in USD. Item 50.00 on 2026-03-14 (GBP>USD 1.30), refunded in full on 2026-04-02 at 1.40:
+  // 50.00 × 1.30 − 50.00 × 1.40 = −5.00, but nothing is left of the sale: revenue 0.00 (found by the
+  // sandbox's demo sellers: a fully refunded order at −0.02 EUR).
+  const convert: ProfitConverter = (amount, to: CurrencyCode, onDate) =>
+    fixedRateConverter(onDate === '2026-04-02' ? { 'GBP>USD': '1.40' } : { 'GBP>USD': '1.30' })(amount, to, onDate);
+  it('leaves revenue at zero, never below', () => {
+    const refunded = (status: string, refundedMinor: number) =>
+      computeOrderProfit(
+        {
+          receipt: receipt({
+            currency: 'GBP',
+            status,
+            totalPriceMinor: 5000,
+            subtotalMinor: 5000,
+            refundedMinor,
+            refunds: [{ amountMinor: refundedMinor, refundedAt: new Date('2026-04-02T10:00:00Z') }],
+          }),
+          payments: [],
+          ledgerEntries: [],
+          printifyOrders: [],
+        },
+        { ...usdShop, bankCountry: null, paymentAccountCurrency: 'GBP', convert },
+      );
+    expect(figures(refunded('fully refunded', 5000)).revenue).toBe('0.00');
+    // 49.00 of 50.00 back: 65.00 − 49.00 × 1.40 = 65.00 − 68.60 < 0 → 0.00.
+    expect(figures(refunded('partially refunded', 4900)).revenue).toBe('0.00');
   });
 });
 

@@ -5,3 +5,4 @@ export * from './ledger-types';
 export * from './rounding';
 export * from './regulatory-fee';
 export * from './vat-on-fees';
+export * from './standard-vat-rates';

@@ -71,7 +71,8 @@ export function orderFeeEstimates(
   }
 
   const { estimates, notEstimated } = estimateFees(wanted, {
-    revenue: revenue.revenue,
+    // Etsy charges its fees on the whole price, the VAT a registered seller remits included.
+    revenue: money(revenue.revenue.amountMinor + revenue.vatInPrices.amountMinor, receipt.currency),
     buyerPaid: money(Math.max(0, revenue.buyerPaid.amountMinor - revenue.refunded.amountMinor), receipt.currency),
     wasPaid: revenue.buyerPaid.amountMinor > 0,
     units: receipt.lines.reduce((sum, line) => sum + Math.max(0, line.quantity), 0),
@@ -88,7 +89,7 @@ export function orderFeeEstimates(
     note: fee.note,
     ...(fee.part ? { part: fee.part } : {}),
   }));
-  components.push(...vatOnFeesEstimates(components, recorded, input, settings));
+  components.push(...vatOnFeesEstimates(components, recorded, input, settings, orderDate));
   return { components, notEstimated, capUnavailable, capConversion };
 }
 
@@ -104,9 +105,10 @@ function vatOnFeesEstimates(
   recorded: RecordedFees,
   input: OrderProfitInput,
   settings: ProfitSettings,
+  orderDate: string,
 ): CostComponent[] {
   if (settings.vatRegistered) return [];
-  const rate = vatOnFeesRate(settings.bankCountry);
+  const rate = vatOnFeesRate(settings.bankCountry, orderDate);
   if (rate === null) return [];
   const taxed = [...estimates];
   if (input.ledgerEntries.length === 0 && !recorded.recorded.has('vat_on_fees'))

@@ -10,6 +10,7 @@ export const FIGURE_LINE_LABELS: Readonly<Record<string, string>> = {
   gift_wrap: 'Gift wrap',
   refunds: 'Refunds',
   unpaid: 'Not paid yet',
+  vat_in_prices: 'VAT in your prices (you remit it)',
   printify_production: 'Printify production',
   printify_shipping: 'Printify shipping',
   printify_tax: 'Printify tax',
@@ -21,7 +22,10 @@ export const FIGURE_LINE_LABELS: Readonly<Record<string, string>> = {
   currency_conversion: 'Currency conversion fee',
   vat_on_fees: 'VAT on fees',
   other: 'Other Etsy charges',
-} satisfies Record<CostKind | 'items' | 'discount' | 'shipping' | 'gift_wrap' | 'refunds' | 'unpaid', string>;
+} satisfies Record<
+  CostKind | 'items' | 'discount' | 'shipping' | 'gift_wrap' | 'refunds' | 'unpaid' | 'vat_in_prices',
+  string
+>;
 
 type LabelledLine = Pick<StoredFigureLine, 'kind' | 'original' | 'note' | 'part'>;
 

@@ -39,6 +39,11 @@ export interface EtsyReceiptInput {
    * Absent or empty: refunds (if any) convert at the order's date.
    */
   readonly refunds?: readonly EtsyRefundInput[];
+  /**
+   * `country_iso` of the shipping address (ISO alpha-2): tells a VAT-registered seller's domestic
+   * sale, whose price holds the VAT they remit. Null or absent when Etsy withholds the address.
+   */
+  readonly buyerCountry?: string | null;
   readonly lines: readonly EtsyReceiptLineInput[];
 }
 
@@ -125,7 +130,8 @@ export interface ProfitSettings {
   readonly offsiteAdsTier: OffsiteAdsTier;
   /**
    * The seller is VAT-registered (a profit setting of the shop): the VAT Etsy adds to its fees
-   * is reclaimed, so it is not a cost. Absent is not registered.
+   * is reclaimed, so it is not a cost; and the VAT inside the prices of their domestic sales is
+   * theirs to remit, so it is not revenue. Absent is not registered.
    */
   readonly vatRegistered?: boolean;
   readonly convert: ProfitConverter;

@@ -4,6 +4,7 @@ import type { FeeKind } from '../fees/fee-kinds';
 import { money, type Money } from '../money';
 import { convertForDisplay, isRateUnavailable, type ProfitConverter } from './converter';
 import type { OrderProfit, ProvisionalFigures } from './order-profit';
+import type { RevenueBreakdown } from './revenue';
 
 /**
  * What is stored for one order and display currency (order_profit): the three sums the lists
@@ -17,7 +18,7 @@ export interface StoredAmount {
 }
 
 export interface StoredFigureLine {
-  /** `items`, `discount`, `shipping`, `gift_wrap`, `refunds`, `unpaid` for revenue; a cost kind for costs. */
+  /** `items`, `discount`, `shipping`, `gift_wrap`, `refunds`, `unpaid`, `vat_in_prices` for revenue; a cost kind for costs. */
   readonly kind: string;
   readonly source: 'receipt' | 'payment' | 'ledger' | 'printify' | 'estimate';
   readonly estimated: boolean;
@@ -71,6 +72,14 @@ function displayed(convert: ProfitConverter, amount: Money, to: DisplayCurrencyC
   return { display: stored(answer.amount), rate: answer.rate, rateDate: answer.rateDate };
 }
 
+/** Why the line: the rate and the rule, so the seller can check it against their VAT return. */
+function vatInPricesNote(revenue: RevenueBreakdown): string | null {
+  const rate = revenue.vatInPricesRate;
+  if (rate === null) return null;
+  const percent = String(rate / 100);
+  return `${percent}% VAT inside your price (price × ${percent} ÷ ${String(100 + rate / 100)}): you are VAT-registered and this domestic sale's VAT is yours to remit, Etsy collected none`;
+}
+
 /**
  * The stored figures of one engine result. `convert` is the converter the result was computed
  * with: revenue lines (items, discount, …) and the excluded tax are converted here for display
@@ -94,13 +103,15 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
       ['gift_wrap', revenue.giftWrap, date, null],
       ...refunds,
       ['unpaid', revenue.unpaidRevenue, date, 'not paid yet: no revenue and no fee estimates until it is'],
+      ['vat_in_prices', revenue.vatInPrices, date, vatInPricesNote(revenue)],
     ];
     for (const [kind, amount, onDate, note] of parts) {
       if (amount.amountMinor === 0 && kind !== 'items') continue;
       revenueLines.push({
         kind,
         source: 'receipt',
-        estimated: false,
+        // The VAT in the price is figured at the standard rate: a reduced-rate item would owe less.
+        estimated: kind === 'vat_in_prices',
         original: stored(amount),
         ...displayed(convert, amount, to, onDate),
         note,

@@ -16,6 +16,7 @@ import { marginOf, type Margin } from './margin';
 import { orderFeeEstimates } from '../fees/order-fee-estimates';
 import { printifyCosts } from './printify-costs';
 import { receiptRevenue, type RevenueBreakdown } from './revenue';
+import { vatInPricesRate } from './vat-in-prices';
 
 /** An order's figures in the currencies they arose in: what the Order Details dialog shows as "original". */
 export interface OrderBreakdown {
@@ -122,7 +123,7 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
   };
 
   const printify = printifyComponents(input, settings);
-  const revenue = receipt ? receiptRevenue(receipt) : null;
+  const revenue = receipt ? receiptRevenue(receipt, vatInPricesRate(receipt, settings, orderDate)) : null;
   const recorded = recordedFees(input.payments, input.ledgerEntries);
   const costs: CostComponent[] = [...printify.costs, ...recorded.components.map((cost) => reclaimed(cost, settings))];
   const feesNotEstimated: FeeKind[] = [];
@@ -209,8 +210,9 @@ function reclaimed(cost: CostComponent, settings: ProfitSettings): CostComponent
 
 /**
  * Revenue in the display currency. Refunds made on another day than the order convert at their
- * own day's rate: the amount before refunds at the order's date, less each refund's share at
- * its date (each rounded on its own). Otherwise, the revenue after refunds converts once.
+ * own day's rate: the amount before refunds at the order's date, less the VAT in the price (if
+ * any) at the order's date, less each refund's share at its date (each rounded on its own),
+ * never below zero; nothing left after refunds is zero. Otherwise, the revenue after refunds converts once.
  */
 function revenueInDisplay(
   revenue: RevenueBreakdown,
@@ -218,17 +220,22 @@ function revenueInDisplay(
   convert: (amount: Money, onDate: string) => ProfitConverterAnswer,
 ): ProfitConverterAnswer {
   const laterRefunds = revenue.refundParts.some((part) => part.date !== orderDate);
-  if (!laterRefunds || revenue.unpaid) return convert(revenue.revenue, orderDate);
+  // Nothing left (a full refund, a canceled order) is zero in every currency, whatever the rates did.
+  if (!laterRefunds || revenue.unpaid || revenue.revenue.amountMinor === 0) return convert(revenue.revenue, orderDate);
   const before = convert(
     money(revenue.beforeRefunds.amountMinor - revenue.unpaidRevenue.amountMinor, revenue.revenue.currency),
     orderDate,
   );
   if (isRateUnavailable(before)) return before;
-  let minor: number = before.amount.amountMinor;
+  // The VAT in the price is figured on what the refunds left, so it converts at the order's date.
+  const vat = convert(revenue.vatInPrices, orderDate);
+  if (isRateUnavailable(vat)) return vat;
+  let minor: number = before.amount.amountMinor - vat.amount.amountMinor;
   for (const part of revenue.refundParts) {
     const refund = convert(part.revenue, part.date);
     if (isRateUnavailable(refund)) return refund;
     minor -= refund.amount.amountMinor;
   }
-  return { ...before, amount: money(minor, before.amount.currency) };
+  // A refund of nearly all of it at a dearer rate must not make revenue negative.
+  return { ...before, amount: money(Math.max(0, minor), before.amount.currency) };
 }

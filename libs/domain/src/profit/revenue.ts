@@ -1,5 +1,5 @@
 import { money, MoneyError, type Money } from '../money';
-import { scaleHalfEven } from '../fees/rounding';
+import { scaleHalfEven, type BasisPoints } from '../fees/rounding';
 import type { EtsyReceiptInput } from './inputs';
 
 /**
@@ -13,6 +13,10 @@ import type { EtsyReceiptInput } from './inputs';
  * even, never below zero and never more than the pre-tax amount. A full refund (refunded equal
  * to what the buyer paid) so takes revenue to exactly zero, and so does a receipt whose status
  * is `canceled` or `fully refunded`, whatever its `refunds[]` list holds.
+ *
+ * A VAT-registered seller's domestic sale holds the VAT they remit inside its price
+ * (`vat-in-prices.ts`): that VAT, gross × rate ÷ (100 % + rate) of what is left after refunds,
+ * is not revenue either. Etsy's fees are still charged on the whole price.
  */
 export interface RevenueBreakdown {
   /** Σ(unit price × quantity) before discounts. */
@@ -39,7 +43,14 @@ export interface RevenueBreakdown {
   readonly refundParts: readonly RefundPart[];
   /** An unpaid receipt's amount (beforeRefunds − refundedRevenue): not revenue until paid. */
   readonly unpaidRevenue: Money;
-  /** beforeRefunds − refundedRevenue − unpaidRevenue. */
+  /**
+   * The VAT inside the price that the seller remits (a VAT-registered seller's domestic sale):
+   * (beforeRefunds − refundedRevenue − unpaidRevenue) × rate ÷ (10 000 + rate), half to even.
+   */
+  readonly vatInPrices: Money;
+  /** The rate of `vatInPrices` (basis points), null when the price holds none the seller remits. */
+  readonly vatInPricesRate: BasisPoints | null;
+  /** beforeRefunds − refundedRevenue − unpaidRevenue − vatInPrices. */
   readonly revenue: Money;
   /** The receipt is canceled or fully refunded: it earns nothing, and only its listing fee is estimated. */
   readonly voided: boolean;
@@ -63,7 +74,10 @@ function amount(value: number | null, field: string, receipt: EtsyReceiptInput):
   }
 }
 
-export function receiptRevenue(receipt: EtsyReceiptInput): RevenueBreakdown {
+export function receiptRevenue(
+  receipt: EtsyReceiptInput,
+  vatInPricesRate: BasisPoints | null = null,
+): RevenueBreakdown {
   const items = amount(receipt.totalPriceMinor, 'total_price', receipt);
   const subtotal = amount(receipt.subtotalMinor, 'subtotal', receipt);
   const shipping = amount(receipt.totalShippingMinor, 'total_shipping_cost', receipt);
@@ -86,6 +100,9 @@ export function receiptRevenue(receipt: EtsyReceiptInput): RevenueBreakdown {
   const c = receipt.currency;
   const unpaid = receipt.isPaid === false && !voided;
   const unpaidRevenue = unpaid ? beforeRefunds - refundedRevenue : 0;
+  const gross = beforeRefunds - refundedRevenue - unpaidRevenue;
+  const vatRate = vatInPricesRate !== null && gross > 0 ? vatInPricesRate : null;
+  const vatInPrices = vatRate === null ? 0 : scaleHalfEven(gross, vatRate, 10_000 + vatRate);
   return {
     items,
     discount: money(items.amountMinor - subtotal.amountMinor, c),
@@ -99,7 +116,9 @@ export function receiptRevenue(receipt: EtsyReceiptInput): RevenueBreakdown {
     buyerPaid: money(buyerPaid, c),
     refundParts: refundParts(receipt, refundedRevenue),
     unpaidRevenue: money(unpaidRevenue, c),
-    revenue: money(beforeRefunds - refundedRevenue - unpaidRevenue, c),
+    vatInPrices: money(vatInPrices, c),
+    vatInPricesRate: vatRate,
+    revenue: money(gross - vatInPrices, c),
     voided,
     unpaid,
   };

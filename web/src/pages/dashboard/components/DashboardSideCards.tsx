@@ -15,7 +15,13 @@ interface QuickLink {
 const QUICK_LINKS: QuickLink[] = [
   { label: 'All Orders', description: 'Every Etsy and Printify order with its profit', to: '/orders', icon: LuReceipt },
   { label: 'Connections', description: 'Connect or manage Etsy and Printify', to: '/connections', icon: LuPlug },
-  { label: 'Settings', description: 'Display currency, account and data', to: '/settings', icon: LuSettings },
+  // Only what /settings holds today (issue 17): its other cards (issue 19) are not built yet.
+  {
+    label: 'Settings',
+    description: 'Profit settings: VAT registration and Printify costs',
+    to: '/settings',
+    icon: LuSettings,
+  },
 ];
 
 function QuickLinkContent({ link }: { link: QuickLink }) {
