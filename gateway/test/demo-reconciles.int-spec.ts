@@ -93,6 +93,26 @@ describe.each(LABELS)('the %s seller after the syncs, matching and profits settl
     expect(off).toEqual([]);
   });
 
+  it('shows as other Etsy costs exactly the ledger entries no receipt carries (in the payment account’s currency, no conversion)', async () => {
+    const seller = sellers[label];
+    const currencies = await stack.sql<{ currency: string }>(
+      'SELECT DISTINCT currency FROM etsy_ledger_entry WHERE user_id = $1',
+      [seller.userId],
+    );
+    expect(currencies).toHaveLength(1);
+    const dashboard = await get<DashboardMetricsResponse>(
+      seller,
+      `/api/dashboard/metrics?days=365&currency=${currencies[0].currency}`,
+    );
+    const [ledger] = await stack.sql<{ shop: string }>(
+      `SELECT coalesce(sum(amount_minor), 0)::text AS shop FROM etsy_ledger_entry
+        WHERE user_id = $1 AND receipt_id IS NULL AND lower(ledger_type) <> ALL($2::text[])`,
+      [seller.userId, NOT_PROFIT_TYPES],
+    );
+    expect(dashboard.otherEtsyCosts.withoutRate).toBe(0);
+    expect(dashboard.otherEtsyCosts.total.minor).toBe(-Number(ledger.shop));
+  });
+
   it('lists as unmatched only orders that need the seller, and keeps reprints and splits on their receipts', async () => {
     const seller = sellers[label];
     const unmatched: OrdersPageResponse['orders'] = [];
