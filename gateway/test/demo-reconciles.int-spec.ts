@@ -334,3 +334,41 @@ describe('the Dashboard’s profit after shop costs', () => {
     },
   );
 });
+
+describe('a VAT-registered seller (the uk-vat-registered profile) who says so in Profit settings', () => {
+  it('reclaims the VAT on Etsy’s fees: it leaves the other Etsy costs, the fees themselves stay', async () => {
+    const seller = sellers.ukVat;
+    const answer = await fetch(`${stack.baseUrl}/api/profit-settings`, {
+      method: 'PATCH',
+      headers: {
+        origin: stack.baseUrl,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/json',
+        cookie: seller.cookie,
+      },
+      body: JSON.stringify({ vatRegistered: true }),
+    });
+    expect(answer.status).toBe(200);
+    await stack.settled([seller], 120_000);
+
+    const [ledger] = await stack.sql<{ currency: string; shop: string; vat: string }>(
+      `SELECT min(currency) AS currency,
+              coalesce(sum(amount_minor), 0)::text AS shop,
+              coalesce(sum(amount_minor) FILTER (WHERE lower(ledger_type) ~ $3), 0)::text AS vat
+         FROM etsy_ledger_entry
+        WHERE user_id = $1 AND receipt_id IS NULL AND lower(ledger_type) <> ALL($2::text[])`,
+      [
+        seller.userId,
+        NOT_PROFIT_TYPES,
+        '^(vat_seller_services|vat_on_processing_fees|vat_tax_ep|vat_refund_ep)(_refund)?$',
+      ],
+    );
+    // The sandbox charges VAT on this seller's shop costs (Etsy Ads, Etsy Plus, labels): the case is there.
+    expect(Number(ledger.vat)).toBeLessThan(0);
+    const dashboard = await get<DashboardMetricsResponse>(
+      seller,
+      `/api/dashboard/metrics?days=365&currency=${ledger.currency}`,
+    );
+    expect(dashboard.otherEtsyCosts.total.minor).toBe(-(Number(ledger.shop) - Number(ledger.vat)));
+  });
+});
