@@ -1,5 +1,6 @@
 import type {
   DashboardMetricsResponse,
+  MatchingPageResponse,
   OrderDetailsResponse,
   OrdersPageResponse,
   PayoutsPageResponse,
@@ -161,6 +162,24 @@ describe.each(LABELS)('the %s seller after the syncs, matching and profits settl
       }
     }
     expect(reasons).toEqual([]);
+
+    // The Matching page, month by month, lists as unmatched the very same orders.
+    const months = await stack.sql<{ month: string }>(
+      `SELECT DISTINCT to_char(order_date AT TIME ZONE 'UTC', 'YYYY-MM') AS month
+         FROM order_record WHERE user_id = $1 AND order_date IS NOT NULL ORDER BY 1`,
+      [seller.userId],
+    );
+    const onMatchingPage: string[] = [];
+    for (const { month } of months)
+      for (let page = 1; ; page += 1) {
+        const body = await get<MatchingPageResponse>(
+          seller,
+          `/api/matching/orders?status=unmatched&month=${month}&page=${page}`,
+        );
+        onMatchingPage.push(...body.orders.map((row) => row.id));
+        if (page >= body.pageCount) break;
+      }
+    expect(onMatchingPage.sort()).toEqual(unmatched.map((row) => row.id).sort());
 
     // The Dashboard's count (a year: every order of the sandbox's months) is the list's.
     const dashboard = await get<DashboardMetricsResponse>(seller, '/api/dashboard/metrics?days=365');
