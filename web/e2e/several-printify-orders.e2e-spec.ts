@@ -70,6 +70,11 @@ describe('a receipt with several Printify orders', () => {
       .getByText(new RegExp(`${total.replace('.', '\\.')}$`))
       .first()
       .waitFor();
+    // Each order names its own products (a split carries others than the original's).
+    const products = (printify: (typeof details.printifyOrders)[number]) =>
+      printify.lines.map((line) => `${line.quantity} × ${line.title ?? 'Unknown Product'}`).join(', ');
+    await expectText(entries.nth(0).getByTestId('printify-order-products'), products(details.printifyOrders[0]));
+    await expectText(entries.nth(1).getByTestId('printify-order-products'), products(reprint));
     await list.scrollIntoViewIfNeeded();
     await screenshot(page, 'order-details-several-printify');
 

@@ -21,11 +21,18 @@ const reportedUnclassified = new Set<string>();
  * unclassified for the first time in this process, for the caller to log.
  */
 export class ShopCosts {
-  async writeUser(manager: Db, userId: string): Promise<{ days: number; newUnclassifiedTypes: string[] }> {
+  /** `vatRegistered`: the seller's profit setting; the VAT on fees they reclaim is no shop cost. */
+  async writeUser(
+    manager: Db,
+    userId: string,
+    vatRegistered = false,
+  ): Promise<{ days: number; newUnclassifiedTypes: string[] }> {
     const repository = new ShopCostsRepository(manager);
     const entries = await repository.unlinkedEntries(userId);
     const convert = rateTableConverter(await rateTableFor(manager, entries));
-    const days = DISPLAY_CURRENCY_CODES.flatMap((currency) => shopCostDays(entries, currency, convert));
+    const days = DISPLAY_CURRENCY_CODES.flatMap((currency) =>
+      shopCostDays(entries, currency, convert, { vatReclaimed: vatRegistered }),
+    );
     await repository.replace(userId, days);
     return {
       days: days.length,

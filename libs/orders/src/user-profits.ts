@@ -129,7 +129,7 @@ export class UserProfits {
       // The dashboard's days of the records whose figures changed, once, in this transaction.
       await new DashboardRollupsRepository(manager).refreshRecords(userId, [...new Set(written)]);
       // The ledger's shop costs (ADR 0027), from the links this lock holds still.
-      const shopCosts = await new ShopCosts().writeUser(manager, userId);
+      const shopCosts = await new ShopCosts().writeUser(manager, userId, inputs.settings.vatRegistered);
       if (shopCosts.newUnclassifiedTypes.length > 0) this.reportUnclassified(shopCosts.newUnclassifiedTypes);
       return { records: inputs.records.length, computed: toCompute.length, written: written.length };
     });

@@ -199,6 +199,21 @@ describe('a month of shop costs (golden, worked by hand)', () => {
     expect(shopCostDays(juneLedger(), 'USD', standIn).every((day) => day.provisional === 0)).toBe(true);
   });
 
+  it('a VAT-registered seller reclaims the VAT on fees: it is no shop cost, the fees stay', () => {
+    const totals = totalsByKind(shopCostDays(juneLedger(), 'USD', sameCurrencyOnly, { vatReclaimed: true }));
+    expect(totals).toEqual({
+      etsy_ads: { cost: 4350, entries: 31, withoutRate: 0 },
+      // Etsy Plus 10.00, its 2.00 VAT reclaimed
+      subscription: { cost: 1000, entries: 1, withoutRate: 0 },
+      // 4.50 − 4.50 refunded + 5.20, the VAT charged and given back both left out
+      shipping_labels: { cost: 520, entries: 3, withoutRate: 0 },
+      listing: { cost: 40, entries: 2, withoutRate: 0 },
+      unclassified: { cost: 75, entries: 1, withoutRate: 0 },
+    });
+    const orphan = entry('2026-06-02', 'vat_seller_services', -30, { parentEntryId: '999999' });
+    expect(totalsByKind(shopCostDays([orphan], 'USD', sameCurrencyOnly, { vatReclaimed: true }))).toEqual({});
+  });
+
   it('a VAT entry whose taxed entry is not stored is VAT, not dropped', () => {
     const orphan = entry('2026-06-02', 'vat_seller_services', -30, { parentEntryId: '999999' });
     expect(totalsByKind(shopCostDays([orphan], 'USD', sameCurrencyOnly))).toEqual({

@@ -66,12 +66,15 @@ export interface ShopCostDay {
  * converted at its own date's ECB rate through the profit engine's converter (the rules of
  * order figures: an amount already in the display currency needs no rate; a day not loaded
  * yet converts provisionally, counted in `provisional`), a cost being minus the signed amount.
- * An entry without a rate is counted in `withoutRate`, never as zero.
+ * An entry without a rate is counted in `withoutRate`, never as zero. A VAT-registered seller
+ * reclaims the VAT on Etsy's fees (issue 17, ADR 0026 decision 9): with `vatReclaimed` it is no
+ * shop cost, as it is no order cost.
  */
 export function shopCostDays(
   entries: readonly ShopCostEntryInput[],
   displayCurrency: CurrencyCode,
   convert: ProfitConverter,
+  options: { vatReclaimed?: boolean } = {},
 ): ShopCostDay[] {
   const byId = new Map(entries.map((entry) => [entry.entryId, entry]));
   const days = new Map<
@@ -81,6 +84,7 @@ export function shopCostDays(
   for (const entry of entries) {
     const kind = shopCostKindOf(entry, (id) => byId.get(id));
     if (kind === null) continue;
+    if (options.vatReclaimed && ledgerClass(entry.ledgerType).class === 'vat_on_fee') continue;
     if (!Number.isSafeInteger(entry.amountMinor)) {
       throw new MoneyError(`ledger entry ${entry.entryId} amount is not a whole number of minor units`);
     }

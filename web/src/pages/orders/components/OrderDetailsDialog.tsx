@@ -105,7 +105,12 @@ function PrintifyColumn({ printify, orderCount }: { printify: PrintifySideView |
     >
       {printify && (
         <>
-          <Field label={several ? 'Original order ID' : 'Order ID'}>{printify.orderId}</Field>
+          <Field label={several ? 'Original order ID' : 'Order ID'}>
+            {/* Monospace and small, as in the list below: a 24-character id fits beside its label on a phone. */}
+            <Text fontFamily="mono" fontSize="xs" lineHeight="taller">
+              {printify.orderId}
+            </Text>
+          </Field>
           {printify.externalId && <Field label="External ID">{printify.externalId}</Field>}
           <Field label="Status">{printify.status}</Field>
           <Field label="Production cost">
@@ -127,19 +132,21 @@ function PrintifyColumn({ printify, orderCount }: { printify: PrintifySideView |
             />
           </Field>
           <Field label="Total cost (original)">{original(printify.originalTotalCost)}</Field>
-          {printify.lines.map((line, index) => (
-            <Field key={index} label={`Product${printify.lines.length > 1 ? ` ${index + 1}` : ''}`}>
-              <Text>{line.title ?? ORDER_MSG.unknownProduct}</Text>
-              {line.sku && (
+          {/* With several orders the products are listed per order below (a split carries others). */}
+          {!several &&
+            printify.lines.map((line, index) => (
+              <Field key={index} label={`Product${printify.lines.length > 1 ? ` ${index + 1}` : ''}`}>
+                <Text>{line.title ?? ORDER_MSG.unknownProduct}</Text>
+                {line.sku && (
+                  <Text fontSize="xs" color="fg.muted">
+                    SKU: {line.sku}
+                  </Text>
+                )}
                 <Text fontSize="xs" color="fg.muted">
-                  SKU: {line.sku}
+                  Quantity {line.quantity}
                 </Text>
-              )}
-              <Text fontSize="xs" color="fg.muted">
-                Quantity {line.quantity}
-              </Text>
-            </Field>
-          ))}
+              </Field>
+            ))}
         </>
       )}
     </Side>

@@ -2,7 +2,7 @@ import { Badge, Box, Button, Flex, Heading, SimpleGrid, Stack, Text } from '@cha
 import { useState } from 'react';
 import type { PrintifyOrderOnReceiptView } from '@pod/contracts';
 import { formatMoney, formatOrderDate } from '../../../components/money/format';
-import { changeErrorText } from '../../../components/orders/orderText';
+import { changeErrorText, ORDER_MSG } from '../../../components/orders/orderText';
 import { toaster } from '../../../components/ui/toaster';
 import { removePrintifyOrder } from '../../../hooks/api/orderActions';
 
@@ -111,6 +111,11 @@ export function PrintifyOrdersOnReceipt({
             <Cost label="Tax" value={order.taxCost} />
             <Cost label="Total" value={order.totalCost} strong />
           </SimpleGrid>
+          {order.lines.length > 0 && (
+            <Text fontSize="xs" color="fg.muted" data-testid="printify-order-products">
+              {order.lines.map((line) => `${line.quantity} × ${line.title ?? ORDER_MSG.unknownProduct}`).join(', ')}
+            </Text>
+          )}
           {confirming === order.orderId && (
             <Box role="alertdialog" aria-label="Confirm removal" bg="bg.muted" borderRadius="md" p="3">
               <Text fontSize="sm">
