@@ -9,7 +9,7 @@ import {
   type SideRef,
 } from '@pod/domain';
 import { isLockWaitTimeout, isUuid, returnedRows } from './database-session';
-import { OrderRecordsRepository } from './order-records.repository';
+import { OrderRecordsRepository, recordSidesOfRow } from './order-records.repository';
 import { withTenant } from './tenant-scope';
 import { DashboardRollupsRepository } from './dashboard-rollups.repository';
 import { refreshDaySummaries } from './day-summaries';
@@ -216,14 +216,7 @@ export class OrderEditsService {
           id: row.id,
           status: row.status,
           archived: row.archived,
-          receipt:
-            row.etsy_shop_id !== null && row.etsy_receipt_id !== null
-              ? { shopId: row.etsy_shop_id, id: row.etsy_receipt_id }
-              : null,
-          order:
-            row.printify_shop_id !== null && row.printify_order_id !== null
-              ? { shopId: row.printify_shop_id, id: row.printify_order_id }
-              : null,
+          ...recordSidesOfRow(row),
           attached: (attached.get(row.id) ?? []).map((entry) => entry.order),
         },
       ]),

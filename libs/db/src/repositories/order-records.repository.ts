@@ -73,14 +73,7 @@ export class OrderRecordsRepository {
     return rows.map((row) => ({
       id: row.id,
       archived: row.archived,
-      receipt:
-        row.etsy_shop_id !== null && row.etsy_receipt_id !== null
-          ? { shopId: row.etsy_shop_id, id: row.etsy_receipt_id }
-          : null,
-      order:
-        row.printify_shop_id !== null && row.printify_order_id !== null
-          ? { shopId: row.printify_shop_id, id: row.printify_order_id }
-          : null,
+      ...recordSidesOfRow(row),
       attached: attached.get(row.id) ?? [],
       status: row.status,
       notNeededReason: row.not_needed_reason,
@@ -267,5 +260,24 @@ function toRow(record: OrderRecordShape) {
     customer_name: record.customerName,
     product_title: record.productTitle,
     product_sku: record.productSku,
+  };
+}
+
+/** A record row's two sides as the matching code names them: its receipt and its Printify order, or null. */
+export function recordSidesOfRow(row: {
+  etsy_shop_id: string | null;
+  etsy_receipt_id: string | null;
+  printify_shop_id: string | null;
+  printify_order_id: string | null;
+}): { receipt: { shopId: string; id: string } | null; order: { shopId: string; id: string } | null } {
+  return {
+    receipt:
+      row.etsy_shop_id !== null && row.etsy_receipt_id !== null
+        ? { shopId: row.etsy_shop_id, id: row.etsy_receipt_id }
+        : null,
+    order:
+      row.printify_shop_id !== null && row.printify_order_id !== null
+        ? { shopId: row.printify_shop_id, id: row.printify_order_id }
+        : null,
   };
 }
