@@ -1,5 +1,6 @@
 import type { EtsyLedgerEntryEntity, EtsyPaymentEntity, EtsyReceiptEntity, EtsyReceiptLineEntity } from '../entities';
 import { affectedRows, type Db } from './database-session';
+import { linkChildrenToParents, linkToSiblings } from './ledger-links-by-key';
 import { linkSoldRenewals, SOLD_RENEWAL_TYPES } from './listing-renewal-links';
 import { inTenantScope } from './tenant-scope';
 import { countUpserts, lastPerKey, payloadHash, type UpsertCounts } from './synced-rows';
@@ -30,7 +31,9 @@ export type EtsyLedgerEntryRow = SyncedRowOf<
  * Where a pending entry's receipt is found, per kind of reference: a scalar subquery on the
  * referenced row's primary key (or the reference index). Scalar subqueries are planned as
  * per-row index lookups on every key column; a join here was planned, on tables fresh
- * enough to have no statistics, as a scan of every row of the shop per pending entry.
+ * enough to have no statistics, as a scan of every row of the shop per pending entry. Lookups
+ * into the ledger itself (siblings, parents, sold renewals) read by key lists instead
+ * (ledger-links-by-key.ts): its own statistics lag most during a first sync.
  */
 const LINK_LOOKUPS = [
   {
@@ -50,19 +53,7 @@ const LINK_LOOKUPS = [
     receipt: `(SELECT src.receipt_id FROM etsy_payment src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id
                 AND src.payment_id = e.payload -> 'payment_adjustments' -> 0 ->> 'payment_id')`,
   },
-  // An entry of the same reference already linked (a refund's processing-fee credit carries no adjustment of its own).
-  {
-    kind: `e.reference_type = 'payment_adjustment'`,
-    receipt: `(SELECT src.receipt_id FROM etsy_ledger_entry src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id
-                AND src.reference_id = e.reference_id AND src.reference_type = e.reference_type AND src.receipt_id IS NOT NULL LIMIT 1)`,
-  },
 ] as const;
-
-/** Last: VAT on a fee follows the fee, which the lookups above (and the sold renewals) may just have linked. */
-const PARENT_LOOKUP = {
-  kind: `e.parent_entry_id IS NOT NULL`,
-  receipt: `(SELECT src.receipt_id FROM etsy_ledger_entry src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id AND src.entry_id = e.parent_entry_id)`,
-} as const;
 
 /** Reference types whose entry belongs to one receipt once the referenced row is known. */
 const LINKABLE_REFERENCE_TYPES = ['transaction', 'receipt', 'shop_payment', 'payment_adjustment'];
@@ -200,17 +191,10 @@ export class EtsyOrdersRepository {
   private async linkLedgerEntries(db: Db, userId: string, shopId: string): Promise<number> {
     let linked = 0;
     for (const lookup of LINK_LOOKUPS) linked += await this.linkBy(db, userId, shopId, lookup);
+    linked += await linkToSiblings(db, userId, shopId, 'payment_adjustment');
     linked += await linkSoldRenewals(db, userId, shopId);
-    linked += await this.linkBy(db, userId, shopId, PARENT_LOOKUP);
-    // VAT on an account-level fee (a listing, Etsy Ads) has no receipt to wait for: stop looking.
-    await db.query(
-      `UPDATE etsy_ledger_entry e SET link_pending = false
-       WHERE e.user_id = $1 AND e.shop_id = $2 AND e.link_pending AND e.parent_entry_id IS NOT NULL
-         AND (e.reference_type IS NULL OR e.reference_type <> ALL($3::text[]))
-         AND (SELECT NOT src.link_pending AND src.receipt_id IS NULL FROM etsy_ledger_entry src
-              WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id AND src.entry_id = e.parent_entry_id)`,
-      [userId, shopId, LINKABLE_REFERENCE_TYPES],
-    );
+    // Last: VAT on a fee follows the fee, which the lookups above (and the sold renewals) may just have linked.
+    linked += await linkChildrenToParents(db, userId, shopId, LINKABLE_REFERENCE_TYPES);
     return linked;
   }
 
