@@ -198,3 +198,71 @@ describe('linkPendingLedgerEntries: sold renewals', () => {
     expect(await links(owner)).toEqual({ E90: 'pending' });
   });
 });
+
+function ledgerRow(
+  entryId: string,
+  type: string,
+  reference: { type: string; id: string },
+  parent: string | null = null,
+): EtsyLedgerEntryRow {
+  return {
+    entryId,
+    ledgerType: type,
+    referenceType: reference.type,
+    referenceId: reference.id,
+    parentEntryId: parent,
+    currency: 'USD',
+    amountMinor: -10,
+    entryCreatedAt: new Date('2026-03-10T10:00:00Z'),
+    payload: { entry_id: entryId },
+  };
+}
+
+describe('linkPendingLedgerEntries: parents and siblings, read and written by key', () => {
+  it("gives a fee's VAT the fee's receipt, and stops an account-level fee's VAT waiting", async () => {
+    const userId = await aUser();
+    const etsy = new EtsyOrdersRepository(dataSource);
+    await etsy.upsertReceipts(
+      userId,
+      SHOP,
+      [sale('R20', '2026-03-10T09:00:00Z', [{ listingId: 'L20', quantity: 1 }])],
+      new Date(),
+    );
+    await etsy.upsertLedgerEntries(userId, SHOP, [
+      ledgerRow('F1', 'transaction', { type: 'transaction', id: 'R20-0' }),
+      ledgerRow('F2', 'vat_seller_services', { type: 'etsy', id: '0' }, 'F1'),
+      // A new listing's fee is a shop cost: its VAT has no receipt to wait for.
+      ledgerRow('F3', 'listing', { type: 'listing', id: 'L20' }),
+      ledgerRow('F4', 'vat_seller_services', { type: 'etsy', id: '0' }, 'F3'),
+      // The VAT of a fee not stored yet keeps waiting.
+      ledgerRow('F5', 'vat_seller_services', { type: 'etsy', id: '0' }, 'F9'),
+    ]);
+    await etsy.linkPendingLedgerEntries(userId, SHOP);
+    expect(await links(userId)).toEqual({ F1: 'R20', F2: 'R20', F3: null, F4: null, F5: 'pending' });
+  });
+
+  it('gives a waiting payment adjustment the receipt of an entry of the same adjustment already linked', async () => {
+    const userId = await aUser();
+    const etsy = new EtsyOrdersRepository(dataSource);
+    await etsy.upsertReceipts(
+      userId,
+      SHOP,
+      [sale('R30', '2026-03-10T09:00:00Z', [{ listingId: 'L30', quantity: 1 }])],
+      new Date(),
+    );
+    await etsy.upsertLedgerEntries(userId, SHOP, [
+      ledgerRow('A1', 'refund', { type: 'payment_adjustment', id: 'PA1' }),
+      ledgerRow('A2', 'refund_processing_fee', { type: 'payment_adjustment', id: 'PA1' }),
+      ledgerRow('A3', 'refund_processing_fee', { type: 'payment_adjustment', id: 'PA2' }),
+    ]);
+    // A1 was linked through its payment (as the payment lookup does); A2 names no payment of its own.
+    await inTenantScope(dataSource, userId, (db) =>
+      db.query(
+        `UPDATE etsy_ledger_entry SET receipt_id = 'R30', link_pending = false WHERE user_id = $1 AND entry_id = 'A1'`,
+        [userId],
+      ),
+    );
+    await etsy.linkPendingLedgerEntries(userId, SHOP);
+    expect(await links(userId)).toEqual({ A1: 'R30', A2: 'R30', A3: 'pending' });
+  });
+});
