@@ -50,6 +50,16 @@ const LINK_LOOKUPS = [
     receipt: `(SELECT src.receipt_id FROM etsy_payment src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id
                 AND src.payment_id = e.payload -> 'payment_adjustments' -> 0 ->> 'payment_id')`,
   },
+  // Real refund entries carry no payment_adjustments (etsy/open-api #302): the adjustment is in its
+  // payment's payment_adjustments[] (integrations.md a.6), which names the receipt.
+  {
+    kind: `e.reference_type = 'payment_adjustment'`,
+    receipt: `(SELECT src.receipt_id FROM etsy_payment src WHERE src.user_id = e.user_id AND src.shop_id = e.shop_id
+                AND EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(src.payload -> 'payment_adjustments') = 'array'
+                              THEN src.payload -> 'payment_adjustments' ELSE '[]'::jsonb END) adjustment
+                            WHERE adjustment ->> 'payment_adjustment_id' = e.reference_id)
+                ORDER BY src.payment_id LIMIT 1)`,
+  },
   // An entry of the same reference already linked (a refund's processing-fee credit carries no adjustment of its own).
   {
     kind: `e.reference_type = 'payment_adjustment'`,
