@@ -186,7 +186,12 @@ export class EtsyOrdersRepository {
     shopId: string,
     entries: readonly EtsyLedgerEntryRow[],
   ): Promise<UpsertCounts> {
-    const rows = lastPerKey(entries, (row) => row.entryId);
+    // Etsy's reference types have no enum (§a.7) and types vary in case: stored trimmed and lower
+    // case, so the link pass's lookups find whatever spelling arrived.
+    const rows = lastPerKey(entries, (row) => row.entryId).map((row) => ({
+      ...row,
+      referenceType: row.referenceType?.trim().toLowerCase() || null,
+    }));
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({ ...row, linkPending: isLinkable(row), payloadHash: payloadHash(row.payload) }));
     const upsert = SYNCED_UPSERTS.etsyLedgerEntry;
