@@ -20,6 +20,8 @@ export interface SideFixture {
   orderType?: string;
   /** Printify only: metadata.is_reprint and reprinted_order_ids (stored in the payload, as a sync does). */
   reprintOf?: string;
+  /** Printify only: metadata.child_reprinted_order_ids (the reprints made of this order). */
+  reprints?: string[];
   /** Printify only: the order's status (default fulfilled); a canceled order costs nothing. */
   status?: string;
   /** Etsy only: every line is_digital. */
@@ -131,6 +133,7 @@ function orderRow(fixture: SideFixture): PrintifyOrderRow {
       metadata: {
         is_reprint: fixture.reprintOf !== undefined,
         reprinted_order_ids: fixture.reprintOf ? [fixture.reprintOf] : [],
+        child_reprinted_order_ids: fixture.reprints ?? [],
       },
     },
   };

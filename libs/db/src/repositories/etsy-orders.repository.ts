@@ -1,6 +1,6 @@
 import type { EtsyLedgerEntryEntity, EtsyPaymentEntity, EtsyReceiptEntity, EtsyReceiptLineEntity } from '../entities';
 import { affectedRows, type Db } from './database-session';
-import { linkChildrenToParents, linkToSiblings } from './ledger-links-by-key';
+import { linkChildrenToParents, linkThroughPaymentAdjustments, linkToSiblings } from './ledger-links-by-key';
 import { linkSoldRenewals, SOLD_RENEWAL_TYPES } from './listing-renewal-links';
 import { inTenantScope } from './tenant-scope';
 import { countUpserts, lastPerKey, payloadHash, type UpsertCounts } from './synced-rows';
@@ -167,7 +167,12 @@ export class EtsyOrdersRepository {
     shopId: string,
     entries: readonly EtsyLedgerEntryRow[],
   ): Promise<UpsertCounts> {
-    const rows = lastPerKey(entries, (row) => row.entryId);
+    // Etsy's reference types have no enum (§a.7) and types vary in case: stored trimmed and lower
+    // case, so the link pass's lookups find whatever spelling arrived.
+    const rows = lastPerKey(entries, (row) => row.entryId).map((row) => ({
+      ...row,
+      referenceType: row.referenceType?.trim().toLowerCase() || null,
+    }));
     if (rows.length === 0) return { added: 0, changed: 0, writtenKeys: [] };
     const input = rows.map((row) => ({ ...row, linkPending: isLinkable(row), payloadHash: payloadHash(row.payload) }));
     const upsert = SYNCED_UPSERTS.etsyLedgerEntry;
@@ -191,6 +196,7 @@ export class EtsyOrdersRepository {
   private async linkLedgerEntries(db: Db, userId: string, shopId: string): Promise<number> {
     let linked = 0;
     for (const lookup of LINK_LOOKUPS) linked += await this.linkBy(db, userId, shopId, lookup);
+    linked += await linkThroughPaymentAdjustments(db, userId, shopId);
     linked += await linkToSiblings(db, userId, shopId, 'payment_adjustment');
     linked += await linkSoldRenewals(db, userId, shopId);
     // Last: VAT on a fee follows the fee, which the lookups above (and the sold renewals) may just have linked.

@@ -102,3 +102,37 @@ export async function linkToSiblings(db: Db, userId: string, shopId: string, ref
   }
   return writeLedgerLinks(db, userId, shopId, receiptByEntry);
 }
+
+/**
+ * Real refund entries carry no `payment_adjustments` of their own (etsy/open-api #302): the
+ * adjustment they reference is listed in its payment's `payment_adjustments[]` (integrations.md
+ * a.6), which names the receipt. One read of the shop's payments for every waiting adjustment id
+ * at once, then written by key (a lookup per waiting entry read every payment each time).
+ */
+export async function linkThroughPaymentAdjustments(db: Db, userId: string, shopId: string): Promise<number> {
+  const waiting: { entry_id: string; reference_id: string }[] = await db.query(
+    `SELECT entry_id, reference_id FROM etsy_ledger_entry
+     WHERE user_id = $1 AND shop_id = $2 AND link_pending AND reference_type = 'payment_adjustment'
+       AND reference_id IS NOT NULL`,
+    [userId, shopId],
+  );
+  if (waiting.length === 0) return 0;
+  const adjustments: { adjustment_id: string; receipt_id: string }[] = await db.query(
+    `SELECT DISTINCT ON (adjustment ->> 'payment_adjustment_id') adjustment ->> 'payment_adjustment_id' AS adjustment_id,
+       p.receipt_id
+     FROM etsy_payment p
+     CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.payload -> 'payment_adjustments') = 'array'
+       THEN p.payload -> 'payment_adjustments' ELSE '[]'::jsonb END) adjustment
+     WHERE p.user_id = $1 AND p.shop_id = $2 AND p.receipt_id IS NOT NULL
+       AND adjustment ->> 'payment_adjustment_id' = ANY($3::text[])
+     ORDER BY adjustment ->> 'payment_adjustment_id', p.payment_id`,
+    [userId, shopId, [...new Set(waiting.map((entry) => entry.reference_id))]],
+  );
+  const receiptByAdjustment = new Map(adjustments.map((row) => [row.adjustment_id, row.receipt_id]));
+  const receiptByEntry = new Map<string, string>();
+  for (const entry of waiting) {
+    const receiptId = receiptByAdjustment.get(entry.reference_id);
+    if (receiptId !== undefined) receiptByEntry.set(entry.entry_id, receiptId);
+  }
+  return writeLedgerLinks(db, userId, shopId, receiptByEntry);
+}

@@ -65,18 +65,21 @@ export class MatchingInputsRepository {
       shop_order_label: string | null;
       is_reprint: boolean;
       reprinted_order_ids: string[];
+      child_reprinted_order_ids: string[];
       order_type: string | null;
       canceled: boolean;
       cost_minor: string;
       buyer_name: string | null;
       ordered_at: Date;
     }[] = await db.query(
-      // reprinted_order_ids from the stored payload (integrations.md: metadata.reprinted_order_ids),
-      // each id as text whether Printify sent a string or a number.
+      // reprinted_order_ids and child_reprinted_order_ids from the stored payload (integrations.md
+      // b.4: metadata), each id as text whether Printify sent a string or a number.
       `SELECT shop_id, order_id AS id, shop_order_id, shop_order_label, is_reprint, lower(order_type) AS order_type,
          lower(status) = 'canceled' AS canceled, line_cost_minor + line_shipping_minor + total_tax_minor AS cost_minor,
          CASE WHEN jsonb_typeof(payload #> '{metadata,reprinted_order_ids}') = 'array'
            THEN ARRAY(SELECT jsonb_array_elements_text(payload #> '{metadata,reprinted_order_ids}')) ELSE '{}'::text[] END AS reprinted_order_ids,
+         CASE WHEN jsonb_typeof(payload #> '{metadata,child_reprinted_order_ids}') = 'array'
+           THEN ARRAY(SELECT jsonb_array_elements_text(payload #> '{metadata,child_reprinted_order_ids}')) ELSE '{}'::text[] END AS child_reprinted_order_ids,
          buyer_name, ordered_at
        FROM printify_order WHERE user_id = $1`,
       [userId],
@@ -94,6 +97,7 @@ export class MatchingInputsRepository {
       shopOrderLabel: row.shop_order_label,
       isReprint: row.is_reprint,
       reprintedOrderIds: row.reprinted_order_ids,
+      childReprintedOrderIds: row.child_reprinted_order_ids,
       orderType: row.order_type,
       canceled: row.canceled,
       costMinor: Number(row.cost_minor),

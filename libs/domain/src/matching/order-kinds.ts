@@ -23,6 +23,12 @@ export function isReprintOrder(order: PrintifyOrderToMatch): boolean {
  * first), or -1: not a reprint, or its original is not among the orders. The original is looked
  * up in the reprint's own shop first, then by id alone when one shop holds it. A cycle (bad data)
  * names no original.
+ *
+ * Printify's docs name the marks (`is_reprint`, `reprinted_order_ids`, `child_reprinted_order_ids`,
+ * integrations.md §b.4) but not which order of a pair fills which list, so each list is read as a
+ * link: `reprinted_order_ids` names the original, `child_reprinted_order_ids` names a reprint,
+ * unless `is_reprint` says the other order of the pair is the reprint (the list then names it from
+ * the original's side). A link already made by the reprint's own list wins.
  */
 export function reprintOriginals(orders: readonly PrintifyOrderToMatch[]): Int32Array {
   const byId = new Map<string, number[]>();
@@ -30,22 +36,37 @@ export function reprintOriginals(orders: readonly PrintifyOrderToMatch[]): Int32
     const id = order.orderId.trim();
     byId.set(id, [...(byId.get(id) ?? []), o]);
   });
+  const find = (from: PrintifyOrderToMatch, raw: string): number => {
+    const id = String(raw).trim();
+    const sameShop = indexOfSide(
+      orders,
+      (x) => x.shopId,
+      (x) => x.orderId,
+      { shopId: from.shopId, id },
+    );
+    const anyShop = byId.get(id);
+    return sameShop >= 0 ? sameShop : anyShop?.length === 1 ? anyShop[0] : -1;
+  };
   const parent = new Int32Array(orders.length).fill(-1);
+  // An unflagged order naming a flagged one in reprinted_order_ids lists its reprint (is_reprint decides).
+  const namesItsReprint = (o: number, other: number) => !orders[o].isReprint && orders[other].isReprint;
   orders.forEach((order, o) => {
+    if (parent[o] >= 0) return;
     for (const raw of order.reprintedOrderIds ?? []) {
-      const id = String(raw).trim();
-      const sameShop = indexOfSide(
-        orders,
-        (x) => x.shopId,
-        (x) => x.orderId,
-        { shopId: order.shopId, id },
-      );
-      const anyShop = byId.get(id);
-      const found = sameShop >= 0 ? sameShop : anyShop?.length === 1 ? anyShop[0] : -1;
-      if (found >= 0 && found !== o) {
-        parent[o] = found;
-        return;
-      }
+      const found = find(order, raw);
+      if (found < 0 || found === o || namesItsReprint(o, found)) continue;
+      parent[o] = found;
+      return;
+    }
+  });
+  const linkChild = (original: number, child: number) => {
+    if (child >= 0 && child !== original && parent[child] < 0 && parent[original] !== child) parent[child] = original;
+  };
+  orders.forEach((order, o) => {
+    for (const raw of order.childReprintedOrderIds ?? []) linkChild(o, find(order, raw));
+    for (const raw of order.reprintedOrderIds ?? []) {
+      const found = find(order, raw);
+      if (found >= 0 && namesItsReprint(o, found)) linkChild(o, found);
     }
   });
   const root = new Int32Array(orders.length).fill(-1);

@@ -71,6 +71,8 @@ export interface PrintifyOrderToMatch {
   readonly isReprint: boolean;
   /** metadata.reprinted_order_ids: the Printify order(s) this one reprints, ids as strings. Absent: none. */
   readonly reprintedOrderIds?: readonly string[];
+  /** metadata.child_reprinted_order_ids: the reprints made of this order, ids as strings. Absent: none. */
+  readonly childReprintedOrderIds?: readonly string[];
   /** metadata.order_type, lower case (external, manual, sample, api…). Absent: unknown. */
   readonly orderType?: string | null;
   /** Printify's status is canceled. Absent: false. */

@@ -1,6 +1,6 @@
 import { minorUnits, type MinorUnits } from '@pod/domain';
 import { decodeHtmlEntities } from '../payload/html';
-import { optEtsyMoney, reqCurrency, reqEtsyMoney } from '../payload/money';
+import { optEtsyMoney, optKnownCurrency, reqCurrency, reqEtsyMoney, type CurrencyRelabel } from '../payload/money';
 import {
   asRecord,
   child,
@@ -188,11 +188,27 @@ function adjustments(rec: Rec, ctx: Ctx): EtsyPaymentAdjustment[] {
   );
 }
 
+/**
+ * integrations.md §a.6 (etsy/open-api issue #564): some payments carry the buyer's currency code
+ * while their values are in the shop currency. That is its signature: `amount_gross` labelled in
+ * `buyer_currency`, which is not `shop_currency`. Such amounts are read in the shop currency (the
+ * receipt's, whose grand total `amount_gross` is), so a fee is never converted from the wrong one.
+ */
+function buyerLabelOnShopValues(rec: Rec): CurrencyRelabel | null {
+  const gross = rec.amount_gross;
+  const labelled = gross && typeof gross === 'object' ? optKnownCurrency((gross as Rec).currency_code) : null;
+  const shop = optKnownCurrency(rec.shop_currency);
+  const buyer = optKnownCurrency(rec.buyer_currency);
+  if (labelled === null || shop === null || labelled === shop || labelled !== buyer) return null;
+  return { from: labelled, to: shop };
+}
+
 export function mapEtsyPayment(payload: unknown, ctx: Ctx = root()): EtsyPayment {
   const rec = asRecord(payload, ctx);
   const inexact: string[] = [];
-  const money = (key: string) => reqEtsyMoney(rec, key, ctx, inexact);
-  const optMoney = (key: string) => optEtsyMoney(rec, key, ctx, inexact);
+  const relabel = buyerLabelOnShopValues(rec);
+  const money = (key: string) => reqEtsyMoney(rec, key, ctx, inexact, relabel);
+  const optMoney = (key: string) => optEtsyMoney(rec, key, ctx, inexact, relabel);
   return {
     paymentId: reqId(rec, 'payment_id', ctx),
     receiptId: reqId(rec, 'receipt_id', ctx),

@@ -18,7 +18,13 @@ export function reqCurrency(rec: Rec, key: string, ctx: Ctx): CurrencyCode {
  * currency (amount / divisor, scaled by the currency's exponent). When the ratio does not land
  * on a whole minor unit it is rounded half to even and the field's path is added to `inexact`.
  */
-export function reqEtsyMoney(rec: Rec, key: string, ctx: Ctx, inexact: string[]): Money {
+export function reqEtsyMoney(
+  rec: Rec,
+  key: string,
+  ctx: Ctx,
+  inexact: string[],
+  relabel: CurrencyRelabel | null = null,
+): Money {
   const at = child(ctx, key);
   const value = rec[key];
   if (value === undefined || value === null) fail(at, 'is missing');
@@ -29,7 +35,8 @@ export function reqEtsyMoney(rec: Rec, key: string, ctx: Ctx, inexact: string[])
   const amount = intFrom(money.amount, child(at, 'amount'));
   const divisor = intFrom(money.divisor, child(at, 'divisor'));
   if (divisor <= 0) fail(child(at, 'divisor'), 'is not positive');
-  const currency = currencyFrom(money.currency_code, child(at, 'currency_code'));
+  const labelled = currencyFrom(money.currency_code, child(at, 'currency_code'));
+  const currency = relabel !== null && labelled === relabel.from ? relabel.to : labelled;
   try {
     const result = fromRatio(amount, divisor, currency);
     if (!result.exact) inexact.push(at.path);
@@ -40,10 +47,28 @@ export function reqEtsyMoney(rec: Rec, key: string, ctx: Ctx, inexact: string[])
   }
 }
 
-export function optEtsyMoney(rec: Rec, key: string, ctx: Ctx, inexact: string[]): Money | null {
+export function optEtsyMoney(
+  rec: Rec,
+  key: string,
+  ctx: Ctx,
+  inexact: string[],
+  relabel: CurrencyRelabel | null = null,
+): Money | null {
   const value = rec[key];
   if (value === undefined || value === null) return null;
-  return reqEtsyMoney(rec, key, ctx, inexact);
+  return reqEtsyMoney(rec, key, ctx, inexact, relabel);
+}
+
+/** Money labelled `from` whose values are in `to` (a payment's buyer-currency label, issue #564). */
+export interface CurrencyRelabel {
+  readonly from: CurrencyCode;
+  readonly to: CurrencyCode;
+}
+
+/** A currency code field as a known ISO 4217 code, or null when absent or unknown. */
+export function optKnownCurrency(value: unknown): CurrencyCode | null {
+  const code = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  return isCurrencyCode(code) ? parseCurrencyCode(code) : null;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from '@pod/integrations';
 import type { FetchedPage, PageWriteResult, SyncStream, SyncStreamContext } from '../sync-stream';
 import type { EtsyStreamDeps } from './etsy-receipts-stream';
+import { isSale, paymentsBehindEntries } from './ledger-payments-owed';
 import { etsyLedgerEntryRow, etsyPaymentRow, partition, quarantinedFrom } from './rows';
 import { epochSeconds, ETSY_EARLIEST_TIMESTAMP } from './windows';
 
@@ -54,7 +55,10 @@ export interface EtsyLedgerPosition {
     until: number;
     offset: number;
     pagesDone: number;
-    /** Sale (PAYMENT_GROSS) entries whose payment is not stored yet. Absent in passes stored before payments were batched. */
+    /**
+     * Entries whose payment is fetched by entry id: sales (PAYMENT_GROSS) whose payment is not
+     * stored yet, refund entries carrying no adjustment. Absent in passes stored before payments were batched.
+     */
     pendingSales?: string[];
     /** Payments a refund changed, to fetch again. */
     pendingRefunds?: string[];
@@ -151,13 +155,12 @@ async function firstWindowStart(deps: EtsyStreamDeps, ctx: SyncStreamContext, un
   return oldest === null ? until - ETSY_MAX_LEDGER_WINDOW_SECONDS : epochSeconds(oldest.getTime()) - DAY;
 }
 
-const isType = (entry: EtsyLedgerEntry, type: string) => entry.ledgerType.toLowerCase() === type.toLowerCase();
-
 /**
- * The payments a page's entries add to those the pass already owes: a sale (PAYMENT_GROSS)
- * whose payment is not stored yet, fetched through getPaymentAccountLedgerEntryPayments; a
- * refund's payment (its payment adjustment names it), fetched again through getPayments,
- * since the refund changed that payment's adjusted amounts.
+ * The payments a page's entries add to those the pass already owes (paymentsBehindEntries): by
+ * entry, a sale (PAYMENT_GROSS) whose payment is not stored yet and a refund entry carrying no
+ * adjustment, fetched through getPaymentAccountLedgerEntryPayments; by payment id, a refund's
+ * payment (its payment adjustment names it), fetched again through getPayments, since the refund
+ * changed that payment's adjusted amounts.
  */
 async function paymentsOwed(
   deps: EtsyStreamDeps,
@@ -165,19 +168,16 @@ async function paymentsOwed(
   pass: NonNullable<EtsyLedgerPosition['pass']>,
   entries: readonly EtsyLedgerEntry[],
 ): Promise<{ sales: string[]; refunds: string[] }> {
-  const sales = entries.filter((entry) => isType(entry, 'PAYMENT_GROSS') && entry.referenceId !== null);
-  const known = await new EtsyOrdersRepository(deps.dataSource).knownPaymentIds(
+  const saleReferences = entries.filter((entry) => isSale(entry) && entry.referenceId !== null);
+  const stored = await new EtsyOrdersRepository(deps.dataSource).knownPaymentIds(
     ctx.userId,
     ctx.shopId,
-    sales.map((entry) => entry.referenceId as string),
+    saleReferences.map((entry) => entry.referenceId as string),
   );
-  const newSales = sales.filter((entry) => !known.has(entry.referenceId as string)).map((entry) => entry.entryId);
-  const refunded = entries
-    .filter((entry) => entry.paymentAdjustments.length > 0)
-    .flatMap((entry) => paymentIdsOfAdjustments(entry));
+  const { byEntry, byPaymentId } = paymentsBehindEntries(entries, stored);
   return {
-    sales: [...new Set([...(pass.pendingSales ?? []), ...newSales])],
-    refunds: [...new Set([...(pass.pendingRefunds ?? []), ...refunded])],
+    sales: [...new Set([...(pass.pendingSales ?? []), ...byEntry])],
+    refunds: [...new Set([...(pass.pendingRefunds ?? []), ...byPaymentId])],
   };
 }
 
@@ -219,13 +219,6 @@ async function fetchPayments(
   const { rows, quarantined } = partition(outcomes);
   for (const list of lists) quarantined.push(...quarantinedFrom(list.rejected));
   return { rows, quarantined, requests: lists.length, pendingSales, pendingRefunds };
-}
-
-/** The payments a refund entry's adjustments change. */
-function paymentIdsOfAdjustments(entry: EtsyLedgerEntry): string[] {
-  return entry.paymentAdjustments.flatMap((adjustment) =>
-    adjustment.paymentId === null ? [] : [adjustment.paymentId],
-  );
 }
 
 function fail(message: string): never {

@@ -63,11 +63,26 @@ function adjustmentItems(order: OrderModel, id: number, ts: number): Array<Recor
 }
 
 /**
+ * The currency code a payment's amounts are labelled with. integrations.md a.6 (etsy/open-api
+ * issue #564): "some payments show the buyer currency code while the values are in shop
+ * currency". One in four payments (by payment id) of a buyer paying in another currency is
+ * served that way; the values stay the shop currency's.
+ */
+export function paymentLabel(shop: ShopProfile, order: OrderModel): string {
+  const buyer = buyerCurrency(order);
+  return buyer !== shop.currency && paymentIdOf(shop, order) % 4 === 0 ? buyer : shop.currency;
+}
+
+function buyerCurrency(order: OrderModel): string {
+  return BUYER_CURRENCY[order.place.country] ?? 'EUR';
+}
+
+/**
  * The Payment of a receipt. posted_* stay null until the order ships (as the Payments tutorial
  * describes); adjusted_* show the amounts after refunds.
  */
 export function paymentJson(shop: ShopProfile, order: OrderModel): Record<string, unknown> {
-  const c = shop.currency;
+  const c = paymentLabel(shop, order);
   const fees = feesFor(order, shop);
   const gross = order.grandTotal;
   const refunded = order.refund?.amount ?? 0;
@@ -89,8 +104,8 @@ export function paymentJson(shop: ShopProfile, order: OrderModel): Record<string
     adjusted_fees: money(fees.processing - feeBack, c),
     adjusted_net: money(gross - refunded - (fees.processing - feeBack), c),
     currency: c,
-    shop_currency: c,
-    buyer_currency: BUYER_CURRENCY[order.place.country] ?? 'EUR',
+    shop_currency: shop.currency,
+    buyer_currency: buyerCurrency(order),
     shipping_user_id: order.buyerUserId,
     shipping_address_id: order.buyerUserId + 11,
     billing_address_id: order.buyerUserId + 13,
