@@ -216,7 +216,7 @@ describe('Printify API: shops, orders envelope, one order, 401, 429, User-Agent'
       compared.push(target.id);
     }
     expect(compared.length).toBeGreaterThanOrEqual(5);
-  });
+  }, 30_000); // reads every page of the seeded seller: about 2 s alone, past the 5 s default on a loaded 2-core machine
 
   it('filters by status and sku, and serves one order', async () => {
     const fulfilled = await page('?status=fulfilled');
