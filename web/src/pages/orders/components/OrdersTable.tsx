@@ -3,6 +3,7 @@ import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
+import { PrintifyCostMark } from '../../../components/orders/PrintifyCostMark';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
 import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
@@ -127,6 +128,7 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                           est. fees
                         </Text>
                       )}
+                      <PrintifyCostMark order={order} />
                     </Table.Cell>
                     <Table.Cell textAlign="end">
                       <MoneyText value={order.profit} figures={order.figures} signed fontWeight="medium" />
