@@ -30,7 +30,7 @@ export interface OrderBreakdown {
   readonly revenueKnown: boolean;
   /** False for a receipt without its Printify order: the fulfilment cost is missing, not zero. */
   readonly fulfilmentCostKnown: boolean;
-  /** Some Etsy fee is an estimate from the schedule. */
+  /** Some Etsy fee is an estimate from the schedule (an estimated Printify cost is told by `printifyCost`). */
   readonly feesEstimated: boolean;
   /** Fee kinds that may apply but could be neither read nor estimated (they count as zero). */
   readonly feesNotEstimated: readonly FeeKind[];
@@ -191,7 +191,8 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
     costs,
     revenueKnown: revenue !== null,
     fulfilmentCostKnown: input.printifyOrders.length > 0,
-    feesEstimated: costs.some((cost) => cost.estimated),
+    // Etsy's fees only: an estimated Printify cost is marked as such (printifyCost), not as estimated fees.
+    feesEstimated: costs.some((cost) => cost.estimated && !cost.kind.startsWith('printify_')),
     feesNotEstimated,
     printifyCanceledOrders: printify.canceled,
     printifyCost,

@@ -1,6 +1,6 @@
 import { computeOrderProfit } from './order-profit';
 import { estimatePrintifyCost, medianMinor, type PrintifySkuHistoryLine } from './printify-estimate';
-import { figures, line, printifyOrder, receipt, usdShop } from './testing/builders';
+import { figures, ledger, line, payment, printifyOrder, receipt, usdShop } from './testing/builders';
 
 /**
  * Golden cases of the pending order's Printify estimate (ADR 0031), each worked out by hand in
@@ -162,5 +162,33 @@ describe('golden: a receipt awaiting its Printify order', () => {
 
   it('expects no Printify cost when nothing is awaited', () => {
     expect(computeOrderProfit(waiting, usdShop).printifyCost).toBe('none');
+  });
+});
+
+describe('golden: estimated fees', () => {
+  // Every fee from its source: processing 1.15 from the payment, transaction 1.95 and the sold
+  // listing's renewal 0.20 from the ledger. Only the Printify cost is estimated, and it is not a fee.
+  it('does not call an estimated Printify cost an estimated fee', () => {
+    const result = computeOrderProfit(
+      {
+        receipt: receipt({ totalPriceMinor: 3000, subtotalMinor: 3000 }),
+        payments: [payment('USD', 115)],
+        ledgerEntries: [ledger('transaction', -195), ledger('renew_sold', -20)],
+        printifyOrders: [],
+        printifyPending: {
+          state: 'estimated',
+          lines: [{ sku: 'SKU-MUG', quantity: 1, currency: 'USD', unitCostMinor: 1000, shippingMinor: 450, linesRead: 2 }],
+        },
+      },
+      usdShop,
+    );
+    expect(figures(result).costs).toEqual([
+      'printify_production/estimate 10.00',
+      'printify_shipping/estimate 4.50',
+      'processing/payment 1.15',
+      'transaction/ledger 1.95',
+      'listing/ledger 0.20',
+    ]);
+    expect(result.feesEstimated).toBe(false);
   });
 });

@@ -66,7 +66,7 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
                 <Figure label="Revenue">
                   <MoneyText value={order.revenue} />
                 </Figure>
-                <Figure label={order.hasEstimatedFees ? 'Cost (est. fees)' : 'Cost'}>
+                <Figure label={order.hasEstimatedFees && order.cost ? 'Cost (est. fees)' : 'Cost'}>
                   <MoneyText value={order.cost} />
                   <PrintifyCostMark order={order} />
                 </Figure>

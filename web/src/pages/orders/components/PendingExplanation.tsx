@@ -13,14 +13,26 @@ export const PENDING_TEXT = {
     'No Printify order was matched to this Etsy receipt within 7 days. If Printify fulfilled it, match it by hand on the Order Matching page.',
   next: 'When its Printify order arrives and is matched, the profit is figured again from the real Printify cost.',
   awaiting:
-    'There is no earlier Printify order of the same product (SKU) to estimate its cost from, so its cost and profit are left out of the totals until then.',
+    'There is no earlier Printify order of the same product (SKU) to estimate its cost from, so its cost and profit are left out of the totals until its Printify order arrives.',
 } as const;
 
-/** The sum of the estimated Printify lines (each already in the display currency); null if any has no rate. */
-function estimatedPrintifyCost(profit: Details['profit']): MoneyView | null {
-  const lines = (profit?.costLines ?? []).filter((line) => line.kind.startsWith('printify_') && line.estimated);
-  if (lines.length === 0 || lines.some((line) => line.amount === null)) return null;
-  return { minor: lines.reduce((sum, line) => sum + (line.amount?.minor ?? 0), 0), currency: lines[0].amount!.currency };
+/** The sum of the estimated Printify lines of `kind` (a prefix; each already in the display currency); null if any has no rate. */
+function estimatedPrintifyCost(profit: Details['profit'], kind = 'printify_'): MoneyView | null {
+  const lines = (profit?.costLines ?? []).filter((line) => line.kind.startsWith(kind) && line.estimated);
+  const amounts = lines.map((line) => line.amount);
+  if (amounts.length === 0 || amounts.some((amount) => amount === null)) return null;
+  const known = amounts as MoneyView[];
+  return { minor: known.reduce((sum, amount) => sum + amount.minor, 0), currency: known[0].currency };
+}
+
+/** "$14.50 (production $10.00 + shipping $4.50)", or the total alone when a part has no rate. */
+function estimateText(profit: Details['profit']): string {
+  const total = estimatedPrintifyCost(profit);
+  if (!total) return 'estimate';
+  const production = estimatedPrintifyCost(profit, 'printify_production');
+  const shipping = estimatedPrintifyCost(profit, 'printify_shipping');
+  if (!production || !shipping) return formatMoney(total);
+  return `${formatMoney(total)} (production ${formatMoney(production)} + shipping ${formatMoney(shipping)})`;
 }
 
 /**
@@ -32,7 +44,6 @@ export function PendingExplanation({ details }: { details: Details }) {
   const { order, etsy, profit } = details;
   if (!order.etsyReceiptId || order.printifyOrderId) return null;
   if (order.printifyCost !== 'estimated' && order.printifyCost !== 'awaiting') return null;
-  const estimate = order.printifyCost === 'estimated' ? estimatedPrintifyCost(profit) : null;
   const skus = [...new Set((etsy?.lines ?? []).map((line) => line.sku?.trim() ?? '').filter((sku) => sku !== ''))];
   return (
     <Stack
@@ -53,8 +64,8 @@ export function PendingExplanation({ details }: { details: Details }) {
         <Stack gap="1" fontSize="sm">
           <Flex gap="2" align="center" wrap="wrap">
             <Text>
-              Printify cost {estimate ? formatMoney(estimate) : 'estimate'} from recent Printify orders of the same
-              product{skus.length > 0 ? ` (SKU ${skus.join(', ')})` : ''}
+              Printify cost {estimateText(profit)} from recent Printify orders of the same product
+              {skus.length > 0 ? ` (SKU ${skus.join(', ')})` : ''}
             </Text>
             <Badge size="xs" colorPalette="orange" variant="subtle">
               estimated
