@@ -130,10 +130,15 @@ describe('a receipt waiting for its Printify order', () => {
     expect(Number(awaiting?.revenue_minor)).toBeGreaterThan(0);
   });
 
-  it("is figured again from the real cost when its Printify order arrives, and leaves the estimate count", async () => {
+  it('is figured again from the real cost when its Printify order arrives, and leaves the estimate count', async () => {
     await storeProfitOrder(dataSource, seller.userId, {
       ...withEstimate,
-      printify: { shopId: 'pend-pfy', orderId: 'est-pfy', currency: 'USD', lines: [{ quantity: 1, costMinor: 1300, shippingMinor: 600 }] },
+      printify: {
+        shopId: 'pend-pfy',
+        orderId: 'est-pfy',
+        currency: 'USD',
+        lines: [{ quantity: 1, costMinor: 1300, shippingMinor: 600 }],
+      },
     });
     await matchAndFigure(dataSource, seller.userId, new Date(NOW.getTime() + DAY_MS / 24));
     const id = await recordIdOf(bed.database.url, seller.userId, { receipt: 'est9001' });

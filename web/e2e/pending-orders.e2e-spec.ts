@@ -37,7 +37,10 @@ beforeAll(async () => {
     `INSERT INTO provider_connection (user_id, provider, shop_id, shop_country, access_token_enc, key_version) VALUES ($1, 'etsy', $2, 'us', 'x', 1)`,
     [id, SHOP],
   );
-  const dataSource = await createDataSource({ DATABASE_URL: url, DATABASE_POOL_SIZE: 2 }, 'pending-orders').initialize();
+  const dataSource = await createDataSource(
+    { DATABASE_URL: url, DATABASE_POOL_SIZE: 2 },
+    'pending-orders',
+  ).initialize();
   try {
     const loaded = latestTargetDayOnOrBefore(daysAgo(12).toISOString().slice(0, 10));
     await new FxRatesRepository(dataSource).upsertRates(
@@ -59,11 +62,20 @@ beforeAll(async () => {
         goldenUsdOrder(prefix, {
           etsyShopId: SHOP,
           orderedAt: daysAgo(days),
-          printify: { shopId: 'pending-pfy', orderId: `${prefix}-pfy`, currency: 'USD', lines: [{ quantity: 1, costMinor, shippingMinor }] },
+          printify: {
+            shopId: 'pending-pfy',
+            orderId: `${prefix}-pfy`,
+            currency: 'USD',
+            lines: [{ quantity: 1, costMinor, shippingMinor }],
+          },
         }),
       );
     }
-    await storeProfitOrder(dataSource, id, goldenUsdOrder('est', { etsyShopId: SHOP, orderedAt: daysAgo(2), printify: undefined }));
+    await storeProfitOrder(
+      dataSource,
+      id,
+      goldenUsdOrder('est', { etsyShopId: SHOP, orderedAt: daysAgo(2), printify: undefined }),
+    );
     await storeProfitOrder(
       dataSource,
       id,
@@ -104,7 +116,10 @@ describe.each(['desktop', 'mobile'] as const)('pending orders (%s)', (viewport) 
   it('the dashboard counts the order awaiting Printify costs and the one at an estimate', async () => {
     const page = await open('/', viewport);
     const notice = page.getByTestId('totals-notice');
-    await expectContains(notice, '1 order awaiting Printify costs is not in the totals until its Printify order arrives.');
+    await expectContains(
+      notice,
+      '1 order awaiting Printify costs is not in the totals until its Printify order arrives.',
+    );
     await expectContains(notice, 'Totals include 1 order at an estimated Printify cost');
     await screenshot(page, `pending-dashboard-${viewport}`);
   });
@@ -128,7 +143,10 @@ describe.each(['desktop', 'mobile'] as const)('pending orders (%s)', (viewport) 
     let explanation = screen.details().getByTestId('pending-explanation');
     await expectContains(explanation, 'Waiting for the Printify order');
     await expectContains(explanation, 'No Printify order is matched to this Etsy receipt yet.');
-    await expectContains(explanation, 'Printify cost $14.50 from recent Printify orders of the same product (SKU MUG-CAT-11)');
+    await expectContains(
+      explanation,
+      'Printify cost $14.50 from recent Printify orders of the same product (SKU MUG-CAT-11)',
+    );
     await expectContains(explanation, 'estimated');
     await expectContains(explanation, 'the profit is figured again from the real Printify cost');
     await screenshot(page, `pending-details-estimated-${viewport}`);

@@ -46,9 +46,7 @@ describe('golden: estimatePrintifyCost', () => {
   it('reads the latest 5 lines of the same SKU', () => {
     expect(estimatePrintifyCost([{ sku: 'SKU-MUG', quantity: 2 }], history, 'per_unit')).toEqual({
       state: 'estimated',
-      lines: [
-        { sku: 'SKU-MUG', quantity: 2, currency: 'USD', unitCostMinor: 1100, shippingMinor: 400, linesRead: 5 },
-      ],
+      lines: [{ sku: 'SKU-MUG', quantity: 2, currency: 'USD', unitCostMinor: 1100, shippingMinor: 400, linesRead: 5 }],
     });
   });
 
@@ -61,7 +59,11 @@ describe('golden: estimatePrintifyCost', () => {
 
   // Newest line in EUR: only the EUR lines count (9.00 and 9.50 → 9.25), not the older USD 20.00.
   it('stays in the currency of the newest line', () => {
-    const mixed = [past('SKU-CAP', 5, 900, 300, 1, 'EUR'), past('SKU-CAP', 4, 950, 300, 1, 'EUR'), past('SKU-CAP', 3, 2000, 300)];
+    const mixed = [
+      past('SKU-CAP', 5, 900, 300, 1, 'EUR'),
+      past('SKU-CAP', 4, 950, 300, 1, 'EUR'),
+      past('SKU-CAP', 3, 2000, 300),
+    ];
     expect(estimatePrintifyCost([{ sku: 'SKU-CAP', quantity: 1 }], mixed, 'per_unit')).toMatchObject({
       state: 'estimated',
       lines: [{ currency: 'EUR', unitCostMinor: 925, linesRead: 2 }],
@@ -157,7 +159,10 @@ describe('golden: a receipt awaiting its Printify order', () => {
       usdShop,
     );
     expect(result.printifyCost).toBe('printify');
-    expect(figures(result).costs.slice(0, 2)).toEqual(['printify_production/printify 20.00', 'printify_shipping/printify 3.50']);
+    expect(figures(result).costs.slice(0, 2)).toEqual([
+      'printify_production/printify 20.00',
+      'printify_shipping/printify 3.50',
+    ]);
   });
 
   it('expects no Printify cost when nothing is awaited', () => {
@@ -177,7 +182,9 @@ describe('golden: estimated fees', () => {
         printifyOrders: [],
         printifyPending: {
           state: 'estimated',
-          lines: [{ sku: 'SKU-MUG', quantity: 1, currency: 'USD', unitCostMinor: 1000, shippingMinor: 450, linesRead: 2 }],
+          lines: [
+            { sku: 'SKU-MUG', quantity: 1, currency: 'USD', unitCostMinor: 1000, shippingMinor: 450, linesRead: 2 },
+          ],
         },
       },
       usdShop,

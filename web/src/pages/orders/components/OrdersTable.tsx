@@ -123,11 +123,13 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                     </Table.Cell>
                     <Table.Cell textAlign="end">
                       <MoneyText value={order.cost} figures={order.figures} />
-                      {order.hasEstimatedFees && order.cost && (order.figures === 'ok' || order.figures === 'provisional') && (
-                        <Text fontSize="xs" color="fg.muted">
-                          est. fees
-                        </Text>
-                      )}
+                      {order.hasEstimatedFees &&
+                        order.cost &&
+                        (order.figures === 'ok' || order.figures === 'provisional') && (
+                          <Text fontSize="xs" color="fg.muted">
+                            est. fees
+                          </Text>
+                        )}
                       <PrintifyCostMark order={order} />
                     </Table.Cell>
                     <Table.Cell textAlign="end">
