@@ -145,7 +145,7 @@ describe.each(['desktop', 'mobile'] as const)('pending orders (%s)', (viewport) 
     await expectContains(explanation, 'No Printify order is matched to this Etsy receipt yet.');
     await expectContains(
       explanation,
-      'Printify cost $14.50 from recent Printify orders of the same product (SKU MUG-CAT-11)',
+      'Printify cost $14.50 (production $10.00 + shipping $4.50) from recent Printify orders of the same product (SKU MUG-CAT-11)',
     );
     await expectContains(explanation, 'estimated');
     await expectContains(explanation, 'the profit is figured again from the real Printify cost');
