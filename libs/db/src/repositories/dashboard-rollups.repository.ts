@@ -39,7 +39,7 @@ export const FIGURE_AGGREGATES_SQL = `
   count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'pending') AS pending,
   count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'unmatched') AS unmatched,
   count(*) FILTER (WHERE r.archived_at IS NULL AND f.counted AND p.figures <> 'rate_unavailable') AS summed,
-  count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures = 'provisional') AS provisional,
+  count(*) FILTER (WHERE r.archived_at IS NULL AND f.counted AND p.figures = 'provisional') AS provisional,
   count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
   count(*) FILTER (WHERE r.archived_at IS NULL AND NOT f.fresh) AS not_computed,
   count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.printify_cost = 'awaiting') AS awaiting_printify,
