@@ -246,6 +246,14 @@ interface IndependentSums {
   printifyAlone: number;
 }
 
+/**
+ * A receipt awaiting its Printify order with nothing to estimate its cost from (ADR 0031): out of
+ * the Dashboard's totals, so out of the identity (its revenue and its ledger fees).
+ */
+const AWAITING_SQL = (shopId: string, receiptId: string) => `EXISTS (
+  SELECT 1 FROM order_record o JOIN order_profit p ON p.order_record_id = o.id AND p.user_id = o.user_id
+   WHERE o.user_id = $1 AND o.etsy_shop_id = ${shopId} AND o.etsy_receipt_id = ${receiptId} AND p.printify_cost = 'awaiting')`;
+
 async function independentSums(seller: StackSeller, costReading: 'per_unit' | 'per_line'): Promise<IndependentSums> {
   const [row] = await stack.sql<Record<keyof IndependentSums, string>>(
     `WITH receipts AS (
@@ -253,7 +261,8 @@ async function independentSums(seller: StackSeller, costReading: 'per_unit' | 'p
               (subtotal_minor + total_shipping_minor + gift_wrap_minor + total_tax_minor + total_vat_minor)::numeric AS paid,
               greatest(refunded_minor, 0)::numeric AS refunded
          FROM etsy_receipt
-        WHERE user_id = $1 AND is_paid AND lower(trim(status)) NOT IN ('canceled', 'cancelled', 'fully refunded')),
+        WHERE user_id = $1 AND is_paid AND lower(trim(status)) NOT IN ('canceled', 'cancelled', 'fully refunded')
+          AND NOT ${AWAITING_SQL('etsy_receipt.shop_id', 'etsy_receipt.receipt_id')}),
      -- refunded × pretax ÷ paid as a whole quotient and remainder, rounded half to even below.
      shares AS (
        SELECT pretax, paid, refunded, div(refunded * pretax, nullif(paid, 0)) AS q,
@@ -281,7 +290,8 @@ async function independentSums(seller: StackSeller, costReading: 'per_unit' | 'p
                                                                       THEN 1 ELSE 0 END) END), 0)
           FROM shares)::text AS revenue,
        (SELECT coalesce(sum(amount_minor), 0) FROM etsy_ledger_entry
-         WHERE user_id = $1 AND receipt_id IS NOT NULL AND lower(ledger_type) <> ALL($2::text[]))::text AS "orderLedger",
+         WHERE user_id = $1 AND receipt_id IS NOT NULL AND lower(ledger_type) <> ALL($2::text[])
+           AND NOT ${AWAITING_SQL('etsy_ledger_entry.shop_id', 'etsy_ledger_entry.receipt_id')})::text AS "orderLedger",
        (SELECT coalesce(sum(amount_minor), 0) FROM etsy_ledger_entry
          WHERE user_id = $1 AND receipt_id IS NULL AND lower(ledger_type) <> ALL($2::text[]))::text AS "shopLedger",
        (SELECT coalesce(sum(charge), 0) FROM charges WHERE on_receipt)::text AS "printifyOnReceipts",
@@ -322,11 +332,12 @@ describe('the Dashboard’s profit after shop costs', () => {
       // Orders whose sale has not settled yet (the last days: Etsy's payment and its processing fee
       // are not in the ledger) carry an estimate of the missing fees, each marked as one on Order
       // Details: the only figure not straight from a stored row. The identity adds exactly those.
-      const estimated = await stack.sql<{ id: string; settled: boolean }>(
-        `SELECT DISTINCT o.id, EXISTS (SELECT 1 FROM etsy_ledger_entry e WHERE e.user_id = o.user_id
+      // A receipt waiting for its Printify order may hold an estimated Printify cost too (ADR 0031).
+      const estimated = await stack.sql<{ id: string; settled: boolean; fees: boolean }>(
+        `SELECT DISTINCT o.id, p.has_estimated_fees AS fees, EXISTS (SELECT 1 FROM etsy_ledger_entry e WHERE e.user_id = o.user_id
                   AND e.receipt_id = o.etsy_receipt_id AND lower(e.ledger_type) = 'payment_gross') AS settled
            FROM order_profit p JOIN order_record o ON o.id = p.order_record_id
-          WHERE p.user_id = $1 AND p.has_estimated_fees`,
+          WHERE p.user_id = $1 AND (p.has_estimated_fees OR p.printify_cost = 'estimated') AND p.printify_cost <> 'awaiting'`,
         [seller.userId],
       );
       let estimates = 0;
@@ -334,7 +345,7 @@ describe('the Dashboard’s profit after shop costs', () => {
         const details = await get<OrderDetailsResponse>(seller, `/api/orders/${order.id}?currency=${currency}`);
         for (const line of details.profit?.costLines ?? []) if (line.estimated) estimates += line.amount?.minor ?? 0;
       }
-      expect(estimated.filter((order) => order.settled)).toEqual([]);
+      expect(estimated.filter((order) => order.settled && order.fees)).toEqual([]);
       const sums = await independentSums(seller, 'per_unit');
       const orderCosts = sums.printifyOnReceipts - sums.orderLedger + estimates;
       expect({

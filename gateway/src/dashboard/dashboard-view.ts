@@ -41,7 +41,7 @@ export function shopCostFigures(sums: DashboardSums, currency: DisplayCurrencyCo
   };
   return {
     netProfitSource:
-      'Orders with an Etsy receipt, archived ones too: revenue − Printify cost − Etsy fees (ledger, else estimated).',
+      'Orders with an Etsy receipt, archived ones too: revenue − Printify cost (estimated while its order is awaited) − Etsy fees (ledger, else estimated).',
     otherEtsyCosts,
     otherPrintifyCosts,
     profitAfterShopCosts: money(sums.netProfitMinor - otherEtsyCosts.total.minor - otherPrintifyCosts.total.minor),

@@ -39,6 +39,8 @@ export class DashboardService {
       ordersWithoutRate: sums.withoutRate,
       ordersProvisional: sums.provisional,
       ordersNotComputed: sums.notComputed,
+      ordersAwaitingPrintifyCost: sums.awaitingPrintify,
+      ordersEstimatedPrintifyCost: sums.estimatedPrintify,
       hasOrders: sums.hasOrders,
       ...shopCostFigures(sums, currency),
     };

@@ -37,6 +37,8 @@ export const statusFilter = (status: string | undefined) =>
 
 export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): OrderRowView {
   const ok = hasSums(row.figures);
+  // Without its Printify cost the order's cost and profit are not known: never a profit of revenue − fees (ADR 0031).
+  const costKnown = ok && row.printifyCost !== 'awaiting';
   return {
     id: row.id,
     status: row.status,
@@ -61,10 +63,11 @@ export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): 
         : row.matchConfidence,
     figures: row.figures ?? 'not_computed',
     revenue: ok && row.etsyReceiptId ? moneyView(row.revenueMinor, currency) : null,
-    cost: ok ? moneyView(row.costsMinor, currency) : null,
-    profit: ok ? moneyView(row.netProfitMinor, currency) : null,
-    profitMarginPercent: ok ? marginPercentOf(row.margin) : null,
+    cost: costKnown ? moneyView(row.costsMinor, currency) : null,
+    profit: costKnown ? moneyView(row.netProfitMinor, currency) : null,
+    profitMarginPercent: costKnown ? marginPercentOf(row.margin) : null,
     hasEstimatedFees: row.hasEstimatedFees,
+    printifyCost: row.printifyCost,
   };
 }
 
@@ -107,7 +110,7 @@ export function profitView(
     totalRevenue: ok && breakdown.revenueKnown ? row.revenue : null,
     totalCosts: row.cost,
     netProfit: row.profit,
-    marginPercent: ok ? marginPercentOf(breakdown.margin) : null,
+    marginPercent: ok && row.printifyCost !== 'awaiting' ? marginPercentOf(breakdown.margin) : null,
     ratesUsed: ratesUsed(breakdown, currency),
     provisional: row.figures === 'provisional' && breakdown.provisional ? { ...breakdown.provisional } : null,
   };

@@ -448,6 +448,7 @@ describe('row-level security on every tenant table', () => {
             currency: 'USD',
             recordSides: 'sides',
             inputsHash: 'hash',
+            printifyCost: 'printify',
             figures: 'ok',
             revenueMinor: 2500,
             costsMinor: 1568,

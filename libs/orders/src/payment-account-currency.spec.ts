@@ -11,6 +11,7 @@ function inputs(ledgerCurrencies: [string, CurrencyCode][]): UserProfitInputs {
     ledgerEntries: new Map(),
     printifyOrders: new Map(),
     ledgerCurrencies: new Map(ledgerCurrencies),
+    printifySkuHistory: [],
     settings: { bankCountry: 'GB', printifyCostReading: 'per_line', vatRegistered: true },
   };
 }

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import {
   computeOrderProfit,
   DISPLAY_CURRENCY_CODES,
+  estimatePrintifyCost,
   orderDateUtc,
   RateTable,
   rateTableConverter,
@@ -12,6 +13,7 @@ import {
   type DisplayCurrencyCode,
   type ProfitConverter,
   type OrderProfitInput,
+  type PrintifySkuHistoryLine,
   type ProfitSettings,
 } from '@pod/domain';
 import {
@@ -67,7 +69,11 @@ export class UserProfits {
       const stored = await profits.storedKeys(userId);
       const orders = inputs.records.map((record) => ({
         record,
-        input: orderInput(inputs, record.receiptKey, record.printifyKey, record.attachedKeys),
+        input: withPrintifyPending(
+          inputs,
+          record,
+          orderInput(inputs, record.receiptKey, record.printifyKey, record.attachedKeys),
+        ),
       }));
       const pending = orders.filter((order) => order.input !== null) as {
         record: UserProfitInputs['records'][number];
@@ -207,6 +213,30 @@ export function orderInput(
   };
 }
 
+/** Receipt statuses after which nothing is sent to Printify. */
+const CLOSED_RECEIPT_STATUSES = new Set(['canceled', 'fully refunded']);
+
+/**
+ * A receipt still waiting for its Printify order (no Printify order on the record, the record
+ * not `not_needed`, the receipt not canceled or fully refunded) gets the estimate of its Printify
+ * cost from the same SKUs' latest Printify lines, or why there is none (ADR 0031). Once its
+ * Printify order is on the record the estimate is gone: the inputs, and their hash, change, so
+ * the record is figured again from the real cost.
+ */
+export function withPrintifyPending(
+  inputs: UserProfitInputs,
+  record: Pick<UserProfitInputs['records'][number], 'status'>,
+  input: OrderProfitInput | null,
+): OrderProfitInput | null {
+  const receipt = input?.receipt;
+  if (!input || !receipt || input.printifyOrders.length > 0 || record.status === 'not_needed') return input;
+  if (CLOSED_RECEIPT_STATUSES.has(receipt.status)) return input;
+  const skus = new Set(receipt.lines.map((line) => (line.sku ?? '').trim()));
+  const history: PrintifySkuHistoryLine[] = inputs.printifySkuHistory.filter((line) => skus.has(line.sku));
+  const lines = receipt.lines.map((line) => ({ sku: line.sku ?? null, quantity: line.quantity }));
+  return { ...input, printifyPending: estimatePrintifyCost(lines, history, inputs.settings.printifyCostReading) };
+}
+
 function orderDateOf(input: OrderProfitInput): string {
   if (input.receipt) return orderDateUtc(input.receipt.orderedAt);
   return orderDateUtc(new Date(Math.min(...input.printifyOrders.map((order) => order.orderedAt.getTime()))));
@@ -230,7 +260,7 @@ export function paymentAccountCurrencyOf(inputs: UserProfitInputs, receiptKey: s
  * A fingerprint of everything but the rates a record's figures depend on. `v` is the stored
  * breakdown's shape: raising it has every record figured again once (v2: provisional figures and
  * the processing fee's parts; v3: every fee from its source, ADR 0026; v4: the VAT in a registered
- * seller's prices).
+ * seller's prices; v5: where the Printify cost comes from, a waiting receipt's estimate, ADR 0031).
  */
 function inputsHash(
   receiptKey: string | null,
@@ -239,6 +269,6 @@ function inputsHash(
   settings: UserProfitInputs['settings'],
   account: CurrencyCode | null,
 ): string {
-  const text = jsonForPostgres({ v: 4, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
+  const text = jsonForPostgres({ v: 5, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
   return createHash('sha256').update(text).digest('base64url');
 }

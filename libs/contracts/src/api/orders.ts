@@ -59,7 +59,16 @@ export interface OrderRowView {
   profitMarginPercent: number | null;
   /** True when any fee in `cost` is an estimate from the fee schedule. */
   hasEstimatedFees: boolean;
+  /**
+   * Where the Printify cost comes from (ADR 0031): `printify` its order(s); `estimated` from the
+   * same SKU's recent Printify orders while its own is awaited (in `cost`, marked); `awaiting`
+   * none yet and no history to estimate from (`cost` and `profit` null, out of the totals);
+   * `none` no Printify order is expected; null when not computed.
+   */
+  printifyCost: PrintifyCostView | null;
 }
+
+export type PrintifyCostView = 'printify' | 'estimated' | 'awaiting' | 'none';
 
 export type OrdersSourceTab = 'all' | 'etsy' | 'printify';
 export type OrdersStatusFilter = 'all' | OrderStatus;
@@ -128,6 +137,10 @@ export interface DashboardMetricsResponse {
   ordersProvisional: number;
   /** Orders in the window left out because their figures are not computed yet (a change the matcher has not figured). */
   ordersNotComputed: number;
+  /** Receipts in the window waiting for their Printify order with no history to estimate its cost: left out of the totals (ADR 0031). */
+  ordersAwaitingPrintifyCost: number;
+  /** Receipts in the window waiting for their Printify order, in the totals with an estimated Printify cost. */
+  ordersEstimatedPrintifyCost: number;
   /** True when the user has any synced order at all (the empty state otherwise). */
   hasOrders: boolean;
   /** Where `netProfit` comes from (net profit from orders: records with an Etsy receipt). */

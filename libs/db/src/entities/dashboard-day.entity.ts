@@ -49,6 +49,14 @@ export class DashboardDayEntity {
   @Column({ name: 'without_rate', type: 'integer' })
   withoutRate: number;
 
+  /** Receipts waiting for their Printify order with no history to estimate from: left out of the sums (ADR 0031). */
+  @Column({ name: 'awaiting_printify', type: 'integer' })
+  awaitingPrintify: number;
+
+  /** Receipts waiting for their Printify order, summed with an estimated Printify cost. */
+  @Column({ name: 'estimated_printify', type: 'integer' })
+  estimatedPrintify: number;
+
   @Column({ name: 'not_computed', type: 'integer' })
   notComputed: number;
 

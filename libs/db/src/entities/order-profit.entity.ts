@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { DisplayCurrencyCode, StoredFiguresState, StoredOrderBreakdown } from '@pod/domain';
+import type { DisplayCurrencyCode, PrintifyCostState, StoredFiguresState, StoredOrderBreakdown } from '@pod/domain';
 import { currencyCodeTransformer, MinorUnitsColumn } from '../columns';
 import { OrderRecordEntity } from './order-record.entity';
 import { UserEntity } from './user.entity';
@@ -18,6 +18,7 @@ import { UserEntity } from './user.entity';
   `(figures <> 'rate_unavailable') = (revenue_minor IS NOT NULL AND costs_minor IS NOT NULL AND net_profit_minor IS NOT NULL)
           AND (figures <> 'rate_unavailable' OR (revenue_minor IS NULL AND costs_minor IS NULL AND net_profit_minor IS NULL))`,
 )
+@Check('order_profit_printify_cost_check', `printify_cost IN ('printify', 'estimated', 'awaiting', 'none')`)
 // A covering index (INCLUDE the sums) TypeORM cannot declare: see the migration.
 @Index('order_profit_user_idx', { synchronize: false })
 @Index('order_profit_not_final_idx', ['userId'], { where: `figures <> 'ok'` })
@@ -63,6 +64,10 @@ export class OrderProfitEntity {
 
   @Column({ name: 'has_estimated_fees', type: 'boolean' })
   hasEstimatedFees: boolean;
+
+  /** Where the Printify cost comes from; `awaiting` leaves the record out of the dashboard's sums (ADR 0031). */
+  @Column({ name: 'printify_cost', type: 'text' })
+  printifyCost: PrintifyCostState;
 
   @Column({ type: 'jsonb' })
   breakdown: StoredOrderBreakdown;

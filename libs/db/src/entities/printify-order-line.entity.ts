@@ -1,10 +1,11 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type { CurrencyCode, MinorUnits } from '@pod/domain';
 import { CurrencyColumn, MinorUnitsColumn } from '../columns';
 import { UserEntity } from './user.entity';
 
 /** One line item of a Printify order, numbered in the order sent; replaced with its order. */
 @Entity({ name: 'printify_order_line' })
+@Index('printify_order_line_sku_idx', ['userId', 'sku'], { where: `sku IS NOT NULL AND sku <> ''` })
 export class PrintifyOrderLineEntity {
   @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'printify_order_line_pkey' })
   userId: string;

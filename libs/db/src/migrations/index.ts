@@ -18,6 +18,7 @@ import { SeveralPrintifyOrders1765600000000 } from './1765600000000-several-prin
 import { FeesFromTheirSource1765610000000 } from './1765610000000-fees-from-their-source';
 import { ShopCostsAndPayouts1765620000000 } from './1765620000000-shop-costs-and-payouts';
 import { PayoutWindows1765640000000 } from './1765640000000-payout-windows';
+import { PendingPrintifyCost1765700300000 } from './1765700300000-pending-printify-cost';
 import { PaymentsInShopCurrency1765700600000 } from './1765700600000-payments-in-shop-currency';
 import { LedgerReferenceTypesLowerCase1765700600001 } from './1765700600001-ledger-reference-types-lower-case';
 
@@ -43,6 +44,7 @@ export const ALL_MIGRATIONS = [
   FeesFromTheirSource1765610000000,
   ShopCostsAndPayouts1765620000000,
   PayoutWindows1765640000000,
+  PendingPrintifyCost1765700300000,
   PaymentsInShopCurrency1765700600000,
   LedgerReferenceTypesLowerCase1765700600001,
 ];

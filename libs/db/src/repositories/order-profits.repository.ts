@@ -69,26 +69,27 @@ export class OrderProfitsRepository {
         costs_minor: row.costsMinor,
         net_profit_minor: row.netProfitMinor,
         has_estimated_fees: row.hasEstimatedFees,
+        printify_cost: row.printifyCost,
         breakdown: row.breakdown,
         inputs_hash: row.inputsHash,
       }));
       // Only the user's own records: a record id of another user matches nothing in the join.
       const result: unknown = await db.query(
         `INSERT INTO order_profit (order_record_id, currency, user_id, record_sides, figures, revenue_minor, costs_minor, net_profit_minor,
-           has_estimated_fees, breakdown, inputs_hash, computed_at)
+           has_estimated_fees, printify_cost, breakdown, inputs_hash, computed_at)
          SELECT s.order_record_id, s.currency, $1, s.record_sides, s.figures, s.revenue_minor, s.costs_minor, s.net_profit_minor,
-           s.has_estimated_fees, s.breakdown, s.inputs_hash, $3
+           s.has_estimated_fees, s.printify_cost, s.breakdown, s.inputs_hash, $3
          FROM jsonb_to_recordset($2::jsonb) AS s(order_record_id uuid, currency text, record_sides text, figures text, revenue_minor bigint,
-           costs_minor bigint, net_profit_minor bigint, has_estimated_fees boolean, breakdown jsonb, inputs_hash text)
+           costs_minor bigint, net_profit_minor bigint, has_estimated_fees boolean, printify_cost text, breakdown jsonb, inputs_hash text)
          JOIN order_record r ON r.id = s.order_record_id AND r.user_id = $1
          ON CONFLICT (order_record_id, currency) DO UPDATE SET
            record_sides = EXCLUDED.record_sides, figures = EXCLUDED.figures, revenue_minor = EXCLUDED.revenue_minor,
            costs_minor = EXCLUDED.costs_minor, net_profit_minor = EXCLUDED.net_profit_minor, has_estimated_fees = EXCLUDED.has_estimated_fees,
-           breakdown = EXCLUDED.breakdown, inputs_hash = EXCLUDED.inputs_hash, computed_at = EXCLUDED.computed_at
+           printify_cost = EXCLUDED.printify_cost, breakdown = EXCLUDED.breakdown, inputs_hash = EXCLUDED.inputs_hash, computed_at = EXCLUDED.computed_at
          WHERE (order_profit.record_sides, order_profit.figures, order_profit.revenue_minor, order_profit.costs_minor, order_profit.net_profit_minor,
-                order_profit.has_estimated_fees, order_profit.breakdown, order_profit.inputs_hash)
+                order_profit.has_estimated_fees, order_profit.printify_cost, order_profit.breakdown, order_profit.inputs_hash)
            IS DISTINCT FROM (EXCLUDED.record_sides, EXCLUDED.figures, EXCLUDED.revenue_minor, EXCLUDED.costs_minor, EXCLUDED.net_profit_minor,
-                EXCLUDED.has_estimated_fees, EXCLUDED.breakdown, EXCLUDED.inputs_hash)
+                EXCLUDED.has_estimated_fees, EXCLUDED.printify_cost, EXCLUDED.breakdown, EXCLUDED.inputs_hash)
          RETURNING order_profit.order_record_id`,
         [userId, jsonForPostgres(chunk), computedAt],
       );

@@ -5,6 +5,7 @@ import type {
   MatchStatus,
   NotNeededReason,
   StoredFiguresState,
+  PrintifyCostState,
   StoredOrderBreakdown,
 } from '@pod/domain';
 import type { Db } from './database-session';
@@ -36,6 +37,8 @@ export interface OrderViewRow {
   costsMinor: number | null;
   netProfitMinor: number | null;
   hasEstimatedFees: boolean;
+  /** Where the Printify cost comes from (ADR 0031); null when not computed. */
+  printifyCost: PrintifyCostState | null;
   margin: StoredOrderBreakdown['margin'];
 }
 
@@ -63,6 +66,10 @@ export interface DashboardSums {
   provisional: number;
   withoutRate: number;
   notComputed: number;
+  /** Receipts awaiting their Printify order with no estimate: out of the sums (ADR 0031). */
+  awaitingPrintify: number;
+  /** Receipts awaiting their Printify order, summed with an estimated Printify cost. */
+  estimatedPrintify: number;
   revenueMinor: number;
   costsMinor: number;
   netProfitMinor: number;
@@ -78,7 +85,7 @@ export interface DashboardSums {
  * computed). One probe of order_profit's primary key per record read (FIGURES_JOIN_SQL), a plan
  * that needs no statistics.
  */
-const LIST_FIGURES = 'p.record_sides, p.figures, p.revenue_minor, p.costs_minor, p.net_profit_minor';
+const LIST_FIGURES = 'p.record_sides, p.figures, p.printify_cost, p.revenue_minor, p.costs_minor, p.net_profit_minor';
 const WITH_FIGURES = (currencyParam: string) => `
   FROM order_record r ${FIGURES_JOIN_SQL(`${currencyParam}::char(3)`, `${LIST_FIGURES}, p.has_estimated_fees, p.breakdown -> 'margin' AS margin`)}`;
 
@@ -93,6 +100,7 @@ const ROW_SELECT = (currencyParam: string) => `
     CASE WHEN f.fresh THEN p.costs_minor::text END AS costs_minor,
     CASE WHEN f.fresh THEN p.net_profit_minor::text END AS net_profit_minor,
     f.fresh AND p.has_estimated_fees AS has_estimated_fees,
+    CASE WHEN f.fresh THEN p.printify_cost END AS printify_cost,
     CASE WHEN f.fresh THEN p.margin END AS margin
   ${WITH_FIGURES(currencyParam)}`;
 
@@ -118,6 +126,7 @@ function toRow(row: Record<string, unknown>): OrderViewRow {
     costsMinor: integerOrNull(row.costs_minor),
     netProfitMinor: integerOrNull(row.net_profit_minor),
     hasEstimatedFees: row.has_estimated_fees === true,
+    printifyCost: (row.printify_cost as OrderViewRow['printifyCost'] | undefined) ?? null,
     margin: (row.margin as OrderViewRow['margin']) ?? null,
   };
 }
@@ -337,6 +346,8 @@ export class OrderViewsRepository {
       provisional: sums.provisional,
       withoutRate: sums.without_rate,
       notComputed: sums.not_computed,
+      awaitingPrintify: sums.awaiting_printify,
+      estimatedPrintify: sums.estimated_printify,
       revenueMinor: sums.revenue_minor,
       costsMinor: sums.costs_minor,
       netProfitMinor: sums.net_profit_minor,

@@ -5,8 +5,10 @@ import type {
   EtsyReceiptInput,
   EtsyRefundInput,
   PrintifyOrderInput,
+  PrintifySkuHistoryLine,
+  MatchStatus,
 } from '@pod/domain';
-import { minorUnitExponent, parseCurrencyCode } from '@pod/domain';
+import { ESTIMATE_RECENT_LINES, minorUnitExponent, parseCurrencyCode } from '@pod/domain';
 import { minorUnitsTransformer } from '../columns';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
@@ -18,6 +20,8 @@ export interface ProfitRecordSides {
   printifyKey: string | null;
   /** The record's additional Printify orders (reprints, splits, added by hand), in side order. */
   attachedKeys: string[];
+  /** `not_needed` records (digital, canceled, samples) expect no Printify order. */
+  status: MatchStatus;
 }
 
 /** Everything the profit engine reads for one user, keyed by "shop:id" of the receipt or Printify order. */
@@ -29,6 +33,12 @@ export interface UserProfitInputs {
   printifyOrders: Map<string, PrintifyOrderInput>;
   /** Per Etsy shop id: the currency most of its ledger entries are in, the payment account's (ADR 0026). */
   ledgerCurrencies: Map<string, CurrencyCode>;
+  /**
+   * The latest Printify lines (not canceled) of each SKU sold on a receipt that has no Printify
+   * order yet, newest first, at most ESTIMATE_RECENT_LINES per SKU: what a waiting receipt's
+   * estimate reads (ADR 0031).
+   */
+  printifySkuHistory: PrintifySkuHistoryLine[];
   settings: ProfitInputSettings;
 }
 
@@ -68,8 +78,9 @@ export class ProfitInputsRepository {
       etsy_receipt_id: string | null;
       printify_shop_id: string | null;
       printify_order_id: string | null;
+      status: MatchStatus;
     }[] = await db.query(
-      `SELECT id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id FROM order_record WHERE user_id = $1 ORDER BY id`,
+      `SELECT id, etsy_shop_id, etsy_receipt_id, printify_shop_id, printify_order_id, status FROM order_record WHERE user_id = $1 ORDER BY id`,
       [userId],
     );
     // Every record's additional Printify orders (issue 17): their costs are the receipt's too.
@@ -94,11 +105,13 @@ export class ProfitInputsRepository {
             ? sideKey(row.printify_shop_id, row.printify_order_id)
             : null,
         attachedKeys: attached.get(row.id) ?? [],
+        status: row.status,
       })),
       receipts: await this.receipts(db, userId),
       ...(await this.paymentsAndLedger(db, userId)),
       printifyOrders: await this.printifyOrders(db, userId),
       ledgerCurrencies: await this.ledgerCurrencies(db, userId),
+      printifySkuHistory: await this.printifySkuHistory(db, userId),
       settings: await this.settings(db, userId),
     };
   }
@@ -112,7 +125,7 @@ export class ProfitInputsRepository {
                    'at', f ->> 'created_timestamp') ORDER BY f ->> 'created_timestamp'), '[]')
           FROM jsonb_array_elements(CASE WHEN jsonb_typeof(r.payload -> 'refunds') = 'array' THEN r.payload -> 'refunds' ELSE '[]' END) f
           WHERE lower(coalesce(f ->> 'status', 'success')) IN ('success', 'succeeded')) AS refunds,
-         coalesce((SELECT json_agg(json_build_object('transactionId', l.transaction_id, 'listingId', l.listing_id, 'quantity', l.quantity) ORDER BY l.transaction_id)
+         coalesce((SELECT json_agg(json_build_object('transactionId', l.transaction_id, 'listingId', l.listing_id, 'quantity', l.quantity, 'sku', l.sku) ORDER BY l.transaction_id)
                    FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.receipt_id = r.receipt_id AND l.shop_id = r.shop_id), '[]') AS lines
        FROM etsy_receipt r WHERE r.user_id = $1`,
       [userId],
@@ -204,6 +217,40 @@ export class ProfitInputsRepository {
       });
     }
     return orders;
+  }
+
+  /**
+   * The SKUs of the receipts without a Printify order (records with a receipt side only), then
+   * each one's latest not canceled Printify lines by printify_order_line_sku_idx (the Etsy SKU
+   * trimmed, the Printify one as sent; statuses compared normalised, as printifyCosts does). Ordered, so the inputs hash does not depend on the plan.
+   */
+  private async printifySkuHistory(db: Db, userId: string): Promise<PrintifySkuHistoryLine[]> {
+    const rows: Record<string, unknown>[] = await db.query(
+      `WITH waiting AS (
+         SELECT DISTINCT btrim(el.sku) AS sku FROM order_record r
+         JOIN etsy_receipt_line el ON el.user_id = r.user_id AND el.shop_id = r.etsy_shop_id AND el.receipt_id = r.etsy_receipt_id
+         WHERE r.user_id = $1 AND r.printify_order_id IS NULL AND r.etsy_receipt_id IS NOT NULL AND btrim(coalesce(el.sku, '')) <> '')
+       SELECT h.* FROM waiting w CROSS JOIN LATERAL (
+         SELECT w.sku, o.order_id, o.ordered_at, o.currency, l.quantity, l.cost_minor, l.shipping_minor
+         FROM printify_order_line l
+         JOIN printify_order o ON o.user_id = l.user_id AND o.shop_id = l.shop_id AND o.order_id = l.order_id
+         WHERE l.user_id = $1 AND l.sku = w.sku AND l.sku <> '' AND l.quantity > 0
+           AND replace(lower(btrim(o.status)), '_', '-') <> 'canceled'
+           AND replace(lower(btrim(coalesce(l.status, ''))), '_', '-') <> 'canceled'
+         ORDER BY o.ordered_at DESC, o.order_id DESC, l.line_no
+         LIMIT $2) h
+       ORDER BY h.sku, h.ordered_at DESC, h.order_id DESC`,
+      [userId, ESTIMATE_RECENT_LINES],
+    );
+    return rows.map((row) => ({
+      sku: String(row.sku),
+      orderId: String(row.order_id),
+      orderedAt: new Date(row.ordered_at as string),
+      currency: parseCurrencyCode(String(row.currency)),
+      quantity: Number(row.quantity),
+      costMinor: minor(row.cost_minor),
+      shippingMinor: minor(row.shipping_minor),
+    }));
   }
 
   /** Per shop, the currency most of its ledger entries are in (ties: alphabetical), counted in SQL. */

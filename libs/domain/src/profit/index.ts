@@ -8,3 +8,4 @@ export * from './order-figures';
 export * from './rate-table-converter';
 export * from './figure-line-labels';
 export * from './printify-costs';
+export * from './printify-estimate';

@@ -1,6 +1,7 @@
 import type { CurrencyCode, DisplayCurrencyCode } from '../currency';
 import type { OffsiteAdsTier } from '../fees/fee-schedule';
 import type { ProfitConverter } from './converter';
+import type { PrintifyCostEstimate } from './printify-estimate';
 
 /**
  * What the engine reads for one order. Each shape mirrors the mapped columns of the synced
@@ -58,6 +59,8 @@ export interface EtsyReceiptLineInput {
   readonly transactionId: string;
   readonly listingId: string | null;
   readonly quantity: number;
+  /** `sku` (often blank): the same product's Printify lines carry it as `metadata.sku` (ADR 0031). */
+  readonly sku?: string | null;
 }
 
 /** `etsy_payment`: the fees columns are the payment-processing fee (§a.6). */
@@ -110,6 +113,12 @@ export interface OrderProfitInput {
    * ledger has it). Absent means not known to apply: no estimate.
    */
   readonly offsiteAdsAttributed?: boolean;
+  /**
+   * Set for a receipt still waiting for its Printify order (no Printify order yet, one is
+   * expected): the estimate from the same SKU's recent Printify lines, or why there is none
+   * (ADR 0031). Absent: no Printify order is expected (or one is on the order).
+   */
+  readonly printifyPending?: PrintifyCostEstimate;
 }
 
 /** Per-account settings and the rate source: everything the engine needs beyond the order. */

@@ -3,7 +3,7 @@ import type { FeePart } from '../fees/estimate';
 import type { FeeKind } from '../fees/fee-kinds';
 import { money, type Money } from '../money';
 import { convertForDisplay, isRateUnavailable, type ProfitConverter } from './converter';
-import type { OrderProfit, ProvisionalFigures } from './order-profit';
+import type { OrderProfit, PrintifyCostState, ProvisionalFigures } from './order-profit';
 import type { RevenueBreakdown } from './revenue';
 
 /**
@@ -48,6 +48,8 @@ export interface StoredOrderBreakdown {
   readonly unavailable: readonly { readonly currency: string; readonly reason: string }[];
   /** Set when the figures are provisional: the ECB day used and the one awaited (absent in rows stored before it was kept). */
   readonly provisional?: ProvisionalFigures | null;
+  /** Where the Printify cost comes from (absent in rows stored before ADR 0031: `printify` or `none`). */
+  readonly printifyCost?: PrintifyCostState;
 }
 
 /** `ok`: final figures; `provisional`: summed like `ok`, at the latest loaded rates until the order date's ECB day is loaded; `rate_unavailable`: no sums. */
@@ -61,6 +63,8 @@ export interface StoredOrderFigures {
   readonly costsMinor: number | null;
   readonly netProfitMinor: number | null;
   readonly hasEstimatedFees: boolean;
+  /** `awaiting`: left out of the totals and counted apart; `estimated`: in them, marked (ADR 0031). */
+  readonly printifyCost: PrintifyCostState;
   readonly breakdown: StoredOrderBreakdown;
 }
 
@@ -158,6 +162,7 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
     printifyCanceledOrders: result.printifyCanceledOrders,
     unavailable: result.state === 'rate_unavailable' ? result.unavailable : [],
     provisional: computed?.provisional ?? null,
+    printifyCost: result.printifyCost,
   };
   return {
     currency: to,
@@ -166,6 +171,7 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
     costsMinor: computed ? computed.display.totalCosts.amountMinor : null,
     netProfitMinor: computed ? computed.display.netProfit.amountMinor : null,
     hasEstimatedFees: result.feesEstimated,
+    printifyCost: result.printifyCost,
     breakdown,
   };
 }

@@ -15,6 +15,7 @@ import type { OrderProfitInput, ProfitSettings } from './inputs';
 import { marginOf, type Margin } from './margin';
 import { orderFeeEstimates } from '../fees/order-fee-estimates';
 import { printifyCosts } from './printify-costs';
+import { ESTIMATE_RECENT_LINES, type PrintifyCostEstimate } from './printify-estimate';
 import { receiptRevenue, type RevenueBreakdown } from './revenue';
 import { vatInPricesRate } from './vat-in-prices';
 
@@ -29,12 +30,20 @@ export interface OrderBreakdown {
   readonly revenueKnown: boolean;
   /** False for a receipt without its Printify order: the fulfilment cost is missing, not zero. */
   readonly fulfilmentCostKnown: boolean;
-  /** Some Etsy fee is an estimate from the schedule. */
+  /** Some Etsy fee is an estimate from the schedule (an estimated Printify cost is told by `printifyCost`). */
   readonly feesEstimated: boolean;
   /** Fee kinds that may apply but could be neither read nor estimated (they count as zero). */
   readonly feesNotEstimated: readonly FeeKind[];
   readonly printifyCanceledOrders: readonly string[];
+  /**
+   * Where the Printify cost comes from (ADR 0031): `printify` its order(s); `estimated` from the
+   * same SKUs' recent Printify orders while the order is awaited; `awaiting` none yet and no
+   * history, so the order is left out of the totals; `none` no Printify order is expected.
+   */
+  readonly printifyCost: PrintifyCostState;
 }
+
+export type PrintifyCostState = 'printify' | 'estimated' | 'awaiting' | 'none';
 
 export interface DisplayCost extends CostComponent {
   readonly display: Money;
@@ -104,6 +113,42 @@ function printifyComponents(
   return { costs, canceled };
 }
 
+/** The estimate's production and shipping lines, one pair per currency, marked estimated. */
+function estimatedPrintifyComponents(estimate: PrintifyCostEstimate): CostComponent[] {
+  if (estimate.state !== 'estimated') return [];
+  const groups = new Map<CurrencyCode, { production: number; shipping: number; skus: string[] }>();
+  for (const line of estimate.lines) {
+    const group = groups.get(line.currency) ?? { production: 0, shipping: 0, skus: [] };
+    groups.set(line.currency, group);
+    group.production += line.unitCostMinor * line.quantity;
+    group.shipping += line.shippingMinor;
+    group.skus.push(`${line.sku} × ${String(line.quantity)}`);
+  }
+  const basis = `the latest ${String(ESTIMATE_RECENT_LINES)} Printify orders of the same SKU`;
+  return [...groups.entries()].flatMap(([currency, group]) => [
+    {
+      kind: 'printify_production' as const,
+      source: 'estimate' as const,
+      estimated: true,
+      original: money(group.production, currency),
+      note: `estimated: median unit cost over ${basis} × quantity (${group.skus.join(', ')}); replaced by the Printify order's cost when it arrives`,
+    },
+    {
+      kind: 'printify_shipping' as const,
+      source: 'estimate' as const,
+      estimated: true,
+      original: money(group.shipping, currency),
+      note: `estimated: median line shipping_cost over ${basis}`,
+    },
+  ]);
+}
+
+function printifyCostState(input: OrderProfitInput): PrintifyCostState {
+  if (input.printifyOrders.length > 0) return 'printify';
+  if (!input.receipt || !input.printifyPending) return 'none';
+  return input.printifyPending.state === 'estimated' ? 'estimated' : 'awaiting';
+}
+
 export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSettings): OrderProfit {
   const { receipt } = input;
   const printifyDates = input.printifyOrders.map((order) => order.orderedAt.getTime());
@@ -123,6 +168,9 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
   };
 
   const printify = printifyComponents(input, settings);
+  const printifyCost = printifyCostState(input);
+  if (printifyCost === 'estimated' && input.printifyPending)
+    printify.costs.push(...estimatedPrintifyComponents(input.printifyPending));
   const revenue = receipt ? receiptRevenue(receipt, vatInPricesRate(receipt, settings, orderDate)) : null;
   const recorded = recordedFees(input.payments, input.ledgerEntries);
   const costs: CostComponent[] = [...printify.costs, ...recorded.components.map((cost) => reclaimed(cost, settings))];
@@ -143,9 +191,11 @@ export function computeOrderProfit(input: OrderProfitInput, settings: ProfitSett
     costs,
     revenueKnown: revenue !== null,
     fulfilmentCostKnown: input.printifyOrders.length > 0,
-    feesEstimated: costs.some((cost) => cost.estimated),
+    // Etsy's fees only: an estimated Printify cost is marked as such (printifyCost), not as estimated fees.
+    feesEstimated: costs.some((cost) => cost.estimated && !cost.kind.startsWith('printify_')),
     feesNotEstimated,
     printifyCanceledOrders: printify.canceled,
+    printifyCost,
   };
 
   let revenueConversion: DisplayConversion | null = null;

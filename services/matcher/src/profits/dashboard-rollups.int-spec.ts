@@ -73,13 +73,15 @@ async function rowSums(
     `SELECT count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'matched') AS matched,
        count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'pending') AS pending,
        count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'unmatched') AS unmatched,
-       count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures <> 'rate_unavailable') AS summed,
-       count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures = 'provisional') AS provisional,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND f.counted AND p.figures <> 'rate_unavailable') AS summed,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND f.counted AND p.figures = 'provisional') AS provisional,
        count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
        count(*) FILTER (WHERE r.archived_at IS NULL AND NOT f.fresh) AS not_computed,
-       coalesce(sum(p.revenue_minor) FILTER (WHERE f.fresh AND NOT f.lone), 0) AS revenue,
-       coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND NOT f.lone), 0) AS costs,
-       coalesce(sum(p.net_profit_minor) FILTER (WHERE f.fresh AND NOT f.lone), 0) AS profit,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.printify_cost = 'awaiting') AS awaiting,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.printify_cost = 'estimated') AS estimated,
+       coalesce(sum(p.revenue_minor) FILTER (WHERE f.counted AND NOT f.lone), 0) AS revenue,
+       coalesce(sum(p.costs_minor) FILTER (WHERE f.counted AND NOT f.lone), 0) AS costs,
+       coalesce(sum(p.net_profit_minor) FILTER (WHERE f.counted AND NOT f.lone), 0) AS profit,
        coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND f.lone AND po.order_type = 'sample'), 0) AS sample,
        coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND f.lone AND po.order_type = 'manual'), 0) AS manual,
        coalesce(sum(p.costs_minor) FILTER (WHERE f.fresh AND f.lone AND coalesce(po.order_type, '') NOT IN ('sample', 'manual')), 0) AS unattached
@@ -87,7 +89,8 @@ async function rowSums(
      LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = $2
      LEFT JOIN printify_order po ON po.user_id = r.user_id AND po.shop_id = r.printify_shop_id AND po.order_id = r.printify_order_id
      CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = (coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|' || coalesce(r.printify_shop_id || ':' || r.printify_order_id, '')), false) AS fresh,
-       r.etsy_receipt_id IS NULL AND r.printify_order_id IS NOT NULL AS lone) f
+       r.etsy_receipt_id IS NULL AND r.printify_order_id IS NOT NULL AS lone) f0
+     CROSS JOIN LATERAL (SELECT f0.fresh, f0.lone, f0.fresh AND p.printify_cost <> 'awaiting' AS counted) f
      WHERE r.user_id = $1 AND r.order_date >= $3`,
     [userId, currency, since],
   );
@@ -99,6 +102,8 @@ async function rowSums(
     provisional: Number(row.provisional),
     withoutRate: Number(row.without_rate),
     notComputed: Number(row.not_computed),
+    awaitingPrintify: Number(row.awaiting),
+    estimatedPrintify: Number(row.estimated),
     revenueMinor: Number(row.revenue),
     costsMinor: Number(row.costs),
     netProfitMinor: Number(row.profit),

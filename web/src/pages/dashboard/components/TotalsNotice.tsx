@@ -3,7 +3,12 @@ import type { DashboardMetricsResponse } from '@pod/contracts';
 
 type Counts = Pick<
   DashboardMetricsResponse,
-  'ordersProvisional' | 'ordersWithoutRate' | 'ordersNotComputed' | 'currency'
+  | 'ordersProvisional'
+  | 'ordersWithoutRate'
+  | 'ordersNotComputed'
+  | 'ordersAwaitingPrintifyCost'
+  | 'ordersEstimatedPrintifyCost'
+  | 'currency'
 >;
 
 const orders = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'order' : 'orders'}`;
@@ -13,6 +18,8 @@ export function totalsNoticeLines({
   ordersProvisional,
   ordersWithoutRate,
   ordersNotComputed,
+  ordersAwaitingPrintifyCost,
+  ordersEstimatedPrintifyCost,
   currency,
 }: Counts): string[] {
   const lines: string[] = [];
@@ -28,6 +35,20 @@ export function totalsNoticeLines({
     );
   }
   if (ordersNotComputed > 0) lines.push(`Profit for ${orders(ordersNotComputed)} is still being calculated.`);
+  // ADR 0031: a receipt whose Printify order has not arrived is estimated from the same product's
+  // recent Printify orders, or, with none, left out rather than counted at revenue − fees.
+  if (ordersAwaitingPrintifyCost > 0) {
+    const one = ordersAwaitingPrintifyCost === 1;
+    lines.push(
+      `${orders(ordersAwaitingPrintifyCost)} awaiting Printify costs ${one ? 'is' : 'are'} not in the totals until ${one ? 'its Printify order arrives' : 'their Printify orders arrive'}.`,
+    );
+  }
+  if (ordersEstimatedPrintifyCost > 0) {
+    const one = ordersEstimatedPrintifyCost === 1;
+    lines.push(
+      `Totals include ${orders(ordersEstimatedPrintifyCost)} at an estimated Printify cost (from recent orders of the same product) until ${one ? 'its Printify order arrives' : 'their Printify orders arrive'}.`,
+    );
+  }
   return lines;
 }
 

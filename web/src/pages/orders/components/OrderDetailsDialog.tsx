@@ -23,6 +23,7 @@ import { toaster } from '../../../components/ui/toaster';
 import { unmatchOrder } from '../../../hooks/api/orderActions';
 import { useOrderDetails } from '../../../hooks/api/useOrders';
 import { useDisplayCurrency } from '../../../hooks/useDisplayCurrency';
+import { PendingExplanation } from './PendingExplanation';
 import { PrintifyOrdersOnReceipt } from './PrintifyOrdersOnReceipt';
 import { ProfitSummary } from './ProfitSummary';
 
@@ -216,6 +217,7 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
                       onChanged={() => void reload()}
                     />
                   )}
+                  <PendingExplanation details={details} />
                   {order.status === 'matched' && details.profit && (
                     <ProfitSummary profit={details.profit} order={order} />
                   )}

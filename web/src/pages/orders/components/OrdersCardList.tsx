@@ -5,6 +5,7 @@ import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { OrderCard } from '../../../components/orders/OrderCard';
+import { PrintifyCostMark } from '../../../components/orders/PrintifyCostMark';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
 
@@ -65,8 +66,9 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
                 <Figure label="Revenue">
                   <MoneyText value={order.revenue} />
                 </Figure>
-                <Figure label={order.hasEstimatedFees ? 'Cost (est. fees)' : 'Cost'}>
+                <Figure label={order.hasEstimatedFees && order.cost ? 'Cost (est. fees)' : 'Cost'}>
                   <MoneyText value={order.cost} />
+                  <PrintifyCostMark order={order} />
                 </Figure>
                 <Figure label="Profit">
                   <MoneyText value={order.profit} signed fontWeight="medium" />

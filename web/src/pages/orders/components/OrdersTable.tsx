@@ -3,6 +3,7 @@ import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
+import { PrintifyCostMark } from '../../../components/orders/PrintifyCostMark';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
 import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
@@ -122,11 +123,14 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                     </Table.Cell>
                     <Table.Cell textAlign="end">
                       <MoneyText value={order.cost} figures={order.figures} />
-                      {order.hasEstimatedFees && (order.figures === 'ok' || order.figures === 'provisional') && (
-                        <Text fontSize="xs" color="fg.muted">
-                          est. fees
-                        </Text>
-                      )}
+                      {order.hasEstimatedFees &&
+                        order.cost &&
+                        (order.figures === 'ok' || order.figures === 'provisional') && (
+                          <Text fontSize="xs" color="fg.muted">
+                            est. fees
+                          </Text>
+                        )}
+                      <PrintifyCostMark order={order} />
                     </Table.Cell>
                     <Table.Cell textAlign="end">
                       <MoneyText value={order.profit} figures={order.figures} signed fontWeight="medium" />
