@@ -177,7 +177,7 @@ describe('Order Matching', () => {
     await dialog.getByText('Etsy Only', { exact: true }).waitFor();
     await expectText(
       dialog.getByRole('heading', { name: /^Potential Matches/ }),
-      `Potential Matches (${ranked.candidates.length})`,
+      `Potential Matches (${ranked.total})`,
     );
     await screen.candidates().first().waitFor();
     // Best first: the fits shown are the API's, in order, never rising; the Printify order it was paired with leads.
@@ -310,7 +310,7 @@ describe('Order Matching', () => {
       await page.route(/\/api\/orders\/[^/]+\/candidates/, async (route) => {
         const response = await route.fetch();
         const body = (await response.json()) as Awaited<ReturnType<typeof candidatesOf>>;
-        await route.fulfill({ response, json: { ...body, candidates: body.candidates.slice(0, 2) } });
+        await route.fulfill({ response, json: { ...body, candidates: body.candidates.slice(0, 2), total: 2 } });
       });
       await page.reload();
       await screen.status().selectOption({ value: lone.status });

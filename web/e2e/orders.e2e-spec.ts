@@ -250,8 +250,12 @@ describe('Orders', () => {
     }
     await screenshot(page, 'order-details');
 
-    // Unmatch: a toast, the dialog closes, the receipt's row reads Unmatched (the matcher keeps the pair apart).
+    // Unmatch, confirmed (issue 18): a toast, the dialog closes, the receipt's row reads Unmatched (the matcher keeps the pair apart).
     await dialog.getByRole('button', { name: 'Unmatch' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Unmatch this order?' })
+      .getByRole('button', { name: 'Unmatch' })
+      .click();
     await expectToast(page, 'Success', 'Orders unmatched');
     await dialog.waitFor({ state: 'hidden' });
     await expectText(screen.rows().first().locator('td').nth(4), 'Unmatched');

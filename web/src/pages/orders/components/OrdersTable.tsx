@@ -3,6 +3,7 @@ import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
+import { OrderRowActions } from '../../../components/orders/OrderRowActions';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
 import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
@@ -10,9 +11,6 @@ import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
 interface OrdersTableProps {
   orders: OrderRowView[];
   onDetails: (order: OrderRowView) => void;
-  /** Archived view: each row offers Restore. */
-  onRestore?: (order: OrderRowView) => void;
-  restoringId: string | null;
 }
 
 const dash = (
@@ -22,7 +20,7 @@ const dash = (
 );
 
 /** The Orders table (spec §2): ids, product with SKU, date, match status, revenue, cost, profit. */
-export function OrdersTable({ orders, onDetails, onRestore, restoringId }: OrdersTableProps) {
+export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
   return (
     <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel">
       {/* Between md and lg the frame scrolls; from lg every column fits (below xl the Printify ID sits under the Etsy ID, the date under the product). */}
@@ -144,18 +142,7 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                     >
                       View Details
                     </Button>
-                    {onRestore && (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        colorPalette="brand"
-                        onClick={() => onRestore(order)}
-                        loading={restoringId === order.id}
-                        aria-label={`Restore ${product}`}
-                      >
-                        Restore
-                      </Button>
-                    )}
+                    <OrderRowActions order={order} size="xs" />
                   </Flex>
                 </Table.Cell>
               </Table.Row>
