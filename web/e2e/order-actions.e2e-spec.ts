@@ -143,6 +143,11 @@ describe('order actions where the orders are', () => {
 
   it('Match from an Orders row: the dialog ranks by fit, hides orders that need no fulfilment, searches, and asks before a low fit, saying why', async () => {
     const { page, screen } = await open('desktop');
+    await screen
+      .rows()
+      .first()
+      .getByRole('button', { name: /^View Details/ })
+      .waitFor();
     await screenshot(page, 'd-orders-actions-desktop');
     const row = await rowFor(page, screen, 'oa-p-ada', 'desktop');
     await row.getByRole('button', { name: 'Match Engine Mug' }).click();

@@ -130,9 +130,9 @@ export function ManualMatchDialog({ order, onClose, onMatched = onClose }: Manua
                     />
                     <Text fontSize="xs" color="fg.muted" flexShrink={0}>
                       {searching
-                        ? 'Every order that fits the search, best fit first.'
-                        : 'Best fit first, only orders dated close enough to be the same sale; search to find any other.'}{' '}
-                      Orders that need no fulfilment (digital downloads, samples) are not listed.
+                        ? 'Every order that fits the search, best fit first. '
+                        : 'Best fit first; orders dated too far apart are left out (search to find one). '}
+                      Digital downloads and samples need no match and are not listed.
                     </Text>
                     {error ? (
                       <LoadError
