@@ -157,7 +157,12 @@ describe('Order Matching', () => {
     }
     if (!pair?.etsyReceiptId || !pair.printifyOrderId)
       throw new Error(`no exact pair in ${thisMonth} or ${monthBefore}`);
-    const split = await pageFetch(page, 'POST', `/api/orders/${pair.id}/unmatch`);
+    // A profit run still holding the orders answers 409 matching_in_progress on a busy machine: ask again.
+    let split = await pageFetch(page, 'POST', `/api/orders/${pair.id}/unmatch`);
+    for (let tries = 0; split.status === 409 && split.text.includes('matching_in_progress') && tries < 30; tries += 1) {
+      await page.waitForTimeout(1_000);
+      split = await pageFetch(page, 'POST', `/api/orders/${pair.id}/unmatch`);
+    }
     expect(split.status).toBe(200);
     await untilComputed(page);
 
@@ -332,7 +337,8 @@ describe('Order Matching', () => {
       expect(short.listScrolls).toBe(false);
       expect(short.footerTop - short.list.bottom).toBeLessThan(48);
       expect(short.dialog.height).toBeLessThan(tall.dialog.height);
-      expect(short.dialog.height).toBeLessThan(short.viewportHeight - 150); // it was the screen's full height
+      // It was the screen's full height (the search and its note, issue 18, take about 90 px more than before).
+      expect(short.dialog.height).toBeLessThan(short.viewportHeight - 100);
       await screenshot(page, 'matching-dialog-few');
       await closeWithEscape();
       await page.unroute(/\/api\/orders\/[^/]+\/candidates/);

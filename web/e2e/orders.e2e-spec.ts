@@ -619,8 +619,9 @@ describe('the order screens at 1280, 1024 and 390 px', () => {
     await screenshot(page, 'orders');
     await first.getByRole('button', { name: /^View Details/ }).click();
     const dialog = new OrdersScreen(page).details();
-    await dialog.getByRole('heading', { name: 'Etsy order' }).waitFor();
-    await dialog.getByRole('heading', { name: 'Printify order' }).waitFor();
+    // Issue 18: the sides the order has (a one-sided order shows one, and a line for the other).
+    if (all.orders[0].etsyReceiptId) await dialog.getByRole('heading', { name: 'Etsy order' }).waitFor();
+    if (all.orders[0].printifyOrderId) await dialog.getByRole('heading', { name: 'Printify order' }).waitFor();
     await screenshot(page, 'order-details');
     await dialog.getByRole('button', { name: 'Close' }).first().click();
     await dialog.waitFor({ state: 'hidden' });

@@ -130,9 +130,8 @@ export function ManualMatchDialog({ order, onClose, onMatched = onClose }: Manua
                     />
                     <Text fontSize="xs" color="fg.muted" flexShrink={0}>
                       {searching
-                        ? 'Every order that fits the search, best fit first. '
-                        : 'Best fit first; orders dated too far apart are left out (search to find one). '}
-                      Digital downloads and samples need no match and are not listed.
+                        ? 'Every order that fits the search, best fit first. Digital downloads and samples are left out.'
+                        : 'Best fit first. Digital downloads, samples and orders dated too far apart are left out: search to find one.'}
                     </Text>
                     {error ? (
                       <LoadError

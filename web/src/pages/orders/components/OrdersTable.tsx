@@ -133,7 +133,8 @@ export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
                   </>
                 )}
                 <Table.Cell>
-                  <Flex gap="2" justify="flex-end">
+                  {/* The changes under View Details, so the column is no wider than View Details and every column fits at 1024 px. */}
+                  <Flex direction="column" gap="1" align="flex-end">
                     <Button
                       size="xs"
                       variant="outline"
@@ -142,7 +143,9 @@ export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
                     >
                       View Details
                     </Button>
-                    <OrderRowActions order={order} size="xs" />
+                    <Flex gap="1" justify="flex-end">
+                      <OrderRowActions order={order} size="xs" />
+                    </Flex>
                   </Flex>
                 </Table.Cell>
               </Table.Row>
