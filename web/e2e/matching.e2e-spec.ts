@@ -157,7 +157,12 @@ describe('Order Matching', () => {
     }
     if (!pair?.etsyReceiptId || !pair.printifyOrderId)
       throw new Error(`no exact pair in ${thisMonth} or ${monthBefore}`);
-    const split = await pageFetch(page, 'POST', `/api/orders/${pair.id}/unmatch`);
+    // A profit run still holding the orders answers 409 matching_in_progress on a busy machine: ask again.
+    let split = await pageFetch(page, 'POST', `/api/orders/${pair.id}/unmatch`);
+    for (let tries = 0; split.status === 409 && split.text.includes('matching_in_progress') && tries < 30; tries += 1) {
+      await page.waitForTimeout(1_000);
+      split = await pageFetch(page, 'POST', `/api/orders/${pair.id}/unmatch`);
+    }
     expect(split.status).toBe(200);
     await untilComputed(page);
 
@@ -177,7 +182,7 @@ describe('Order Matching', () => {
     await dialog.getByText('Etsy Only', { exact: true }).waitFor();
     await expectText(
       dialog.getByRole('heading', { name: /^Potential Matches/ }),
-      `Potential Matches (${ranked.candidates.length})`,
+      `Potential Matches (${ranked.total})`,
     );
     await screen.candidates().first().waitFor();
     // Best first: the fits shown are the API's, in order, never rising; the Printify order it was paired with leads.
@@ -245,8 +250,22 @@ describe('Order Matching', () => {
         (await matchingPage(page, `month=${month}&status=unmatched&currency=USD`)).orders[0] ??
         (await matchingPage(page, `month=${month}&status=pending&currency=USD`)).orders[0];
       if (!lone) throw new Error(`nothing to match in ${month}`);
-      const many = (await candidatesOf(page, lone.id)).candidates.length;
-      expect(many).toBeGreaterThan(5); // the demo's lone orders have more candidates than the screen holds
+      // Issue 18: the demo's lone orders have few candidates now (none that need no fulfilment,
+      // none dated too far), so the list is the selected order's answer with `count` candidates
+      // (copies of one order): this test is about the dialog's layout, not the ranking.
+      const withCandidates = (count: number) =>
+        page.route(/\/api\/orders\/[^/]+\/candidates/, async (route) => {
+          const response = await route.fetch();
+          const body = (await response.json()) as Awaited<ReturnType<typeof candidatesOf>>;
+          const fit = { score: 0.9, buyerName: 1, date: 1, items: 0.7 };
+          const candidates = Array.from({ length: count }, (_, i) => ({
+            order: { ...body.order, id: `${body.order.id.slice(0, -4)}${String(i).padStart(4, '0')}` },
+            score: fit.score,
+            fit,
+          }));
+          await route.fulfill({ response, json: { ...body, candidates, total: count } });
+        });
+      await withCandidates(12);
       await screen.status().selectOption({ value: lone.status });
       const matchButton = page
         .getByRole('button', { name: `Match ${lone.productTitle ?? 'Unknown Product'}` })
@@ -307,11 +326,8 @@ describe('Order Matching', () => {
 
       // Few candidates (two, as a seller with few lone orders has): the dialog is as tall as its content.
       // The page is loaded again, so the candidates are asked again (the app keeps answers it has).
-      await page.route(/\/api\/orders\/[^/]+\/candidates/, async (route) => {
-        const response = await route.fetch();
-        const body = (await response.json()) as Awaited<ReturnType<typeof candidatesOf>>;
-        await route.fulfill({ response, json: { ...body, candidates: body.candidates.slice(0, 2) } });
-      });
+      await page.unroute(/\/api\/orders\/[^/]+\/candidates/);
+      await withCandidates(2);
       await page.reload();
       await screen.status().selectOption({ value: lone.status });
       await openDialog();
@@ -321,7 +337,8 @@ describe('Order Matching', () => {
       expect(short.listScrolls).toBe(false);
       expect(short.footerTop - short.list.bottom).toBeLessThan(48);
       expect(short.dialog.height).toBeLessThan(tall.dialog.height);
-      expect(short.dialog.height).toBeLessThan(short.viewportHeight - 150); // it was the screen's full height
+      // It was the screen's full height (the search and its note, issue 18, take about 90 px more than before).
+      expect(short.dialog.height).toBeLessThan(short.viewportHeight - 100);
       await screenshot(page, 'matching-dialog-few');
       await closeWithEscape();
       await page.unroute(/\/api\/orders\/[^/]+\/candidates/);

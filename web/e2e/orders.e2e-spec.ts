@@ -53,7 +53,7 @@ beforeAll(async () => {
 async function enoughUnmatched(page: Page) {
   const DAY = 86_400_000;
   const origin = new URL(page.url()).origin;
-  for (let step = 0; step < 10; step += 1) {
+  for (let step = 0; step < 40; step += 1) {
     const year = await ordersPage(page, 'status=unmatched&days=365&pageSize=1&currency=USD');
     if (year.filteredTotal >= 14) break;
     const matched = await ordersPage(page, 'status=matched&days=90&pageSize=100&currency=USD');
@@ -61,6 +61,11 @@ async function enoughUnmatched(page: Page) {
     const older = matched.orders.find((row) => row.matchMethod === 'exact' && age(row) > 10 * DAY);
     if (!older) throw new Error('the demo has no automatic pair older than ten days to unmatch');
     const response = await page.request.post(`/api/orders/${older.id}/unmatch`, { headers: { origin } });
+    // The profit run the last unmatch queued may hold the orders past the edit's short wait on a busy machine.
+    if (response.status() === 409 && (await response.text()).includes('matching_in_progress')) {
+      await page.waitForTimeout(1_000);
+      continue;
+    }
     if (response.status() !== 200) throw new Error(`unmatch answered ${response.status()}: ${await response.text()}`);
   }
   await untilComputed(page);
@@ -250,8 +255,12 @@ describe('Orders', () => {
     }
     await screenshot(page, 'order-details');
 
-    // Unmatch: a toast, the dialog closes, the receipt's row reads Unmatched (the matcher keeps the pair apart).
+    // Unmatch, confirmed (issue 18): a toast, the dialog closes, the receipt's row reads Unmatched (the matcher keeps the pair apart).
     await dialog.getByRole('button', { name: 'Unmatch' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Unmatch this order?' })
+      .getByRole('button', { name: 'Unmatch' })
+      .click();
     await expectToast(page, 'Success', 'Orders unmatched');
     await dialog.waitFor({ state: 'hidden' });
     await expectText(screen.rows().first().locator('td').nth(4), 'Unmatched');
@@ -610,8 +619,9 @@ describe('the order screens at 1280, 1024 and 390 px', () => {
     await screenshot(page, 'orders');
     await first.getByRole('button', { name: /^View Details/ }).click();
     const dialog = new OrdersScreen(page).details();
-    await dialog.getByRole('heading', { name: 'Etsy order' }).waitFor();
-    await dialog.getByRole('heading', { name: 'Printify order' }).waitFor();
+    // Issue 18: the sides the order has (a one-sided order shows one, and a line for the other).
+    if (all.orders[0].etsyReceiptId) await dialog.getByRole('heading', { name: 'Etsy order' }).waitFor();
+    if (all.orders[0].printifyOrderId) await dialog.getByRole('heading', { name: 'Printify order' }).waitFor();
     await screenshot(page, 'order-details');
     await dialog.getByRole('button', { name: 'Close' }).first().click();
     await dialog.waitFor({ state: 'hidden' });

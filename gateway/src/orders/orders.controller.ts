@@ -7,7 +7,13 @@ import type {
 } from '@pod/contracts';
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
 import { CurrencyQueryDto } from '../http/shared-query.dto';
-import { ManualMatchDto, OrderIdParams, OrdersQueryDto, RemovePrintifyOrderDto } from './dto/orders-query.dto';
+import {
+  CandidatesQueryDto,
+  ManualMatchDto,
+  OrderIdParams,
+  OrdersQueryDto,
+  RemovePrintifyOrderDto,
+} from './dto/orders-query.dto';
 import { OrdersService } from './orders.service';
 
 /**
@@ -37,9 +43,9 @@ export class OrdersController {
   candidates(
     @CurrentUser() user: SignedInUser,
     @Param() params: OrderIdParams,
-    @Query() query: CurrencyQueryDto,
+    @Query() query: CandidatesQueryDto,
   ): Promise<MatchCandidatesResponse> {
-    return this.orders.candidates(user.id, params.id, query.currency ?? user.currency);
+    return this.orders.candidates(user.id, params.id, query.currency ?? user.currency, query);
   }
 
   @Post(':id/match')

@@ -13,11 +13,17 @@ import {
   type EditOutcome,
   type OrderListFilter,
 } from '@pod/db';
-import { daysBefore, rankManualCandidates, type DisplayCurrencyCode, type ManualRefusal } from '@pod/domain';
+import {
+  DEFAULT_MATCHING_OPTIONS,
+  daysBefore,
+  rankManualCandidates,
+  type DisplayCurrencyCode,
+  type ManualRefusal,
+} from '@pod/domain';
 import { computeProfitsJobOptions, type ComputeProfitsPayload } from '@pod/queue';
 import { ApiException } from '../http/api-exception';
 import { QueueProducer } from '../queues/queue-producer';
-import type { OrdersQueryDto } from './dto/orders-query.dto';
+import type { CandidatesQueryDto, OrdersQueryDto } from './dto/orders-query.dto';
 import {
   etsySideView,
   orderRowView,
@@ -27,7 +33,7 @@ import {
   statusFilter,
 } from './order-view-mapping';
 
-const CANDIDATE_LIMIT = 50;
+const CANDIDATE_PAGE_SIZE = 20;
 const NOT_FOUND_MESSAGE = 'Order not found.';
 const BUSY_MESSAGE = 'Matching is running for your orders; try again in a moment.';
 
@@ -107,20 +113,32 @@ export class OrdersService {
     };
   }
 
-  async candidates(userId: string, id: string, currency: DisplayCurrencyCode): Promise<MatchCandidatesResponse> {
-    const pool = await this.details.candidatePool(userId, id);
+  async candidates(
+    userId: string,
+    id: string,
+    currency: DisplayCurrencyCode,
+    query: CandidatesQueryDto,
+  ): Promise<MatchCandidatesResponse> {
+    const search = query.search?.trim() || null;
+    const page = Number(query.page ?? 1);
+    const pool = await this.details.candidatePool(userId, id, search);
     if (!pool) throw notFound();
-    const ranked = rankManualCandidates(pool.selected, pool.others, CANDIDATE_LIMIT);
-    const rows = await this.views.rowsByIds(userId, currency, [id, ...ranked.map((candidate) => candidate.id)]);
+    const ranked = rankManualCandidates(pool.selected, pool.others, { keepNoFit: search !== null });
+    const onPage = ranked.slice((page - 1) * CANDIDATE_PAGE_SIZE, page * CANDIDATE_PAGE_SIZE);
+    const rows = await this.views.rowsByIds(userId, currency, [id, ...onPage.map((candidate) => candidate.id)]);
     const byId = new Map(rows.map((row) => [row.id, orderRowView(row, currency)]));
     const order = byId.get(id);
     if (!order) throw notFound();
     return {
       order,
-      candidates: ranked.flatMap((candidate) => {
-        const view = byId.get(candidate.id);
-        return view ? [{ order: view, score: Math.round(candidate.score * 10_000) / 10_000 }] : [];
+      candidates: onPage.flatMap(({ id: candidateId, fit }) => {
+        const view = byId.get(candidateId);
+        return view ? [{ order: view, score: fit.score, fit }] : [];
       }),
+      total: ranked.length,
+      page,
+      pageSize: CANDIDATE_PAGE_SIZE,
+      lowFitBelow: DEFAULT_MATCHING_OPTIONS.reviewThreshold,
     };
   }
 

@@ -47,6 +47,18 @@ export class OrdersQueryDto extends CurrencyQueryDto {
   pageSize?: string;
 }
 
+/** GET /api/orders/:id/candidates: the dialog's search and page (20 candidates a page). */
+export class CandidatesQueryDto extends CurrencyQueryDto {
+  @IsOptional()
+  @IsString({ message: 'search must be text' })
+  @MaxLength(100, { message: 'search must be at most 100 characters' })
+  search?: string;
+
+  @IsOptional()
+  @Matches(PAGE, { message: PAGE_MESSAGE })
+  page?: string;
+}
+
 export class OrderIdParams {
   @IsUUID('all', { message: 'id must be an order id (a UUID)' })
   id: string;

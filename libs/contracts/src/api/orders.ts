@@ -110,10 +110,31 @@ export interface MatchingPageResponse {
   currency: DisplayCurrencyCode;
 }
 
-/** GET /api/orders/:id/candidates — for the Manual Order Matching dialog, best first. */
+/** How well a candidate fits the selected order, 0–1, and the measures it is made of (the matcher's). */
+export interface CandidateFit {
+  score: number;
+  /** Null when either side has no buyer name. */
+  buyerName: number | null;
+  /** 0 outside the matcher's date window (then the score is 0). */
+  date: number;
+  items: number;
+}
+
+/**
+ * GET /api/orders/:id/candidates?search&page&currency — for the Manual Order Matching dialog,
+ * best fit first, paged (20 a page), all in the server. Orders that need no fulfilment (digital
+ * downloads, Printify samples) are never offered; without a search only orders that can be the
+ * same sale (fit above 0) are; a search (receipt id, Printify id, customer or product) lists
+ * every match of the term, ranked the same way. `lowFitBelow`: a match under this fit is
+ * confirmed by the seller (the matcher would not propose it).
+ */
 export interface MatchCandidatesResponse {
   order: OrderRowView;
-  candidates: Array<{ order: OrderRowView; score: number }>;
+  candidates: Array<{ order: OrderRowView; score: number; fit: CandidateFit }>;
+  total: number;
+  page: number;
+  pageSize: number;
+  lowFitBelow: number;
 }
 
 /**

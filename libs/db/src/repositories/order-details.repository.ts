@@ -9,11 +9,12 @@ import type {
   ReceiptToMatch,
   StoredOrderBreakdown,
 } from '@pod/domain';
-import { parseCurrencyCode } from '@pod/domain';
+import { DEFAULT_MATCHING_OPTIONS, parseCurrencyCode } from '@pod/domain';
 import { minorUnitsTransformer } from '../columns';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { RECORD_SIDES_SQL } from './order-profits.repository';
+import { hasTrigram, likeLiteral, SEARCH_TEXT_SQL } from './order-views.repository';
 
 export interface ReceiptDetails {
   receiptId: string;
@@ -63,6 +64,7 @@ const minor = (value: unknown) => minorUnitsTransformer.from(value) as number;
 
 /** How many records the candidate query hands the ranking at most (nearest in date first). */
 const CANDIDATE_POOL = 2_000;
+const DAY_MS = 86_400_000;
 
 /**
  * The Order Details dialog's sides and breakdown, and the manual-match dialog's candidates:
@@ -211,16 +213,25 @@ export class OrderDetailsRepository {
   /**
    * The record and the records that could pair with it by hand (spec §5: not matched, not
    * archived, only the side it lacks), nearest in date first, at most CANDIDATE_POOL of them;
-   * the ranking is the domain's. Null when the record is not the user's.
+   * the ranking is the domain's. Orders that need no fulfilment (status not_needed: digital
+   * downloads, samples) are never offered (issue 18). Without a search only those inside the
+   * matcher's date window (a day wider each way: the domain measures whole days) through
+   * order_record_status_idx; with one, the search's hits at any date (order_search_hits, as the
+   * Orders page searches). Null when the record is not the user's.
    */
-  candidatePool(userId: string, recordId: string): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
-    return inTenantScope(this.db, userId, (db) => this.candidates(db, userId, recordId));
+  candidatePool(
+    userId: string,
+    recordId: string,
+    search: string | null,
+  ): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
+    return inTenantScope(this.db, userId, (db) => this.candidates(db, userId, recordId, search));
   }
 
   private async candidates(
     db: Db,
     userId: string,
     recordId: string,
+    search: string | null,
   ): Promise<{ selected: CandidateRow; others: CandidateRow[] } | null> {
     const selected = await this.candidateRows(db, userId, `r.id = $2`, 'r.id', [recordId], 1);
     if (!selected[0]) return null;
@@ -232,12 +243,30 @@ export class OrderDetailsRepository {
       ? `r.printify_order_id IS NOT NULL AND r.etsy_receipt_id IS NULL`
       : `r.etsy_receipt_id IS NOT NULL AND r.printify_order_id IS NULL`;
     const anchor = (self.receipt ?? self.order)?.orderedAt ?? new Date(0);
+    const params: unknown[] = [recordId, anchor];
+    let narrowing: string;
+    if (search === null) {
+      const { maxDaysBefore, maxDaysAfter } = DEFAULT_MATCHING_OPTIONS;
+      // The Printify order may be placed up to maxDaysAfter after the receipt, maxDaysBefore before it.
+      const [before, after] = self.receipt ? [maxDaysBefore, maxDaysAfter] : [maxDaysAfter, maxDaysBefore];
+      params.push(
+        new Date(anchor.getTime() - (before + 1) * DAY_MS),
+        new Date(anchor.getTime() + (after + 1) * DAY_MS),
+      );
+      narrowing = `r.order_date BETWEEN $4 AND $5`;
+    } else if (hasTrigram(search)) {
+      params.push(search);
+      narrowing = `r.id IN (SELECT h.id FROM order_search_hits($4) h WHERE h.archived_at IS NULL AND h.status IN ('pending', 'unmatched'))`;
+    } else {
+      params.push(`%${likeLiteral(search)}%`);
+      narrowing = `${SEARCH_TEXT_SQL} ILIKE $4`;
+    }
     const others = await this.candidateRows(
       db,
       userId,
-      `${wants} AND r.status <> 'matched' AND r.archived_at IS NULL AND r.id <> $2`,
+      `${wants} AND r.status IN ('pending', 'unmatched') AND r.archived_at IS NULL AND r.id <> $2 AND ${narrowing}`,
       `abs(extract(epoch FROM (coalesce(r.order_date, 'epoch') - $3::timestamptz))), r.id`,
-      [recordId, anchor],
+      params,
       CANDIDATE_POOL,
     );
     return { selected: self, others };

@@ -132,13 +132,13 @@ function toRow(row: Record<string, unknown>): OrderViewRow {
 }
 
 /** The searched text, as order_search_hits searches it (migration 1765520000000). */
-const SEARCH_TEXT_SQL = `(coalesce(r.etsy_receipt_id, '') || ' ' || coalesce(r.printify_order_id, '') || ' ' || coalesce(r.customer_name, '') || ' ' || coalesce(r.product_title, ''))`;
+export const SEARCH_TEXT_SQL = `(coalesce(r.etsy_receipt_id, '') || ' ' || coalesce(r.printify_order_id, '') || ' ' || coalesce(r.customer_name, '') || ' ' || coalesce(r.product_title, ''))`;
 
 /** `%`, `_` and `\` taken literally in an ILIKE pattern. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Whether the term has three letters or digits in a row: what the trigram index can answer (the function's own test). */
-const hasTrigram = (term: string) => /[\p{L}\p{N}]{3}/u.test(term);
+export const hasTrigram = (term: string) => /[\p{L}\p{N}]{3}/u.test(term);
 
 const viewSql = (filter: OrderListFilter, alias = 'r') =>
   filter.archived ? `${alias}.archived_at IS NOT NULL` : `${alias}.archived_at IS NULL`;

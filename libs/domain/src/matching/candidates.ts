@@ -1,5 +1,5 @@
 import { canTakeByHand } from './manual-match';
-import { scorePair } from './score';
+import { fitOfPair, type PairFit } from './score';
 import { DEFAULT_MATCHING_OPTIONS } from './types';
 import type { MatchingOptions, MatchStatus, PrintifyOrderToMatch, ReceiptToMatch } from './types';
 
@@ -14,8 +14,8 @@ export interface CandidateRecord {
 
 export interface RankedCandidate {
   readonly id: string;
-  /** The fuzzy score of the pair the two records would make, 0–1. */
-  readonly score: number;
+  /** The fuzzy score of the pair the two records would make, 0–1, and its parts. */
+  readonly fit: PairFit;
 }
 
 /**
@@ -24,12 +24,14 @@ export interface RankedCandidate {
  * take another one), the lone Printify orders the seller may put on it (canTakeByHand); for a
  * lone Printify order not matched, the lone receipts neither matched nor archived. Nothing for an
  * archived record. Ranked by the fuzzy score, then by how close the dates are, then id.
+ *
+ * `keepNoFit`: a pair that cannot be the same sale (score 0: outside the date window) is left
+ * out unless the seller searched for it by name or id.
  */
 export function rankManualCandidates(
   selected: CandidateRecord,
   records: readonly CandidateRecord[],
-  limit = 20,
-  options: MatchingOptions = DEFAULT_MATCHING_OPTIONS,
+  { keepNoFit = false, options = DEFAULT_MATCHING_OPTIONS }: { keepNoFit?: boolean; options?: MatchingOptions } = {},
 ): RankedCandidate[] {
   if (selected.archived) return [];
   const wanted = selected.receipt
@@ -44,9 +46,11 @@ export function rankManualCandidates(
       const receipt = selected.receipt ?? record.receipt;
       const order = record.order ?? selected.order;
       if (!receipt || !order) return [];
+      const fit = fitOfPair(receipt, order, options);
+      if (fit.score === 0 && !keepNoFit) return [];
       const gap = Math.abs(receipt.orderedAt.getTime() - order.orderedAt.getTime());
-      return [{ id: record.id, score: scorePair(receipt, order, options), gap }];
+      return [{ id: record.id, fit, gap }];
     })
-    .sort((a, b) => b.score - a.score || a.gap - b.gap || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return ranked.slice(0, Math.max(0, limit)).map(({ id, score }) => ({ id, score }));
+    .sort((a, b) => b.fit.score - a.fit.score || a.gap - b.gap || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return ranked.map(({ id, fit }) => ({ id, fit }));
 }

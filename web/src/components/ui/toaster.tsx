@@ -9,6 +9,10 @@ export interface ToastInput {
   title: string;
   description?: string;
   type?: 'success' | 'error' | 'info' | 'warning';
+  /** A button in the toast (e.g. Undo); the toast closes when it is pressed. */
+  action?: { label: string; onClick: () => void };
+  /** How long the toast stays, in ms (default 5 s): longer for a toast whose action the seller may want. */
+  duration?: number;
 }
 
 let regionModule: Promise<typeof import('./toaster-region')> | undefined;

@@ -118,9 +118,14 @@ export function useOrderDetails(id: string | null, currency: DisplayCurrencyCode
 }
 
 /** GET /api/orders/:id/candidates — the Manual Order Matching dialog's list, best first. */
-export function useMatchCandidates(id: string | null, currency: DisplayCurrencyCode) {
-  const { data, error, isLoading, mutate } = useSWR<MatchCandidatesResponse>(
-    id ? withQuery(API.orderCandidates(id), { currency }) : null,
+export function useMatchCandidates(
+  id: string | null,
+  currency: DisplayCurrencyCode,
+  { search, page }: { search: string; page: number },
+) {
+  const { data, error, isLoading, isValidating, mutate } = useSWR<MatchCandidatesResponse>(
+    id ? withQuery(API.orderCandidates(id), { currency, search: search.trim() || undefined, page }) : null,
+    { keepPreviousData: true },
   );
-  return { candidates: data, error: error as Error | undefined, isLoading, reload: mutate };
+  return { candidates: data, error: error as Error | undefined, isLoading, isValidating, reload: mutate };
 }

@@ -5,10 +5,7 @@ import type { OrderRowView, OrdersArchiveView, OrdersSourceTab, OrdersStatusFilt
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { OrderListStatus } from '../../components/orders/OrderListStatus';
-import { changeErrorText, ORDER_MSG } from '../../components/orders/orderText';
 import { Pager, useKeepPageInRange } from '../../components/orders/Pager';
-import { toaster } from '../../components/ui/toaster';
-import { restoreOrder } from '../../hooks/api/orderActions';
 import { useOrdersPage } from '../../hooks/api/useOrders';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue';
 import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
@@ -54,7 +51,6 @@ export function OrdersPage() {
   const [view, setView] = useState<OrdersArchiveView>('active');
   const [page, setPage] = useState(1);
   const [detailsId, setDetailsId] = useState<string | null>(null);
-  const [restoringId, setRestoringId] = useState<string | null>(null);
   const settledSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
   // Every filter change starts again at page 1 (the search once it settles).
   const [pagedSearch, setPagedSearch] = useState(settledSearch);
@@ -77,23 +73,9 @@ export function OrdersPage() {
     reload,
   } = useOrdersPage({ search: settledSearch, status, days, source, view, page, pageSize: PAGE_SIZE, currency });
 
-  const restore = async (order: OrderRowView) => {
-    setRestoringId(order.id);
-    try {
-      await restoreOrder(order.id);
-      toaster.success(ORDER_MSG.restored);
-    } catch (caught) {
-      toaster.error(changeErrorText(caught, ORDER_MSG.restoreFailed));
-    } finally {
-      setRestoringId(null);
-    }
-  };
-
   const rowProps = {
     orders: result?.orders ?? [],
     onDetails: (order: OrderRowView) => setDetailsId(order.id),
-    onRestore: view === 'archived' ? (order: OrderRowView) => void restore(order) : undefined,
-    restoringId,
   };
   const pageCount = result ? Math.max(1, Math.ceil(result.filteredTotal / result.pageSize)) : 1;
   useKeepPageInRange(page, result ? pageCount : null, setPage);

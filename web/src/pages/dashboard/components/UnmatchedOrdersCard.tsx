@@ -6,12 +6,11 @@ import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { LoadError } from '../../../components/orders/LoadError';
 import { ManualMatchDialog } from '../../../components/orders/ManualMatchDialog';
+import { archiveWithUndo } from '../../../components/orders/OrderRowActions';
 import { StatusBadge } from '../../../components/orders/OrderBadges';
-import { changeErrorText, ORDER_MSG } from '../../../components/orders/orderText';
+import { ORDER_MSG } from '../../../components/orders/orderText';
 import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
 import { AppLink } from '../../../components/ui/link';
-import { toaster } from '../../../components/ui/toaster';
-import { archiveOrder } from '../../../hooks/api/orderActions';
 import { useOrdersPage, type DashboardDays } from '../../../hooks/api/useOrders';
 import { useDisplayCurrency } from '../../../hooks/useDisplayCurrency';
 
@@ -161,14 +160,8 @@ export function UnmatchedOrdersCard({ days }: { days: DashboardDays }) {
 
   const archive = async (order: OrderRowView) => {
     setArchivingId(order.id);
-    try {
-      await archiveOrder(order.id);
-      toaster.success(ORDER_MSG.archived);
-    } catch (caught) {
-      toaster.error(changeErrorText(caught, ORDER_MSG.archiveFailed));
-    } finally {
-      setArchivingId(null);
-    }
+    await archiveWithUndo(order); // the toast's Undo restores it
+    setArchivingId(null);
   };
 
   const count = page?.filteredTotal;

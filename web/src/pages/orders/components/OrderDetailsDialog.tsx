@@ -18,12 +18,13 @@ import { MoneyText } from '../../../components/money/MoneyText';
 import { LoadError } from '../../../components/orders/LoadError';
 import { ManualMatchDialog } from '../../../components/orders/ManualMatchDialog';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
-import { changeErrorText, ORDER_MSG } from '../../../components/orders/orderText';
-import { toaster } from '../../../components/ui/toaster';
-import { unmatchOrder } from '../../../hooks/api/orderActions';
+import { ORDER_MSG } from '../../../components/orders/orderText';
+import { OrderRowActions, orderActionsOf } from '../../../components/orders/OrderRowActions';
+import { UnmatchConfirmDialog } from '../../../components/orders/UnmatchConfirmDialog';
 import { useOrderDetails } from '../../../hooks/api/useOrders';
 import { useDisplayCurrency } from '../../../hooks/useDisplayCurrency';
 import { PendingExplanation } from './PendingExplanation';
+import { MissingSide } from './MissingSide';
 import { PrintifyOrdersOnReceipt } from './PrintifyOrdersOnReceipt';
 import { ProfitSummary } from './ProfitSummary';
 
@@ -40,7 +41,18 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Side({ title, missing, children }: { title: string; missing: string | null; children?: ReactNode }) {
+function Side({
+  title,
+  missing,
+  wide = false,
+  children,
+}: {
+  title: string;
+  missing: string | null;
+  /** The order's only side: its fields in two columns from md up, not one long column. */
+  wide?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <Stack gap="3" borderWidth="1px" borderColor="border.muted" borderRadius="lg" p="4">
       <Heading as="h3" size="sm">
@@ -51,9 +63,9 @@ function Side({ title, missing, children }: { title: string; missing: string | n
           {missing}
         </Text>
       ) : (
-        <Stack as="dl" gap="2">
+        <SimpleGrid as="dl" columns={{ base: 1, md: wide ? 2 : 1 }} columnGap="8" rowGap="2">
           {children}
-        </Stack>
+        </SimpleGrid>
       )}
     </Stack>
   );
@@ -61,9 +73,9 @@ function Side({ title, missing, children }: { title: string; missing: string | n
 
 const original = (value: MoneyView) => `${formatMoney(value)} ${value.currency}`;
 
-function EtsyColumn({ etsy }: { etsy: EtsySideView | null }) {
+function EtsyColumn({ etsy, wide }: { etsy: EtsySideView | null; wide?: boolean }) {
   return (
-    <Side title="Etsy order" missing={etsy ? null : 'No matching Etsy order found'}>
+    <Side title="Etsy order" missing={etsy ? null : 'No matching Etsy order found'} wide={wide}>
       {etsy && (
         <>
           <Field label="Receipt ID">{etsy.receiptId}</Field>
@@ -97,12 +109,21 @@ function EtsyColumn({ etsy }: { etsy: EtsySideView | null }) {
  * The receipt's Printify side. With several Printify orders (issue 17) its costs are theirs
  * together, as the Profit Summary counts them; the list below the columns has each one's.
  */
-function PrintifyColumn({ printify, orderCount }: { printify: PrintifySideView | null; orderCount: number }) {
+function PrintifyColumn({
+  printify,
+  orderCount,
+  wide,
+}: {
+  printify: PrintifySideView | null;
+  orderCount: number;
+  wide?: boolean;
+}) {
   const several = orderCount > 1;
   return (
     <Side
       title={several ? `Printify orders (${orderCount}, together)` : 'Printify order'}
       missing={printify ? null : 'No matching Printify order found'}
+      wide={wide}
     >
       {printify && (
         <>
@@ -158,37 +179,25 @@ function PrintifyColumn({ printify, orderCount }: { printify: PrintifySideView |
 export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
   const currency = useDisplayCurrency();
   const { details, error, isLoading, reload } = useOrderDetails(orderId, currency);
-  const [unmatching, setUnmatching] = useState(false);
+  const [confirmingUnmatch, setConfirmingUnmatch] = useState(false);
   const [adding, setAdding] = useState(false);
   const order = details?.order;
-
-  const unmatch = async () => {
-    if (!order) return;
-    setUnmatching(true);
-    try {
-      await unmatchOrder(order.id);
-      toaster.success(ORDER_MSG.unmatched);
-      onClose();
-    } catch (caught) {
-      toaster.error(changeErrorText(caught, ORDER_MSG.unmatchFailed));
-    } finally {
-      setUnmatching(false);
-    }
-  };
 
   return (
     <Dialog.Root
       open={orderId !== null}
       onOpenChange={(change) => {
-        if (!change.open && !unmatching) onClose();
+        if (!change.open) onClose();
       }}
       placement="center"
       scrollBehavior="inside"
-      size={{ base: 'full', md: 'xl' }}
+      // As tall as the order needs (a responsive "full" size kept its 100dvh at every width:
+      // screen-tall and mostly empty for a one-sided order); narrower for one side.
+      size={details && !(details.etsy && details.printify) ? 'lg' : 'xl'}
     >
       <Portal>
         <Dialog.Backdrop />
-        <Dialog.Positioner px={{ md: '4' }}>
+        <Dialog.Positioner px={{ base: '3', sm: '4' }}>
           <Dialog.Content>
             <Dialog.Header>
               <Flex gap="3" align="center" wrap="wrap">
@@ -206,10 +215,25 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
                 </Flex>
               ) : (
                 <Stack gap="4">
-                  <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-                    <EtsyColumn etsy={details.etsy} />
-                    <PrintifyColumn printify={details.printify} orderCount={details.printifyOrders?.length ?? 0} />
-                  </SimpleGrid>
+                  {details.etsy && details.printify ? (
+                    <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+                      <EtsyColumn etsy={details.etsy} />
+                      <PrintifyColumn printify={details.printify} orderCount={details.printifyOrders?.length ?? 0} />
+                    </SimpleGrid>
+                  ) : (
+                    // One side (issue 18): that side across the dialog, and one line for the side it lacks.
+                    <>
+                      {details.etsy && <EtsyColumn etsy={details.etsy} wide />}
+                      {details.printify && (
+                        <PrintifyColumn
+                          printify={details.printify}
+                          orderCount={details.printifyOrders?.length ?? 0}
+                          wide
+                        />
+                      )}
+                      <MissingSide order={order} />
+                    </>
+                  )}
                   {(details.printifyOrders?.length ?? 0) > 1 && (
                     <PrintifyOrdersOnReceipt
                       recordId={order.id}
@@ -224,33 +248,31 @@ export function OrderDetailsDialog({ orderId, onClose }: { orderId: string | nul
                 </Stack>
               )}
             </Dialog.Body>
-            <Dialog.Footer>
+            <Dialog.Footer flexWrap="wrap">
+              {order && <OrderRowActions order={order} size="sm" showUnmatch={false} onChanged={onClose} />}
               {order?.etsyReceiptId && order.printifyOrderId && !order.archived && (
-                <Button variant="outline" onClick={() => setAdding(true)} disabled={unmatching}>
+                <Button variant="outline" onClick={() => setAdding(true)}>
                   Add Printify order
                 </Button>
               )}
-              {order?.status === 'matched' && (
-                <Button
-                  variant="outline"
-                  colorPalette="red"
-                  onClick={() => void unmatch()}
-                  loading={unmatching}
-                  loadingText="Unmatching..."
-                >
+              {order && orderActionsOf(order).unmatch && (
+                <Button variant="outline" colorPalette="red" onClick={() => setConfirmingUnmatch(true)}>
                   Unmatch
                 </Button>
               )}
-              <Button variant="outline" onClick={onClose} disabled={unmatching}>
+              <Button variant="outline" onClick={onClose}>
                 Close
               </Button>
             </Dialog.Footer>
             <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close" disabled={unmatching} />
+              <CloseButton size="sm" aria-label="Close" />
             </Dialog.CloseTrigger>
           </Dialog.Content>
         </Dialog.Positioner>
       </Portal>
+      {confirmingUnmatch && order && (
+        <UnmatchConfirmDialog order={order} onClose={() => setConfirmingUnmatch(false)} onUnmatched={onClose} />
+      )}
       {/* A replacement or another order for this receipt (issue 17): the Manual Order Matching dialog offers lone Printify orders. */}
       <ManualMatchDialog
         order={adding && order ? order : null}

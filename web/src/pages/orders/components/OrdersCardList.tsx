@@ -6,14 +6,13 @@ import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { OrderCard } from '../../../components/orders/OrderCard';
 import { PrintifyCostMark } from '../../../components/orders/PrintifyCostMark';
+import { OrderRowActions } from '../../../components/orders/OrderRowActions';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
 
 interface OrdersCardListProps {
   orders: OrderRowView[];
   onDetails: (order: OrderRowView) => void;
-  onRestore?: (order: OrderRowView) => void;
-  restoringId: string | null;
 }
 
 function Figure({ label, children }: { label: string; children: ReactNode }) {
@@ -30,7 +29,7 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** The Orders table on a phone: one card per order, the money in view without scrolling sideways. */
-export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: OrdersCardListProps) {
+export function OrdersCardList({ orders, onDetails }: OrdersCardListProps) {
   return (
     <Stack as="ul" listStyleType="none" gap="3" data-testid="orders-cards">
       {orders.map((order) => {
@@ -92,19 +91,7 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
               >
                 View Details
               </Button>
-              {onRestore && (
-                <Button
-                  size="sm"
-                  variant="subtle"
-                  colorPalette="brand"
-                  flex="1"
-                  onClick={() => onRestore(order)}
-                  loading={restoringId === order.id}
-                  aria-label={`Restore ${product}`}
-                >
-                  Restore
-                </Button>
-              )}
+              <OrderRowActions order={order} size="sm" stretch />
             </Flex>
           </OrderCard>
         );

@@ -4,6 +4,7 @@ import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { PrintifyCostMark } from '../../../components/orders/PrintifyCostMark';
+import { OrderRowActions } from '../../../components/orders/OrderRowActions';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
 import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
@@ -11,9 +12,6 @@ import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
 interface OrdersTableProps {
   orders: OrderRowView[];
   onDetails: (order: OrderRowView) => void;
-  /** Archived view: each row offers Restore. */
-  onRestore?: (order: OrderRowView) => void;
-  restoringId: string | null;
 }
 
 const dash = (
@@ -23,7 +21,7 @@ const dash = (
 );
 
 /** The Orders table (spec §2): ids, product with SKU, date, match status, revenue, cost, profit. */
-export function OrdersTable({ orders, onDetails, onRestore, restoringId }: OrdersTableProps) {
+export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
   return (
     <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel">
       {/* Between md and lg the frame scrolls; from lg every column fits (below xl the Printify ID sits under the Etsy ID, the date under the product). */}
@@ -139,7 +137,8 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                   </>
                 )}
                 <Table.Cell>
-                  <Flex gap="2" justify="flex-end">
+                  {/* The changes under View Details, so the column is no wider than View Details and every column fits at 1024 px. */}
+                  <Flex direction="column" gap="1" align="flex-end">
                     <Button
                       size="xs"
                       variant="outline"
@@ -148,18 +147,9 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                     >
                       View Details
                     </Button>
-                    {onRestore && (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        colorPalette="brand"
-                        onClick={() => onRestore(order)}
-                        loading={restoringId === order.id}
-                        aria-label={`Restore ${product}`}
-                      >
-                        Restore
-                      </Button>
-                    )}
+                    <Flex gap="1" justify="flex-end">
+                      <OrderRowActions order={order} size="xs" />
+                    </Flex>
                   </Flex>
                 </Table.Cell>
               </Table.Row>
