@@ -18,6 +18,7 @@ import { SeveralPrintifyOrders1765600000000 } from './1765600000000-several-prin
 import { FeesFromTheirSource1765610000000 } from './1765610000000-fees-from-their-source';
 import { ShopCostsAndPayouts1765620000000 } from './1765620000000-shop-costs-and-payouts';
 import { PayoutWindows1765640000000 } from './1765640000000-payout-windows';
+import { OrderListSorts1765700500000 } from './1765700500000-order-list-sorts';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -41,4 +42,5 @@ export const ALL_MIGRATIONS = [
   FeesFromTheirSource1765610000000,
   ShopCostsAndPayouts1765620000000,
   PayoutWindows1765640000000,
+  OrderListSorts1765700500000,
 ];

@@ -12,6 +12,13 @@ import { inTenantScope } from './tenant-scope';
 import { DashboardRollupsRepository, FIGURES_JOIN_SQL, type ShopCostSum } from './dashboard-rollups.repository';
 import { OrderCountsRepository } from './order-counts.repository';
 import { safeInteger } from './day-rollups';
+import {
+  DEFAULT_ORDER_SORT,
+  dateOrderSql,
+  figureSortedPageSql,
+  isFigureSort,
+  type OrderListSort,
+} from './order-list-sort';
 
 /** One order record with its stored figures in one display currency, as the lists read it. */
 export interface OrderViewRow {
@@ -46,6 +53,8 @@ export interface OrderListFilter {
   since: Date | null;
   source: 'all' | 'etsy' | 'printify';
   archived: boolean;
+  /** The list's order (the counts ignore it); newest first when left out. */
+  sort?: OrderListSort;
 }
 
 export interface OrderListCounts {
@@ -138,7 +147,8 @@ const viewSql = (filter: OrderListFilter, alias = 'r') =>
  * The reads of the Orders, Order Matching and Dashboard pages: every statement scoped by the
  * user, filtered, counted, summed and paged in SQL (product spec Part 2, point 10). Lists sort
  * by order date, newest first, then id, so pages are stable; that is a backward scan of
- * order_record_list_idx (every record has a date: both sides carry one).
+ * order_record_list_idx (every record has a date: both sides carry one). The Orders list may
+ * also sort by date either way or by a figure (order-list-sort.ts, ADR 0033), id breaking ties.
  */
 export class OrderViewsRepository {
   constructor(private readonly db: Db) {}
@@ -174,6 +184,21 @@ export class OrderViewsRepository {
     return `order_search_hits(${term}) h WHERE ${viewSql(filter, 'h')} AND ${this.filterSql(filter, params, withTab, 'h')}`;
   }
 
+  /**
+   * Which of the user's records ($1) the list keeps, as a condition on `r`: the view, the
+   * filters, the tab and the search (ILIKE for a term no trigram answers, else the search's hits).
+   */
+  private recordWhereSql(filter: OrderListFilter, params: unknown[]): string {
+    if (filter.search && hasTrigram(filter.search))
+      return `r.user_id = $1 AND r.id IN (SELECT h.id FROM ${this.hitsSql({ ...filter, search: filter.search }, params, true)})`;
+    let where = `r.user_id = $1 AND ${viewSql(filter)}`;
+    if (filter.search) {
+      params.push(`%${likeLiteral(filter.search)}%`);
+      where += ` AND ${SEARCH_TEXT_SQL} ILIKE $${params.length}`;
+    }
+    return `${where} AND ${this.filterSql(filter, params, true)}`;
+  }
+
   async listPage(
     userId: string,
     currency: DisplayCurrencyCode,
@@ -182,13 +207,24 @@ export class OrderViewsRepository {
     offset: number,
   ): Promise<OrderViewRow[]> {
     const params: unknown[] = [userId, currency];
-    const order = (alias: string) => `ORDER BY ${alias}.order_date DESC, ${alias}.id DESC`;
+    const sort = filter.sort ?? DEFAULT_ORDER_SORT;
+    if (isFigureSort(sort)) {
+      const recordWhere = this.recordWhereSql(filter, params);
+      const page = figureSortedPageSql(sort, recordWhere, params, limit, offset);
+      const sorted: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
+        db.query(
+          `${ROW_SELECT('$2')} JOIN (${page}) page ON page.id = r.id WHERE r.user_id = $1 ORDER BY page.n`,
+          params,
+        ),
+      );
+      return sorted.map(toRow);
+    }
+    const order = (alias: string) => dateOrderSql(sort.direction, alias);
     let whereAndOrder: string;
     if (filter.search && !hasTrigram(filter.search)) {
       // A term no trigram answers (1-2 letters, mostly) matches many records: walking the list
       // newest first and filtering stops after a page of them, where the function would scan all.
-      params.push(`%${likeLiteral(filter.search)}%`);
-      whereAndOrder = `r.user_id = $1 AND ${viewSql(filter)} AND ${SEARCH_TEXT_SQL} ILIKE $${params.length} AND ${this.filterSql(filter, params, true)}`;
+      whereAndOrder = this.recordWhereSql(filter, params);
       params.push(limit, offset);
       whereAndOrder += ` ${order('r')} LIMIT $${params.length - 1} OFFSET $${params.length}`;
     } else if (filter.search) {
@@ -197,7 +233,7 @@ export class OrderViewsRepository {
       params.push(limit, offset);
       whereAndOrder = `r.user_id = $1 AND r.id IN (SELECT h.id FROM ${hits} ${order('h')} LIMIT $${params.length - 1} OFFSET $${params.length}) ${order('r')}`;
     } else {
-      whereAndOrder = `r.user_id = $1 AND ${viewSql(filter)} AND ${this.filterSql(filter, params, true)}`;
+      whereAndOrder = this.recordWhereSql(filter, params);
       params.push(limit, offset);
       whereAndOrder += ` ${order('r')} LIMIT $${params.length - 1} OFFSET $${params.length}`;
     }
