@@ -14,6 +14,7 @@ export interface OrderListSort {
 export const DEFAULT_ORDER_SORT: OrderListSort = { key: 'date', direction: 'desc' };
 
 type FigureSortKey = Exclude<OrderSortKey, 'date'>;
+export type FigureSort = OrderListSort & { key: FigureSortKey };
 
 /**
  * Each figure sort's key on an order_profit row, as its index holds it (migration
@@ -43,51 +44,49 @@ export const dateOrderSql = (direction: SortDirection, alias: string) => {
   return `ORDER BY ${alias}.order_date ${dir}, ${alias}.id ${dir}`;
 };
 
+/** The record's figures in the page's currency ($2) are its current ones: computed for the record's sides. */
+const freshSql = (s: string) =>
+  `${s}.order_record_id = r.id AND ${s}.user_id = r.user_id AND ${s}.currency = $2::char(3)
+   AND coalesce(${s}.record_sides = ${RECORD_SIDES_SQL('r')}, false)`;
+
 /**
- * The page of a figure sort as `(id, n)` rows, n its place in the list, in two parts, each
- * read in its index's order and cut at offset + limit, so a page reads about offset + limit
- * rows of each part, never the seller's every order:
- * - the orders whose current figures (fresh: computed for the record's sides) have the key,
- *   by the key then id, from order_profit's sort index and joined to their record, which the
- *   filters check (`recordWhere` on `r`);
- * - then every other order (figures not computed, no rate, no margin), newest first, so an
- *   order without the figure is never sorted among those with it, in either direction.
- * `params` already holds the user ($1) and the currency ($2); limit and offset are appended.
+ * A figure sort's list is two parts, read one after the other (OrderViewsRepository.listPage):
+ * - the orders whose current figures have the key, by the key then id, both in the asked
+ *   direction: a walk of order_profit's sort index for the user and currency (migration
+ *   1765700500000), each row joined to its record by primary key, which the filters check
+ *   (`recordWhere` on `r`), cut at `reach` rows (offset + limit);
+ * - then every other order (figures not computed yet or stale, no rate, no margin, a lone
+ *   Printify order's revenue), newest first, so an order without the figure is never sorted
+ *   among those with it, in either direction.
+ * The freshness test is a coalesce, not a join condition: as an equality of the join it was
+ * estimated to keep one row in 100k, and the planner then sorted the seller's every figure
+ * instead of walking the index. `params` holds the user ($1) and the currency ($2).
  */
-export function figureSortedPageSql(
-  sort: OrderListSort & { key: FigureSortKey },
+export function withKeySql(sort: FigureSort, recordWhere: string, params: unknown[], reach: number): string {
+  const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
+  const key = FIGURE_KEY_SQL[sort.key];
+  params.push(reach);
+  return `SELECT r.id FROM order_profit s JOIN order_record r ON s.order_record_id = r.id AND s.user_id = r.user_id
+    WHERE s.user_id = $1 AND s.currency = $2::char(3) AND ${HAS_KEY_SQL(sort.key, 's')}
+      AND coalesce(s.record_sides = ${RECORD_SIDES_SQL('r')}, false)
+      AND ${RECORD_HAS_KEY_SQL(sort.key, 'r')} AND ${recordWhere}
+    ORDER BY ${key('s')} ${dir}, s.order_record_id ${dir} LIMIT $${params.length}`;
+}
+
+/** The second part: the orders without the key, newest first, `limit` of them after `offset`. */
+export function withoutKeySql(
+  sort: FigureSort,
   recordWhere: string,
   params: unknown[],
   limit: number,
   offset: number,
 ): string {
-  const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
-  const key = FIGURE_KEY_SQL[sort.key];
-  const fresh = (s: string) =>
-    `${s}.order_record_id = r.id AND ${s}.user_id = r.user_id AND ${s}.currency = $2::char(3) AND ${s}.record_sides = ${RECORD_SIDES_SQL('r')}`;
-  params.push(limit + offset);
-  const reach = `$${params.length}`;
   params.push(limit, offset);
-  const [limitParam, offsetParam] = [`$${params.length - 1}`, `$${params.length}`];
-  return `
-    SELECT part.id, row_number() OVER (
-        ORDER BY part.part, part.sort_key ${dir}, part.order_date DESC, CASE WHEN part.part = 0 THEN part.id END ${dir}, part.id DESC
-      ) AS n
-    FROM (
-      (SELECT r.id, 0 AS part, ${key('s')} AS sort_key, NULL::timestamptz AS order_date
-       FROM order_profit s JOIN order_record r ON ${fresh('s')}
-       WHERE s.user_id = $1 AND s.currency = $2::char(3) AND ${HAS_KEY_SQL(sort.key, 's')}
-         AND ${RECORD_HAS_KEY_SQL(sort.key, 'r')} AND ${recordWhere}
-       ORDER BY ${key('s')} ${dir}, s.order_record_id ${dir} LIMIT ${reach})
-      UNION ALL
-      (SELECT r.id, 1, NULL, r.order_date FROM order_record r
-       WHERE ${recordWhere}
-         AND NOT (${RECORD_HAS_KEY_SQL(sort.key, 'r')}
-           AND EXISTS (SELECT 1 FROM order_profit s WHERE ${fresh('s')} AND ${HAS_KEY_SQL(sort.key, 's')}))
-       ORDER BY r.order_date DESC, r.id DESC LIMIT ${reach})
-    ) part
-    ORDER BY n LIMIT ${limitParam} OFFSET ${offsetParam}`;
+  return `SELECT r.id FROM order_record r
+    WHERE ${recordWhere}
+      AND NOT (${RECORD_HAS_KEY_SQL(sort.key, 'r')}
+        AND EXISTS (SELECT 1 FROM order_profit s WHERE ${freshSql('s')} AND ${HAS_KEY_SQL(sort.key, 's')}))
+    ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`;
 }
 
-export const isFigureSort = (sort: OrderListSort): sort is OrderListSort & { key: FigureSortKey } =>
-  sort.key !== 'date';
+export const isFigureSort = (sort: OrderListSort): sort is FigureSort => sort.key !== 'date';

@@ -15,8 +15,10 @@ import { safeInteger } from './day-rollups';
 import {
   DEFAULT_ORDER_SORT,
   dateOrderSql,
-  figureSortedPageSql,
   isFigureSort,
+  withKeySql,
+  withoutKeySql,
+  type FigureSort,
   type OrderListSort,
 } from './order-list-sort';
 
@@ -208,17 +210,7 @@ export class OrderViewsRepository {
   ): Promise<OrderViewRow[]> {
     const params: unknown[] = [userId, currency];
     const sort = filter.sort ?? DEFAULT_ORDER_SORT;
-    if (isFigureSort(sort)) {
-      const recordWhere = this.recordWhereSql(filter, params);
-      const page = figureSortedPageSql(sort, recordWhere, params, limit, offset);
-      const sorted: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-        db.query(
-          `${ROW_SELECT('$2')} JOIN (${page}) page ON page.id = r.id WHERE r.user_id = $1 ORDER BY page.n`,
-          params,
-        ),
-      );
-      return sorted.map(toRow);
-    }
+    if (isFigureSort(sort)) return this.figureSortedPage(userId, currency, filter, sort, limit, offset);
     const order = (alias: string) => dateOrderSql(sort.direction, alias);
     let whereAndOrder: string;
     if (filter.search && !hasTrigram(filter.search)) {
@@ -241,6 +233,46 @@ export class OrderViewsRepository {
       db.query(`${ROW_SELECT('$2')} WHERE ${whereAndOrder}`, params),
     );
     return rows.map(toRow);
+  }
+
+  /**
+   * A page of a figure sort (order-list-sort.ts): the orders with the figure up to the page's
+   * end; only when they run out before it, the orders without it, from where the page needs
+   * them. So a page inside the first part never reads the second (which, when every order has
+   * its figures, would check every record to find none).
+   */
+  private async figureSortedPage(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    filter: OrderListFilter,
+    sort: FigureSort,
+    limit: number,
+    offset: number,
+  ): Promise<OrderViewRow[]> {
+    return inTenantScope(this.db, userId, async (db) => {
+      const params: unknown[] = [userId, currency];
+      const withKey: { id: string }[] = await db.query(
+        withKeySql(sort, this.recordWhereSql(filter, params), params, offset + limit),
+        params,
+      );
+      const ids = withKey.slice(offset).map((row) => row.id);
+      if (withKey.length < offset + limit) {
+        const restParams: unknown[] = [userId, currency];
+        const where = this.recordWhereSql(filter, restParams);
+        const rest: { id: string }[] = await db.query(
+          withoutKeySql(sort, where, restParams, limit - ids.length, Math.max(0, offset - withKey.length)),
+          restParams,
+        );
+        ids.push(...rest.map((row) => row.id));
+      }
+      if (ids.length === 0) return [];
+      const rows: Record<string, unknown>[] = await db.query(
+        `${ROW_SELECT('$2')} JOIN unnest($3::uuid[]) WITH ORDINALITY AS page(id, n) ON page.id = r.id
+         WHERE r.user_id = $1 ORDER BY page.n`,
+        [userId, currency, ids],
+      );
+      return rows.map(toRow);
+    });
   }
 
   /**
