@@ -75,7 +75,7 @@ describe('Orders sorted by a column', () => {
     const expectAriaSort = (name: string, value: 'ascending' | 'descending') =>
       page.waitForFunction(
         ([n, v]) =>
-          [...document.querySelectorAll('[data-testid="orders-table"] th')].some(
+          Array.from(document.querySelectorAll('[data-testid="orders-table"] th')).some(
             (th) => th.textContent?.startsWith(n) && th.getAttribute('aria-sort') === v,
           ),
         [name, value],
