@@ -122,6 +122,33 @@ describe('Orders sorted by a column', () => {
     await screenshot(page, 'orders-sorted-by-profit');
   });
 
+  it('at 1024 px, where the date sorts from under the product, the sorted table still fits', async () => {
+    const page = await open('/orders?sort=date&dir=asc', 'laptop');
+    const screen = new OrdersScreen(page);
+    await screen.rows().first().waitFor();
+    const dateButton = screen
+      .table()
+      .getByRole('columnheader', { name: /^Product/ })
+      .getByRole('button', { name: 'Date' });
+    const sortBy = page.getByRole('combobox', { name: 'Sort by' });
+    // Each change shows at once (not only once the router has applied the URL), and reaches the URL.
+    await dateButton.click();
+    expect(await sortBy.inputValue()).toBe('date:desc');
+    await page.waitForURL((url) => !url.searchParams.has('sort'));
+    await sortBy.selectOption({ label: 'Profit, highest first' });
+    expect(await sortBy.inputValue()).toBe('profit:desc');
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'profit');
+    const top = (await apiFirstPage(page, 'profit', 'desc')).orders[0];
+    await screen
+      .rows()
+      .first()
+      .filter({ hasText: top.etsyReceiptId ?? top.printifyOrderId ?? '' })
+      .waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="order-list"][data-stale]') === null);
+    expect(await scrollsSideways(screen.table().locator('xpath=..'))).toBe(false);
+    await screenshot(page, 'orders-sorted-by-profit');
+  });
+
   it('on a phone the cards follow the Sort by select, without scrolling sideways', async () => {
     const page = await open('/orders?sort=cost&dir=asc', 'mobile');
     const cards = page.getByTestId('orders-cards');
@@ -209,6 +236,14 @@ describe('Truncated ids', () => {
     expect(await id.evaluate((element) => element === document.activeElement)).toBe(true);
     await expectText(tooltip, full);
     await screenshot(page, 'orders-id-tooltip');
+    for (const viewport of ['desktop', 'mobile'] as const) {
+      const matching = await open('/matching', viewport);
+      await matching
+        .getByTestId('matching-count')
+        .getByText(/orders found$/)
+        .waitFor();
+      await screenshot(matching, 'matching');
+    }
   });
 });
 

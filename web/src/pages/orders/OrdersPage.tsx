@@ -49,10 +49,13 @@ export function OrdersPage() {
   const { search: query } = useLocation();
   const currency = useDisplayCurrency();
   const [opened] = useState(() => initialFilters(query));
-  // The sort lives in the URL (`?sort=profit&dir=asc`): a reload or a shared link keeps it.
-  const [urlQuery, setUrlQuery] = useSearchParams();
-  const sort = sortFromQuery(urlQuery);
+  // The sort is kept in the URL (`?sort=profit&dir=asc`), so a reload or a shared link keeps it;
+  // the page reads it once and then holds it itself: the router applies a URL change in a
+  // transition, which left the select and the headers showing the old sort for a moment.
+  const [, setUrlQuery] = useSearchParams();
+  const [sort, setSortState] = useState(() => sortFromQuery(new URLSearchParams(query)));
   const setSort = (next: OrdersSort) => {
+    setSortState(next);
     setUrlQuery((current) => withSort(current, next), { replace: true });
     setPage(1);
   };
