@@ -30,7 +30,6 @@ export function TruncatedText({ text, ...textProps }: TruncatedTextProps) {
         ref={setElement}
         truncate
         tabIndex={cut ? 0 : undefined}
-        aria-label={cut ? text : undefined}
         data-truncated={cut ? '' : undefined}
         {...textProps}
       >
