@@ -545,7 +545,7 @@ describe('the order screens at 1280, 1024 and 390 px', () => {
           .nth(lonePrintify)
           .locator('td')
           .first()
-          .getByTitle(all.orders[lonePrintify].printifyOrderId ?? '')
+          .getByText(all.orders[lonePrintify].printifyOrderId ?? '', { exact: true })
           .isVisible(),
       ).toBe(true);
 

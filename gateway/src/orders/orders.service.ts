@@ -12,6 +12,7 @@ import {
   OrderViewsRepository,
   type EditOutcome,
   type OrderListFilter,
+  type OrderListSort,
 } from '@pod/db';
 import {
   DEFAULT_MATCHING_OPTIONS,
@@ -76,12 +77,15 @@ export class OrdersService {
     const page = Number(query.page ?? 1);
     const pageSize = Number(query.pageSize ?? 50);
     const search = query.search?.trim() ?? '';
+    // Without a direction: newest first, largest first.
+    const sort: OrderListSort = { key: query.sort ?? 'date', direction: query.dir ?? 'desc' };
     const filter: OrderListFilter = {
       search: search === '' ? null : search,
       status: statusFilter(query.status),
       since: query.days ? daysBefore(now, Number(query.days)) : null,
       source: query.source ?? 'all',
       archived: query.view === 'archived',
+      sort,
     };
     const { counts, rows } = await this.views.list(userId, currency, filter, pageSize, (page - 1) * pageSize);
     return {
@@ -92,6 +96,8 @@ export class OrdersService {
       page,
       pageSize,
       currency,
+      sort: sort.key,
+      dir: sort.direction,
     };
   }
 

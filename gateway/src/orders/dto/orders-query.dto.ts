@@ -1,4 +1,5 @@
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { ORDER_SORT_KEYS, type OrderSortKey, type SortDirection } from '@pod/db';
 import {
   CurrencyQueryDto,
   DAYS_MESSAGE,
@@ -37,6 +38,14 @@ export class OrdersQueryDto extends CurrencyQueryDto {
   @IsOptional()
   @IsIn(['active', 'archived'], { message: 'view must be active or archived' })
   view?: 'active' | 'archived';
+
+  @IsOptional()
+  @IsIn(ORDER_SORT_KEYS, { message: 'sort must be one of date, revenue, cost, profit or margin' })
+  sort?: OrderSortKey;
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { message: 'dir must be asc or desc' })
+  dir?: SortDirection;
 
   @IsOptional()
   @Matches(PAGE, { message: PAGE_MESSAGE })

@@ -83,6 +83,10 @@ export type OrdersArchiveView = 'active' | 'archived';
  *   Undated orders are excluded when a range is given.
  * - pageSize: 1–100, default 50; page from 1.
  */
+/** The Orders list's sortable columns (`sort` of GET /api/orders); figures in the page's currency. */
+export type OrdersSortKey = 'date' | 'revenue' | 'cost' | 'profit' | 'margin';
+export type OrdersSortDirection = 'asc' | 'desc';
+
 export interface OrdersPageResponse {
   orders: OrderRowView[];
   /** Orders matching every filter (the X of "Showing X of Y orders"). */
@@ -94,6 +98,9 @@ export interface OrdersPageResponse {
   page: number;
   pageSize: number;
   currency: DisplayCurrencyCode;
+  /** The order the page is in: by this column (id breaking ties), in this direction. */
+  sort: OrdersSortKey;
+  dir: OrdersSortDirection;
 }
 
 /**

@@ -21,6 +21,11 @@ import { UserEntity } from './user.entity';
 @Check('order_profit_printify_cost_check', `printify_cost IN ('printify', 'estimated', 'awaiting', 'none')`)
 // A covering index (INCLUDE the sums) TypeORM cannot declare: see the migration.
 @Index('order_profit_user_idx', { synchronize: false })
+// The Orders list's figure sorts (expression keys, INCLUDE): see migration 1765700500000.
+@Index('order_profit_revenue_sort_idx', { synchronize: false })
+@Index('order_profit_costs_sort_idx', { synchronize: false })
+@Index('order_profit_net_profit_sort_idx', { synchronize: false })
+@Index('order_profit_margin_sort_idx', { synchronize: false })
 @Index('order_profit_not_final_idx', ['userId'], { where: `figures <> 'ok'` })
 export class OrderProfitEntity {
   @PrimaryColumn({ name: 'order_record_id', type: 'uuid', primaryKeyConstraintName: 'order_profit_pkey' })

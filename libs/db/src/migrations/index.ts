@@ -19,6 +19,7 @@ import { FeesFromTheirSource1765610000000 } from './1765610000000-fees-from-thei
 import { ShopCostsAndPayouts1765620000000 } from './1765620000000-shop-costs-and-payouts';
 import { PayoutWindows1765640000000 } from './1765640000000-payout-windows';
 import { PendingPrintifyCost1765700300000 } from './1765700300000-pending-printify-cost';
+import { OrderListSorts1765700500000 } from './1765700500000-order-list-sorts';
 import { PaymentsInShopCurrency1765700600000 } from './1765700600000-payments-in-shop-currency';
 import { LedgerReferenceTypesLowerCase1765700600001 } from './1765700600001-ledger-reference-types-lower-case';
 
@@ -45,6 +46,7 @@ export const ALL_MIGRATIONS = [
   ShopCostsAndPayouts1765620000000,
   PayoutWindows1765640000000,
   PendingPrintifyCost1765700300000,
+  OrderListSorts1765700500000,
   PaymentsInShopCurrency1765700600000,
   LedgerReferenceTypesLowerCase1765700600001,
 ];

@@ -27,6 +27,7 @@ export * from './match-runs.repository';
 export * from './matching-inputs.repository';
 export * from './oauth-states.repository';
 export * from './order-views.repository';
+export * from './order-list-sort';
 export * from './order-counts.repository';
 export * from './order-details.repository';
 export * from './order-edits.service';

@@ -13,6 +13,15 @@ import { inTenantScope } from './tenant-scope';
 import { DashboardRollupsRepository, FIGURES_JOIN_SQL, type ShopCostSum } from './dashboard-rollups.repository';
 import { OrderCountsRepository } from './order-counts.repository';
 import { safeInteger } from './day-rollups';
+import {
+  DEFAULT_ORDER_SORT,
+  dateOrderSql,
+  isFigureSort,
+  withKeySql,
+  withoutKeySql,
+  type FigureSort,
+  type OrderListSort,
+} from './order-list-sort';
 
 /** One order record with its stored figures in one display currency, as the lists read it. */
 export interface OrderViewRow {
@@ -49,6 +58,8 @@ export interface OrderListFilter {
   since: Date | null;
   source: 'all' | 'etsy' | 'printify';
   archived: boolean;
+  /** The list's order (the counts ignore it); newest first when left out. */
+  sort?: OrderListSort;
 }
 
 export interface OrderListCounts {
@@ -147,7 +158,8 @@ const viewSql = (filter: OrderListFilter, alias = 'r') =>
  * The reads of the Orders, Order Matching and Dashboard pages: every statement scoped by the
  * user, filtered, counted, summed and paged in SQL (product spec Part 2, point 10). Lists sort
  * by order date, newest first, then id, so pages are stable; that is a backward scan of
- * order_record_list_idx (every record has a date: both sides carry one).
+ * order_record_list_idx (every record has a date: both sides carry one). The Orders list may
+ * also sort by date either way or by a figure (order-list-sort.ts, ADR 0033), id breaking ties.
  */
 export class OrderViewsRepository {
   constructor(private readonly db: Db) {}
@@ -183,6 +195,21 @@ export class OrderViewsRepository {
     return `order_search_hits(${term}) h WHERE ${viewSql(filter, 'h')} AND ${this.filterSql(filter, params, withTab, 'h')}`;
   }
 
+  /**
+   * Which of the user's records ($1) the list keeps, as a condition on `r`: the view, the
+   * filters, the tab and the search (ILIKE for a term no trigram answers, else the search's hits).
+   */
+  private recordWhereSql(filter: OrderListFilter, params: unknown[]): string {
+    if (filter.search && hasTrigram(filter.search))
+      return `r.user_id = $1 AND r.id IN (SELECT h.id FROM ${this.hitsSql({ ...filter, search: filter.search }, params, true)})`;
+    let where = `r.user_id = $1 AND ${viewSql(filter)}`;
+    if (filter.search) {
+      params.push(`%${likeLiteral(filter.search)}%`);
+      where += ` AND ${SEARCH_TEXT_SQL} ILIKE $${params.length}`;
+    }
+    return `${where} AND ${this.filterSql(filter, params, true)}`;
+  }
+
   async listPage(
     userId: string,
     currency: DisplayCurrencyCode,
@@ -191,13 +218,14 @@ export class OrderViewsRepository {
     offset: number,
   ): Promise<OrderViewRow[]> {
     const params: unknown[] = [userId, currency];
-    const order = (alias: string) => `ORDER BY ${alias}.order_date DESC, ${alias}.id DESC`;
+    const sort = filter.sort ?? DEFAULT_ORDER_SORT;
+    if (isFigureSort(sort)) return this.figureSortedPage(userId, currency, filter, sort, limit, offset);
+    const order = (alias: string) => dateOrderSql(sort.direction, alias);
     let whereAndOrder: string;
     if (filter.search && !hasTrigram(filter.search)) {
       // A term no trigram answers (1-2 letters, mostly) matches many records: walking the list
       // newest first and filtering stops after a page of them, where the function would scan all.
-      params.push(`%${likeLiteral(filter.search)}%`);
-      whereAndOrder = `r.user_id = $1 AND ${viewSql(filter)} AND ${SEARCH_TEXT_SQL} ILIKE $${params.length} AND ${this.filterSql(filter, params, true)}`;
+      whereAndOrder = this.recordWhereSql(filter, params);
       params.push(limit, offset);
       whereAndOrder += ` ${order('r')} LIMIT $${params.length - 1} OFFSET $${params.length}`;
     } else if (filter.search) {
@@ -206,7 +234,7 @@ export class OrderViewsRepository {
       params.push(limit, offset);
       whereAndOrder = `r.user_id = $1 AND r.id IN (SELECT h.id FROM ${hits} ${order('h')} LIMIT $${params.length - 1} OFFSET $${params.length}) ${order('r')}`;
     } else {
-      whereAndOrder = `r.user_id = $1 AND ${viewSql(filter)} AND ${this.filterSql(filter, params, true)}`;
+      whereAndOrder = this.recordWhereSql(filter, params);
       params.push(limit, offset);
       whereAndOrder += ` ${order('r')} LIMIT $${params.length - 1} OFFSET $${params.length}`;
     }
@@ -214,6 +242,46 @@ export class OrderViewsRepository {
       db.query(`${ROW_SELECT('$2')} WHERE ${whereAndOrder}`, params),
     );
     return rows.map(toRow);
+  }
+
+  /**
+   * A page of a figure sort (order-list-sort.ts): the orders with the figure up to the page's
+   * end; only when they run out before it, the orders without it, from where the page needs
+   * them. So a page inside the first part never reads the second (which, when every order has
+   * its figures, would check every record to find none).
+   */
+  private async figureSortedPage(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    filter: OrderListFilter,
+    sort: FigureSort,
+    limit: number,
+    offset: number,
+  ): Promise<OrderViewRow[]> {
+    return inTenantScope(this.db, userId, async (db) => {
+      const params: unknown[] = [userId, currency];
+      const withKey: { id: string }[] = await db.query(
+        withKeySql(sort, this.recordWhereSql(filter, params), params, offset + limit),
+        params,
+      );
+      const ids = withKey.slice(offset).map((row) => row.id);
+      if (withKey.length < offset + limit) {
+        const restParams: unknown[] = [userId, currency];
+        const where = this.recordWhereSql(filter, restParams);
+        const rest: { id: string }[] = await db.query(
+          withoutKeySql(sort, where, restParams, limit - ids.length, Math.max(0, offset - withKey.length)),
+          restParams,
+        );
+        ids.push(...rest.map((row) => row.id));
+      }
+      if (ids.length === 0) return [];
+      const rows: Record<string, unknown>[] = await db.query(
+        `${ROW_SELECT('$2')} JOIN unnest($3::uuid[]) WITH ORDINALITY AS page(id, n) ON page.id = r.id
+         WHERE r.user_id = $1 ORDER BY page.n`,
+        [userId, currency, ids],
+      );
+      return rows.map(toRow);
+    });
   }
 
   /**

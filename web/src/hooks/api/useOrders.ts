@@ -7,6 +7,8 @@ import type {
   OrderDetailsResponse,
   OrdersArchiveView,
   OrdersPageResponse,
+  OrdersSortDirection,
+  OrdersSortKey,
   OrdersSourceTab,
   OrdersStatusFilter,
 } from '@pod/contracts';
@@ -66,6 +68,8 @@ export interface OrdersQuery {
   page: number;
   pageSize?: number;
   currency: DisplayCurrencyCode;
+  /** Left out: newest first. */
+  sort?: { key: OrdersSortKey; dir: OrdersSortDirection };
 }
 
 export function ordersKey(query: OrdersQuery): string {
@@ -75,6 +79,8 @@ export function ordersKey(query: OrdersQuery): string {
     days: query.days,
     source: query.source === 'all' ? undefined : query.source,
     view: query.view === 'active' ? undefined : query.view,
+    sort: query.sort?.key,
+    dir: query.sort?.dir,
     page: query.page,
     pageSize: query.pageSize,
     currency: query.currency,

@@ -1,6 +1,6 @@
-import { Box, Stack, Text } from '@chakra-ui/react';
+import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import type { OrderRowView, OrdersArchiveView, OrdersSourceTab, OrdersStatusFilter } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
@@ -19,8 +19,10 @@ import {
   type OrdersDays,
 } from './components/OrdersFilters';
 import { OrdersCardList } from './components/OrdersCardList';
+import { OrdersSortSelect } from './components/OrdersSortSelect';
 import { OrdersTable } from './components/OrdersTable';
 import { SourceTabs } from './components/SourceTabs';
+import { DEFAULT_ORDERS_SORT, sortFromQuery, toggledSort, withSort, type OrdersSort } from './orderSort';
 
 const PAGE_SIZE = 50;
 const SEARCH_DEBOUNCE_MS = 300;
@@ -44,6 +46,16 @@ export function OrdersPage() {
   const { search: query } = useLocation();
   const currency = useDisplayCurrency();
   const [opened] = useState(() => initialFilters(query));
+  // The sort is kept in the URL (`?sort=profit&dir=asc`), so a reload or a shared link keeps it;
+  // the page reads it once and then holds it itself: the router applies a URL change in a
+  // transition, which left the select and the headers showing the old sort for a moment.
+  const [, setUrlQuery] = useSearchParams();
+  const [sort, setSortState] = useState(() => sortFromQuery(new URLSearchParams(query)));
+  const setSort = (next: OrdersSort) => {
+    setSortState(next);
+    setUrlQuery((current) => withSort(current, next), { replace: true });
+    setPage(1);
+  };
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<OrdersStatusFilter>(opened.status);
   const [days, setDays] = useState<OrdersDays>(opened.days);
@@ -71,7 +83,17 @@ export function OrdersPage() {
     isLoading,
     isValidating,
     reload,
-  } = useOrdersPage({ search: settledSearch, status, days, source, view, page, pageSize: PAGE_SIZE, currency });
+  } = useOrdersPage({
+    search: settledSearch,
+    status,
+    days,
+    source,
+    view,
+    page,
+    pageSize: PAGE_SIZE,
+    currency,
+    sort: sort === DEFAULT_ORDERS_SORT ? undefined : sort,
+  });
 
   const rowProps = {
     orders: result?.orders ?? [],
@@ -91,7 +113,7 @@ export function OrdersPage() {
         <>
           {/* A table from md up; cards on a phone, where nine columns would hide the money off to the side. */}
           <Box hideBelow="md">
-            <OrdersTable {...rowProps} />
+            <OrdersTable {...rowProps} sort={sort} onSort={(key) => setSort(toggledSort(sort, key))} />
           </Box>
           <Box hideFrom="md">
             <OrdersCardList {...rowProps} />
@@ -124,11 +146,26 @@ export function OrdersPage() {
           view={view}
           onView={filter(setView)}
         />
-        <Text fontSize="sm" color="fg.muted" aria-live="polite" data-testid="orders-count">
-          {result
-            ? `Showing ${result.filteredTotal.toLocaleString('en-US')} of ${result.total.toLocaleString('en-US')} orders`
-            : '\u00a0'}
-        </Text>
+        <Flex
+          gap="3"
+          justify="space-between"
+          align={{ base: 'stretch', sm: 'center' }}
+          direction={{ base: 'column', sm: 'row' }}
+        >
+          {/* From the same answer as the rows and the tabs: dimmed with them while new filters load, then all change together. */}
+          <Text
+            fontSize="sm"
+            color="fg.muted"
+            aria-live="polite"
+            data-testid="orders-count"
+            opacity={isLoading && result ? 0.5 : undefined}
+          >
+            {result
+              ? `Showing ${result.filteredTotal.toLocaleString('en-US')} of ${result.total.toLocaleString('en-US')} orders`
+              : '\u00a0'}
+          </Text>
+          <OrdersSortSelect sort={sort} onSort={setSort} />
+        </Flex>
         <SourceTabs value={source} onChange={filter(setSource)} counts={result?.tabCounts}>
           {body}
         </SourceTabs>

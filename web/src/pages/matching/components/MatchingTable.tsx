@@ -8,6 +8,7 @@ import { OrderCard } from '../../../components/orders/OrderCard';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { ORDER_MSG } from '../../../components/orders/orderText';
 import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
+import { TruncatedText } from '../../../components/orders/TruncatedText';
 
 function Amount({ order }: { order: OrderRowView }) {
   // One "Rate unavailable" or "-" says it for the whole row.
@@ -75,30 +76,26 @@ function MatchingRowsTable({ orders, onMatch }: { orders: OrderRowView[]; onMatc
                     {formatOrderDate(order.orderDate) ?? ORDER_MSG.noDate}
                   </Text>
                   {/* Width 0 with min-width 100%: the id adds nothing to the column's minimum (a 24-character
-                      Printify id would set it) and still takes the cell's width, truncated, in full on hover. */}
-                  <Text
+                      Printify id would set it) and still takes the cell's width, truncated, in full in a tooltip. */}
+                  <TruncatedText
                     fontSize="xs"
                     color="fg.muted"
                     fontFamily="mono"
-                    truncate
                     w="0"
                     minW="full"
-                    title={order.etsyReceiptId ?? order.printifyOrderId ?? undefined}
-                  >
-                    {order.etsyReceiptId
-                      ? `Receipt ${order.etsyReceiptId}`
-                      : `Printify ${order.printifyOrderId ?? '-'}`}
-                  </Text>
+                    text={
+                      order.etsyReceiptId
+                        ? `Receipt ${order.etsyReceiptId}`
+                        : `Printify ${order.printifyOrderId ?? '-'}`
+                    }
+                  />
                 </Table.Cell>
                 <Table.Cell>
-                  {/* A long name truncates (in full on hover) rather than pushing Actions out of view. */}
-                  <Text
-                    truncate
+                  {/* A long name truncates (in full in a tooltip) rather than pushing Actions out of view. */}
+                  <TruncatedText
                     maxW={{ base: '14rem', lg: '6.5rem', xl: '16rem' }}
-                    title={order.customerName ?? undefined}
-                  >
-                    {order.customerName ?? ORDER_MSG.unknownCustomer}
-                  </Text>
+                    text={order.customerName ?? ORDER_MSG.unknownCustomer}
+                  />
                 </Table.Cell>
                 <Table.Cell>
                   <Amount order={order} />

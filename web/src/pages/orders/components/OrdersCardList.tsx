@@ -49,7 +49,8 @@ export function OrdersCardList({ orders, onDetails }: OrdersCardListProps) {
                 <Text fontSize="xs" color="fg.muted">
                   {formatOrderDate(order.orderDate) ?? '-'} · Etsy {order.etsyReceiptId ?? '-'}
                 </Text>
-                <Text fontSize="xs" color="fg.muted" truncate>
+                {/* A phone has no hover: the whole id, wrapped. */}
+                <Text fontSize="xs" color="fg.muted" wordBreak="break-all">
                   Printify {order.printifyOrderId ?? '-'}
                   {extraPrintifyText(order) && (
                     <Text as="span" color="purple.fg" data-testid="extra-printify">

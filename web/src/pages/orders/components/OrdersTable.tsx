@@ -1,5 +1,5 @@
 import { Box, Button, Flex, Table, Text } from '@chakra-ui/react';
-import type { OrderRowView } from '@pod/contracts';
+import type { OrderRowView, OrdersSortKey } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
@@ -8,10 +8,16 @@ import { OrderRowActions } from '../../../components/orders/OrderRowActions';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
 import { FIT_COLUMNS_BELOW_XL } from '../../../components/orders/tableFit';
+import { TruncatedText } from '../../../components/orders/TruncatedText';
+import type { OrdersSort } from '../orderSort';
+import { SortableHeader, SortButton } from './SortableHeader';
 
 interface OrdersTableProps {
   orders: OrderRowView[];
   onDetails: (order: OrderRowView) => void;
+  /** The list's order, and a header pressed (date, revenue, cost, profit). */
+  sort: OrdersSort;
+  onSort: (key: OrdersSortKey) => void;
 }
 
 const dash = (
@@ -21,7 +27,8 @@ const dash = (
 );
 
 /** The Orders table (spec §2): ids, product with SKU, date, match status, revenue, cost, profit. */
-export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
+export function OrdersTable({ orders, onDetails, sort, onSort }: OrdersTableProps) {
+  const sortable = { sort, onSort };
   return (
     <Table.ScrollArea borderWidth="1px" borderColor="border.muted" borderRadius="lg" bg="bg.panel">
       {/* Between md and lg the frame scrolls; from lg every column fits (below xl the Printify ID sits under the Etsy ID, the date under the product). */}
@@ -37,15 +44,16 @@ export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
             <Table.ColumnHeader hideBelow="xl">Printify ID</Table.ColumnHeader>
             <Table.ColumnHeader data-grow="">
               Product
+              {/* Below xl the date sits under the product, and so does its sort button. */}
               <Box as="span" display={{ base: 'block', xl: 'none' }} fontWeight="normal" color="fg.muted">
-                Date
+                <SortButton sortKey="date" {...sortable} justify="start" />
               </Box>
             </Table.ColumnHeader>
-            <Table.ColumnHeader hideBelow="xl">Date</Table.ColumnHeader>
+            <SortableHeader sortKey="date" {...sortable} hideBelow="xl" />
             <Table.ColumnHeader>Match Status</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">Revenue</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">Cost</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">Profit</Table.ColumnHeader>
+            <SortableHeader sortKey="revenue" {...sortable} textAlign="end" />
+            <SortableHeader sortKey="cost" {...sortable} textAlign="end" />
+            <SortableHeader sortKey="profit" {...sortable} textAlign="end" />
             <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
           </Table.Row>
         </Table.Header>
@@ -58,9 +66,7 @@ export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
                   {order.etsyReceiptId ?? dash}
                   <Box display={{ base: 'block', xl: 'none' }} color="fg.muted">
                     {order.printifyOrderId ? (
-                      <Text truncate maxW="5.5rem" title={order.printifyOrderId}>
-                        {order.printifyOrderId}
-                      </Text>
+                      <TruncatedText text={order.printifyOrderId} maxW="5.5rem" data-testid="printify-id" />
                     ) : (
                       dash
                     )}
@@ -69,9 +75,7 @@ export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
                 </Table.Cell>
                 <Table.Cell fontFamily="mono" fontSize="xs" hideBelow="xl">
                   {order.printifyOrderId ? (
-                    <Text truncate maxW="7rem" title={order.printifyOrderId}>
-                      {order.printifyOrderId}
-                    </Text>
+                    <TruncatedText text={order.printifyOrderId} maxW="7rem" data-testid="printify-id" />
                   ) : (
                     dash
                   )}
@@ -98,9 +102,7 @@ export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
                       .join(' · ')}
                   </Text>
                   {order.productSku && (
-                    <Text hideBelow="xl" fontSize="xs" color="fg.muted" truncate>
-                      SKU: {order.productSku}
-                    </Text>
+                    <TruncatedText hideBelow="xl" fontSize="xs" color="fg.muted" text={`SKU: ${order.productSku}`} />
                   )}
                 </Table.Cell>
                 <Table.Cell whiteSpace="nowrap" hideBelow="xl">
@@ -133,6 +135,16 @@ export function OrdersTable({ orders, onDetails }: OrdersTableProps) {
                     <Table.Cell textAlign="end">
                       <MoneyText value={order.profit} figures={order.figures} signed fontWeight="medium" />
                       {order.figures === 'provisional' && <ProvisionalMark />}
+                      {order.profitMarginPercent !== null && (
+                        // The margin (a sort of its own) in few characters: the column has no room for the word.
+                        <Text fontSize="xs" color="fg.muted" whiteSpace="nowrap" data-testid="margin">
+                          {order.profitMarginPercent.toFixed(1)}%
+                          <Text as="span" srOnly>
+                            {' '}
+                            margin
+                          </Text>
+                        </Text>
+                      )}
                     </Table.Cell>
                   </>
                 )}
