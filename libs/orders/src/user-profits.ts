@@ -230,7 +230,7 @@ export function paymentAccountCurrencyOf(inputs: UserProfitInputs, receiptKey: s
  * A fingerprint of everything but the rates a record's figures depend on. `v` is the stored
  * breakdown's shape: raising it has every record figured again once (v2: provisional figures and
  * the processing fee's parts; v3: every fee from its source, ADR 0026; v4: the VAT in a registered
- * seller's prices).
+ * seller's prices; v5: signed lines that add up to their totals and why each estimate is one, ADR 0030).
  */
 function inputsHash(
   receiptKey: string | null,
@@ -239,6 +239,6 @@ function inputsHash(
   settings: UserProfitInputs['settings'],
   account: CurrencyCode | null,
 ): string {
-  const text = jsonForPostgres({ v: 4, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
+  const text = jsonForPostgres({ v: 5, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
   return createHash('sha256').update(text).digest('base64url');
 }

@@ -8,3 +8,5 @@ export * from './order-figures';
 export * from './rate-table-converter';
 export * from './figure-line-labels';
 export * from './printify-costs';
+export * from './summary-lines';
+export * from './estimate-reasons';
