@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
+import { EstimatedFeesMark } from '../../../components/orders/EstimatedFeesMark';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { OrderCard } from '../../../components/orders/OrderCard';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
@@ -65,8 +66,9 @@ export function OrdersCardList({ orders, onDetails, onRestore, restoringId }: Or
                 <Figure label="Revenue">
                   <MoneyText value={order.revenue} />
                 </Figure>
-                <Figure label={order.hasEstimatedFees ? 'Cost (est. fees)' : 'Cost'}>
+                <Figure label="Cost">
                   <MoneyText value={order.cost} />
+                  <EstimatedFeesMark order={order} />
                 </Figure>
                 <Figure label="Profit">
                   <MoneyText value={order.profit} signed fontWeight="medium" />

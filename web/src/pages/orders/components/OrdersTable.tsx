@@ -2,6 +2,7 @@ import { Box, Button, Flex, Table, Text } from '@chakra-ui/react';
 import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
+import { EstimatedFeesMark } from '../../../components/orders/EstimatedFeesMark';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { ProvisionalMark } from '../../../components/orders/ProvisionalMark';
 import { extraPrintifyText, ORDER_MSG } from '../../../components/orders/orderText';
@@ -122,10 +123,8 @@ export function OrdersTable({ orders, onDetails, onRestore, restoringId }: Order
                     </Table.Cell>
                     <Table.Cell textAlign="end">
                       <MoneyText value={order.cost} figures={order.figures} />
-                      {order.hasEstimatedFees && (order.figures === 'ok' || order.figures === 'provisional') && (
-                        <Text fontSize="xs" color="fg.muted">
-                          est. fees
-                        </Text>
+                      {(order.figures === 'ok' || order.figures === 'provisional') && (
+                        <EstimatedFeesMark order={order} />
                       )}
                     </Table.Cell>
                     <Table.Cell textAlign="end">
