@@ -1,6 +1,6 @@
 import { computeOrderProfit } from '../profit/order-profit';
 import { estimateExplanation } from '../profit/estimate-reasons';
-import type { OrderProfitInput, ProfitSettings } from '../profit/inputs';
+import type { EtsyLedgerEntryInput, OrderProfitInput, ProfitSettings } from '../profit/inputs';
 import { ORDER_TIME } from '../profit/testing/builders';
 import { fixedRateConverter } from '../profit/testing/fixed-rate-converter';
 
@@ -48,7 +48,7 @@ describe('why a fee is estimated', () => {
   });
 
   it('with the ledger in but a fee missing from it: that fee is not in the ledger yet', () => {
-    const ledgerEntries = [
+    const ledgerEntries: EtsyLedgerEntryInput[] = [
       { entryId: '1', ledgerType: 'transaction', currency: 'GBP', amountMinor: -520 },
       { entryId: '2', ledgerType: 'PAYMENT_PROCESSING_FEE', currency: 'GBP', amountMinor: -300 },
       { entryId: '3', ledgerType: 'renew_sold', currency: 'GBP', amountMinor: -16 },
