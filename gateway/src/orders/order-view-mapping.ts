@@ -9,7 +9,11 @@ import type {
 } from '@pod/contracts';
 import type { OrderListFilter, OrderViewRow, PrintifyOrderDetails, ReceiptDetails, RecordPrintifyOrder } from '@pod/db';
 import {
+  ESTIMATE_REASON_TEXT,
+  estimateExplanation,
+  FIGURE_LINE_LABELS,
   figureLineLabels,
+  revenueLineSign,
   marginPercentOf,
   printifyCosts,
   type DisplayCurrencyCode,
@@ -68,11 +72,22 @@ export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): 
     profitMarginPercent: costKnown ? marginPercentOf(row.margin) : null,
     hasEstimatedFees: row.hasEstimatedFees,
     printifyCost: row.printifyCost,
+    estimatedFees: ok ? estimatedFeeViews(row.estimatedFees) : [],
   };
 }
 
+/** The estimated lines' kinds as the summary labels them, with why; one per kind and reason, in label order. */
+function estimatedFeeViews(fees: OrderViewRow['estimatedFees']): OrderRowView['estimatedFees'] {
+  return fees
+    .map((fee) => ({
+      label: FIGURE_LINE_LABELS[fee.kind] ?? fee.kind,
+      why: fee.reason ? ESTIMATE_REASON_TEXT[fee.reason] : 'Estimated from the fee schedule',
+    }))
+    .sort((a, b) => a.label.localeCompare(b.label) || a.why.localeCompare(b.why));
+}
+
 /** The lines of one list, each with a label no other line of it has (figureLineLabels). */
-function lineViews(lines: readonly StoredFigureLine[]): ProfitLineView[] {
+function lineViews(lines: readonly StoredFigureLine[], list: 'revenue' | 'costs'): ProfitLineView[] {
   const labels = figureLineLabels(lines);
   return lines.map((line, index) => ({
     kind: line.kind,
@@ -80,7 +95,10 @@ function lineViews(lines: readonly StoredFigureLine[]): ProfitLineView[] {
     amount: amountView(line.display),
     original: { minor: line.original.minor, currency: line.original.currency },
     source: line.source as FigureSource,
+    // Rows stored before lines kept their sign (v5) are being figured again: read it by kind meanwhile.
+    sign: line.sign ?? (list === 'revenue' ? revenueLineSign(line.kind) : 1),
     estimated: line.estimated,
+    estimateNote: line.estimated ? estimateExplanation(line.estimateReason, line.note) : null,
   }));
 }
 
@@ -104,8 +122,8 @@ export function profitView(
   const ok = hasSums(row.figures);
   return {
     figures: row.figures,
-    revenueLines: lineViews(breakdown.revenueLines),
-    costLines: lineViews(breakdown.costLines),
+    revenueLines: lineViews(breakdown.revenueLines, 'revenue'),
+    costLines: lineViews(breakdown.costLines, 'costs'),
     taxExcluded: breakdown.taxExcluded ? amountView(breakdown.taxExcluded.display) : null,
     totalRevenue: ok && breakdown.revenueKnown ? row.revenue : null,
     totalCosts: row.cost,

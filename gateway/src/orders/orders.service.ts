@@ -102,10 +102,8 @@ export class OrdersService {
   }
 
   async orderDetails(userId: string, id: string, currency: DisplayCurrencyCode): Promise<OrderDetailsResponse> {
-    const [row] = await this.views.rowsByIds(userId, currency, [id]);
-    if (!row) throw notFound();
+    const { row, breakdown } = await this.rowWithItsBreakdown(userId, id, currency);
     const order = orderRowView(row, currency);
-    const breakdown = await this.details.breakdown(userId, id, currency);
     const sides = await this.views.sidesOf(userId, id);
     const receipt = sides?.receipt ? await this.details.receipt(userId, sides.receipt.shopId, sides.receipt.id) : null;
     const printify = sides?.order ? await this.details.printifyOrder(userId, sides.order.shopId, sides.order.id) : null;
@@ -117,6 +115,27 @@ export class OrdersService {
       printifyOrders: printifyOrdersView(printifyOrders, costReading),
       profit: profitView(order, breakdown, currency),
     };
+  }
+
+  /**
+   * The order's row and its stored breakdown from one computation: the matcher may store new
+   * figures between the two reads (the ledger arriving after the first figures), and a summary
+   * whose lines are of one computation and totals of another does not add up. Read again
+   * (at most twice) until the breakdown's row carries the row's sums.
+   */
+  private async rowWithItsBreakdown(userId: string, id: string, currency: DisplayCurrencyCode) {
+    for (let attempt = 1; ; attempt += 1) {
+      const [row] = await this.views.rowsByIds(userId, currency, [id]);
+      if (!row) throw notFound();
+      const stored = await this.details.breakdown(userId, id, currency);
+      const same =
+        !stored ||
+        row.figures === null ||
+        (stored.revenueMinor === row.revenueMinor &&
+          stored.costsMinor === row.costsMinor &&
+          stored.netProfitMinor === row.netProfitMinor);
+      if (same || attempt === 3) return { row, breakdown: stored?.breakdown ?? null };
+    }
   }
 
   async candidates(

@@ -260,7 +260,8 @@ export function paymentAccountCurrencyOf(inputs: UserProfitInputs, receiptKey: s
  * A fingerprint of everything but the rates a record's figures depend on. `v` is the stored
  * breakdown's shape: raising it has every record figured again once (v2: provisional figures and
  * the processing fee's parts; v3: every fee from its source, ADR 0026; v4: the VAT in a registered
- * seller's prices; v5: where the Printify cost comes from, a waiting receipt's estimate, ADR 0031).
+ * seller's prices; v5: where the Printify cost comes from, a waiting receipt's estimate, ADR 0031;
+ * signed lines that add up to their totals and why each estimate is one, ADR 0030).
  */
 function inputsHash(
   receiptKey: string | null,

@@ -66,6 +66,14 @@ export interface OrderRowView {
    * `none` no Printify order is expected; null when not computed.
    */
   printifyCost: PrintifyCostView | null;
+  /** Which lines of `cost` are estimated and why, one entry per kind and reason (empty when none is). */
+  estimatedFees: EstimatedFeeView[];
+}
+
+/** An estimated cost line of an order, as the "est. fees" mark names it: "Transaction fee", and why it is estimated. */
+export interface EstimatedFeeView {
+  label: string;
+  why: string;
 }
 
 export type PrintifyCostView = 'printify' | 'estimated' | 'awaiting' | 'none';
@@ -220,7 +228,11 @@ export interface ProfitLineView {
   amount: MoneyView | null;
   original: MoneyView;
   source: FigureSource;
+  /** 1: adds to its total; −1: taken off it (discount, refunds, revenue not paid yet, VAT in prices). `amount` and `original` carry no sign of their own. */
+  sign: 1 | -1;
   estimated: boolean;
+  /** For an estimated line: why it is estimated and how it was figured (its tooltip); null otherwise. */
+  estimateNote: string | null;
 }
 
 /** A rate a conversion used: `rate` units of `to` per unit of `from`, the ECB day `date`. */

@@ -15,6 +15,7 @@ import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { RECORD_SIDES_SQL } from './order-profits.repository';
 import { hasTrigram, likeLiteral, SEARCH_TEXT_SQL } from './order-views.repository';
+import { safeInteger } from './day-rollups';
 
 export interface ReceiptDetails {
   receiptId: string;
@@ -66,6 +67,14 @@ const minor = (value: unknown) => minorUnitsTransformer.from(value) as number;
 const CANDIDATE_POOL = 2_000;
 const DAY_MS = 86_400_000;
 
+/** A stored breakdown and the sums of the same order_profit row. */
+export interface StoredBreakdownRow {
+  breakdown: StoredOrderBreakdown;
+  revenueMinor: number | null;
+  costsMinor: number | null;
+  netProfitMinor: number | null;
+}
+
 /**
  * The Order Details dialog's sides and breakdown, and the manual-match dialog's candidates:
  * every read scoped by the user, by primary key or the owner's indexes.
@@ -73,20 +82,28 @@ const DAY_MS = 86_400_000;
 export class OrderDetailsRepository {
   constructor(private readonly db: Db) {}
 
-  /** The stored breakdown for the record's current sides, or null (not computed). */
-  async breakdown(
-    userId: string,
-    recordId: string,
-    currency: DisplayCurrencyCode,
-  ): Promise<StoredOrderBreakdown | null> {
-    const rows: { breakdown: StoredOrderBreakdown }[] = await inTenantScope(this.db, userId, (db) =>
+  /**
+   * The stored breakdown for the record's current sides, with the sums stored beside it (the
+   * same row, so of the same computation), or null (not computed).
+   */
+  async breakdown(userId: string, recordId: string, currency: DisplayCurrencyCode): Promise<StoredBreakdownRow | null> {
+    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
       db.query(
-        `SELECT p.breakdown FROM order_record r JOIN order_profit p ON p.order_record_id = r.id AND p.user_id = r.user_id AND p.currency = $3
+        `SELECT p.breakdown, p.revenue_minor::text AS revenue_minor, p.costs_minor::text AS costs_minor, p.net_profit_minor::text AS net_profit_minor
+         FROM order_record r JOIN order_profit p ON p.order_record_id = r.id AND p.user_id = r.user_id AND p.currency = $3
          WHERE r.user_id = $1 AND r.id = $2 AND p.record_sides = ${RECORD_SIDES_SQL('r')}`,
         [userId, recordId, currency],
       ),
     );
-    return rows[0]?.breakdown ?? null;
+    const row = rows[0];
+    if (!row) return null;
+    const sum = (value: unknown) => (value === null || value === undefined ? null : safeInteger(value));
+    return {
+      breakdown: row.breakdown as StoredOrderBreakdown,
+      revenueMinor: sum(row.revenue_minor),
+      costsMinor: sum(row.costs_minor),
+      netProfitMinor: sum(row.net_profit_minor),
+    };
   }
 
   async receipt(userId: string, shopId: string, receiptId: string): Promise<ReceiptDetails | null> {

@@ -83,9 +83,9 @@ export function withoutKeySql(
 ): string {
   params.push(limit, offset);
   return `SELECT r.id FROM order_record r
-    WHERE ${recordWhere}
+    WHERE r.user_id = $1 AND ${recordWhere}
       AND NOT (${RECORD_HAS_KEY_SQL(sort.key, 'r')}
-        AND EXISTS (SELECT 1 FROM order_profit s WHERE ${freshSql('s')} AND ${HAS_KEY_SQL(sort.key, 's')}))
+        AND EXISTS (SELECT 1 FROM order_profit s WHERE s.user_id = $1 AND ${freshSql('s')} AND ${HAS_KEY_SQL(sort.key, 's')}))
     ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`;
 }
 

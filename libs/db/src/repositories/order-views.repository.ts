@@ -1,6 +1,7 @@
 import type {
   AttachmentReason,
   DisplayCurrencyCode,
+  EstimateReason,
   MatchMethod,
   MatchStatus,
   NotNeededReason,
@@ -48,6 +49,8 @@ export interface OrderViewRow {
   hasEstimatedFees: boolean;
   /** Where the Printify cost comes from (ADR 0031); null when not computed. */
   printifyCost: PrintifyCostState | null;
+  /** The estimated cost lines' kinds and why each is estimated (the "est. fees" mark's tooltip), distinct. */
+  estimatedFees: { kind: string; reason: EstimateReason | null }[];
   margin: StoredOrderBreakdown['margin'];
 }
 
@@ -97,8 +100,14 @@ export interface DashboardSums {
  * that needs no statistics.
  */
 const LIST_FIGURES = 'p.record_sides, p.figures, p.printify_cost, p.revenue_minor, p.costs_minor, p.net_profit_minor';
+// A waiting receipt's estimated Printify cost is not a fee: its own mark says so (ADR 0031).
+const ESTIMATED_FEES = `CASE WHEN p.has_estimated_fees THEN (
+    SELECT jsonb_agg(DISTINCT jsonb_build_object('kind', l ->> 'kind', 'reason', l ->> 'estimateReason'))
+    FROM jsonb_array_elements(p.breakdown -> 'costLines') l
+    WHERE l ->> 'estimated' = 'true' AND l ->> 'kind' NOT LIKE 'printify\\_%') END AS estimated_fees`;
+
 const WITH_FIGURES = (currencyParam: string) => `
-  FROM order_record r ${FIGURES_JOIN_SQL(`${currencyParam}::char(3)`, `${LIST_FIGURES}, p.has_estimated_fees, p.breakdown -> 'margin' AS margin`)}`;
+  FROM order_record r ${FIGURES_JOIN_SQL(`${currencyParam}::char(3)`, `${LIST_FIGURES}, p.has_estimated_fees, p.breakdown -> 'margin' AS margin, ${ESTIMATED_FEES}`)}`;
 
 const ROW_SELECT = (currencyParam: string) => `
   SELECT r.id, r.status, r.not_needed_reason, r.match_method, r.match_confidence::text AS match_confidence, r.archived_at IS NOT NULL AS archived,
@@ -112,6 +121,7 @@ const ROW_SELECT = (currencyParam: string) => `
     CASE WHEN f.fresh THEN p.net_profit_minor::text END AS net_profit_minor,
     f.fresh AND p.has_estimated_fees AS has_estimated_fees,
     CASE WHEN f.fresh THEN p.printify_cost END AS printify_cost,
+    CASE WHEN f.fresh THEN p.estimated_fees END AS estimated_fees,
     CASE WHEN f.fresh THEN p.margin END AS margin
   ${WITH_FIGURES(currencyParam)}`;
 
@@ -138,6 +148,7 @@ function toRow(row: Record<string, unknown>): OrderViewRow {
     netProfitMinor: integerOrNull(row.net_profit_minor),
     hasEstimatedFees: row.has_estimated_fees === true,
     printifyCost: (row.printify_cost as OrderViewRow['printifyCost'] | undefined) ?? null,
+    estimatedFees: (row.estimated_fees as OrderViewRow['estimatedFees'] | null) ?? [],
     margin: (row.margin as OrderViewRow['margin']) ?? null,
   };
 }

@@ -24,6 +24,11 @@ export const CROSS_TENANT_ALLOWLIST: readonly CrossTenantEntry[] = [
     why: 'The Orders search runs as the table owner so that ILIKE can be an index condition (RLS keeps it out of one); order_search_hits takes only the term and reads the user from the transaction scope (app.user_id), so it answers only that user and nothing unscoped (migration 1765520000000).',
     definer: 'order_search_hits',
   },
+  {
+    owner: 'OrderDetailsRepository.candidates',
+    why: "The Manual Order Matching dialog's search uses the Orders search's hits (issue 18): order_search_hits takes only the term and reads the user from the transaction scope (app.user_id), so it answers only that user (migration 1765520000000).",
+    definer: 'order_search_hits',
+  },
   // The scheduler: the resync fan-out pages through every connected shop.
   {
     owner: 'ConnectionsRepository.listConnectedAfter',

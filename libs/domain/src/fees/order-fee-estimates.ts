@@ -1,6 +1,7 @@
 import type { CurrencyCode } from '../currency';
 import { money } from '../money';
 import type { CostComponent } from '../profit/components';
+import type { EstimateReason } from '../profit/estimate-reasons';
 import {
   convertForDisplay,
   isRateUnavailable,
@@ -81,6 +82,7 @@ export function orderFeeEstimates(
     offsiteAds,
     regulatory: regulatoryFeeRate(settings.bankCountry, orderDate),
   });
+  const awaiting = awaitingReason(input);
   const components: CostComponent[] = estimates.map((fee) => ({
     kind: fee.kind,
     source: 'estimate',
@@ -88,10 +90,16 @@ export function orderFeeEstimates(
     original: fee.amount,
     note: fee.note,
     ...(fee.part ? { part: fee.part } : {}),
+    // Etsy lists no conversion fee per order (ADR 0026): that estimate is never replaced.
+    estimateReason: fee.kind === 'currency_conversion' ? 'not_itemised' : awaiting,
   }));
   components.push(...vatOnFeesEstimates(components, recorded, input, settings, orderDate));
   return { components, notEstimated, capUnavailable, capConversion };
 }
+
+/** Why a fee Etsy does list is estimated: the order's ledger has not arrived at all, or lacks that fee. */
+const awaitingReason = (input: OrderProfitInput): EstimateReason =>
+  input.ledgerEntries.length === 0 ? 'ledger_not_arrived' : 'not_in_ledger';
 
 /**
  * VAT on the fees that carry none yet, at the seller's country's rate, one line per currency:
@@ -125,5 +133,9 @@ function vatOnFeesEstimates(
       estimated: true,
       original: applyBasisPoints(money(minor, currency), rate),
       note: `${rate / 100}% ${country} VAT on ${estimates.length === taxed.length ? 'the estimated fees' : "Etsy's fees"}`,
+      // VAT on nothing but the conversion fee is never itemised either.
+      estimateReason: taxed.every((fee) => fee.estimateReason === 'not_itemised')
+        ? ('not_itemised' as const)
+        : awaitingReason(input),
     }));
 }

@@ -1,6 +1,7 @@
 import type { FeePart } from '../fees/estimate';
 import type { FeeKind, FeeSource } from '../fees/fee-kinds';
 import type { Money } from '../money';
+import type { EstimateReason } from './estimate-reasons';
 
 /** The cost lines of an order: Printify's three, then Etsy's fees by kind. */
 export type CostKind = 'printify_production' | 'printify_shipping' | 'printify_tax' | FeeKind;
@@ -21,4 +22,6 @@ export interface CostComponent {
   readonly note: string;
   /** For an estimate of one part of a percentage-plus-fixed fee: which part (the lines' labels tell them apart). */
   readonly part?: FeePart;
+  /** For an estimate: why there is no recorded figure (absent on recorded lines). */
+  readonly estimateReason?: EstimateReason;
 }

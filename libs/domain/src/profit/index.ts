@@ -9,3 +9,5 @@ export * from './rate-table-converter';
 export * from './figure-line-labels';
 export * from './printify-costs';
 export * from './printify-estimate';
+export * from './summary-lines';
+export * from './estimate-reasons';

@@ -4,7 +4,9 @@ import type { FeeKind } from '../fees/fee-kinds';
 import { money, type Money } from '../money';
 import { convertForDisplay, isRateUnavailable, type ProfitConverter } from './converter';
 import type { OrderProfit, PrintifyCostState, ProvisionalFigures } from './order-profit';
+import type { EstimateReason } from './estimate-reasons';
 import type { RevenueBreakdown } from './revenue';
+import { addUpTo, revenueLineSign, type LineSign } from './summary-lines';
 
 /**
  * What is stored for one order and display currency (order_profit): the three sums the lists
@@ -23,13 +25,23 @@ export interface StoredFigureLine {
   readonly source: 'receipt' | 'payment' | 'ledger' | 'printify' | 'estimate';
   readonly estimated: boolean;
   readonly original: StoredAmount;
-  /** Null when no rate converts it. Revenue lines are converted one by one for display; the total is converted once. */
+  /**
+   * Null when no rate converts it. Each line is converted on its own, then the largest line of
+   * a list takes the rounding so the list adds up to its stored total (summary-lines.ts).
+   */
   readonly display: StoredAmount | null;
   readonly rate: string | null;
   readonly rateDate: string | null;
   readonly note: string | null;
   /** Which part of a percentage-plus-fixed fee an estimate is (absent in rows stored before it was kept). */
   readonly part?: FeePart | null;
+  /**
+   * +1 adds to its total, −1 is taken off it (discount, refunds, unpaid, VAT in prices); amounts
+   * are shown without a sign of their own. Absent in rows stored before v5: read by kind.
+   */
+  readonly sign?: LineSign;
+  /** Why an estimated line is estimated (absent on recorded lines and in rows stored before v5). */
+  readonly estimateReason?: EstimateReason | null;
 }
 
 export interface StoredOrderBreakdown {
@@ -85,9 +97,24 @@ function vatInPricesNote(revenue: RevenueBreakdown): string | null {
 }
 
 /**
+ * The lines with their display amounts moved so that Σ sign × display is the total: the
+ * rounding of converting each line on its own goes to the largest line (summary-lines.ts).
+ */
+function addingUpTo(lines: readonly StoredFigureLine[], total: number): StoredFigureLine[] {
+  const shown = lines.flatMap((line) => (line.display ? [{ sign: line.sign ?? 1, minor: line.display.minor }] : []));
+  if (shown.length !== lines.length) return [...lines];
+  const amounts = addUpTo(shown, total);
+  return lines.map((line, index) =>
+    line.display && amounts[index] !== line.display.minor
+      ? { ...line, display: { ...line.display, minor: amounts[index] } }
+      : line,
+  );
+}
+
+/**
  * The stored figures of one engine result. `convert` is the converter the result was computed
- * with: revenue lines (items, discount, …) and the excluded tax are converted here for display
- * only, each on its own, so they may differ from the converted total by rounding.
+ * with: revenue lines (items, discount, …) and the excluded tax are converted here for display,
+ * each on its own; the lines of a computed result are then made to add up to its totals.
  */
 export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter): StoredOrderFigures {
   const to = result.displayCurrency;
@@ -111,14 +138,17 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
     ];
     for (const [kind, amount, onDate, note] of parts) {
       if (amount.amountMinor === 0 && kind !== 'items') continue;
+      // The VAT in the price is figured at the standard rate: a reduced-rate item would owe less.
+      const estimated = kind === 'vat_in_prices';
       revenueLines.push({
         kind,
         source: 'receipt',
-        // The VAT in the price is figured at the standard rate: a reduced-rate item would owe less.
-        estimated: kind === 'vat_in_prices',
+        estimated,
         original: stored(amount),
         ...displayed(convert, amount, to, onDate),
         note,
+        sign: revenueLineSign(kind),
+        estimateReason: estimated ? 'standard_rate' : null,
       });
     }
   }
@@ -134,6 +164,8 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
         rateDate: cost.rateDate,
         note: cost.note,
         part: cost.part ?? null,
+        sign: 1 as const,
+        estimateReason: cost.estimateReason ?? null,
       }))
     : result.costs.map((cost) => ({
         kind: cost.kind,
@@ -143,6 +175,8 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
         ...displayed(convert, cost.original, to, date),
         note: cost.note,
         part: cost.part ?? null,
+        sign: 1 as const,
+        estimateReason: cost.estimateReason ?? null,
       }));
   let taxExcluded: StoredOrderBreakdown['taxExcluded'] = null;
   if (revenue && revenue.salesTax.amountMinor + revenue.vat.amountMinor !== 0) {
@@ -151,8 +185,8 @@ export function storedOrderFigures(result: OrderProfit, convert: ProfitConverter
   }
   const breakdown: StoredOrderBreakdown = {
     orderDate: date,
-    revenueLines,
-    costLines,
+    revenueLines: computed ? addingUpTo(revenueLines, computed.display.revenue.amountMinor) : revenueLines,
+    costLines: computed ? addingUpTo(costLines, computed.display.totalCosts.amountMinor) : costLines,
     taxExcluded,
     revenueOriginal: revenue ? stored(revenue.revenue) : null,
     margin: computed?.display.margin ?? null,

@@ -1,15 +1,23 @@
 import { Badge } from '@chakra-ui/react';
 import type { NotNeededReason, OrderRowView, OrderSource } from '@pod/contracts';
 
+/** How a pair was made, as Order Details' "Match Method" reads it. */
+export const METHOD_LABEL = { exact: 'Automatic (exact)', fuzzy: 'Automatic (fuzzy)', manual: 'Manual' } as const;
+
 /**
- * Match Status (spec §2, Orders): matched by the exact rule reads "Auto", any other match
- * "Manual", unmatched "Unmatched"; a pending pair reads "Pending" (Part 2 lets the status show);
- * an order that needs no match says why (issue 17).
+ * Match Status (spec §2, Orders; Part 2 §6 wins): the badge says how the pair was made, as
+ * Order Details does: the exact rule "Auto", the scored rule "Auto (fuzzy)", a seller's pair
+ * "Manual" (issue 18: fuzzy pairs read "Manual" before, beside "Automatic (fuzzy)" in their
+ * details); unmatched "Unmatched"; a pending pair "Pending"; an order that needs no match says
+ * why (issue 17).
  */
 export function matchStatusLabel(
   order: Pick<OrderRowView, 'status' | 'matchMethod'>,
-): 'Auto' | 'Manual' | 'Pending' | 'Unmatched' | 'No match needed' {
-  if (order.status === 'matched') return order.matchMethod === 'exact' ? 'Auto' : 'Manual';
+): 'Auto' | 'Auto (fuzzy)' | 'Manual' | 'Pending' | 'Unmatched' | 'No match needed' {
+  if (order.status === 'matched') {
+    if (order.matchMethod === 'exact') return 'Auto';
+    return order.matchMethod === 'fuzzy' ? 'Auto (fuzzy)' : 'Manual';
+  }
   if (order.status === 'not_needed') return 'No match needed';
   return order.status === 'pending' ? 'Pending' : 'Unmatched';
 }
@@ -24,6 +32,7 @@ export const NOT_NEEDED_LABEL: Record<NotNeededReason, string> = {
 
 const MATCH_PALETTE = {
   Auto: 'green',
+  'Auto (fuzzy)': 'teal',
   Manual: 'blue',
   Pending: 'orange',
   Unmatched: 'gray',
@@ -43,7 +52,7 @@ export function MatchStatusBadge({
       </Badge>
     );
   return (
-    <Badge colorPalette={MATCH_PALETTE[label]} variant="subtle" size="sm">
+    <Badge colorPalette={MATCH_PALETTE[label]} variant="subtle" size="sm" whiteSpace="nowrap">
       {label}
     </Badge>
   );

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { OrderRowView } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
+import { EstimatedFeesMark } from '../../../components/orders/EstimatedFeesMark';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { OrderCard } from '../../../components/orders/OrderCard';
 import { PrintifyCostMark } from '../../../components/orders/PrintifyCostMark';
@@ -66,8 +67,9 @@ export function OrdersCardList({ orders, onDetails }: OrdersCardListProps) {
                 <Figure label="Revenue">
                   <MoneyText value={order.revenue} />
                 </Figure>
-                <Figure label={order.hasEstimatedFees && order.cost ? 'Cost (est. fees)' : 'Cost'}>
+                <Figure label="Cost">
                   <MoneyText value={order.cost} />
+                  {order.cost && <EstimatedFeesMark order={order} />}
                   <PrintifyCostMark order={order} />
                 </Figure>
                 <Figure label="Profit">

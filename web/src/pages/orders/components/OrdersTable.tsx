@@ -2,6 +2,7 @@ import { Box, Button, Flex, Table, Text } from '@chakra-ui/react';
 import type { OrderRowView, OrdersSortKey } from '@pod/contracts';
 import { formatOrderDate } from '../../../components/money/format';
 import { MoneyText } from '../../../components/money/MoneyText';
+import { EstimatedFeesMark } from '../../../components/orders/EstimatedFeesMark';
 import { MatchStatusBadge } from '../../../components/orders/OrderBadges';
 import { PrintifyCostMark } from '../../../components/orders/PrintifyCostMark';
 import { OrderRowActions } from '../../../components/orders/OrderRowActions';
@@ -123,13 +124,9 @@ export function OrdersTable({ orders, onDetails, sort, onSort }: OrdersTableProp
                     </Table.Cell>
                     <Table.Cell textAlign="end">
                       <MoneyText value={order.cost} figures={order.figures} />
-                      {order.hasEstimatedFees &&
-                        order.cost &&
-                        (order.figures === 'ok' || order.figures === 'provisional') && (
-                          <Text fontSize="xs" color="fg.muted">
-                            est. fees
-                          </Text>
-                        )}
+                      {order.cost && (order.figures === 'ok' || order.figures === 'provisional') && (
+                        <EstimatedFeesMark order={order} />
+                      )}
                       <PrintifyCostMark order={order} />
                     </Table.Cell>
                     <Table.Cell textAlign="end">

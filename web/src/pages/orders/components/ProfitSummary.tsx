@@ -2,10 +2,10 @@ import { Badge, Box, Flex, Heading, Separator, Stack, Text } from '@chakra-ui/re
 import type { FigureSource, MoneyView, OrderDetailsResponse, OrderRowView, ProfitLineView } from '@pod/contracts';
 import { formatCalendarDate, formatMoney, formatPercent } from '../../../components/money/format';
 import { FIGURES_TEXT, MoneyText } from '../../../components/money/MoneyText';
+import { METHOD_LABEL } from '../../../components/orders/OrderBadges';
+import { Tooltip } from '../../../components/ui/tooltip';
 
 type Profit = NonNullable<OrderDetailsResponse['profit']>;
-
-const METHOD_LABEL = { exact: 'Automatic (exact)', fuzzy: 'Automatic (fuzzy)', manual: 'Manual' } as const;
 
 /** Where each figure comes from (Part 2 §4: every figure says where it came from). */
 export const SOURCE_LABEL: Record<FigureSource, string> = {
@@ -16,38 +16,55 @@ export const SOURCE_LABEL: Record<FigureSource, string> = {
   estimate: 'Estimated from the fee schedule',
 };
 
+/** A line's amount as it counts toward its total: a deduction (sign −1) reads "-$6.23". */
+const counted = (sign: ProfitLineView['sign'], value: MoneyView): MoneyView => ({
+  ...value,
+  minor: sign * value.minor,
+});
+
 /** The amount as received, when it is not already the shown one ("€10.00 → $10.84" reads as a conversion). */
-function originalNote(amount: MoneyView | null, original: MoneyView): string | null {
-  if (amount && amount.currency === original.currency) return null;
-  return `${formatMoney(original)} ${original.currency}`;
+function originalNote(line: ProfitLineView): string | null {
+  if (line.amount && line.amount.currency === line.original.currency) return null;
+  return `${formatMoney(counted(line.sign, line.original))} ${line.original.currency}`;
+}
+
+/** "estimated", focusable, its tooltip saying why and how (the seller can reach it by keyboard too). */
+function EstimatedBadge({ note }: { note: string | null }) {
+  return (
+    <Tooltip content={note ?? 'Estimated from the fee schedule.'}>
+      <Badge size="xs" colorPalette="orange" variant="subtle" tabIndex={0} data-testid="profit-line-estimated">
+        estimated
+      </Badge>
+    </Tooltip>
+  );
 }
 
 function Line({ line }: { line: ProfitLineView }) {
-  const original = originalNote(line.amount, line.original);
+  const original = originalNote(line);
   return (
-    <Flex as="li" justify="space-between" gap="3" align="flex-start" fontSize="sm">
+    <Flex as="li" justify="space-between" gap="3" align="flex-start" fontSize="sm" data-testid="profit-line">
       <Stack gap="0" minW="0">
         <Flex gap="2" align="center" wrap="wrap">
           <Text>{line.label}</Text>
-          {line.estimated && (
-            <Badge size="xs" colorPalette="orange" variant="subtle">
-              estimated
-            </Badge>
-          )}
+          {line.estimated && <EstimatedBadge note={line.estimateNote} />}
         </Flex>
         <Text fontSize="xs" color="fg.muted" data-testid="profit-line-source">
           {SOURCE_LABEL[line.source]}
           {original && ` · Original: ${original}`}
         </Text>
       </Stack>
-      <MoneyText value={line.amount} figures={line.amount ? 'ok' : 'rate_unavailable'} />
+      <MoneyText
+        value={line.amount && counted(line.sign, line.amount)}
+        figures={line.amount ? 'ok' : 'rate_unavailable'}
+        data-testid="profit-line-amount"
+      />
     </Flex>
   );
 }
 
 function Lines({ title, lines }: { title: string; lines: ProfitLineView[] }) {
   return (
-    <Stack gap="2">
+    <Stack gap="2" data-testid={`profit-lines-${title.toLowerCase()}`}>
       <Text fontSize="xs" fontWeight="semibold" color="fg.muted" textTransform="uppercase" letterSpacing="wide">
         {title}
       </Text>
@@ -82,14 +99,24 @@ export function provisionalText(
   return `Provisional: converted at the ECB rate of ${used}; the rate of ${awaited} is published around 16:00 CET and these figures update then.`;
 }
 
-function Total({ label, value, signed = false }: { label: string; value: MoneyView | null; signed?: boolean }) {
+function Total({
+  label,
+  value,
+  signed = false,
+  testId,
+}: {
+  label: string;
+  value: MoneyView | null;
+  signed?: boolean;
+  testId: string;
+}) {
   return (
     <Flex justify="space-between" gap="3">
       <Text as="dt" fontWeight="medium">
         {label}
       </Text>
       <Box as="dd">
-        <MoneyText value={value} signed={signed} fontWeight="semibold" />
+        <MoneyText value={value} signed={signed} fontWeight="semibold" data-testid={testId} />
       </Box>
     </Flex>
   );
@@ -97,8 +124,10 @@ function Total({ label, value, signed = false }: { label: string; value: MoneyVi
 
 /**
  * Profit Summary (spec §2 Order Details; Part 2 §3, §4): each revenue and cost line with its
- * original amount and whether it is an estimate, the tax left out of revenue, the totals,
- * the margin, how the pair was matched and the exchange rates used.
+ * original amount and whether it is an estimate (and why), the tax left out of revenue, the
+ * totals, the margin, how the pair was matched and the exchange rates used. Lines taken off
+ * their total (a discount, a refund) read as deductions, and the lines as shown add up to the
+ * totals shown: the server's stored lines do (ADR 0030), and each is printed as it counts.
  */
 export function ProfitSummary({ profit, order }: { profit: Profit; order: OrderRowView }) {
   return (
@@ -131,9 +160,9 @@ export function ProfitSummary({ profit, order }: { profit: Profit; order: OrderR
       )}
       <Separator />
       <Stack as="dl" gap="2">
-        <Total label="Total Revenue" value={profit.totalRevenue} />
-        <Total label="Total Costs" value={profit.totalCosts} />
-        <Total label="Net Profit" value={profit.netProfit} signed />
+        <Total label="Total Revenue" value={profit.totalRevenue} testId="total-revenue" />
+        <Total label="Total Costs" value={profit.totalCosts} testId="total-costs" />
+        <Total label="Net Profit" value={profit.netProfit} signed testId="net-profit" />
         <Flex justify="space-between" gap="3">
           <Text as="dt" fontWeight="medium">
             Profit Margin
