@@ -5,7 +5,7 @@ import { expectContains, expectHidden, expectText } from './support/expect';
 import { setupE2E } from './support/harness';
 import { apiGet, dashboardMetrics, money, ordersPage, OrdersScreen, rowOf, untilFigured } from './support/orders';
 import { screenshot } from './support/screenshots';
-import { finishLatestRun, signedInEmail, startDemo, SyncCard } from './support/sync';
+import { finishLatestRun, signedInEmail, startDemo, SyncCard, untilSettled } from './support/sync';
 
 // Issue 18, live figures: the Dashboard (and the order lists) follow a sync until its figures
 // have settled — the receipts first, Etsy's ledger (the fees charged) after them, then the match
@@ -57,6 +57,7 @@ describe('live figures, without workers (runs stay as the test sets them)', () =
       await expectHidden(settlingNotice(page), 20_000);
       await page.getByTestId('no-orders-yet').waitFor();
       // Settled: no automatic refetch any more (spec §9).
+      await untilSettled(page);
       const polls = recordRequests(page, '/api/sync/status');
       await page.waitForTimeout(6_000);
       expect(polls).toHaveLength(0);
@@ -129,7 +130,10 @@ describe('live figures with the workers: a sync whose fees arrive after the firs
           .innerText({ timeout: 500 })
           .catch(() => null);
         if (value) shown.add(value);
-        if (value && (await settlingNotice(page).count()) > 0) noticeSeen = true;
+        if (value && !noticeSeen && (await settlingNotice(page).count()) > 0) {
+          noticeSeen = true;
+          await screenshot(page, 'live-figures-cards-settling');
+        }
         await page.waitForTimeout(500);
       }
     })();

@@ -13,7 +13,7 @@ const PROFIT_JOB_READ_MS = 500;
  * `orders.synced`, the profit job after a match run) is queued a moment after it ends, and a
  * poll landing in between must not read "settled" and stop.
  */
-export const SETTLE_GRACE_MS = 5_000;
+const SETTLE_GRACE_MS = 5_000;
 
 /** The run ended within the grace period before `now`. */
 export function endedJustNow(finishedAt: Date | string | null, now: Date): boolean {

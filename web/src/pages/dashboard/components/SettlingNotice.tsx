@@ -2,7 +2,7 @@ import { Flex, Spinner, Text } from '@chakra-ui/react';
 import type { DashboardMetricsResponse } from '@pod/contracts';
 
 /** The sentence beside the cards while a sync, match or profit run is on (issue 18). */
-export const SETTLING_TEXT = 'Figures update as Etsy’s fees arrive';
+const SETTLING_TEXT = 'Figures update as Etsy’s fees arrive';
 
 /**
  * Nothing in the window has figures yet while runs are on: the totals would read "$0.00" —
