@@ -1,11 +1,23 @@
-import type { Page, Request } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
+import { createDataSource, SyncRunsRepository } from '@pod/db';
+import { queryDatabase } from '@pod/testing';
 import type { DashboardMetricsResponse, OrdersPageResponse, SyncStatusResponse } from '@pod/contracts';
 import { ownSandbox } from './support/connections';
 import { expectContains, expectHidden, expectText } from './support/expect';
 import { setupE2E } from './support/harness';
-import { apiGet, dashboardMetrics, money, ordersPage, OrdersScreen, rowOf, untilFigured } from './support/orders';
+import {
+  apiGet,
+  dashboardMetrics,
+  MatchingScreen,
+  matchingPage,
+  money,
+  ordersPage,
+  OrdersScreen,
+  rowOf,
+  untilFigured,
+} from './support/orders';
 import { screenshot } from './support/screenshots';
-import { finishLatestRun, signedInEmail, startDemo, SyncCard, untilSettled } from './support/sync';
+import { finishLatestRun, setLatestRun, signedInEmail, startDemo, SyncCard, untilSettled } from './support/sync';
 
 // Issue 18, live figures: the Dashboard (and the order lists) follow a sync until its figures
 // have settled — the receipts first, Etsy's ledger (the fees charged) after them, then the match
@@ -21,6 +33,17 @@ function recordRequests(page: Page, path: string) {
     if (new URL(request.url()).pathname === path) seen.push(request);
   });
   return seen;
+}
+
+/** Waits until the locator's attribute reads `expected`. */
+async function expectAttribute(locator: Locator, name: string, expected: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await locator.getAttribute(name, { timeout: timeoutMs }).catch(() => null);
+    if (value === expected) return;
+    if (Date.now() > deadline) throw new Error(`Expected ${name}="${expected}", found ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 const metricCards = (page: Page) => page.getByTestId('metric-cards');
@@ -61,6 +84,35 @@ describe('live figures, without workers (runs stay as the test sets them)', () =
       const polls = recordRequests(page, '/api/sync/status');
       await page.waitForTimeout(6_000);
       expect(polls).toHaveLength(0);
+    }
+  });
+
+  it('the sync progress bar never goes back when the ledger reports more pages than it first said', async () => {
+    const page = await e2e.open();
+    await startDemo(page);
+    const email = await signedInEmail(page);
+    const card = new SyncCard(page);
+    // The Etsy run as a worker takes it, then its pages as the worker records them.
+    await setLatestRun(db(), email, 'etsy', `status = 'running', started_at = now()`);
+    const [{ id: runId, version }] = await queryDatabase<{ id: string; version: number }>(
+      db(),
+      `SELECT r.id, r.version FROM sync_run r JOIN app_user u ON u.id = r.user_id
+       WHERE u.email = $1 AND r.provider = 'etsy' ORDER BY r.created_at DESC LIMIT 1`,
+      [email],
+    );
+    const dataSource = await createDataSource({ DATABASE_URL: db(), DATABASE_POOL_SIZE: 1 }, 'progress').initialize();
+    try {
+      const runs = new SyncRunsRepository(dataSource);
+      const page87 = { stream: 'etsy:ledger' as const, pages: 87, added: 0, changed: 0, requests: 87 };
+      const next = await runs.recordPage(runId, version, { ...page87, expectedPages: 100 });
+      const bar = card.progressbar('etsy');
+      await expectAttribute(bar, 'aria-valuetext', '87%');
+      // The next window holds more entries than the estimate said: 88 of 104 pages would be 84%.
+      await runs.recordPage(runId, next!, { ...page87, pages: 1, requests: 1, expectedPages: 104 });
+      await page.waitForTimeout(4_500); // two polls
+      expect(Number.parseInt((await bar.getAttribute('aria-valuetext')) ?? '', 10)).toBeGreaterThanOrEqual(87);
+    } finally {
+      await dataSource.destroy();
     }
   });
 
@@ -119,6 +171,9 @@ describe('live figures with the workers: a sync whose fees arrive after the firs
     const orders = await page.context().newPage();
     await orders.goto(`${e2e.baseUrl}/orders`);
     const ordersScreen = new OrdersScreen(orders);
+    const matching = await page.context().newPage();
+    await matching.goto(`${e2e.baseUrl}/matching`);
+    const matchingScreen = new MatchingScreen(matching);
 
     // What the Dashboard shows meanwhile, every half second.
     const shown = new Set<string>();
@@ -155,6 +210,13 @@ describe('live figures with the workers: a sync whose fees arrive after the firs
     for (const order of answer.orders.slice(0, 3)) {
       if (!order.profit) continue;
       await expectContains(rowOf(ordersScreen.rows(), order), money(order.profit), 15_000);
+    }
+    // So does the Order Matching page (this month, its default).
+    const month = new Date().toISOString().slice(0, 7);
+    const matched = await matchingPage(matching, `month=${month}&page=1&currency=USD`);
+    for (const order of matched.orders.slice(0, 3)) {
+      if (!order.profit) continue;
+      await expectContains(rowOf(matchingScreen.rows(), order), money(order.profit), 15_000);
     }
     await screenshot(page, 'live-figures-settled-desktop');
   }, 300_000);
