@@ -1,8 +1,8 @@
 import type { Page, Request } from 'playwright-core';
 import { describeViolations, seriousAxeViolations } from './support/axe';
 import type { ViewportName } from './support/browser';
-import { ConnectionsScreen, ownSandbox } from './support/connections';
-import { expectContains, expectHidden, expectText } from './support/expect';
+import { ConnectionsScreen } from './support/connections';
+import { expectContains, expectText } from './support/expect';
 import { pageFetch, setupE2E } from './support/harness';
 import { signUpThroughUi, Toasts } from './support/pages';
 import { screenshot } from './support/screenshots';
@@ -14,6 +14,7 @@ import {
   SyncCard,
   syncStatus,
   type ProviderName,
+  untilSettled,
 } from './support/sync';
 import { queryDatabase } from '@pod/testing';
 import { newTestUser } from './support/users';
@@ -150,52 +151,27 @@ describe('Sync & Match Orders card', () => {
     await expectText(card.syncAll(), 'Sync All');
     expect(await card.syncAll().isEnabled()).toBe(true);
 
-    // Nothing is active: no more polling.
+    // Nothing is active, and once the figures have settled: no more polling.
+    await untilSettled(page);
     const polls = recordRequests(page, '/api/sync/status');
     await page.waitForTimeout(5_000);
     expect(polls).toHaveLength(0);
   });
 
-  it('Sync All: the Etsy toast, the Select Printify Shop dialog for an account with two shops, the Printify toast, and the new runs', async () => {
+  it('Sync All: the Etsy toast, the Printify toast for the connection’s shop (no shop to choose again), and the new runs', async () => {
     const page = await e2e.open();
     const { card } = await readyDemo(page);
-    const own = await ownSandbox(page);
-    expect(own.printifyShops.length).toBe(2);
-    const connectedShopId = (
-      (await (await page.request.get('/api/connections/status')).json()) as { printify: { shopId: string } }
-    ).printify.shopId;
     const starts = recordRequests(page, '/api/sync/printify');
 
     // From the keyboard.
     await card.syncAll().focus();
+    const started = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/sync/printify');
     await page.keyboard.press('Enter');
     await card.expectToast('Success', 'Etsy orders sync initiated');
-    await card.dialog().waitFor();
-    const labels = own.printifyShops.map((shop) =>
-      String(shop.id) === connectedShopId ? `${shop.title} (connected)` : shop.title,
-    );
-    expect(await card.shopSelect().locator('option').allInnerTexts()).toEqual(['Select a shop', ...labels]);
-    // The connected shop is chosen for the seller; with none chosen, Sync Orders waits.
-    expect(await card.shopSelect().inputValue()).toBe(connectedShopId);
-    expect(await card.syncOrders().isEnabled()).toBe(true);
-    await card.shopSelect().selectOption({ value: '' });
-    expect(await card.syncOrders().isDisabled()).toBe(true);
-    const other = own.printifyShops.find((shop) => String(shop.id) !== connectedShopId);
-    await card.shopSelect().selectOption({ value: String(other?.id) });
-    await card
-      .dialog()
-      .getByText('PodProfit will sync this shop from now on, instead of the one connected now.')
-      .waitFor();
-    await card.shopSelect().selectOption({ value: connectedShopId });
-    // Behind the (modal, so hidden from the accessibility tree) dialog, Sync All waits.
-    expect(await page.getByTestId('sync-match-card').locator('button').first().isDisabled()).toBe(true);
-
-    const started = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/sync/printify');
-    await card.syncOrders().click();
     expect((await started).status()).toBe(202);
-    expect(starts.map((request) => request.postDataJSON() as unknown)).toEqual([{ shopId: connectedShopId }]);
+    expect(starts.map((request) => request.postDataJSON() as unknown)).toEqual([{}]);
     await card.expectToast('Success', 'Printify orders sync initiated');
-    await expectHidden(card.dialog());
+    expect(await card.dialog().count()).toBe(0);
 
     // Both new runs show (queued: no worker in this stack) and the page polls them.
     const polled = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/sync/status', {
@@ -209,47 +185,24 @@ describe('Sync & Match Orders card', () => {
     expect([status.etsy?.trigger, status.printify?.trigger, status.active]).toEqual(['user', 'user', true]);
   });
 
-  it('Cancel in the shop dialog closes it and starts no Printify sync', async () => {
-    const page = await e2e.open('mobile');
-    const { card } = await readyDemo(page);
-    const starts = recordRequests(page, '/api/sync/printify');
-    await card.syncAll().click();
-    await card.dialog().waitFor();
-    await card.cancel().click();
-    await expectHidden(card.dialog());
-    expect(starts).toHaveLength(0);
-    // Etsy's run is queued: Sync All waits for it.
-    await expectText(card.headline('etsy'), 'Etsy: Waiting to start');
-    await expectText(card.syncAll(), 'Syncing...');
-  });
-
-  it('shows why a sync could not start: Etsy disconnected meanwhile (409), then Printify refusing its token (409)', async () => {
+  it('shows why a sync could not start: Etsy disconnected meanwhile (409), and Printify refusing its token (409)', async () => {
     const page = await e2e.open();
     const { email, card } = await readyDemo(page);
-    // Another tab disconnects Etsy; this page still thinks it is connected.
+    // Another tab disconnects Etsy, and Printify's token is refused meanwhile; this page still thinks both are connected.
     expect((await pageFetch(page, 'DELETE', '/api/connections/etsy')).status).toBe(200);
-    const etsyStart = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/sync/etsy');
-    await card.syncAll().click();
-    expect((await etsyStart).status()).toBe(409);
-    await card.expectToast('Error', 'Failed to sync Etsy orders');
-
-    // Printify goes on: the dialog, while the Etsy error is still on screen.
-    await card.dialog().waitFor();
-    await card.expectToast('Error', 'Failed to sync Etsy orders');
     await queryDatabase(
       db(),
       `UPDATE provider_connection c SET status = 'expired' FROM app_user u WHERE u.id = c.user_id AND u.email = $1 AND c.provider = 'printify'`,
       [email],
     );
+    const etsyStart = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/sync/etsy');
     const printifyStart = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/sync/printify');
-    await card.syncOrders().click();
+    await card.syncAll().click();
+    expect((await etsyStart).status()).toBe(409);
+    await card.expectToast('Error', 'Failed to sync Etsy orders');
+    // Printify goes on regardless, and is refused too.
     expect((await printifyStart).status()).toBe(409);
     await card.expectToast('Error', 'Failed to sync Printify orders');
-    // Refused: the dialog stays to try again or cancel.
-    await card.dialog().waitFor();
-    expect(await card.syncOrders().isEnabled()).toBe(true);
-    await card.cancel().click();
-    await expectHidden(card.dialog());
     // The card asked for the connections again and says what to do about each.
     await expectText(card.row('etsy').getByRole('link'), 'Connect Etsy');
     await expectContains(card.row('etsy'), 'Etsy is not connected.');
@@ -303,7 +256,7 @@ describe('Connections cards', () => {
 });
 
 describe.each<ViewportName>(['desktop', 'mobile'])('the sync card at %s width: axe and screenshots', (viewport) => {
-  it('has no serious or critical axe violations: idle, syncing, dialog open, finished', async () => {
+  it('has no serious or critical axe violations: idle, syncing, finished', async () => {
     const page = await e2e.open(viewport);
     await startDemo(page);
     const email = await signedInEmail(page);
@@ -328,11 +281,7 @@ describe.each<ViewportName>(['desktop', 'mobile'])('the sync card at %s width: a
     await audit('dashboard-sync-idle');
 
     await card.syncAll().click();
-    await card.dialog().waitFor();
-    await card.expectToast('Success', 'Etsy orders sync initiated');
-    await audit('dashboard-sync-dialog');
-    await card.syncOrders().click();
-    await expectHidden(card.dialog());
+    await card.expectToast('Success', 'Printify orders sync initiated');
 
     const providers: ProviderName[] = ['etsy', 'printify'];
     await setLatestRun(

@@ -8,6 +8,7 @@ import { ConnectionEvents } from '../connections/connection-events';
 import { PrintifyConnectService } from '../connections/printify-connect.service';
 import type { SignedInUser } from '../auth/signed-in-user';
 import { QueueProducer } from '../queues/queue-producer';
+import { endedJustNow, FiguresSettling } from './figures-settling';
 import { toSyncRunView } from './sync-run-view';
 
 const NOT_CONNECTED = {
@@ -36,6 +37,7 @@ export class SyncRunsService {
     private readonly producer: QueueProducer,
     private readonly printify: PrintifyConnectService,
     private readonly connectionEvents: ConnectionEvents,
+    private readonly settling: FiguresSettling,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext(SyncRunsService.name);
@@ -84,15 +86,18 @@ export class SyncRunsService {
     return { run: toSyncRunView(run), alreadyRunning: !created };
   }
 
-  async status(userId: string): Promise<SyncStatusResponse> {
+  async status(userId: string, now = new Date()): Promise<SyncStatusResponse> {
     const latest = await this.runs.latestForUser(userId);
     const etsy = latest.etsy ? toSyncRunView(latest.etsy) : null;
     const printify = latest.printify ? toSyncRunView(latest.printify) : null;
-    return {
-      etsy,
-      printify,
-      active: [etsy, printify].some((run) => run !== null && isActiveSyncRunStatus(run.status)),
-    };
+    const runs = [etsy, printify].filter((run) => run !== null);
+    const active = runs.some((run) => isActiveSyncRunStatus(run.status));
+    // While a sync runs (or has just ended) the figures are unsettled anyway: matching and profits are asked only after.
+    const settling =
+      active ||
+      runs.some((run) => endedJustNow(run.finishedAt, now)) ||
+      (await this.settling.matchingOrProfitsPending(userId, now));
+    return { etsy, printify, active, settling };
   }
 
   /** The first sync of both providers once both are connected (after a connect, or for a demo account). */

@@ -3,6 +3,7 @@ import { PinoLogger } from 'nestjs-pino';
 import { AuthModule } from '../auth/auth.module';
 import { ConnectionEvents } from '../connections/connection-events';
 import { ConnectionsModule } from '../connections/connections.module';
+import { FiguresSettling } from './figures-settling';
 import { SyncMaintenanceService } from './sync-maintenance.service';
 import { SyncRunsService } from './sync-runs.service';
 import { SyncController } from './sync.controller';
@@ -11,7 +12,7 @@ import { SyncController } from './sync.controller';
 @Module({
   imports: [AuthModule, ConnectionsModule],
   controllers: [SyncController],
-  providers: [SyncRunsService, SyncMaintenanceService],
+  providers: [SyncRunsService, SyncMaintenanceService, FiguresSettling],
   exports: [SyncRunsService, SyncMaintenanceService],
 })
 export class SyncModule implements OnModuleInit {

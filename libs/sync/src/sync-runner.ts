@@ -12,6 +12,7 @@ import { SyncCursorsRepository, SyncRunsRepository, withTransaction, type Cursor
 import { loggableErrorMessage } from '@pod/observability';
 import { jobDataProblem, type SyncRunPayload, type SyncRunResult } from '@pod/queue';
 import { classifyFailure, LostOwnershipError, ShutdownRequestedError, userMessageFor } from './sync-errors';
+import { runPagesEstimate } from './run-page-estimate';
 import type { SyncStream, SyncStreamContext } from './sync-stream';
 
 /** The connection disappeared (disconnected) or is not usable: the run fails, unrecoverably. */
@@ -79,7 +80,8 @@ export class SyncRunner {
     const state = { version: taken.version, added: 0, changed: 0, pages: 0 };
     try {
       const streams = await streamsFor(taken, this.deps.shutdown);
-      for (const stream of streams) await this.walk(taken, stream, state);
+      for (const [index, stream] of streams.entries())
+        await this.walk(taken, stream, state, { index, count: streams.length });
       const finished = await withTransaction(this.deps.dataSource, (tx) =>
         new SyncRunsRepository(tx).finish(runId, state.version),
       );
@@ -107,7 +109,10 @@ export class SyncRunner {
     run: SyncRun,
     stream: SyncStream<unknown>,
     state: { version: number; added: number; changed: number; pages: number },
+    /** Which of the run's streams this is, for the progress estimate. */
+    place: { index: number; count: number },
   ): Promise<void> {
+    let streamPages = 0;
     const ctx: SyncStreamContext = {
       runId: run.id,
       userId: run.userId,
@@ -151,7 +156,13 @@ export class SyncRunner {
           added: written.ordersAdded,
           changed: written.ordersChanged,
           requests: page.requests,
-          expectedPages: page.expectedPages,
+          expectedPages: runPagesEstimate({
+            runPagesDone: run.pagesDone + state.pages + 1,
+            streamPagesDone: streamPages + 1,
+            streamExpectedPages: page.expectedPages,
+            streamIndex: place.index,
+            streamCount: place.count,
+          }),
         });
         if (version === null) throw new LostOwnershipError('run');
         return { written, version };
@@ -160,6 +171,7 @@ export class SyncRunner {
       cursorVersion += 1;
       state.version = committed.version;
       state.pages += 1;
+      streamPages += 1;
       state.added += committed.written.ordersAdded;
       state.changed += committed.written.ordersChanged;
       this.deps.onPage?.(

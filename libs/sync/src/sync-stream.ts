@@ -33,7 +33,7 @@ export interface FetchedPage<Position> {
   done: boolean;
   /** Provider requests this page took (pages, plus e.g. payments fetched for its receipts). */
   requests: number;
-  /** The stream's estimate of pages this run will take in all (for the progress bar); null if unknown. */
+  /** The stream's estimate of its own pages in all (the runner makes the run's progress of it: runPagesEstimate); null if unknown. */
   expectedPages: number | null;
   /** Stores the page's rows in the driver's transaction. Must be idempotent (upserts by natural key). */
   write(tx: EntityManager): Promise<PageWriteResult>;

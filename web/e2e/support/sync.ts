@@ -17,7 +17,7 @@ export async function startDemo(page: Page) {
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor({ timeout: DEMO_START_MS });
 }
 
-/** The Dashboard's "Sync & Match Orders" card and its "Select Printify Shop" dialog. */
+/** The Dashboard's "Sync & Match Orders" card (and the "Select Printify Shop" dialog Sync All no longer opens). */
 export class SyncCard {
   constructor(private readonly page: Page) {}
   card = () => this.page.getByRole('region', { name: 'Sync & Match Orders' });
@@ -34,9 +34,6 @@ export class SyncCard {
     scope.getByRole('progressbar', { name: `${LABEL[provider]} sync progress` });
   counters = () => this.card().getByTestId('sync-counters');
   dialog = () => this.page.getByRole('dialog', { name: 'Select Printify Shop' });
-  shopSelect = () => this.dialog().getByRole('combobox', { name: /Printify shop/ });
-  syncOrders = () => this.dialog().getByRole('button', { name: /^(Sync Orders|Syncing\.\.\.)$/ });
-  cancel = () => this.dialog().getByRole('button', { name: 'Cancel' });
   toast = () => new Toasts(this.page).current();
 
   async open() {
@@ -62,6 +59,20 @@ export async function syncStatus(page: Page): Promise<SyncStatusResponse> {
   const response = await page.request.get('/api/sync/status');
   if (response.status() !== 200) throw new Error(`GET /api/sync/status answered ${response.status()}`);
   return (await response.json()) as SyncStatusResponse;
+}
+
+/**
+ * Waits until GET /api/sync/status says the figures have settled (a run that just ended still
+ * counts as settling for a few seconds), then for the page's last poll to come back: from then
+ * on the page asks nothing by itself.
+ */
+export async function untilSettled(page: Page, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while ((await syncStatus(page)).settling) {
+    if (Date.now() > deadline) throw new Error(`the figures were still settling after ${timeoutMs} ms`);
+    await page.waitForTimeout(500);
+  }
+  await page.waitForTimeout(2_500); // SYNC_POLL_MS and its answer
 }
 
 /**

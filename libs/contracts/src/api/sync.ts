@@ -44,11 +44,18 @@ export interface SyncRunView {
 }
 
 /**
- * GET /api/sync/status: the latest run per provider (null if none ever ran), and whether any
- * is active (the web app polls only while `active`).
+ * GET /api/sync/status: the latest run per provider (null if none ever ran), whether any is
+ * active, and whether the user's figures are still settling (the web app polls only while
+ * `settling`).
  */
 export interface SyncStatusResponse {
   etsy: SyncRunView | null;
   printify: SyncRunView | null;
   active: boolean;
+  /**
+   * A sync run is active, or a match run or a profit computation of the user is queued or
+   * running: the order figures may still change (Etsy's fees arrive with the ledger, after the
+   * receipts). False once every run the seller (or a sync) started has finished.
+   */
+  settling: boolean;
 }

@@ -138,13 +138,25 @@ export class SyncRunsRepository {
     return rows.length ? this.findForUser(userId, runId) : null;
   }
 
-  /** Adds a committed page to the counters, if `version` is still the run's; returns the new version or null. */
+  /**
+   * Adds a committed page to the counters, if `version` is still the run's; returns the new version or null.
+   *
+   * The share shown (pages_done ÷ expected_pages) never goes back: a stream's estimate grows as
+   * the provider reports more (a ledger window fuller than guessed, the next stream's pages), and
+   * a bar going from 87% to 85% reads as lost work. A larger estimate is taken only up to the
+   * total that keeps the share where it was; the share then stands still until the pages catch up.
+   */
   async recordPage(runId: string, version: number, progress: SyncRunProgress): Promise<number | null> {
     return this.casUpdate(
       runId,
       version,
       `stream = $3, pages_done = pages_done + $4, orders_added = orders_added + $5, orders_changed = orders_changed + $6,
-       requests_made = requests_made + $7, expected_pages = COALESCE($8, expected_pages)`,
+       requests_made = requests_made + $7,
+       expected_pages = CASE
+         WHEN $8::int IS NULL THEN expected_pages
+         WHEN expected_pages IS NULL OR pages_done = 0 THEN $8::int
+         ELSE LEAST($8::int, ((pages_done + $4)::bigint * expected_pages / pages_done)::int)
+       END`,
       [
         progress.stream,
         progress.pages,

@@ -6,6 +6,7 @@ import { API_PREFIX } from '../../hooks/api/keys';
 import { queueMatchRun } from '../../hooks/api/orderActions';
 import { ORDER_API } from '../../hooks/api/orderKeys';
 import { resetByPrefix } from '../../hooks/api/mutateByPrefix';
+import { refreshSyncStatus } from '../../hooks/api/useSyncStatus';
 import { toaster } from '../ui/toaster';
 import { ORDER_MSG } from './orderText';
 
@@ -75,6 +76,8 @@ export function useMatchRun(successText: string) {
     if (run.status === 'succeeded') {
       toaster.success(successText);
       void resetByPrefix(...API_PREFIX.orderData);
+      // The profit run it queued is still to put the figures in: the sync status says so and polls until it ends.
+      void refreshSyncStatus();
     } else {
       toaster.error(matchFailedText(run.errorMessage));
     }

@@ -10,7 +10,6 @@ export const API = {
   etsyOAuth: '/api/connections/etsy/oauth',
   printifyValidate: '/api/connections/printify/validate',
   printifyConnect: '/api/connections/printify',
-  printifyShops: '/api/printify/shops',
   disconnectAll: '/api/connections/all',
   disconnect: (service: 'etsy' | 'printify') => `/api/connections/${service}`,
   syncStatus: '/api/sync/status',

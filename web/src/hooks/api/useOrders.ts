@@ -13,19 +13,22 @@ import type {
   OrdersStatusFilter,
 } from '@pod/contracts';
 import type { DisplayCurrencyCode, ReportWindowDays } from '@pod/domain';
-import { FIGURES_POLL_IDLE, nextFiguresPoll, type FiguresPollState } from './figuresPolling';
+import { FIGURES_POLL_IDLE, FIGURES_POLL_MS, nextFiguresPoll, type FiguresPollState } from './figuresPolling';
 import { resetByPrefix } from './mutateByPrefix';
 import { ORDER_API as API, withQuery } from './orderKeys';
+import { useFiguresSettling } from './useSyncStatus';
 
 // The order screens' queries (libs/contracts/src/api/orders.ts). Every key carries the display
 // currency, so changing it asks again; paged lists keep the previous page on screen while the
-// next one loads instead of flashing an empty table.
+// next one loads instead of flashing an empty table. While the figures settle (a sync, match or
+// profit run of the seller is on: useFiguresSettling) each polls; once settled, none does.
 
 export type DashboardDays = ReportWindowDays;
 
 export function useDashboardMetrics(days: DashboardDays, currency: DisplayCurrencyCode) {
   const key = withQuery(API.dashboardMetrics, { days, currency });
   const { cache } = useSWRConfig();
+  const settling = useFiguresSettling();
   const waiting = ((cache.get(key)?.data as DashboardMetricsResponse | undefined)?.ordersNotComputed ?? 0) > 0;
   // While orders wait for their profit, poll, backing off when answers show no progress
   // (figuresPolling.ts). SWR asks the function after each answer and stops for good once it
@@ -34,13 +37,15 @@ export function useDashboardMetrics(days: DashboardDays, currency: DisplayCurren
   const refreshInterval = useMemo(() => {
     let progress: FiguresPollState = FIGURES_POLL_IDLE;
     return (latest?: DashboardMetricsResponse) => {
+      // A sync, match or profit run is on: the figures change as it goes (Etsy's fees after the receipts).
+      if (settling) return FIGURES_POLL_MS;
       const next = nextFiguresPoll(progress, latest?.ordersNotComputed ?? 0);
       progress = next.state;
       return next.intervalMs;
     };
     // `key` and `waiting` are not read: a new function (with a fresh back-off) per key and phase is the point.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, waiting]);
+  }, [key, waiting, settling]);
   const { data, error, isLoading, mutate } = useSWR<DashboardMetricsResponse>(key, {
     // After a change empties the cache (mutateByPrefix), the figures stay on screen until the new ones arrive.
     keepPreviousData: true,
@@ -90,6 +95,7 @@ export function ordersKey(query: OrdersQuery): string {
 export function useOrdersPage(query: OrdersQuery) {
   const { data, error, isLoading, isValidating, mutate } = useSWR<OrdersPageResponse>(ordersKey(query), {
     keepPreviousData: true,
+    refreshInterval: useFiguresSettling() ? FIGURES_POLL_MS : 0,
   });
   return { page: data, error: error as Error | undefined, isLoading, isValidating, reload: mutate };
 }
@@ -111,6 +117,7 @@ export function useMatchingPage(query: MatchingQuery) {
   });
   const { data, error, isLoading, isValidating, mutate } = useSWR<MatchingPageResponse>(key, {
     keepPreviousData: true,
+    refreshInterval: useFiguresSettling() ? FIGURES_POLL_MS : 0,
   });
   return { page: data, error: error as Error | undefined, isLoading, isValidating, reload: mutate };
 }

@@ -14,6 +14,7 @@ import { usePageTitle } from '../../hooks/usePageTitle';
 import { DashboardSideCards } from './components/DashboardSideCards';
 import { DateRangeSelect, DEFAULT_DAYS } from './components/DateRangeSelect';
 import { MetricCards, MetricCardsSkeleton } from './components/MetricCards';
+import { nothingFiguredYet, SettlingNotice } from './components/SettlingNotice';
 import { ShopCostCards } from './components/ShopCostCards';
 import { SyncMatchCard } from './components/SyncMatchCard';
 import { UnmatchedOrdersCard } from './components/UnmatchedOrdersCard';
@@ -57,6 +58,7 @@ export function DashboardPage() {
   const { syncStatus, error: syncStatusError } = useSyncStatus();
   const { metrics, error: metricsError, reload: reloadMetrics } = useDashboardMetrics(days, currency);
   const hasOrders = metrics?.hasOrders !== false;
+  const settling = syncStatus?.settling === true;
   return (
     <PageContainer>
       <PageHeader
@@ -71,10 +73,14 @@ export function DashboardPage() {
             error={metricsError}
             onRetry={() => void reloadMetrics()}
           />
-        ) : !metrics ? (
-          <MetricCardsSkeleton />
+        ) : !metrics || (settling && nothingFiguredYet(metrics)) ? (
+          <Stack gap="3">
+            {settling && <SettlingNotice />}
+            <MetricCardsSkeleton />
+          </Stack>
         ) : hasOrders ? (
           <Stack gap="4">
+            {settling && <SettlingNotice />}
             <MetricCards metrics={metrics} />
             <ShopCostCards metrics={metrics} />
           </Stack>

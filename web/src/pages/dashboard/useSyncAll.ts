@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import type { ConnectionsStatus, PrintifyShopView, Provider } from '@pod/contracts';
+import type { ConnectionsStatus, Provider } from '@pod/contracts';
 import { toaster } from '../../components/ui/toaster';
 import { hasErrorCode } from '../../hooks/api/client';
 import { API_PREFIX } from '../../hooks/api/keys';
 import { mutateByPrefix } from '../../hooks/api/mutateByPrefix';
-import { fetchPrintifyShops, startEtsySync, startPrintifySync } from '../../hooks/api/useSyncStatus';
+import { startEtsySync, startPrintifySync } from '../../hooks/api/useSyncStatus';
 import { PROVIDER_LABEL } from '../../components/sync/syncRunText';
 import { SYNC_MSG } from './messages';
 
-/** Where Sync All is: starting Etsy, asking Printify for its shops, waiting for a shop choice, starting Printify. */
-export type SyncAllStep = 'idle' | 'etsy' | 'shops' | 'choosing' | 'printify';
+/** Where Sync All is: starting Etsy, then Printify. */
+export type SyncAllStep = 'idle' | 'etsy' | 'printify';
 
 /** Why a start was refused, for the card (the toast says which sync failed). */
 export interface StartProblem {
@@ -26,22 +26,19 @@ function startProblem(provider: Provider, error: unknown): StartProblem {
     return { message: `${label} needs reconnecting before it can sync.`, connectionsFix: true };
   if (hasErrorCode(error, 'too_many_attempts'))
     return { message: error.serverMessage ?? 'Too many sync requests. Please wait a minute.', connectionsFix: false };
-  if (hasErrorCode(error, 'not_found'))
-    return { message: 'That Printify shop is not one of your account’s shops any more.', connectionsFix: false };
   if (hasErrorCode(error, 'service_unavailable'))
     return { message: 'The sync could not be queued. Please try again shortly.', connectionsFix: false };
   return { message: `The ${label} sync could not be started. Please try again.`, connectionsFix: false };
 }
 
 /**
- * Sync All (spec §4, Part 2 §7): Etsy, then Printify — through the "Select Printify Shop" dialog
- * when the account has more than one shop — then matching, which arrives with the matcher. Only
- * connected providers are asked; every refusal shows its toast and stays on the card.
+ * Sync All (spec §4, Part 2 §7): Etsy, then Printify — the shop chosen when Printify was
+ * connected, every time (changing it is the Connections page's: asking on every Sync All made the
+ * seller pick the same shop again each time) — then matching, which a sync queues by itself.
+ * Only connected providers are asked; every refusal shows its toast and stays on the card.
  */
 export function useSyncAll(connections: ConnectionsStatus | undefined) {
   const [step, setStep] = useState<SyncAllStep>('idle');
-  const [shops, setShops] = useState<PrintifyShopView[] | null>(null);
-  const [shopId, setShopId] = useState('');
   const [problems, setProblems] = useState<Partial<Record<Provider, StartProblem>>>({});
 
   const refused = (provider: Provider, error: unknown) => {
@@ -50,20 +47,6 @@ export function useSyncAll(connections: ConnectionsStatus | undefined) {
     // The connection changed since the page loaded: show it as it is now.
     if (hasErrorCode(error, 'etsy_not_connected', 'printify_not_connected', 'reconnect_required'))
       void mutateByPrefix(API_PREFIX.connections);
-  };
-
-  const syncPrintify = async (chosen?: string) => {
-    setStep('printify');
-    try {
-      await startPrintifySync(chosen);
-      toaster.success(SYNC_MSG.printifyStarted);
-      setShops(null);
-      setStep('idle');
-    } catch (error) {
-      refused('printify', error);
-      // A refusal keeps the dialog open to choose again or cancel.
-      setStep(chosen === undefined ? 'idle' : 'choosing');
-    }
   };
 
   const syncAll = async () => {
@@ -79,34 +62,16 @@ export function useSyncAll(connections: ConnectionsStatus | undefined) {
       }
     }
     if (connections.printify.connected) {
-      setStep('shops');
-      // Not knowing the shops (Printify slow or down) means syncing the connected one; the start says if that fails.
-      const known = await fetchPrintifyShops().catch(() => [] as PrintifyShopView[]);
-      if (known.length > 1) {
-        const connected = connections.printify.shopId;
-        setShopId(connected && known.some((shop) => String(shop.id) === connected) ? connected : '');
-        setShops(known);
-        setStep('choosing');
-        return;
+      setStep('printify');
+      try {
+        await startPrintifySync();
+        toaster.success(SYNC_MSG.printifyStarted);
+      } catch (error) {
+        refused('printify', error);
       }
-      await syncPrintify();
-      return;
     }
     setStep('idle');
   };
 
-  const chooseShop = () => {
-    if (!shopId) {
-      toaster.error(SYNC_MSG.selectShop);
-      return;
-    }
-    void syncPrintify(shopId);
-  };
-
-  const cancelShopChoice = () => {
-    setShops(null);
-    setStep('idle');
-  };
-
-  return { step, shops, shopId, setShopId, problems, syncAll, chooseShop, cancelShopChoice };
+  return { step, problems, syncAll };
 }

@@ -25,7 +25,6 @@ import { PROVIDER_LABEL } from '../../../components/sync/syncRunText';
 import { AppLink } from '../../../components/ui/link';
 import { ButtonLink } from '../../../components/ui/button-link';
 import { useSyncAll, type StartProblem } from '../useSyncAll';
-import { SelectPrintifyShopDialog } from './SelectPrintifyShopDialog';
 
 const HEADING_ID = 'sync-match-heading';
 
@@ -80,6 +79,23 @@ function UnusableProvider({ provider, needsReconnect }: { provider: Provider; ne
         </AppLink>
       </Text>
     </Stack>
+  );
+}
+
+/**
+ * The shop Sync All syncs: the one chosen when Printify was connected. Choosing another is done
+ * by connecting Printify again on the Connections page (its shop choice), not on every sync.
+ */
+function PrintifyShopLine({ shopTitle }: { shopTitle: string | null }) {
+  return (
+    <Text fontSize="sm" color="fg.muted" data-testid="sync-printify-shop">
+      {shopTitle ? `Syncs ${shopTitle}. ` : 'Syncs the shop chosen when connecting. '}
+      To sync another shop, reconnect Printify on the{' '}
+      <AppLink to="/connections" color="brand.fg" fontWeight="medium">
+        Connections page
+      </AppLink>
+      .
+    </Text>
   );
 }
 
@@ -248,6 +264,7 @@ export function SyncMatchCard({
                     ) : undefined
                   }
                 />
+                {provider === 'printify' && <PrintifyShopLine shopTitle={connections.printify.shopTitle} />}
                 {problem && <ProblemLine provider={provider} problem={problem} />}
               </Stack>
             );
@@ -256,15 +273,6 @@ export function SyncMatchCard({
 
         <Counters metrics={metrics} />
       </Stack>
-      <SelectPrintifyShopDialog
-        shops={sync.shops}
-        shopId={sync.shopId}
-        connectedShopId={connections.printify.shopId}
-        onShopChange={sync.setShopId}
-        syncing={sync.step === 'printify'}
-        onCancel={sync.cancelShopChoice}
-        onSync={sync.chooseShop}
-      />
     </CardFrame>
   );
 }
