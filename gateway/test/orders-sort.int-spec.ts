@@ -47,9 +47,10 @@ const get = async (url: string) => {
 type Key = 'date' | 'revenue' | 'cost' | 'profit' | 'margin';
 const ORACLE_KEY: Record<Exclude<Key, 'date'>, string> = {
   revenue: `CASE WHEN r.etsy_receipt_id IS NOT NULL THEN p.revenue_minor END`,
-  cost: 'p.costs_minor',
-  profit: 'p.net_profit_minor',
-  margin: `(p.breakdown -> 'margin' ->> 'basisPoints')::integer`,
+  // A receipt awaiting its Printify cost shows no cost, profit or margin (ADR 0031).
+  cost: `CASE WHEN p.printify_cost IS DISTINCT FROM 'awaiting' THEN p.costs_minor END`,
+  profit: `CASE WHEN p.printify_cost IS DISTINCT FROM 'awaiting' THEN p.net_profit_minor END`,
+  margin: `CASE WHEN p.printify_cost IS DISTINCT FROM 'awaiting' THEN (p.breakdown -> 'margin' ->> 'basisPoints')::integer END`,
 };
 
 /** The seller's active record ids in the expected order, by a plain sort of every row (no index, no parts). */

@@ -167,9 +167,9 @@ describe('live figures with the workers: a sync whose fees arrive after the firs
 
   it('the Dashboard and the Orders page stay open through the first syncs and end on the settled figures, no reload', async () => {
     const page = await e2e.open();
-    // Etsy answering 5 requests a second (its real limit is 10): the ledger, walked after the
+    // Etsy answering 3 requests a second (its real limit is 10): the ledger, walked after the
     // receipts, then arrives well after the Printify run has ended and the first figures show.
-    await e2e.sandbox.admin('PATCH', '/settings', { etsyQps: 5 });
+    await e2e.sandbox.admin('PATCH', '/settings', { etsyQps: 3 });
     try {
       await startDemo(page);
       await followToSettled(page);

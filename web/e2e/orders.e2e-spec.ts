@@ -217,12 +217,15 @@ describe('Orders', () => {
     const shown = await summary
       .locator('li')
       .evaluateAll((items) => items.map((item) => (item as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
+    // A deduction (sign −1: a discount, a refund) reads with a minus, here and in the original currency.
+    const counted = <T extends { minor: number } | null>(sign: 1 | -1, value: T): T =>
+      value && { ...value, minor: sign * value.minor };
     const expected = [...profit.revenueLines, ...profit.costLines].map((line) => {
       const original =
         line.amount?.currency === line.original.currency
           ? ''
-          : ` · Original: ${money(line.original)} ${line.original.currency}`;
-      return `${line.label}${line.estimated ? ' estimated' : ''} ${SOURCE[line.source]}${original} ${money(line.amount)}`;
+          : ` · Original: ${money(counted(line.sign, line.original))} ${line.original.currency}`;
+      return `${line.label}${line.estimated ? ' estimated' : ''} ${SOURCE[line.source]}${original} ${money(counted(line.sign, line.amount))}`;
     });
     expect(shown).toEqual(expected);
     // No two lines read the same (an estimate's parts, a fee in two currencies are named apart).

@@ -130,7 +130,10 @@ describe('the Profit Summary adds up', () => {
     const page = await open('/orders');
     const usd = await allOrders(page, 'USD');
     const withLine = async (kind: string, skip: readonly string[]) => {
-      for (const order of usd.filter((row) => row.figures === 'ok' && !skip.includes(row.id))) {
+      // A matched order: Order Details shows its Profit Summary only when a match exists (spec §2).
+      for (const order of usd.filter(
+        (row) => row.figures === 'ok' && row.status === 'matched' && !skip.includes(row.id),
+      )) {
         const details = await orderDetails(page, order.id);
         if (details.profit?.revenueLines.some((line) => line.kind === kind)) return order;
       }
@@ -214,7 +217,10 @@ describe('"est. fees" marks only estimated costs, and says which and why', () =>
     // The mark follows the cost lines exactly, and names each estimated one.
     const details = await detailsOf(page, orders, 'USD');
     const mismatched = details.filter((answer) => {
-      const estimated = (answer.profit?.costLines ?? []).filter((line) => line.estimated);
+      // A waiting receipt's estimated Printify cost is not a fee: it has a mark of its own (ADR 0031).
+      const estimated = (answer.profit?.costLines ?? []).filter(
+        (line) => line.estimated && !line.kind.startsWith('printify_'),
+      );
       const named = answer.order.estimatedFees.map((fee) => fee.label);
       return (
         answer.order.hasEstimatedFees !== estimated.length > 0 ||
@@ -223,7 +229,7 @@ describe('"est. fees" marks only estimated costs, and says which and why', () =>
     });
     expect(mismatched.map((answer) => answer.order.etsyReceiptId)).toEqual([]);
 
-    const marked = details.find((answer) => answer.order.hasEstimatedFees);
+    const marked = details.find((answer) => answer.order.hasEstimatedFees && answer.order.status === 'matched');
     const plain = details.find((answer) => !answer.order.hasEstimatedFees && answer.order.etsyReceiptId);
     if (!marked || !plain) throw new Error('the demo has no order with, or none without, an estimated fee');
     const screen = new OrdersScreen(page);
@@ -247,7 +253,9 @@ describe('"est. fees" marks only estimated costs, and says which and why', () =>
     await tooltip.waitFor({ state: 'hidden' });
 
     const dialog = await openDetails(page, marked.order, 'USD');
-    const estimatedLine = (marked.profit?.costLines ?? []).find((line) => line.estimated);
+    const estimatedLine = (marked.profit?.costLines ?? []).find(
+      (line) => line.estimated && !line.kind.startsWith('printify_'),
+    );
     const badge = dialog.getByTestId('profit-line-estimated').first();
     await badge.focus();
     await expectText(page.getByRole('tooltip'), estimatedLine?.estimateNote ?? '');

@@ -325,6 +325,10 @@ export class MatchingStack {
       if (body.run?.status === 'failed')
         throw new FatalWait(`a ${seller.label} match run failed: ${JSON.stringify(body.run)}`);
       if (body.active || !body.run) return false;
+      // The product's own signal: no sync, match or profit run queued or running, none ended in the
+      // last seconds (the gap before the match run a sync's last page asks for is queued).
+      const sync = await this.api<SyncStatus>('GET', '/api/sync/status', { cookie: seller.cookie });
+      if (sync.body.settling) return false;
     }
     return (await this.unfinished('matcher')) === 0 && (await this.unfinished('fx-rate')) === 0;
   }
@@ -356,6 +360,7 @@ interface SyncStatus {
   etsy: { status: string } | null;
   printify: { status: string } | null;
   active: boolean;
+  settling: boolean;
 }
 
 export interface MatchStatus {

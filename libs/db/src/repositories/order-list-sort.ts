@@ -28,11 +28,17 @@ const FIGURE_KEY_SQL: Record<FigureSortKey, (s: string) => string> = {
   margin: (s) => `((${s}.breakdown -> 'margin' ->> 'basisPoints')::integer)`,
 };
 
-/** The partial indexes' predicate: the figure rows that have this sort's key (ok or provisional figures). */
-const HAS_KEY_SQL = (key: FigureSortKey, s: string) =>
-  key === 'margin'
-    ? `${s}.figures <> 'rate_unavailable' AND ${FIGURE_KEY_SQL.margin(s)} IS NOT NULL`
-    : `${s}.figures <> 'rate_unavailable'`;
+/**
+ * The figure rows that have this sort's key (ok or provisional figures): the partial indexes'
+ * predicate, and, for cost, profit and margin, not a receipt awaiting its Printify cost, whose
+ * list row shows none of them (ADR 0031), so it sorts with the orders without the figure.
+ */
+const HAS_KEY_SQL = (key: FigureSortKey, s: string) => {
+  const shown = `${s}.figures <> 'rate_unavailable'`;
+  if (key === 'revenue') return shown;
+  const known = `${shown} AND ${s}.printify_cost IS DISTINCT FROM 'awaiting'`;
+  return key === 'margin' ? `${known} AND ${FIGURE_KEY_SQL.margin(s)} IS NOT NULL` : known;
+};
 
 /** A lone Printify order shows no revenue (order-view-mapping), so it sorts with the orders without one. */
 const RECORD_HAS_KEY_SQL = (key: FigureSortKey, r: string) =>

@@ -27,7 +27,9 @@ export function PrintifyCostMark({ order }: { order: Pick<OrderRowView, 'printif
         display="block"
         fontSize="xs"
         color={estimated ? 'fg.muted' : 'fg.warning'}
-        whiteSpace="nowrap"
+        // Wraps to two short lines rather than widen the cost column (every column fits at 1024 px).
+        whiteSpace="normal"
+        lineHeight="short"
         tabIndex={0}
         data-testid="printify-cost-mark"
       >
