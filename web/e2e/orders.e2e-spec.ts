@@ -751,7 +751,8 @@ describe('provisional figures and fee lines', () => {
       dialog.getByTestId('profit-summary').locator('dl > div').filter({ hasText: 'Net Profit' }).locator('dd'),
       money(details.profit?.netProfit ?? null),
     );
-    await dialog.getByTestId('provisional-figures').scrollIntoViewIfNeeded();
+    // The dialog may re-render under the action (its answer asked again as the figures settle).
+    await retrying(() => dialog.getByTestId('provisional-figures').scrollIntoViewIfNeeded());
     await screenshot(page, 'order-details-provisional');
     await dialog.getByRole('button', { name: 'Close' }).first().click();
     await dialog.waitFor({ state: 'hidden' });
@@ -788,7 +789,7 @@ describe('provisional figures and fee lines', () => {
     const phone = await open('/', 'mobile');
     await phone.evaluate(() => localStorage.setItem('preferred-currency', 'GBP'));
     await phone.reload();
-    await expectText(phone.getByTestId('totals-notice'), inTotals);
+    await expectContains(phone.getByTestId('totals-notice'), inTotals);
     await screenshot(phone, 'dashboard-provisional');
     await phone.goto('/orders');
     const phoneScreen = new OrdersScreen(phone);
@@ -848,11 +849,25 @@ describe('provisional figures and fee lines', () => {
     for (const { awaiting } of stillWaiting) expect(awaiting > lastRemoved).toBe(true);
     await page.goto('/');
     await page.getByTestId('metric-cards').waitFor();
-    if (after.ordersProvisional === 0) expect(await page.getByTestId('totals-notice').count()).toBe(0);
+    // The notice may hold other lines (orders at an estimated Printify cost): only its provisional one is read.
+    if (after.ordersProvisional === 0)
+      expect(await page.getByTestId('totals-notice').filter({ hasText: 'provisional exchange' }).count()).toBe(0);
     else
-      await expectText(
+      await expectContains(
         page.getByTestId('totals-notice'),
         `Totals include ${ordersText(after.ordersProvisional)} at ${after.ordersProvisional === 1 ? 'a provisional exchange rate' : 'provisional exchange rates'}.`,
       );
   }, 240_000);
 });
+
+/** An action retried (up to 3 times, 300 ms apart) when its element is replaced under it by a re-render. */
+async function retrying(action: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await action();
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('not attached')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }
+}

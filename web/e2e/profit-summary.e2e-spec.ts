@@ -59,6 +59,8 @@ const counted = (lines: readonly ProfitLineView[]) =>
 function sumProblems(details: OrderDetailsResponse): string[] {
   const profit = details.profit;
   if (!profit || (profit.figures !== 'ok' && profit.figures !== 'provisional')) return [];
+  // A receipt awaiting its Printify cost has no cost or profit total to add up to (ADR 0031).
+  if (details.order.printifyCost === 'awaiting') return [];
   const name = details.order.etsyReceiptId ?? details.order.printifyOrderId ?? details.order.id;
   const problems: string[] = [];
   const revenue = profit.totalRevenue?.minor ?? 0;

@@ -14,9 +14,21 @@ import {
   keyframes,
   layerStyles,
   listSlotRecipe,
+  menuSlotRecipe,
   nativeSelectSlotRecipe,
   progressSlotRecipe,
-  recipes,
+  badgeRecipe,
+  buttonRecipe,
+  codeRecipe,
+  containerRecipe,
+  headingRecipe,
+  iconRecipe,
+  inputRecipe,
+  linkRecipe,
+  separatorRecipe,
+  skeletonRecipe,
+  spinnerRecipe,
+  textareaRecipe,
   semanticTokens,
   switchSlotRecipe,
   tableSlotRecipe,
@@ -35,6 +47,26 @@ import { toastRecipe } from './recipes';
  * unstyled: when you use a new Chakra component, add its recipe (the names match, e.g. Tabs →
  * tabsSlotRecipe) — web/e2e/first-load.e2e-spec.ts checks every component imported in src.
  */
+/**
+ * The single-part recipes of the components the app renders, imported one by one: Chakra's
+ * whole `recipes` map also carries keyboard keys, highlights, colour swatches, checkbox and radio
+ * marks, skip links and input add-ons, in every first download for nothing (≤ 200 kB landing).
+ */
+const usedRecipes = {
+  badge: badgeRecipe,
+  button: buttonRecipe,
+  code: codeRecipe,
+  container: containerRecipe,
+  heading: headingRecipe,
+  icon: iconRecipe,
+  input: inputRecipe,
+  link: linkRecipe,
+  separator: separatorRecipe,
+  skeleton: skeletonRecipe,
+  spinner: spinnerRecipe,
+  textarea: textareaRecipe,
+};
+
 const chakraTheme = defineConfig({
   preflight: true,
   cssVarsPrefix,
@@ -48,7 +80,7 @@ const chakraTheme = defineConfig({
     textStyles,
     layerStyles,
     animationStyles,
-    recipes,
+    recipes: usedRecipes,
     slotRecipes: {
       alert: alertSlotRecipe,
       avatar: avatarSlotRecipe,
@@ -57,6 +89,7 @@ const chakraTheme = defineConfig({
       drawer: drawerSlotRecipe,
       field: fieldSlotRecipe,
       list: listSlotRecipe,
+      menu: menuSlotRecipe,
       nativeSelect: nativeSelectSlotRecipe,
       progress: progressSlotRecipe,
       switch: switchSlotRecipe,

@@ -47,7 +47,9 @@ export function MatchStatusBadge({
   const label = matchStatusLabel(order);
   if (order.status === 'not_needed' && order.notNeededReason)
     return (
-      <Badge colorPalette="cyan" variant="subtle" size="sm" whiteSpace="nowrap">
+      // The longest badge ("Digital — no fulfilment"): it wraps rather than widen the Orders table
+      // past 1024 px (a profit sort puts digital sales, all margin, on the first page).
+      <Badge colorPalette="cyan" variant="subtle" size="sm" whiteSpace="normal" h="auto" py="0.5" maxW="7.5rem">
         {NOT_NEEDED_LABEL[order.notNeededReason]}
       </Badge>
     );

@@ -1,6 +1,5 @@
 import { Button, IconButton, Menu, Portal } from '@chakra-ui/react';
 import { useState } from 'react';
-import { LuEllipsis } from 'react-icons/lu';
 import type { OrderRowView } from '@pod/contracts';
 import { archiveOrder, restoreOrder } from '../../hooks/api/orderActions';
 import { toaster } from '../ui/toaster';
@@ -131,7 +130,8 @@ export function OrderRowActions({ order, size, stretch = false, onChanged, showU
               aria-label={`More actions for ${product}`}
               loading={busy === 'archive'}
             >
-              <LuEllipsis />
+              {/* A text ellipsis, not an icon: every icon of react-icons/lu joins the first-load vendor chunk. */}
+              <span aria-hidden="true">⋯</span>
             </IconButton>
           </Menu.Trigger>
           <Portal>

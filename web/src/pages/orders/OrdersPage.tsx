@@ -1,6 +1,6 @@
 import { Box, Flex, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { OrderRowView, OrdersArchiveView, OrdersSourceTab, OrdersStatusFilter } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
@@ -49,11 +49,14 @@ export function OrdersPage() {
   // The sort is kept in the URL (`?sort=profit&dir=asc`), so a reload or a shared link keeps it;
   // the page reads it once and then holds it itself: the router applies a URL change in a
   // transition, which left the select and the headers showing the old sort for a moment.
-  const [, setUrlQuery] = useSearchParams();
+  // Written through navigate, not useSearchParams: that hook's code would join the first-load
+  // vendor chunk every public visit downloads (the landing budget, ≤ 200 kB).
+  const navigate = useNavigate();
   const [sort, setSortState] = useState(() => sortFromQuery(new URLSearchParams(query)));
   const setSort = (next: OrdersSort) => {
     setSortState(next);
-    setUrlQuery((current) => withSort(current, next), { replace: true });
+    const search = withSort(new URLSearchParams(query), next).toString();
+    void navigate({ search: search ? `?${search}` : '' }, { replace: true });
     setPage(1);
   };
   const [search, setSearch] = useState('');
