@@ -94,6 +94,9 @@ describe('a receipt with several Printify orders', () => {
     // Add Printify order: the Manual Order Matching dialog offers the lone reprint again; matching puts it back.
     await dialog.getByRole('button', { name: 'Add Printify order' }).click();
     const matching = page.getByRole('dialog', { name: 'Manual Order Matching' });
+    // Found by its id, as a seller would: unsearched, the list holds only orders in the matcher's
+    // date window, and a reprint may be made days after its receipt.
+    await matching.getByRole('textbox', { name: 'Search potential matches' }).fill(reprint.orderId);
     const candidate = matching
       .getByTestId('match-candidates')
       .locator('li')
