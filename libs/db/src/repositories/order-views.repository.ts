@@ -10,6 +10,7 @@ import type {
   StoredOrderBreakdown,
 } from '@pod/domain';
 import type { Db } from './database-session';
+import { recordSidesOfRow } from './order-records.repository';
 import { inTenantScope } from './tenant-scope';
 import { DashboardRollupsRepository, FIGURES_JOIN_SQL, type ShopCostSum } from './dashboard-rollups.repository';
 import { OrderCountsRepository } from './order-counts.repository';
@@ -395,18 +396,7 @@ export class OrderViewsRepository {
         [userId, id],
       ),
     );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      receipt:
-        row.etsy_shop_id !== null && row.etsy_receipt_id !== null
-          ? { shopId: row.etsy_shop_id, id: row.etsy_receipt_id }
-          : null,
-      order:
-        row.printify_shop_id !== null && row.printify_order_id !== null
-          ? { shopId: row.printify_shop_id, id: row.printify_order_id }
-          : null,
-    };
+    return rows[0] ? recordSidesOfRow(rows[0]) : null;
   }
 
   /**
