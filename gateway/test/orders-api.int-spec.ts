@@ -400,8 +400,11 @@ describe('GET /api/dashboard/metrics', () => {
       );
       expect(body.ordersWithoutRate).toBe(withoutRate);
       expect(body.ordersProvisional).toBe(provisional);
-      // The lone receipt of 20 days ago is 10 days after the only rate day: provisional when shown in another currency than its own.
-      expect(body.ordersProvisional).toBeGreaterThanOrEqual(currency === 'USD' ? 0 : 1);
+      // The lone receipts (2 and 20 days ago) have no Printify order and no history of their SKU:
+      // they await their Printify cost, out of the totals, so never provisional there (ADR 0031).
+      // Which lone Printify orders read as provisional depends on the weekday (ECB publishing
+      // days), so the provisional count is checked against the oracle above, not a fixed floor.
+      expect(body.ordersAwaitingPrintifyCost).toBeGreaterThanOrEqual(2);
       expect(Number.isInteger(body.netProfit.minor)).toBe(true);
     }
   });
