@@ -15,7 +15,19 @@ let gw: TestGateway;
 let dataSource: DataSource;
 let seller: { cookie: string; userId: string };
 let other: { cookie: string; userId: string };
-const NOW = new Date();
+/**
+ * "Now" for the fixture, moved back 1-3 days when the rate day (goldenDay, 30 days before) would
+ * fall on a Friday or a weekend: the days after a Friday rate take that rate as final (the ECB
+ * publishes none on Saturday or Sunday), so the shop costs placed after it would not all be
+ * provisional; a Monday-Thursday rate day keeps the fixture's meaning on any weekday.
+ */
+function fixtureNow(): Date {
+  const now = new Date();
+  const rateWeekday = new Date(`${goldenDay(now)}T00:00:00Z`).getUTCDay();
+  const back = { 5: 1, 6: 2, 0: 3 }[rateWeekday] ?? 0;
+  return new Date(now.getTime() - back * DAY_MS);
+}
+const NOW = fixtureNow();
 const SHOP = 'sc-usd-shop';
 const RECEIPT = 'sc9001';
 
