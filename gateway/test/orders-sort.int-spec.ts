@@ -50,7 +50,8 @@ const ORACLE_KEY: Record<Exclude<Key, 'date'>, string> = {
   // A receipt awaiting its Printify cost shows no cost, profit or margin (ADR 0031).
   cost: `CASE WHEN p.printify_cost IS DISTINCT FROM 'awaiting' THEN p.costs_minor END`,
   profit: `CASE WHEN p.printify_cost IS DISTINCT FROM 'awaiting' THEN p.net_profit_minor END`,
-  margin: `CASE WHEN p.printify_cost IS DISTINCT FROM 'awaiting' THEN (p.breakdown -> 'margin' ->> 'basisPoints')::integer END`,
+  // The exact fraction (the page's percent is rounded from it): basis points tie where percents differ.
+  margin: `CASE WHEN p.printify_cost IS DISTINCT FROM 'awaiting' THEN (p.breakdown -> 'margin' ->> 'numerator')::numeric / (p.breakdown -> 'margin' ->> 'denominator')::numeric END`,
 };
 
 /** The seller's active record ids in the expected order, by a plain sort of every row (no index, no parts). */
@@ -161,5 +162,32 @@ describe('GET /api/orders sorted', () => {
     const { body } = await get('/api/orders?pageSize=100');
     expect(body).toMatchObject({ sort: 'date', dir: 'desc' });
     expect(ids(body)).toEqual(await oracle('date', 'desc', 'USD'));
+  });
+
+  it('by margin, in the order of the percents shown, where two margins round to the same basis points', async () => {
+    // 77.4499% and 77.4501%: both 7745 basis points, shown as 77.4% and 77.5%.
+    const { body } = await get('/api/orders?sort=margin&dir=desc&currency=USD&pageSize=100');
+    const withMargin = body.orders.filter((o: { profitMarginPercent: number | null }) => o.profitMarginPercent !== null);
+    const [first, second] = withMargin.map((o: { id: string }) => o.id).sort();
+    const setMargin = (id: string, numerator: number) =>
+      queryDatabase(
+        bed.database.url,
+        `UPDATE order_profit SET breakdown = jsonb_set(breakdown, '{margin}', $2::jsonb)
+         WHERE order_record_id = $1 AND currency = 'USD'`,
+        [id, JSON.stringify({ numerator, denominator: 1_000_000, basisPoints: 7745 })],
+      );
+    // The lower percent on the larger id, so an id tie-break puts it first in "highest first".
+    await setMargin(first, 774_501);
+    await setMargin(second, 774_499);
+    for (const dir of ['asc', 'desc'] as const) {
+      const answer = (await get(`/api/orders?sort=margin&dir=${dir}&currency=USD&pageSize=100`)).body;
+      const percents = answer.orders
+        .map((o: { profitMarginPercent: number | null }) => o.profitMarginPercent)
+        .filter((p: number | null): p is number => p !== null);
+      expect(percents).toContain(77.4);
+      expect(percents).toContain(77.5);
+      expect(percents).toEqual([...percents].sort((a, b) => (dir === 'asc' ? a - b : b - a)));
+      expect(ids(answer)).toEqual(await oracle('margin', dir, 'USD'));
+    }
   });
 });

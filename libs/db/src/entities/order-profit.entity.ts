@@ -21,7 +21,7 @@ import { UserEntity } from './user.entity';
 @Check('order_profit_printify_cost_check', `printify_cost IN ('printify', 'estimated', 'awaiting', 'none')`)
 // A covering index (INCLUDE the sums) TypeORM cannot declare: see the migration.
 @Index('order_profit_user_idx', { synchronize: false })
-// The Orders list's figure sorts (expression keys, INCLUDE): see migration 1765700500000.
+// The Orders list's figure sorts (expression keys, INCLUDE): see migrations 1765700500000 and 1765700700000.
 @Index('order_profit_revenue_sort_idx', { synchronize: false })
 @Index('order_profit_costs_sort_idx', { synchronize: false })
 @Index('order_profit_net_profit_sort_idx', { synchronize: false })

@@ -22,6 +22,7 @@ import { PendingPrintifyCost1765700300000 } from './1765700300000-pending-printi
 import { OrderListSorts1765700500000 } from './1765700500000-order-list-sorts';
 import { PaymentsInShopCurrency1765700600000 } from './1765700600000-payments-in-shop-currency';
 import { LedgerReferenceTypesLowerCase1765700600001 } from './1765700600001-ledger-reference-types-lower-case';
+import { MarginSortExact1765700700000 } from './1765700700000-margin-sort-exact';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -49,4 +50,5 @@ export const ALL_MIGRATIONS = [
   OrderListSorts1765700500000,
   PaymentsInShopCurrency1765700600000,
   LedgerReferenceTypesLowerCase1765700600001,
+  MarginSortExact1765700700000,
 ];

@@ -18,14 +18,16 @@ export type FigureSort = OrderListSort & { key: FigureSortKey };
 
 /**
  * Each figure sort's key on an order_profit row, as its index holds it (migration
- * 1765700500000): the stored minor units, and the margin's stored basis points (what the
- * page rounds its percent from). `s`: the order_profit alias.
+ * 1765700500000): the stored minor units, and the margin's exact fraction (migration
+ * 1765700700000), whose order the page's rounded percent keeps; its basis points, rounded
+ * themselves, tie where the percents differ. `s`: the order_profit alias.
  */
 const FIGURE_KEY_SQL: Record<FigureSortKey, (s: string) => string> = {
   revenue: (s) => `${s}.revenue_minor`,
   cost: (s) => `${s}.costs_minor`,
   profit: (s) => `${s}.net_profit_minor`,
-  margin: (s) => `((${s}.breakdown -> 'margin' ->> 'basisPoints')::integer)`,
+  margin: (s) =>
+    `(((${s}.breakdown -> 'margin' ->> 'numerator')::numeric(50, 30)) / ((${s}.breakdown -> 'margin' ->> 'denominator')::numeric))`,
 };
 
 /**
