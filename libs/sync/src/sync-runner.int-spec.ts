@@ -180,6 +180,50 @@ describe('SyncRunner', () => {
     }
   });
 
+  it('announces each stream as it ends: the receipts before the ledger is walked, and a ledger that changed no order', async () => {
+    const runId = await newRun();
+    published.length = 0;
+    let announcedBeforeLedger: unknown[] = [];
+    // One page of fees and payments: rows written, no order added or changed (as etsy:ledger).
+    const ledger: SyncStream<Position> = {
+      name: 'etsy:ledger',
+      initial: () => ({ offset: 0 }),
+      begin: (_ctx, stored) => stored,
+      async fetchPage() {
+        announcedBeforeLedger = [...published];
+        return {
+          next: { offset: 1 },
+          done: true,
+          requests: 1,
+          expectedPages: 1,
+          write: async () => ({ ordersAdded: 0, ordersChanged: 0, rowsWritten: 3 }),
+        };
+      },
+    };
+    const job = { id: runId, data: { runId }, attemptsMade: 0, opts: { attempts: 1 } } as unknown as Job<SyncRunPayload>;
+    const result = await runner().run(job, undefined, async () => [
+      listStream() as SyncStream<unknown>,
+      ledger as SyncStream<unknown>,
+    ]);
+    expect(result.status).toBe('succeeded');
+    expect(announcedBeforeLedger).toEqual([expect.objectContaining({ syncRunId: runId, ordersAdded: 47 })]);
+    expect(published).toEqual([
+      expect.objectContaining({ syncRunId: runId, ordersAdded: 47, ordersChanged: 0 }),
+      expect.objectContaining({ syncRunId: runId, ordersAdded: 0, ordersChanged: 0 }),
+    ]);
+
+    // Run again: the receipts cursor is at the end (nothing written), the ledger's page rewrites its rows.
+    const [{ id: again }] = await asLogin.query(
+      `INSERT INTO sync_run (user_id, provider, shop_id, trigger) VALUES ($1, 'etsy', '42', 'user') RETURNING id`,
+      [userId],
+    );
+    published.length = 0;
+    const second = { ...job, id: again, data: { runId: again } } as unknown as Job<SyncRunPayload>;
+    await runner().run(second, undefined, async () => [listStream() as SyncStream<unknown>, ledger as SyncStream<unknown>]);
+    expect(announcedBeforeLedger).toEqual([]);
+    expect(published).toEqual([expect.objectContaining({ syncRunId: again, ordersAdded: 0 })]);
+  });
+
   it.each(['after-fetch', 'mid-write', 'before-cursor', 'after-commit'] as const)(
     'a failure at %s on the third page leaves page and cursor together; the retry converges',
     async (point) => {

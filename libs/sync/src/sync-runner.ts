@@ -58,6 +58,17 @@ export interface SyncRunnerDeps {
 
 export type StreamFactory = (run: SyncRun, signal: AbortSignal) => Promise<SyncStream<unknown>[]>;
 
+interface RunState {
+  version: number;
+  added: number;
+  changed: number;
+  pages: number;
+  /** Written since the last `orders.synced`: orders added and changed, and every row (a ledger page changes no order). */
+  unannounced: { added: number; changed: number; rows: number };
+}
+
+const NOTHING_WRITTEN = { added: 0, changed: 0, rows: 0 } as const;
+
 /**
  * Runs one `sync` job: the sync_run it names, stream after stream, page after page, each page's
  * rows + the cursor + the run's counters in one transaction under compare-and-set. Safe to run
@@ -77,11 +88,17 @@ export class SyncRunner {
     const { runId } = job.data;
     const taken = await this.runs.markRunning(runId);
     if (!taken) return this.resultOf(runId);
-    const state = { version: taken.version, added: 0, changed: 0, pages: 0 };
+    const state: RunState = { version: taken.version, added: 0, changed: 0, pages: 0, unannounced: NOTHING_WRITTEN };
     try {
       const streams = await streamsFor(taken, this.deps.shutdown);
-      for (const [index, stream] of streams.entries())
+      for (const [index, stream] of streams.entries()) {
         await this.walk(taken, stream, state, { index, count: streams.length });
+        // Each stream announces what it wrote when it ends, not only the run: the receipts are
+        // matched and figured (fees estimated) while the ledger is walked, which on a big shop
+        // takes minutes, and the ledger's own rows (fees, payments) reach the figures even when
+        // a resync brings no changed order.
+        if (index < streams.length - 1) await this.announce(taken, state);
+      }
       const finished = await withTransaction(this.deps.dataSource, (tx) =>
         new SyncRunsRepository(tx).finish(runId, state.version),
       );
@@ -97,10 +114,10 @@ export class SyncRunner {
         },
         'sync finished',
       );
-      await this.announce(taken, state.added, state.changed);
+      await this.announce(taken, state);
       return this.resultOf(runId);
     } catch (error) {
-      await this.announce(taken, state.added, state.changed);
+      await this.announce(taken, state);
       return this.onFailure(job, token, taken, state.version, error);
     }
   }
@@ -108,7 +125,7 @@ export class SyncRunner {
   private async walk(
     run: SyncRun,
     stream: SyncStream<unknown>,
-    state: { version: number; added: number; changed: number; pages: number },
+    state: RunState,
     /** Which of the run's streams this is, for the progress estimate. */
     place: { index: number; count: number },
   ): Promise<void> {
@@ -174,6 +191,11 @@ export class SyncRunner {
       streamPages += 1;
       state.added += committed.written.ordersAdded;
       state.changed += committed.written.ordersChanged;
+      state.unannounced = {
+        added: state.unannounced.added + committed.written.ordersAdded,
+        changed: state.unannounced.changed + committed.written.ordersChanged,
+        rows: state.unannounced.rows + committed.written.rowsWritten,
+      };
       this.deps.onPage?.(
         run.provider,
         stream.name,
@@ -282,8 +304,11 @@ export class SyncRunner {
     throw new DelayedError();
   }
 
-  private async announce(run: SyncRun, added: number, changed: number): Promise<void> {
-    if (added + changed === 0) return;
+  /** `orders.synced` for what the run wrote since its last announcement, if anything (the matcher's trigger). */
+  private async announce(run: SyncRun, state: RunState): Promise<void> {
+    const { added, changed, rows } = state.unannounced;
+    if (added + changed + rows === 0) return;
+    state.unannounced = NOTHING_WRITTEN;
     await this.deps
       .publish(EVENT_NAMES.ordersSynced, {
         userId: run.userId,
