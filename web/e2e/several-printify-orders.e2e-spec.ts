@@ -24,14 +24,16 @@ beforeAll(async () => {
 const open = (path: string, viewport: ViewportName = 'desktop') =>
   openSignedIn(() => e2e.open(viewport), account, path);
 
-/** A matched receipt of the demo with a reprint on it, from the API (the newest first). */
+/** A matched receipt of the demo with one reprint on it and no other Printify order, from the API (the newest first). */
 async function receiptWithReprint(page: Page, skip: readonly string[] = []): Promise<OrderRowView> {
   for (let pageNo = 1; pageNo <= 20; pageNo += 1) {
     const answer = await ordersPage(page, `status=matched&pageSize=100&page=${pageNo}&currency=USD`);
     const found = answer.orders.find(
       (row) =>
         !skip.includes(row.id) &&
-        row.extraPrintifyOrders.some((extra) => extra.reason === 'reprint') &&
+        // Exactly one: a receipt with a reprint and a split (or two reprints) lists three orders.
+        row.extraPrintifyOrders.length === 1 &&
+        row.extraPrintifyOrders[0].reason === 'reprint' &&
         row.figures === 'ok',
     );
     if (found) return found;
