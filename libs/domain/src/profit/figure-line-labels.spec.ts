@@ -81,4 +81,15 @@ describe('figureLineLabels', () => {
       'Payment processing fee (fixed fee per order)',
     ]);
   });
+
+  it('tells a charged line from an estimated one of the same kind without naming ledger types', () => {
+    const lines = [
+      line('vat_on_fees', 52, 'GBP', { source: 'ledger', estimated: false, note: 'ledger: vat_seller_services' }),
+      line('vat_on_fees', 13, 'GBP', { note: '20% GB VAT on the estimated fees' }),
+    ];
+    expect(figureLineLabels(lines)).toEqual([
+      'VAT on fees (charged, from the Etsy ledger)',
+      'VAT on fees (20% GB VAT on the estimated fees)',
+    ]);
+  });
 });

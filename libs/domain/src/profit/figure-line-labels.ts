@@ -29,6 +29,12 @@ export const FIGURE_LINE_LABELS: Readonly<Record<string, string>> = {
 
 type LabelledLine = Pick<StoredFigureLine, 'kind' | 'original' | 'note' | 'part'>;
 
+/**
+ * A line's note as a seller reads it: a ledger line's note lists Etsy's ledger types
+ * ("ledger: vat_seller_services"), which say nothing to a seller; that it was charged, does.
+ */
+const readableNote = (note: string) => (note.startsWith('ledger:') ? 'charged, from the Etsy ledger' : note);
+
 /** 300 basis points → "3", 440 → "4.4". */
 const percentOf = (basisPoints: number) => String(basisPoints / 100);
 
@@ -55,7 +61,8 @@ export function figureLineLabels(lines: readonly LabelledLine[]): string[] {
     );
     return currencies.size > 1 ? `${label} (charged in ${lines[index].original.currency})` : label;
   });
-  return byCurrency.map((label, index) =>
-    countOf(byCurrency, label) > 1 && lines[index].note ? `${label} (${lines[index].note})` : label,
-  );
+  return byCurrency.map((label, index) => {
+    const note = lines[index].note;
+    return countOf(byCurrency, label) > 1 && note ? `${label} (${readableNote(note)})` : label;
+  });
 }
