@@ -124,10 +124,21 @@ export function useMatchingPage(query: MatchingQuery) {
 
 /** GET /api/orders/:id — only while the details dialog shows that order (null id asks nothing). */
 export function useOrderDetails(id: string | null, currency: DisplayCurrencyCode) {
-  const { data, error, isLoading, mutate } = useSWR<OrderDetailsResponse>(
-    id ? withQuery(API.order(id), { currency }) : null,
-  );
-  return { details: data, error: error as Error | undefined, isLoading, reload: mutate };
+  const key = id ? withQuery(API.order(id), { currency }) : null;
+  const { data, error, isLoading, mutate } = useSWR<OrderDetailsResponse>(key);
+  // The order's last answer stays on screen while it is asked again: a settling sync or an
+  // action empties every order key (resetByPrefix), which blanked an open dialog to "Loading
+  // order..." and lost its scroll. Only for the same order and currency (keepPreviousData
+  // would show the previous order's details under another order's id).
+  const last = useRef<{ key: string; details: OrderDetailsResponse } | null>(null);
+  if (key !== null && data !== undefined) last.current = { key, details: data };
+  const details = data ?? (last.current?.key === key ? last.current.details : undefined);
+  return {
+    details,
+    error: error as Error | undefined,
+    isLoading: isLoading && details === undefined,
+    reload: mutate,
+  };
 }
 
 /** GET /api/orders/:id/candidates — the Manual Order Matching dialog's list, best first. */
