@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { Queue, QueueEvents } from 'bullmq';
 import { loadConfigOrExit, type AppConfig } from '@pod/config';
 import type { QueueName } from '@pod/contracts';
-import { createDatabaseIfMissing, prepareDatabase } from '@pod/db';
+import { TokenCipher } from '@pod/crypto';
+import { createDatabaseIfMissing, createDataSource, prepareDatabase, TokenReencryption } from '@pod/db';
 import {
   bullConnection,
   bullPrefix,
@@ -20,7 +21,8 @@ const RESYNC_WAIT_MS = 60_000;
  * One-shot operator commands: `prepare` / `migrate` (create database if missing + migrate),
  * `create-database`, and `upsert-schedulers` (register the job schedulers; every gateway also
  * does at start, so a deploy needs it only to apply a changed schedule before the gateways roll),
- * and `resync` (the nightly resync now, for system cron or a Kubernetes CronJob).
+ * `resync` (the nightly resync now, for system cron or a Kubernetes CronJob), and
+ * `reencrypt-tokens` (every stored provider secret moved to TOKEN_ENCRYPTION_KEY_CURRENT).
  */
 async function main(command: string | undefined): Promise<void> {
   const config = loadConfigOrExit();
@@ -43,9 +45,41 @@ async function main(command: string | undefined): Promise<void> {
     say(await requestResync(config));
     return;
   }
+  if (command === 'reencrypt-tokens') {
+    say(await reencryptTokens(config));
+    return;
+  }
   throw new Error(
-    `Unknown command "${command ?? ''}". Use: prepare | migrate | create-database | upsert-schedulers | resync`,
+    `Unknown command "${command ?? ''}". Use: prepare | migrate | create-database | upsert-schedulers | resync | reencrypt-tokens`,
   );
+}
+
+/**
+ * Key rotation's middle step (docs/adr/0035-token-key-rotation.md): every stored secret under
+ * the current key. Safe to run again, and to run while the app serves (a concurrent token
+ * refresh wins its row). Unreadable values are reported, not fatal: no key here opens them, so
+ * those sellers must reconnect whatever this does.
+ */
+async function reencryptTokens(config: AppConfig): Promise<string> {
+  const cipher = TokenCipher.fromConfig(config);
+  const dataSource = await createDataSource(config, 'reencrypt-tokens', { connectAs: 'login' }).initialize();
+  try {
+    const report = await new TokenReencryption(dataSource, cipher).run();
+    const lines = [
+      `Stored secrets now under key v${report.keyVersion}: ${report.users} user(s) checked, ${report.connections} connection(s) and ${report.oauthStates} pending Etsy authorization(s) re-encrypted, ${report.oauthStatesDropped} finished authorization(s) dropped.`,
+    ];
+    if (report.skippedChanged > 0)
+      lines.push(
+        `${report.skippedChanged} row(s) changed meanwhile (a token refresh): run the command again to check them.`,
+      );
+    if (report.unreadable > 0)
+      lines.push(
+        `${report.unreadable} stored value(s) open with none of the keys configured: keep the key they were stored under listed, or those sellers must reconnect.`,
+      );
+    return lines.join('\n');
+  } finally {
+    await dataSource.destroy();
+  }
 }
 
 /** The same registration every gateway does at start; for deploy steps and `npm run schedulers`. */

@@ -22,7 +22,7 @@ import { PRINTIFY_API } from './provider-ports';
     {
       provide: TokenCipher,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => TokenCipher.fromAppSecret(config.APP_SECRET),
+      useFactory: (config: AppConfig) => TokenCipher.fromConfig(config),
     },
     {
       provide: ConnectionsRepository,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TokenCipher } from '@pod/crypto';
-import { OAuthStatesRepository } from '@pod/db';
+import { oauthVerifierContext, OAuthStatesRepository } from '@pod/db';
 
 /** How long a started Etsy authorization may take (consent screen included). */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
@@ -9,11 +9,7 @@ export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 const MAX_PENDING_PER_USER = 5;
 
 export const hashState = (state: string) => createHash('sha256').update(state, 'utf8').digest('base64url');
-const verifierContext = (userId: string, stateHash: string) => ({
-  userId,
-  provider: 'etsy',
-  purpose: `pkce:${stateHash}`,
-});
+const verifierContext = oauthVerifierContext;
 
 export type StateRejection = 'unknown' | 'other-session' | 'replayed' | 'expired';
 

@@ -90,6 +90,21 @@ export class AppConfig {
   @MinLength(32, { message: 'APP_SECRET must be at least 32 characters' })
   APP_SECRET: string;
 
+  /**
+   * The provider-token encryption keys by version, `<version>:<secret>` separated by commas
+   * (`2:<secret>,1:app-secret`); unset: version 1 from APP_SECRET. See token-keys.ts.
+   */
+  @IsOptional()
+  @IsString()
+  TOKEN_ENCRYPTION_KEYS?: string;
+
+  /** The version new tokens are encrypted with; unset: the highest in TOKEN_ENCRYPTION_KEYS. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'TOKEN_ENCRYPTION_KEY_CURRENT must be a whole number' })
+  @Min(1, { message: 'TOKEN_ENCRYPTION_KEY_CURRENT must be at least 1' })
+  TOKEN_ENCRYPTION_KEY_CURRENT?: number;
+
   @IsEmail({}, { message: 'SUPPORT_EMAIL must be an email address' })
   SUPPORT_EMAIL = 'support@podprofit.app';
 

@@ -4,3 +4,4 @@ export * from './derived-keys';
 export * from './providers';
 export * from './network-settings';
 export * from './webhook-settings';
+export * from './token-keys';

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config';
+import { tokenKeyProblems } from './token-keys';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -37,6 +38,7 @@ export function loadConfig(env: Env = process.env, defaults: Partial<Record<keyo
   const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
   const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}));
   if (!raw.APP_SECRET) problems.unshift('APP_SECRET is required when NODE_ENV=production (at least 32 characters)');
+  else if (problems.length === 0) problems.push(...tokenKeyProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

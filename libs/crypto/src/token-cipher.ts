@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { deriveKey } from '@pod/config';
+import { deriveKey, tokenKeysOf, type TokenKeySettings } from '@pod/config';
 
 const ALGORITHM = 'aes-256-gcm';
 const NONCE_BYTES = 12;
@@ -54,9 +54,15 @@ export class TokenCipher {
     this.keys = map;
   }
 
-  /** The cipher every process uses: key v1 derived from APP_SECRET. */
+  /** Key v1 derived from APP_SECRET alone: what every process used before key rotation. */
   static fromAppSecret(appSecret: string): TokenCipher {
     return new TokenCipher(new Map([[1, deriveKey(appSecret, 'token-encryption-v1')]]), 1);
+  }
+
+  /** The cipher every process uses: the keys of TOKEN_ENCRYPTION_KEYS (v1 from APP_SECRET when unset). */
+  static fromConfig(config: TokenKeySettings): TokenCipher {
+    const { keys, current } = tokenKeysOf(config);
+    return new TokenCipher(keys, current);
   }
 
   encrypt(plaintext: string, context: TokenContext): string {

@@ -123,6 +123,17 @@ Environment every process reads. Takes (dict "root" $ "app" "<process>" "poolSiz
       name: {{ $secret }}
       key: {{ $root.Values.secretKeys.operatorToken }}
       optional: true
+{{- /* Key rotation (ADR 0035): optional; without them, v1 from APP_SECRET. */}}
+- name: TOKEN_ENCRYPTION_KEYS
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ $root.Values.secretKeys.tokenEncryptionKeys }}
+      optional: true
+{{- if $root.Values.config.tokenEncryptionKeyCurrent }}
+- name: TOKEN_ENCRYPTION_KEY_CURRENT
+  value: {{ $root.Values.config.tokenEncryptionKeyCurrent | int | quote }}
+{{- end }}
 {{- if $root.Values.secretKeys.redisUrl }}
 - name: REDIS_URL
   valueFrom:

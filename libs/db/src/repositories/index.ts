@@ -26,6 +26,7 @@ export * from './fx-rates.repository';
 export * from './match-runs.repository';
 export * from './matching-inputs.repository';
 export * from './oauth-states.repository';
+export * from './token-reencryption';
 export * from './order-views.repository';
 export * from './order-list-sort';
 export * from './order-counts.repository';

@@ -14,6 +14,13 @@ export interface NewOAuthState {
   expiresAt: Date;
 }
 
+/** What a pending authorization's PKCE verifier is bound to when encrypted: its user and its state. */
+export const oauthVerifierContext = (userId: string, stateHash: string) => ({
+  userId,
+  provider: 'etsy',
+  purpose: `pkce:${stateHash}`,
+});
+
 /** Who an authorization belongs to: the user and the session that started it. */
 export interface OAuthStateOwner {
   userId: string;

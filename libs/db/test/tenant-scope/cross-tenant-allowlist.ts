@@ -106,4 +106,9 @@ export const CROSS_TENANT_ALLOWLIST: readonly CrossTenantEntry[] = [
     owner: 'SyncRunsRepository.touch',
     why: 'The reconciler marks a stale run it re-enqueued, by id (scoped to the owner sync_run_owner answers).',
   },
+  // Key rotation (security plan item 27), an operator command.
+  {
+    owner: 'TokenReencryption.run',
+    why: 'The operator re-encryption pass walks app_user ids (as the login) and moves each user’s secrets in a transaction scoped to that user.',
+  },
 ];

@@ -63,7 +63,7 @@ function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger)
     {
       provide: TokenCipher,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => TokenCipher.fromAppSecret(config.APP_SECRET),
+      useFactory: (config: AppConfig) => TokenCipher.fromConfig(config),
     },
     {
       provide: LIMITER_REDIS,
