@@ -34,7 +34,9 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['web/vite.config.ts', 'web/build-plugins/*.ts'] },
+        projectService: {
+          allowDefaultProject: ['web/vite.config.ts', 'web/vitest.config.ts', 'web/build-plugins/*.ts'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
       globals: { ...globals.node },

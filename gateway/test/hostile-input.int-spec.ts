@@ -144,6 +144,11 @@ describe('NUL and unpaired surrogates (item 30)', () => {
       { currentPassword: 'a\u0000', newPassword: STRONG_PASSWORD },
       'Current password contains a character that is not allowed.',
     ],
+    [
+      '/api/user/change-email',
+      { email: 'new\u0000@example.com', currentPassword: STRONG_PASSWORD },
+      'Email contains a character that is not allowed.',
+    ],
   ])('%s %j answers 400', async (url, payload, message) => {
     const response = await gw.app.inject({
       method: 'POST',

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Patch, Post } from '@nestjs/common';
 import { CurrentUser, type SignedInUser } from '../auth/signed-in-user';
 import { BODY_LIMITS, BodyLimit } from '../http/body-limits';
-import { ChangePasswordDto, UpdateSettingsDto } from './dto/users.dto';
+import { ChangeEmailDto, ChangePasswordDto, UpdateSettingsDto } from './dto/users.dto';
 import { UsersService } from './users.service';
 
 @Controller('user')
@@ -14,6 +14,14 @@ export class UsersController {
   async changePassword(@CurrentUser() user: SignedInUser, @Body() dto: ChangePasswordDto) {
     await this.users.changePassword(user, dto.currentPassword, dto.newPassword);
     return { ok: true };
+  }
+
+  /** Answers the stored (normalised) email; the caller's session stays, the others end. */
+  @Post('change-email')
+  @BodyLimit(BODY_LIMITS.signUp)
+  @HttpCode(200)
+  changeEmail(@CurrentUser() user: SignedInUser, @Body() dto: ChangeEmailDto) {
+    return this.users.changeEmail(user, dto.email, dto.currentPassword);
   }
 
   @Patch('settings')

@@ -1,7 +1,8 @@
 import { Box, Flex } from '@chakra-ui/react';
-import { useCallback, useState } from 'react';
+import { useCallback, useLayoutEffect, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import type { PublicUser } from '@pod/contracts';
+import { writeDisplayCurrency } from '../hooks/useDisplayCurrency';
 import type { SidebarEntry } from '../routes';
 import { AppPagesContext } from './appPages';
 import { MobileNav } from './sidebar/MobileNav';
@@ -21,6 +22,9 @@ function readCollapsed(): boolean {
 /** The signed-in frame: sidebar (or mobile menu) plus the page in <main>. */
 export function AppShell({ user, entries }: { user: PublicUser; entries: SidebarEntry[] }) {
   const [collapsed, setCollapsed] = useState(readCollapsed);
+  // The account's currency follows the seller to every browser: on sign-in and on each session
+  // load it becomes this browser's choice, before the (lazily loaded) page asks for figures.
+  useLayoutEffect(() => writeDisplayCurrency(user.currency), [user.id, user.currency]);
   const toggle = useCallback(() => {
     setCollapsed((value) => {
       try {

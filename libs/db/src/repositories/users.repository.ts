@@ -63,6 +63,17 @@ export class UsersRepository {
     await this.scoped(userId, (users) => users.update({ id: userId }, { passwordHash }));
   }
 
+  /** Stores a new (normalised) email; false when another account has it (the unique index decides a race). */
+  async setEmail(userId: string, email: string): Promise<boolean> {
+    try {
+      const result = await this.scoped(userId, (users) => users.update({ id: userId }, { email }));
+      return (result.affected ?? 0) > 0;
+    } catch (error) {
+      if (isUniqueViolation(error, 'app_user_email_key')) return false;
+      throw error;
+    }
+  }
+
   async setDisplayCurrency(userId: string, displayCurrency: DisplayCurrencyCode): Promise<void> {
     await this.scoped(userId, (users) => users.update({ id: userId }, { displayCurrency }));
   }

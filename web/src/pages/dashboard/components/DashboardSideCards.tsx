@@ -15,10 +15,10 @@ interface QuickLink {
 const QUICK_LINKS: QuickLink[] = [
   { label: 'All Orders', description: 'Every Etsy and Printify order with its profit', to: '/orders', icon: LuReceipt },
   { label: 'Connections', description: 'Connect or manage Etsy and Printify', to: '/connections', icon: LuPlug },
-  // Only what /settings holds today (issue 17): its other cards (issue 19) are not built yet.
+  // What /settings holds (issues 17 and 19).
   {
     label: 'Settings',
-    description: 'Profit settings: VAT registration and Printify costs',
+    description: 'Display currency, email and password, profit settings',
     to: '/settings',
     icon: LuSettings,
   },
