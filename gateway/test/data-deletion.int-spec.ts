@@ -90,7 +90,11 @@ beforeAll(async () => {
   ensureBuilt();
   await sandbox.start(REDIRECT_URI);
   await bed.setUp();
-  gw = await bed.start(sandbox.env(REDIRECT_URI));
+  // On a real port, so that Printify webhook subscriptions are made on connect (the sandbox
+  // delivers to it): Delete Account can be seen to remove them.
+  const gwPort = await freePort();
+  gw = await bed.start({ ...sandbox.env(REDIRECT_URI), WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${gwPort}` });
+  await gw.app.listen({ port: gwPort, host: '127.0.0.1' });
   const env = { DATABASE_URL: bed.database.url, REDIS_PREFIX: bed.redisPrefix, ...sandbox.env(REDIRECT_URI) };
   for (const name of ['etsy-sync', 'printify-sync', 'matcher'] as const) workers.push(await startWorker(name, env));
   const config = loadConfig({
@@ -251,12 +255,18 @@ describe('Delete Account', () => {
       { delay: 60_000, jobId: `later-${alice.userId}` },
     );
 
+    const printifyWebhooks = async () =>
+      (await sandbox.admin<{ webhooks: unknown[] }>('GET', `/tenants/${alice.tenant.tenantId}/printify-webhooks`))
+        .webhooks.length;
+    expect(await printifyWebhooks()).toBeGreaterThan(0);
+
     const response = await call(alice, 'POST', '/api/user/delete', { password: STRONG_PASSWORD });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ ok: true });
     expect(String(response.headers['set-cookie'])).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
 
     expect(await matcher.getJob(queued.id!)).toBeUndefined();
+    expect(await printifyWebhooks()).toBe(0);
     expect(Object.values(await rowsOf(alice.userId)).every((n) => n === 0)).toBe(true);
     expect(await sql(`SELECT 1 FROM app_user WHERE id = $1`, [alice.userId])).toHaveLength(0);
     expect((await call(alice, 'GET', '/api/connections/status')).statusCode).toBe(401);
