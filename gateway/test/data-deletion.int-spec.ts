@@ -20,10 +20,11 @@ import {
 /**
  * Settings → Data Management (issue 19, security plan item 36): Delete All Data removes exactly
  * the seller's synced and derived rows of every table (another seller's stay; the account and
- * connections stay), also while a sync of the seller is writing page after page, after which the
- * seller syncs again cleanly; Delete Account wants the password (wrong: 400, throttled like a
- * sign-in), then removes every row of the user, their queued jobs, and their sessions on every
- * gateway, including a built replica that had the session cached.
+ * connections stay), also while syncs of the seller are writing page after page on 3 replicas of
+ * each sync worker, after which the seller syncs again cleanly; Delete Account wants the password
+ * (wrong: 400, throttled like a sign-in), then, during a sync, removes every row of the user,
+ * their queued jobs, their Printify webhook subscriptions and their sessions on every gateway,
+ * including a built replica that had the session cached.
  */
 jest.setTimeout(240_000);
 
@@ -86,6 +87,21 @@ const runFinished = (runId: string) =>
     250,
   );
 
+/** Until the run has committed a page and has more to walk. */
+const writing = (runId: string) =>
+  pollUntil(
+    'the sync to be writing',
+    async () => {
+      const [run] = await sql<{ status: string; pages_done: number }>(
+        `SELECT status, pages_done FROM sync_run WHERE id = $1`,
+        [runId],
+      );
+      return run?.status === 'running' && run.pages_done >= 1 ? true : undefined;
+    },
+    60_000,
+    20,
+  );
+
 beforeAll(async () => {
   ensureBuilt();
   await sandbox.start(REDIRECT_URI);
@@ -96,7 +112,17 @@ beforeAll(async () => {
   gw = await bed.start({ ...sandbox.env(REDIRECT_URI), WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${gwPort}` });
   await gw.app.listen({ port: gwPort, host: '127.0.0.1' });
   const env = { DATABASE_URL: bed.database.url, REDIS_PREFIX: bed.redisPrefix, ...sandbox.env(REDIRECT_URI) };
-  for (const name of ['etsy-sync', 'printify-sync', 'matcher'] as const) workers.push(await startWorker(name, env));
+  // Three replicas of each sync worker (security plan item 36), one matcher.
+  for (const name of [
+    'etsy-sync',
+    'printify-sync',
+    'etsy-sync',
+    'printify-sync',
+    'etsy-sync',
+    'printify-sync',
+    'matcher',
+  ] as const)
+    workers.push(await startWorker(name, env));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: bed.database.url,
@@ -178,28 +204,19 @@ it("removes exactly the seller's orders, payments, ledger, records, figures, run
   expect(status.json().printify.connected).toBe(true);
 });
 
-it('races a running sync: the worker writes nothing after the delete, and the seller syncs again cleanly', async () => {
+it('races running syncs on 3 replicas: no worker writes after the delete, and the seller syncs again cleanly', async () => {
   await queuesIdle();
   const bobBefore = await rowsOf(bob.userId);
+  // A full resync of both providers at once: two runs on two of the replicas.
   const runId = await triggerSync(gw, alice, 'etsy');
+  await triggerSync(gw, alice, 'printify');
   // Mid-run: at least one page committed, more to come.
-  await pollUntil(
-    'the sync to be writing',
-    async () => {
-      const [run] = await sql<{ status: string; pages_done: number }>(
-        `SELECT status, pages_done FROM sync_run WHERE id = $1`,
-        [runId],
-      );
-      return run?.status === 'running' && run.pages_done >= 1 ? true : undefined;
-    },
-    60_000,
-    20,
-  );
+  await writing(runId);
   const response = await call(alice, 'DELETE', '/api/orders/delete-all');
   expect(response.statusCode).toBe(200);
   await queuesIdle();
   // The running job stopped at its next write: refused by the epoch or by its deleted run.
-  expect(workers[0].logs()).toMatch(/sync\.data_deleted|sync\.lost_ownership/);
+  expect(workers.map((worker) => worker.logs()).join('\n')).toMatch(/sync\.data_deleted|sync\.lost_ownership/);
   const after = await rowsOf(alice.userId);
   for (const table of USER_DATA_TABLES) expect({ table, rows: after[table] }).toEqual({ table, rows: 0 });
   expect(await rowsOf(bob.userId)).toEqual(bobBefore);
@@ -240,7 +257,7 @@ describe('Delete Account', () => {
     expect(await sql(`SELECT 1 FROM app_user WHERE email = $1`, [email])).toHaveLength(1);
   });
 
-  it("removes every row of the user, their queued jobs and their sessions on every gateway; another user's rows stay", async () => {
+  it("during a sync, removes every row of the user, their queued jobs, webhook subscriptions and sessions on every gateway; another user's rows stay", async () => {
     await queuesIdle();
     const bobBefore = await rowsOf(bob.userId);
     // The replica has read (and now keeps) Alice's session.
@@ -260,6 +277,10 @@ describe('Delete Account', () => {
         .webhooks.length;
     expect(await printifyWebhooks()).toBeGreaterThan(0);
 
+    // During a sync walking every page again (her cursors reset, as before a first sync).
+    await sql(`DELETE FROM sync_cursor WHERE user_id = $1`, [alice.userId]);
+    await writing(await triggerSync(gw, alice, 'etsy'));
+
     const response = await call(alice, 'POST', '/api/user/delete', { password: STRONG_PASSWORD });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ ok: true });
@@ -268,10 +289,11 @@ describe('Delete Account', () => {
     expect(await matcher.getJob(queued.id!)).toBeUndefined();
     expect(await printifyWebhooks()).toBe(0);
     expect(Object.values(await rowsOf(alice.userId)).every((n) => n === 0)).toBe(true);
+    await queuesIdle();
+    expect(Object.values(await rowsOf(alice.userId)).every((n) => n === 0)).toBe(true);
     expect(await sql(`SELECT 1 FROM app_user WHERE id = $1`, [alice.userId])).toHaveLength(0);
     expect((await call(alice, 'GET', '/api/connections/status')).statusCode).toBe(401);
     await pollUntil('the replica to forget the session', async () => ((await onReplica()) === 401 ? true : undefined));
-    await queuesIdle();
     expect(await rowsOf(bob.userId)).toEqual(bobBefore);
   });
 });
