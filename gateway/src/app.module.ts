@@ -8,6 +8,7 @@ import { AuthModule } from './auth/auth.module';
 import { ConnectionsModule } from './connections/connections.module';
 import { CoreModule } from './core/core.module';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { DataManagementModule } from './data-management/data-management.module';
 import { DemoModule } from './demo/demo.module';
 import { EventsModule } from './events/events.module';
 import { ExchangeRateModule } from './exchange-rate/exchange-rate.module';
@@ -57,6 +58,7 @@ export class AppModule {
         CoreModule.forRoot(config),
         AuthModule,
         UsersModule,
+        DataManagementModule,
         ConnectionsModule,
         DemoModule,
         HealthModule,

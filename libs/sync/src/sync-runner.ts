@@ -8,7 +8,15 @@ import {
   type Provider,
   type SyncErrorCode,
 } from '@pod/contracts';
-import { SyncCursorsRepository, SyncRunsRepository, withTransaction, type CursorKey, type SyncRun } from '@pod/db';
+import {
+  SyncCursorsRepository,
+  SyncRunsRepository,
+  UserDataDeletedError,
+  UserDataRepository,
+  withTransaction,
+  type CursorKey,
+  type SyncRun,
+} from '@pod/db';
 import { loggableErrorMessage } from '@pod/observability';
 import { jobDataProblem, type SyncRunPayload, type SyncRunResult } from '@pod/queue';
 import { classifyFailure, LostOwnershipError, ShutdownRequestedError, userMessageFor } from './sync-errors';
@@ -60,6 +68,8 @@ export type StreamFactory = (run: SyncRun, signal: AbortSignal) => Promise<SyncS
 
 interface RunState {
   version: number;
+  /** The user's data epoch when the run was taken: each page's write checks it (ADR 0036). */
+  epoch: number;
   added: number;
   changed: number;
   pages: number;
@@ -88,7 +98,18 @@ export class SyncRunner {
     const { runId } = job.data;
     const taken = await this.runs.markRunning(runId);
     if (!taken) return this.resultOf(runId);
-    const state: RunState = { version: taken.version, added: 0, changed: 0, pages: 0, unannounced: NOTHING_WRITTEN };
+    // Read after the run is taken: a Delete All Data committed before this read removed the run
+    // too, so the first page's compare-and-set fails; one committed after moves the epoch.
+    const epoch = await new UserDataRepository(this.deps.dataSource).epochOf(taken.userId);
+    if (epoch === null) return this.resultOf(runId);
+    const state: RunState = {
+      version: taken.version,
+      epoch,
+      added: 0,
+      changed: 0,
+      pages: 0,
+      unannounced: NOTHING_WRITTEN,
+    };
     try {
       const streams = await streamsFor(taken, this.deps.shutdown);
       for (const [index, stream] of streams.entries()) {
@@ -117,7 +138,8 @@ export class SyncRunner {
       await this.announce(taken, state);
       return this.resultOf(runId);
     } catch (error) {
-      await this.announce(taken, state);
+      // The user's data was deleted meanwhile: what this run wrote is gone, nothing to match.
+      if (!(error instanceof UserDataDeletedError)) await this.announce(taken, state);
       return this.onFailure(job, token, taken, state.version, error);
     }
   }
@@ -162,6 +184,8 @@ export class SyncRunner {
       this.deps.faultPoint?.('after-fetch');
       const envelope: CursorEnvelope<unknown> = { stream: page.next, completedByRun: page.done ? run.id : null };
       const committed = await withTransaction(this.deps.dataSource, async (tx) => {
+        // First: holds the user's row, so a Delete All Data waits for this page or this page for it.
+        await new UserDataRepository(tx).hold(run.userId, state.epoch);
         const written = await page.write(tx);
         this.deps.faultPoint?.('mid-write');
         this.deps.faultPoint?.('before-cursor');
@@ -247,6 +271,13 @@ export class SyncRunner {
       this.deps.logger.warn(
         { ...log, event: 'sync.lost_ownership', what: error.what },
         'another worker owns this run; stopping',
+      );
+      return this.resultOf(run.id);
+    }
+    if (error instanceof UserDataDeletedError) {
+      this.deps.logger.info(
+        { ...log, event: 'sync.data_deleted' },
+        "the user's data was deleted; the run stops without writing",
       );
       return this.resultOf(run.id);
     }

@@ -4,6 +4,8 @@ import {
   ConnectionsRepository,
   EtsyOrdersRepository,
   SyncQuarantineRepository,
+  UserDataDeletedError,
+  UserDataRepository,
   withTransaction,
   type SyncRun,
 } from '@pod/db';
@@ -51,6 +53,9 @@ export class EtsySyncService {
 
   /** A webhook named one receipt: fetch it and its payments, store them, announce a change. */
   async refreshReceipt(payload: RefreshReceiptPayload): Promise<RefreshResult> {
+    // Read before the fetch: a Delete All Data after it moves the epoch and the write below is refused (ADR 0036).
+    const epoch = await new UserDataRepository(this.dataSource).epochOf(payload.userId);
+    if (epoch === null) return { outcome: 'skipped' };
     const deps = await this.depsFor(payload.userId, payload.shopId);
     if (!deps) return { outcome: 'skipped' };
     const fetchedAt = new Date();
@@ -66,6 +71,7 @@ export class EtsySyncService {
       payments.payments.map((payment, index) => etsyPaymentRow(payment, payments.payloads[index])),
     ).rows;
     const counts = await withTransaction(this.dataSource, async (tx) => {
+      await new UserDataRepository(tx).hold(payload.userId, epoch);
       const orders = new EtsyOrdersRepository(tx);
       const written = await orders.upsertReceipts(payload.userId, payload.shopId, [receiptRow.row], fetchedAt);
       await orders.upsertPayments(payload.userId, payload.shopId, paymentRows, fetchedAt);
@@ -79,7 +85,11 @@ export class EtsySyncService {
         paymentRows.map((row) => row.paymentId),
       );
       return written;
+    }).catch((error: unknown) => {
+      if (error instanceof UserDataDeletedError) return null;
+      throw error;
     });
+    if (counts === null) return { outcome: 'skipped' };
     return settleRefresh(
       this.events,
       { userId: payload.userId, provider: 'etsy', shopId: payload.shopId },

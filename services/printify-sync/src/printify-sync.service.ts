@@ -4,6 +4,8 @@ import {
   ConnectionsRepository,
   PrintifyOrdersRepository,
   SyncQuarantineRepository,
+  UserDataDeletedError,
+  UserDataRepository,
   withTransaction,
   type SyncRun,
 } from '@pod/db';
@@ -43,6 +45,9 @@ export class PrintifySyncService {
   }
 
   async refreshOrder(payload: RefreshOrderPayload): Promise<RefreshResult> {
+    // Read before the fetch: a Delete All Data after it moves the epoch and the write below is refused (ADR 0036).
+    const epoch = await new UserDataRepository(this.dataSource).epochOf(payload.userId);
+    if (epoch === null) return { outcome: 'skipped' };
     const deps = await this.depsFor(payload.userId, payload.shopId);
     if (!deps) return { outcome: 'skipped' };
     const fetchedAt = new Date();
@@ -56,6 +61,7 @@ export class PrintifySyncService {
     const row = printifyOrderRow(order, orderPayload);
     if (!row.ok) return { outcome: 'skipped' };
     const counts = await withTransaction(this.dataSource, async (tx) => {
+      await new UserDataRepository(tx).hold(payload.userId, epoch);
       const written = await new PrintifyOrdersRepository(tx).upsertOrders(
         payload.userId,
         payload.shopId,
@@ -68,7 +74,11 @@ export class PrintifySyncService {
         [row.row.orderId],
       );
       return written;
+    }).catch((error: unknown) => {
+      if (error instanceof UserDataDeletedError) return null;
+      throw error;
     });
+    if (counts === null) return { outcome: 'skipped' };
     return settleRefresh(
       this.events,
       { userId: payload.userId, provider: 'printify', shopId: payload.shopId },

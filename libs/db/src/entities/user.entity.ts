@@ -37,6 +37,10 @@ export class UserEntity {
   @Column({ name: 'sandbox_tenant_id', type: 'text', nullable: true })
   sandboxTenantId: string | null;
 
+  /** Bumped by Delete All Data; a job's writes check it is still the one the job started with (ADR 0036). */
+  @Column({ name: 'data_epoch', type: 'integer', default: 0 })
+  dataEpoch: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

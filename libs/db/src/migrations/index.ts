@@ -23,6 +23,7 @@ import { OrderListSorts1765700500000 } from './1765700500000-order-list-sorts';
 import { PaymentsInShopCurrency1765700600000 } from './1765700600000-payments-in-shop-currency';
 import { LedgerReferenceTypesLowerCase1765700600001 } from './1765700600001-ledger-reference-types-lower-case';
 import { MarginSortExact1765700700000 } from './1765700700000-margin-sort-exact';
+import { UserDataEpoch1765701000000 } from './1765701000000-user-data-epoch';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -51,4 +52,5 @@ export const ALL_MIGRATIONS = [
   PaymentsInShopCurrency1765700600000,
   LedgerReferenceTypesLowerCase1765700600001,
   MarginSortExact1765700700000,
+  UserDataEpoch1765701000000,
 ];

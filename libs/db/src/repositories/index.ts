@@ -14,6 +14,7 @@ import { ProfitSettingsRepository } from './profit-settings.repository';
 import { SessionsRepository } from './sessions.repository';
 import { SyncCursorsRepository } from './sync-cursors.repository';
 import { SyncRunsRepository } from './sync-runs.repository';
+import { UserDataRepository } from './user-data.repository';
 import { UsersRepository } from './users.repository';
 
 export * from './connections.repository';
@@ -47,6 +48,7 @@ export * from './sync-runs.repository';
 export { jsonForPostgres, payloadHash, type UpsertCounts } from './synced-rows';
 export * from './table-statistics.repository';
 export * from './tenant-scope';
+export * from './user-data.repository';
 export * from './users.repository';
 
 /**
@@ -71,4 +73,5 @@ export const DATA_SOURCE_REPOSITORIES = [
   OrderEditsService,
   PayoutsRepository,
   ProfitSettingsRepository,
+  UserDataRepository,
 ] as const;

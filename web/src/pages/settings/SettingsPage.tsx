@@ -4,20 +4,21 @@ import { PageHeader } from '../../components/PageHeader';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { AccountSettingsCard } from './components/AccountSettingsCard';
 import { CurrencySettingsCard } from './components/CurrencySettingsCard';
+import { DataManagementCard } from './components/DataManagementCard';
 import { ProfitSettingsCard } from './components/ProfitSettingsCard';
 import { SessionManagementCard } from './components/SessionManagementCard';
 
-/** Settings (spec §2): the cards in this order, the Data Management card between Profit settings and Session. */
+/** Settings (spec §2): Currency, Account, Profit settings, Data Management, Session. */
 export function SettingsPage() {
   usePageTitle('Settings');
   return (
     <PageContainer maxW="4xl">
-      <PageHeader title="Settings" subtitle="Your currency, account, profit settings and session." />
+      <PageHeader title="Settings" subtitle="Your currency, account, profit settings, data and session." />
       <Stack gap="6">
         <CurrencySettingsCard />
         <AccountSettingsCard />
         <ProfitSettingsCard />
-        {/* Data Management (DataManagementCard, issue 19) goes here. */}
+        <DataManagementCard />
         <SessionManagementCard />
       </Stack>
     </PageContainer>
