@@ -167,7 +167,9 @@ describe('GET /api/orders sorted', () => {
   it('by margin, in the order of the percents shown, where two margins round to the same basis points', async () => {
     // 77.4499% and 77.4501%: both 7745 basis points, shown as 77.4% and 77.5%.
     const { body } = await get('/api/orders?sort=margin&dir=desc&currency=USD&pageSize=100');
-    const withMargin = body.orders.filter((o: { profitMarginPercent: number | null }) => o.profitMarginPercent !== null);
+    const withMargin = body.orders.filter(
+      (o: { profitMarginPercent: number | null }) => o.profitMarginPercent !== null,
+    );
     const [first, second] = withMargin.map((o: { id: string }) => o.id).sort();
     const setMargin = (id: string, numerator: number) =>
       queryDatabase(

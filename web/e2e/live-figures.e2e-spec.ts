@@ -221,7 +221,11 @@ describe('live figures with the workers: a sync whose fees arrive after the firs
     // poll a hidden page.)
     const details = (async () => {
       await ordersScreen.rows().first().waitFor({ timeout: 240_000 });
-      await ordersScreen.rows().first().getByRole('button', { name: /^View Details/ }).click();
+      await ordersScreen
+        .rows()
+        .first()
+        .getByRole('button', { name: /^View Details/ })
+        .click();
       await ordersScreen.details().getByText('Loading order...').waitFor({ state: 'hidden' });
       await orders.evaluate(() => {
         const seen = window as unknown as { blanked: number };

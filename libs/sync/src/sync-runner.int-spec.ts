@@ -200,7 +200,12 @@ describe('SyncRunner', () => {
         };
       },
     };
-    const job = { id: runId, data: { runId }, attemptsMade: 0, opts: { attempts: 1 } } as unknown as Job<SyncRunPayload>;
+    const job = {
+      id: runId,
+      data: { runId },
+      attemptsMade: 0,
+      opts: { attempts: 1 },
+    } as unknown as Job<SyncRunPayload>;
     const result = await runner().run(job, undefined, async () => [
       listStream() as SyncStream<unknown>,
       ledger as SyncStream<unknown>,
@@ -219,7 +224,10 @@ describe('SyncRunner', () => {
     );
     published.length = 0;
     const second = { ...job, id: again, data: { runId: again } } as unknown as Job<SyncRunPayload>;
-    await runner().run(second, undefined, async () => [listStream() as SyncStream<unknown>, ledger as SyncStream<unknown>]);
+    await runner().run(second, undefined, async () => [
+      listStream() as SyncStream<unknown>,
+      ledger as SyncStream<unknown>,
+    ]);
     expect(announcedBeforeLedger).toEqual([]);
     expect(published).toEqual([expect.objectContaining({ syncRunId: again, ordersAdded: 0 })]);
   });
