@@ -150,6 +150,7 @@ describe('Settings: Currency, Account and Session (issue 19)', () => {
       'Currency Settings',
       'Account Settings',
       'Profit settings',
+      'Data Management',
       'Session Management',
     ]);
     const account = card(page, 'account-settings-card');
@@ -209,6 +210,11 @@ describe('Settings: Currency, Account and Session (issue 19)', () => {
     await expectToast(page, 'Error', 'Failed to logout');
     expect(new URL(page.url()).pathname).toBe('/settings');
     await page.unroute('**/api/auth/logout');
+    // The error toast sits over the bottom card's button until it times out, as for a seller.
+    await page
+      .getByRole('region', { name: /^Notification/ })
+      .getByRole('status')
+      .waitFor({ state: 'hidden', timeout: 15_000 });
     await logout.click();
     await expectToast(page, 'Success', 'Logged out successfully');
     await expectPath(page, '/login');
