@@ -1,0 +1,161 @@
+import { pipeline, Transform, type Readable } from 'node:stream';
+import type { Pool, PoolClient } from 'pg';
+import QueryStream from 'pg-query-stream';
+import { DataSource } from 'typeorm';
+import type { DisplayCurrencyCode, StoredOrderBreakdown } from '@pod/domain';
+import type { Db } from './database-session';
+import { beginScopedReadOnly } from './tenant-scope';
+import { wholeListOrderSql, type OrderListSort } from './order-list-sort';
+import {
+  orderRowSelectSql,
+  orderViewRowOf,
+  OrderViewsRepository,
+  type OrderListFilter,
+  type OrderViewRow,
+} from './order-views.repository';
+
+/** One line of the order: the receipt's, or (a lone Printify order) the Printify order's. */
+export interface OrderExportLine {
+  title: string | null;
+  sku: string | null;
+  quantity: number;
+}
+
+/** One order as the CSV export reads it: the list's row, its stored breakdown and its lines. */
+export interface OrderExportRow extends OrderViewRow {
+  /** The current figures' breakdown (null when the row's figures are not computed or stale). */
+  breakdown: StoredOrderBreakdown | null;
+  lines: OrderExportLine[];
+}
+
+/** The longest an export may take (a slow reader included); past it PostgreSQL cancels the cursor. */
+const EXPORT_TIMEOUT = '10min';
+
+/** How many rows one FETCH brings: the memory an export holds at once, and its round trips. */
+const EXPORT_BATCH_ROWS = 200;
+
+/**
+ * A lock per user (ADR 0035): one export at a time across every gateway. Transaction-level,
+ * so the export's ROLLBACK, or its connection's end, lets it go; 64-bit key as the user lock's.
+ */
+const EXPORT_LOCK_SQL = `SELECT pg_try_advisory_xact_lock(hashtextextended('orders_export:' || $1, 0)) AS locked`;
+
+const LINES_SQL = `,
+    CASE WHEN r.etsy_receipt_id IS NOT NULL THEN
+      (SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.transaction_id)
+         FROM etsy_receipt_line l WHERE l.user_id = r.user_id AND l.shop_id = r.etsy_shop_id AND l.receipt_id = r.etsy_receipt_id)
+    ELSE
+      (SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.line_no)
+         FROM printify_order_line l WHERE l.user_id = r.user_id AND l.shop_id = r.printify_shop_id AND l.order_id = r.printify_order_id)
+    END AS lines,
+    CASE WHEN f.fresh THEN p.breakdown END AS breakdown`;
+
+/** The statement of an export: the list's rows, filters and order, with the breakdown and lines. */
+export function orderExportSql(
+  userId: string,
+  currency: DisplayCurrencyCode,
+  filter: OrderListFilter & { sort: OrderListSort },
+): { text: string; values: unknown[] } {
+  const values: unknown[] = [userId, currency];
+  // recordWhereSql only builds SQL; the repository is never asked to query here.
+  const where = new OrderViewsRepository(null as unknown as Db).recordWhereSql(filter, values);
+  // The comment names the statement in pg_stat_activity (which keeps only its first 1 kB).
+  const text = `/* orders export */ ${orderRowSelectSql('$2', LINES_SQL, true)} WHERE ${where} ${wholeListOrderSql(filter.sort, 'p', 'f.fresh')}`;
+  return { text, values };
+}
+
+function exportRowOf(row: Record<string, unknown>): OrderExportRow {
+  return {
+    ...orderViewRowOf(row),
+    breakdown: (row.breakdown as StoredOrderBreakdown | null) ?? null,
+    lines: (row.lines as OrderExportLine[] | null) ?? [],
+  };
+}
+
+/**
+ * The connection's way back, once: after the last row, the transaction is rolled back (the lock
+ * with it) before the export's end is passed on, so the client that has read the whole file can
+ * start the next one at once; after an error, or a destroy before the end (the client went
+ * away), the connection is discarded instead, which also ends whatever PostgreSQL still runs for it.
+ */
+function connectionRelease(rows: QueryStream, client: PoolClient): () => Promise<void> {
+  let released: Promise<void> | null = null;
+  let failed = false;
+  const release = (discard: boolean) => {
+    released ??= discard
+      ? Promise.resolve(client.release(true))
+      : client.query('ROLLBACK').then(
+          () => client.release(),
+          (error: Error) => client.release(error),
+        );
+    return released;
+  };
+  rows.once('error', () => {
+    failed = true;
+  });
+  rows.once('close', () => void release(!rows.readableEnded || failed));
+  return () => release(failed);
+}
+
+/** An export in progress: its rows as an object stream. Destroying it ends the export. */
+export interface OrderExportCursor {
+  rows: Readable;
+}
+
+/**
+ * The CSV export's read (GET /api/orders/export): every record the Orders list keeps for the
+ * filters, in its order, streamed from a server-side cursor on a connection of its own, in one
+ * read-only transaction scoped to the user (row-level security, ADR 0015) that also holds the
+ * user's export lock. Memory stays at one batch of rows whatever the number of orders; the
+ * stream pauses the cursor when its reader is slow (backpressure). When the stream ends, fails
+ * or is destroyed (the client went away), the cursor is closed, the transaction rolled back and
+ * the connection returned; a connection whose state is unknown (an error) is discarded instead.
+ */
+export class OrderExportRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The export's rows, or `busy` when the user's other export still runs (nothing is held then). */
+  async open(
+    userId: string,
+    currency: DisplayCurrencyCode,
+    filter: OrderListFilter & { sort: OrderListSort },
+  ): Promise<OrderExportCursor | 'busy'> {
+    const client = await this.pool().connect();
+    let rows: QueryStream;
+    try {
+      // The pool's statement_timeout would count the whole cursor (one statement until its
+      // Sync), so a long export gets its own bound.
+      await beginScopedReadOnly(client, userId, ` SET LOCAL statement_timeout = '${EXPORT_TIMEOUT}'`);
+      const locked = await client.query<{ locked: boolean }>(EXPORT_LOCK_SQL, [userId]);
+      if (locked.rows[0]?.locked !== true) {
+        await client.query('ROLLBACK');
+        client.release();
+        return 'busy';
+      }
+      const { text, values } = orderExportSql(userId, currency, filter);
+      rows = client.query(new QueryStream(text, values, { batchSize: EXPORT_BATCH_ROWS }));
+    } catch (error) {
+      // A failed START, lock or ROLLBACK leaves the connection's state unknown: throw it away.
+      client.release(true);
+      throw error;
+    }
+    const finish = connectionRelease(rows, client);
+    const records = new Transform({
+      objectMode: true,
+      transform(row: Record<string, unknown>, _encoding, done) {
+        done(null, exportRowOf(row));
+      },
+      flush(done) {
+        finish().then(() => done(), done);
+      },
+    });
+    // Either side's end, failure or destroy ends both: the cursor never outlives its reader.
+    pipeline(rows, records, () => undefined);
+    return { rows: records };
+  }
+
+  private pool(): Pool {
+    const dataSource = this.db instanceof DataSource ? this.db : this.db.connection;
+    return (dataSource.driver as unknown as { master: Pool }).master;
+  }
+}
