@@ -11,6 +11,7 @@
  * holds real figures, fees and rates. The gateway's RSS is read from /proc every 20 ms.
  *
  * Environment: BENCH_EXPORT_SCALE (default 1: 100k orders; 0.05 for a quick check),
+ * BENCH_EXPORT_GATEWAY_NODE_OPTIONS (the gateway's NODE_OPTIONS, a diagnostic),
  * BENCH_KEEP_DB=1 (keep the database and print its URL). Needs PostgreSQL and Redis.
  */
 import 'reflect-metadata';
@@ -127,7 +128,13 @@ async function main(): Promise<void> {
     console.log(`Matched in ${seconds(matchMs)}, figures in ${seconds(profits.ms)}.`);
 
     ensureFreshServerBuild();
-    const stack = await startTestStack({ DATABASE_URL: seeded.database.url });
+    // A diagnostic knob: V8 flags for the gateway alone (say --max-semi-space-size=4), to see how much of the growth is heap sizing.
+    const nodeOptions = process.env.BENCH_EXPORT_GATEWAY_NODE_OPTIONS;
+    const stack = await startTestStack({
+      DATABASE_URL: seeded.database.url,
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+    });
+    if (nodeOptions) console.log(`Gateway NODE_OPTIONS: ${nodeOptions}`);
     await client.connect();
     try {
       const pid = stack.gateway.child.pid;

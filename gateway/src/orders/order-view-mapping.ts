@@ -127,8 +127,7 @@ function lineViews(lines: readonly StoredFigureLine[], list: 'revenue' | 'costs'
   }));
 }
 
-/** The conversions the lines used, one per currency pair and ECB day (the details, the CSV export). */
-export function ratesUsed(breakdown: StoredOrderBreakdown, currency: DisplayCurrencyCode): RateUsedView[] {
+function ratesUsed(breakdown: StoredOrderBreakdown, currency: DisplayCurrencyCode): RateUsedView[] {
   const seen = new Map<string, RateUsedView>();
   for (const line of [...breakdown.revenueLines, ...breakdown.costLines]) {
     if (line.rate === null || line.rateDate === null || line.original.currency === currency) continue;

@@ -1,5 +1,5 @@
 import type { OrderRowView } from '@pod/contracts';
-import type { OrderExportRow } from '@pod/db';
+import { EXPORT_COST_KINDS, type OrderExportRow } from '@pod/db';
 import {
   FEE_KINDS,
   FIGURE_LINE_LABELS,
@@ -7,16 +7,15 @@ import {
   isCurrencyCode,
   minorUnitExponent,
   type DisplayCurrencyCode,
-  type StoredFigureLine,
 } from '@pod/domain';
-import { orderRowView, ratesUsed } from './order-view-mapping';
+import { orderRowView } from './order-view-mapping';
 
 /**
  * One order as a CSV record (GET /api/orders/export). The figures are the Orders list's for
  * the same display currency (orderRowView decides what a row shows: no revenue for a lone
  * Printify order, no cost, profit or margin while the Printify cost is awaited, no sums without
- * a rate), and its stored breakdown gives each fee by kind, the Printify costs, the originals
- * and the rates.
+ * a rate), and the parts of its stored breakdown, summed in SQL (OrderExportRepository), give
+ * each fee by kind, the Printify costs, the originals and the rates.
  *
  * Cell types carry the format, never a float: a money cell is a JS integer of hundredths of its
  * currency (minor units, scaled for a 0-digit currency) that `castNumber` prints "12.34"; the
@@ -83,26 +82,6 @@ export function castNumber(hundredths: number): string {
 /** csv-stringify's cast of bigint cells: tenths of a percent → "-3.3". */
 export const castBigint = (tenths: bigint): string => plainDecimal(tenths, 1);
 
-/** Σ sign × display of the lines of one kind, or null when one of them has no display amount. */
-function displaySum(lines: readonly StoredFigureLine[]): number | null {
-  let sum = 0;
-  for (const line of lines) {
-    if (!line.display) return null;
-    sum += (line.sign ?? 1) * line.display.minor;
-  }
-  return sum;
-}
-
-/** The Printify lines' original amounts: one currency and its sum, or none when they are in several. */
-function printifyOriginal(lines: readonly StoredFigureLine[]): { currency: string; minor: number } | null {
-  const currencies = new Set(lines.map((line) => line.original.currency));
-  if (currencies.size !== 1) return null;
-  return {
-    currency: lines[0].original.currency,
-    minor: lines.reduce((sum, line) => sum + (line.sign ?? 1) * line.original.minor, 0),
-  };
-}
-
 const joined = (values: readonly (string | number | null)[]) => values.map((value) => value ?? '').join(LIST_SEPARATOR);
 const money = (view: OrderRowView['revenue']) => (view ? view.minor : null);
 
@@ -110,13 +89,11 @@ export function orderCsvRecord(row: OrderExportRow, currency: DisplayCurrencyCod
   const view = orderRowView(row, currency);
   const shown = view.figures === 'ok' || view.figures === 'provisional';
   const costKnown = view.cost !== null;
-  const breakdown = shown ? row.breakdown : null;
-  const costLines = breakdown?.costLines ?? [];
-  const ofKind = (kind: string) => costLines.filter((line) => line.kind === kind);
-  const printifyLines = costLines.filter((line) => line.kind.startsWith('printify_'));
-  const original = costKnown ? printifyOriginal(printifyLines) : null;
-  const rates = row.breakdown && view.figures !== 'not_computed' ? ratesUsed(row.breakdown, currency) : [];
-  const revenueOriginal = row.breakdown && view.figures !== 'not_computed' ? row.breakdown.revenueOriginal : null;
+  // The stored parts of the row's current figures; sums only where the list shows sums.
+  const parts = shown ? row.costParts : null;
+  const byKind = (kind: string) => parts?.byKind[EXPORT_COST_KINDS.indexOf(kind as never)] ?? null;
+  const original = costKnown ? (parts?.printifyOriginal ?? null) : null;
+  const revenueOriginal = row.revenueOriginal;
   const marginText = costKnown && row.margin ? formatMarginPercent(row.margin, 1) : null;
   return [
     view.orderDate ? view.orderDate.slice(0, 10) : null,
@@ -134,15 +111,15 @@ export function orderCsvRecord(row: OrderExportRow, currency: DisplayCurrencyCod
     currency,
     money(view.revenue),
     // A lone Printify order has no Etsy side to charge fees: blank, not zero.
-    ...FEE_KINDS.map((kind) => (breakdown && view.etsyReceiptId ? displaySum(ofKind(kind)) : null)),
-    ...PRINTIFY_KINDS.map((kind) => (costKnown && breakdown ? displaySum(ofKind(kind)) : null)),
-    costKnown && breakdown && printifyLines.length > 0 ? displaySum(printifyLines) : null,
+    ...FEE_KINDS.map((kind) => (view.etsyReceiptId ? byKind(kind) : null)),
+    ...PRINTIFY_KINDS.map((kind) => (costKnown ? byKind(kind) : null)),
+    costKnown ? (parts?.printifyTotal ?? null) : null,
     money(view.cost),
     money(view.profit),
     marginText === null ? null : BigInt(marginText.replace('.', '')),
-    joined(rates.map((rate) => `${rate.from}>${rate.to}`)),
-    joined(rates.map((rate) => rate.rate)),
-    joined(rates.map((rate) => rate.date)),
+    joined(row.rates.map(([from]) => `${from}>${currency}`)),
+    joined(row.rates.map(([, rate]) => rate)),
+    joined(row.rates.map(([, , date]) => date)),
     view.figures,
     view.printifyCost,
     view.hasEstimatedFees ? 'yes' : 'no',

@@ -2,7 +2,8 @@ import { pipeline, Transform, type Readable } from 'node:stream';
 import type { Pool, PoolClient } from 'pg';
 import QueryStream from 'pg-query-stream';
 import { DataSource } from 'typeorm';
-import type { DisplayCurrencyCode, StoredOrderBreakdown } from '@pod/domain';
+import { FEE_KINDS, type DisplayCurrencyCode } from '@pod/domain';
+import { safeInteger } from './day-rollups';
 import type { Db } from './database-session';
 import { beginScopedReadOnly } from './tenant-scope';
 import { wholeListOrderSql, type OrderListSort } from './order-list-sort';
@@ -21,11 +22,18 @@ export interface OrderExportLine {
   quantity: number;
 }
 
-/** One order as the CSV export reads it: the list's row, its stored breakdown and its lines. */
+/** One order as the CSV export reads it: the list's row, its lines and its current figures' parts (null when not computed or stale). */
 export interface OrderExportRow extends OrderViewRow {
-  /** The current figures' breakdown (null when the row's figures are not computed or stale). */
-  breakdown: StoredOrderBreakdown | null;
   lines: OrderExportLine[];
+  /** Per EXPORT_COST_KINDS kind, the display sum (null: no rate); then the Printify display sum, original currency and original sum. */
+  costParts: {
+    byKind: (number | null)[];
+    printifyTotal: number | null;
+    printifyOriginal: { currency: string; minor: number } | null;
+  } | null;
+  /** The conversions used: [from currency, rate, ECB day]. */
+  rates: [string, string, string][];
+  revenueOriginal: { currency: string; minor: number } | null;
 }
 
 /** The longest an export may take (a slow reader included); past it PostgreSQL cancels the cursor. */
@@ -40,6 +48,37 @@ const EXPORT_BATCH_ROWS = 200;
  */
 const EXPORT_LOCK_SQL = `SELECT pg_try_advisory_xact_lock(hashtextextended('orders_export:' || $1, 0)) AS locked`;
 
+/** The cost kinds the file has a column for, in its order: each Etsy fee kind, then Printify's three. */
+export const EXPORT_COST_KINDS = [...FEE_KINDS, 'printify_production', 'printify_shipping', 'printify_tax'] as const;
+
+/**
+ * The stored breakdown's cost lines summed in SQL, so the gateway parses a few numbers per order
+ * instead of the whole breakdown (its garbage is most of an export's memory): per kind of
+ * EXPORT_COST_KINDS, Σ sign × display amount (0 without a line, null when a line has no display
+ * amount: no rate); then the Printify lines' display sum (null without one), their original
+ * currency and Σ sign × original amount (null when in several currencies).
+ */
+const COST_PARTS_SQL = `(SELECT json_build_array(${[
+  ...EXPORT_COST_KINDS.map(
+    (kind) =>
+      `CASE WHEN bool_and(c.shown) FILTER (WHERE c.kind = '${kind}') IS FALSE THEN NULL ELSE coalesce(sum(c.amount) FILTER (WHERE c.kind = '${kind}'), 0) END`,
+  ),
+  `CASE WHEN count(*) FILTER (WHERE c.printify) = 0 OR bool_and(c.shown) FILTER (WHERE c.printify) IS FALSE THEN NULL ELSE sum(c.amount) FILTER (WHERE c.printify) END`,
+  `CASE WHEN count(DISTINCT c.currency) FILTER (WHERE c.printify) = 1 THEN min(c.currency) FILTER (WHERE c.printify) END`,
+  `CASE WHEN count(DISTINCT c.currency) FILTER (WHERE c.printify) = 1 THEN sum(c.original) FILTER (WHERE c.printify) END`,
+].join(', ')})
+    FROM (SELECT l ->> 'kind' AS kind, l ->> 'kind' LIKE 'printify\\_%' AS printify,
+            jsonb_typeof(l -> 'display') = 'object' AS shown,
+            coalesce((l ->> 'sign')::int, 1) * (l -> 'display' ->> 'minor')::bigint AS amount,
+            l -> 'original' ->> 'currency' AS currency,
+            coalesce((l ->> 'sign')::int, 1) * (l -> 'original' ->> 'minor')::bigint AS original
+          FROM jsonb_array_elements(coalesce(p.breakdown -> 'costLines', '[]')) l) c)`;
+
+/** The conversions the lines used into the display currency ($2): [from, rate, ECB day], distinct, sorted. */
+const RATES_SQL = `(SELECT jsonb_agg(DISTINCT jsonb_build_array(l -> 'original' ->> 'currency', l ->> 'rate', l ->> 'rateDate'))
+    FROM jsonb_array_elements(coalesce(p.breakdown -> 'revenueLines', '[]') || coalesce(p.breakdown -> 'costLines', '[]')) l
+    WHERE l ->> 'rate' IS NOT NULL AND l ->> 'rateDate' IS NOT NULL AND l -> 'original' ->> 'currency' <> $2)`;
+
 const LINES_SQL = `,
     CASE WHEN r.etsy_receipt_id IS NOT NULL THEN
       (SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.transaction_id)
@@ -48,7 +87,10 @@ const LINES_SQL = `,
       (SELECT json_agg(json_build_object('title', l.title, 'sku', l.sku, 'quantity', l.quantity) ORDER BY l.line_no)
          FROM printify_order_line l WHERE l.user_id = r.user_id AND l.shop_id = r.printify_shop_id AND l.order_id = r.printify_order_id)
     END AS lines,
-    CASE WHEN f.fresh THEN p.breakdown END AS breakdown`;
+    CASE WHEN f.fresh THEN ${COST_PARTS_SQL} END AS cost_parts,
+    CASE WHEN f.fresh THEN ${RATES_SQL} END AS rates,
+    CASE WHEN f.fresh THEN p.breakdown -> 'revenueOriginal' ->> 'currency' END AS revenue_original_currency,
+    CASE WHEN f.fresh THEN p.breakdown -> 'revenueOriginal' ->> 'minor' END AS revenue_original_minor`;
 
 /** The statement of an export: the list's rows, filters and order, with the breakdown and lines. */
 export function orderExportSql(
@@ -64,11 +106,32 @@ export function orderExportSql(
   return { text, values };
 }
 
+const integerOf = (value: unknown) => (value === null || value === undefined ? null : safeInteger(value));
+
 function exportRowOf(row: Record<string, unknown>): OrderExportRow {
+  const parts = row.cost_parts as unknown[] | null;
+  const kinds = EXPORT_COST_KINDS.length;
+  const printifyCurrency = parts?.[kinds + 1] as string | null | undefined;
+  const printifyOriginal = parts ? integerOf(parts[kinds + 2]) : null;
+  const revenueCurrency = row.revenue_original_currency as string | null;
   return {
     ...orderViewRowOf(row),
-    breakdown: (row.breakdown as StoredOrderBreakdown | null) ?? null,
     lines: (row.lines as OrderExportLine[] | null) ?? [],
+    costParts: parts
+      ? {
+          byKind: parts.slice(0, kinds).map(integerOf),
+          printifyTotal: integerOf(parts[kinds]),
+          printifyOriginal:
+            printifyCurrency && printifyOriginal !== null
+              ? { currency: printifyCurrency, minor: printifyOriginal }
+              : null,
+        }
+      : null,
+    rates: (row.rates as [string, string, string][] | null) ?? [],
+    revenueOriginal:
+      revenueCurrency && row.revenue_original_minor !== null
+        ? { currency: revenueCurrency, minor: safeInteger(row.revenue_original_minor) }
+        : null,
   };
 }
 
