@@ -7,8 +7,16 @@ import type {
   ProfitLineView,
   RateUsedView,
 } from '@pod/contracts';
-import type { OrderListFilter, OrderViewRow, PrintifyOrderDetails, ReceiptDetails, RecordPrintifyOrder } from '@pod/db';
+import type {
+  OrderListFilter,
+  OrderListSort,
+  OrderViewRow,
+  PrintifyOrderDetails,
+  ReceiptDetails,
+  RecordPrintifyOrder,
+} from '@pod/db';
 import {
+  daysBefore,
   ESTIMATE_REASON_TEXT,
   estimateExplanation,
   FIGURE_LINE_LABELS,
@@ -21,6 +29,7 @@ import {
   type StoredFigureLine,
   type StoredOrderBreakdown,
 } from '@pod/domain';
+import type { OrderFiltersQueryDto } from './dto/orders-query.dto';
 
 /**
  * Stored rows to the API's shapes. No figure is computed here: amounts are the stored integers,
@@ -38,6 +47,22 @@ const hasSums = (figures: OrderViewRow['figures'] | OrderRowView['figures']) =>
 /** A status query ('all' or absent: no filter) as the order views' filter. */
 export const statusFilter = (status: string | undefined) =>
   status && status !== 'all' ? (status as OrderListFilter['status']) : null;
+
+/**
+ * The Orders list's query as the views' filter; its CSV export reads the same one, so the file
+ * holds what the page lists. Without a direction: newest first, largest first.
+ */
+export function orderListFilter(query: OrderFiltersQueryDto, now: Date): OrderListFilter & { sort: OrderListSort } {
+  const search = query.search?.trim() ?? '';
+  return {
+    search: search === '' ? null : search,
+    status: statusFilter(query.status),
+    since: query.days ? daysBefore(now, Number(query.days)) : null,
+    source: query.source ?? 'all',
+    archived: query.view === 'archived',
+    sort: { key: query.sort ?? 'date', direction: query.dir ?? 'desc' },
+  };
+}
 
 export function orderRowView(row: OrderViewRow, currency: DisplayCurrencyCode): OrderRowView {
   const ok = hasSums(row.figures);

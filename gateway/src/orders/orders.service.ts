@@ -6,17 +6,9 @@ import type {
   OrderDetailsResponse,
   OrdersPageResponse,
 } from '@pod/contracts';
-import {
-  OrderDetailsRepository,
-  OrderEditsService,
-  OrderViewsRepository,
-  type EditOutcome,
-  type OrderListFilter,
-  type OrderListSort,
-} from '@pod/db';
+import { OrderDetailsRepository, OrderEditsService, OrderViewsRepository, type EditOutcome } from '@pod/db';
 import {
   DEFAULT_MATCHING_OPTIONS,
-  daysBefore,
   rankManualCandidates,
   type DisplayCurrencyCode,
   type ManualRefusal,
@@ -27,11 +19,11 @@ import { QueueProducer } from '../queues/queue-producer';
 import type { CandidatesQueryDto, OrdersQueryDto } from './dto/orders-query.dto';
 import {
   etsySideView,
+  orderListFilter,
   orderRowView,
   printifyOrdersView,
   printifySideView,
   profitView,
-  statusFilter,
 } from './order-view-mapping';
 
 const CANDIDATE_PAGE_SIZE = 20;
@@ -76,17 +68,8 @@ export class OrdersService {
   ): Promise<OrdersPageResponse> {
     const page = Number(query.page ?? 1);
     const pageSize = Number(query.pageSize ?? 50);
-    const search = query.search?.trim() ?? '';
-    // Without a direction: newest first, largest first.
-    const sort: OrderListSort = { key: query.sort ?? 'date', direction: query.dir ?? 'desc' };
-    const filter: OrderListFilter = {
-      search: search === '' ? null : search,
-      status: statusFilter(query.status),
-      since: query.days ? daysBefore(now, Number(query.days)) : null,
-      source: query.source ?? 'all',
-      archived: query.view === 'archived',
-      sort,
-    };
+    const filter = orderListFilter(query, now);
+    const { sort } = filter;
     const { counts, rows } = await this.views.list(userId, currency, filter, pageSize, (page - 1) * pageSize);
     return {
       orders: rows.map((row) => orderRowView(row, currency)),

@@ -42,6 +42,7 @@ const PINNED: Record<ApiErrorCode, true> = {
   webhook_stale: true,
   webhook_payload_invalid: true,
   matching_in_progress: true,
+  export_in_progress: true,
   not_connected: true,
   rate_unavailable: true,
   unknown_job_name: true,

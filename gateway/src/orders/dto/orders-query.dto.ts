@@ -14,9 +14,10 @@ import {
  * Query strings and route parameters of the order routes. Numbers arrive as text and are
  * matched whole ("1e3", "12abc", " 1" and "01" are refused): the pipe does no implicit
  * conversion, the service parses what passed. A repeated parameter arrives as an array and
- * fails the string checks.
+ * fails the string checks. OrderFiltersQueryDto holds what the list and its CSV export
+ * (GET /api/orders/export) share: the filters, the sort and the display currency.
  */
-export class OrdersQueryDto extends CurrencyQueryDto {
+export class OrderFiltersQueryDto extends CurrencyQueryDto {
   @IsOptional()
   @IsString({ message: 'search must be text' })
   @MaxLength(100, { message: 'search must be at most 100 characters' })
@@ -46,7 +47,10 @@ export class OrdersQueryDto extends CurrencyQueryDto {
   @IsOptional()
   @IsIn(['asc', 'desc'], { message: 'dir must be asc or desc' })
   dir?: SortDirection;
+}
 
+/** GET /api/orders: the filters and the page. */
+export class OrdersQueryDto extends OrderFiltersQueryDto {
   @IsOptional()
   @Matches(PAGE, { message: PAGE_MESSAGE })
   page?: string;

@@ -7,6 +7,7 @@ import { MatchingInputsRepository } from './matching-inputs.repository';
 import { OAuthStatesRepository } from './oauth-states.repository';
 import { OrderDetailsRepository } from './order-details.repository';
 import { OrderEditsService } from './order-edits.service';
+import { OrderExportRepository } from './order-export.repository';
 import { OrderRecordsRepository } from './order-records.repository';
 import { OrderViewsRepository } from './order-views.repository';
 import { PayoutsRepository } from './payouts.repository';
@@ -33,6 +34,7 @@ export * from './order-list-sort';
 export * from './order-counts.repository';
 export * from './order-details.repository';
 export * from './order-edits.service';
+export * from './order-export.repository';
 export * from './order-profits.repository';
 export * from './order-records.repository';
 export * from './printify-orders.repository';
@@ -71,6 +73,7 @@ export const DATA_SOURCE_REPOSITORIES = [
   OrderViewsRepository,
   OrderDetailsRepository,
   OrderEditsService,
+  OrderExportRepository,
   PayoutsRepository,
   ProfitSettingsRepository,
   UserDataRepository,

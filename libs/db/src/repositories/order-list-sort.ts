@@ -97,4 +97,18 @@ export function withoutKeySql(
     ORDER BY r.order_date DESC, r.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`;
 }
 
+/**
+ * The whole list in one statement's order, for the CSV export, which streams every record
+ * instead of paging: the two parts of a figure sort as one ORDER BY (those with the key first,
+ * by the key then id, then the rest newest first), or the date sort. `p` is the figures' alias
+ * of FIGURES_JOIN_SQL on `r`, `fresh` its freshness (the `f.fresh` of the row select).
+ */
+export function wholeListOrderSql(sort: OrderListSort, p: string, fresh: string): string {
+  if (!isFigureSort(sort)) return dateOrderSql(sort.direction, 'r');
+  const dir = sort.direction === 'asc' ? 'ASC' : 'DESC';
+  const hasKey = `(${fresh} AND ${HAS_KEY_SQL(sort.key, p)} AND ${RECORD_HAS_KEY_SQL(sort.key, 'r')})`;
+  return `ORDER BY ${hasKey} DESC, CASE WHEN ${hasKey} THEN ${FIGURE_KEY_SQL[sort.key](p)} END ${dir},
+    CASE WHEN ${hasKey} THEN r.id END ${dir}, r.order_date DESC, r.id DESC`;
+}
+
 export const isFigureSort = (sort: OrderListSort): sort is FigureSort => sort.key !== 'date';

@@ -107,10 +107,15 @@ const ESTIMATED_FEES = `CASE WHEN p.has_estimated_fees THEN (
     FROM jsonb_array_elements(p.breakdown -> 'costLines') l
     WHERE l ->> 'estimated' = 'true' AND l ->> 'kind' NOT LIKE 'printify\\_%') END AS estimated_fees`;
 
-const WITH_FIGURES = (currencyParam: string) => `
-  FROM order_record r ${FIGURES_JOIN_SQL(`${currencyParam}::char(3)`, `${LIST_FIGURES}, p.has_estimated_fees, p.breakdown -> 'margin' AS margin, ${ESTIMATED_FEES}`)}`;
+const WITH_FIGURES = (currencyParam: string, breakdown: boolean) => `
+  FROM order_record r ${FIGURES_JOIN_SQL(`${currencyParam}::char(3)`, `${LIST_FIGURES}, p.has_estimated_fees, p.breakdown -> 'margin' AS margin, ${ESTIMATED_FEES}${breakdown ? ', p.breakdown' : ''}`)}`;
 
-const ROW_SELECT = (currencyParam: string) => `
+/**
+ * The lists' row: the record, its extra Printify orders and its current figures in the display
+ * currency (`currencyParam`); `extra` adds columns (the CSV export's breakdown and lines), where
+ * `p.breakdown` is the figures' stored breakdown when `breakdown` is asked for.
+ */
+export const orderRowSelectSql = (currencyParam: string, extra = '', breakdown = false) => `
   SELECT r.id, r.status, r.not_needed_reason, r.match_method, r.match_confidence::text AS match_confidence, r.archived_at IS NOT NULL AS archived,
     r.etsy_receipt_id, r.printify_order_id, r.product_title, r.product_sku, r.customer_name, r.order_date,
     (SELECT coalesce(json_agg(json_build_object('printifyOrderId', a.printify_order_id, 'reason', a.reason)
@@ -123,12 +128,13 @@ const ROW_SELECT = (currencyParam: string) => `
     f.fresh AND p.has_estimated_fees AS has_estimated_fees,
     CASE WHEN f.fresh THEN p.printify_cost END AS printify_cost,
     CASE WHEN f.fresh THEN p.estimated_fees END AS estimated_fees,
-    CASE WHEN f.fresh THEN p.margin END AS margin
-  ${WITH_FIGURES(currencyParam)}`;
+    CASE WHEN f.fresh THEN p.margin END AS margin${extra}
+  ${WITH_FIGURES(currencyParam, breakdown)}`;
+const ROW_SELECT = (currencyParam: string) => orderRowSelectSql(currencyParam);
 
 const integerOrNull = (value: unknown) => (value === null || value === undefined ? null : safeInteger(value));
 
-function toRow(row: Record<string, unknown>): OrderViewRow {
+export function orderViewRowOf(row: Record<string, unknown>): OrderViewRow {
   return {
     id: String(row.id),
     status: row.status as OrderViewRow['status'],
@@ -210,8 +216,9 @@ export class OrderViewsRepository {
   /**
    * Which of the user's records ($1) the list keeps, as a condition on `r`: the view, the
    * filters, the tab and the search (ILIKE for a term no trigram answers, else the search's hits).
+   * The CSV export (OrderExportRepository) keeps the same records with it.
    */
-  private recordWhereSql(filter: OrderListFilter, params: unknown[]): string {
+  recordWhereSql(filter: OrderListFilter, params: unknown[]): string {
     if (filter.search && hasTrigram(filter.search))
       return `r.user_id = $1 AND r.id IN (SELECT h.id FROM ${this.hitsSql({ ...filter, search: filter.search }, params, true)})`;
     let where = `r.user_id = $1 AND ${viewSql(filter)}`;
@@ -253,7 +260,7 @@ export class OrderViewsRepository {
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
       db.query(`${ROW_SELECT('$2')} WHERE ${whereAndOrder}`, params),
     );
-    return rows.map(toRow);
+    return rows.map(orderViewRowOf);
   }
 
   /**
@@ -292,7 +299,7 @@ export class OrderViewsRepository {
          WHERE r.user_id = $1 ORDER BY page.n`,
         [userId, currency, ids],
       );
-      return rows.map(toRow);
+      return rows.map(orderViewRowOf);
     });
   }
 
@@ -364,7 +371,7 @@ export class OrderViewsRepository {
         `${ROW_SELECT('$2')} WHERE ${where('$3', '$4', '$5')} ORDER BY r.order_date DESC, r.id DESC LIMIT $6 OFFSET $7`,
         [userId, currency, range.from, range.to, range.status, limit, offset],
       );
-      return { rows: rows.map(toRow), total: safeInteger(counted[0]?.n) };
+      return { rows: rows.map(orderViewRowOf), total: safeInteger(counted[0]?.n) };
     });
   }
 
@@ -377,7 +384,7 @@ export class OrderViewsRepository {
         ids,
       ]),
     );
-    return rows.map(toRow);
+    return rows.map(orderViewRowOf);
   }
 
   /** The record's sides (shop and provider id), for the details' reads; null when not the user's. */

@@ -62,6 +62,20 @@ async function beginScoped(runner: QueryRunner, userId: string): Promise<void> {
 }
 
 /**
+ * The same one-round-trip start as beginScoped, on a pg client of its own (the CSV export's
+ * cursor, which TypeORM cannot stream): a READ ONLY transaction scoped to the user, then `also`
+ * (SET LOCAL statements of the caller's, no parameters). The caller ends the transaction.
+ */
+export async function beginScopedReadOnly(
+  client: { query(text: string): Promise<unknown> },
+  userId: string,
+  also = '',
+): Promise<void> {
+  if (!isUuid(userId)) throw new Error('tenant scope: the user id must be a UUID');
+  await client.query(`START TRANSACTION READ ONLY; SELECT set_config('app.user_id', '${userId}', true);${also}`);
+}
+
+/**
  * For a repository method on a `Db`: inside the caller's transaction (scoping it to the user if
  * it is not yet; a transaction scoped to another user is refused), else in a transaction of its
  * own. `work` must query through the manager it is given.

@@ -1,4 +1,4 @@
-import { Box, Flex, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { OrderRowView, OrdersArchiveView, OrdersSourceTab, OrdersStatusFilter } from '@pod/contracts';
@@ -6,6 +6,7 @@ import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { OrderListStatus } from '../../components/orders/OrderListStatus';
 import { Pager, useKeepPageInRange } from '../../components/orders/Pager';
+import { useExportCsv, type OrdersExportFilters } from '../../hooks/api/useExportCsv';
 import { useOrdersPage } from '../../hooks/api/useOrders';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue';
 import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
@@ -80,23 +81,23 @@ export function OrdersPage() {
       setPage(1);
     };
 
+  const filters: OrdersExportFilters = {
+    search: settledSearch,
+    status,
+    days,
+    source,
+    view,
+    currency,
+    sort: sort === DEFAULT_ORDERS_SORT ? undefined : sort,
+  };
   const {
     page: result,
     error,
     isLoading,
     isValidating,
     reload,
-  } = useOrdersPage({
-    search: settledSearch,
-    status,
-    days,
-    source,
-    view,
-    page,
-    pageSize: PAGE_SIZE,
-    currency,
-    sort: sort === DEFAULT_ORDERS_SORT ? undefined : sort,
-  });
+  } = useOrdersPage({ ...filters, page, pageSize: PAGE_SIZE });
+  const { exportCsv, exporting } = useExportCsv();
 
   const rowProps = {
     orders: result?.orders ?? [],
@@ -135,6 +136,20 @@ export function OrdersPage() {
           view === 'archived'
             ? 'Archived orders: restore one to count it again.'
             : 'Every Etsy and Printify order, with its real profit.'
+        }
+        actions={
+          // The file holds what the list shows: these filters, this sort, this currency, every page.
+          <Button
+            variant="outline"
+            size="sm"
+            alignSelf={{ base: 'flex-start', md: 'auto' }}
+            loading={exporting}
+            loadingText="Exporting…"
+            onClick={() => void exportCsv(filters)}
+            data-testid="orders-export"
+          >
+            Export CSV
+          </Button>
         }
       />
       <Stack gap="4">
