@@ -315,12 +315,13 @@ async function eventually(check: () => Promise<boolean>, ms: number): Promise<bo
 }
 
 describe('one export at a time, and a client that leaves', () => {
-  it('answers a second export of the same user 409 while the first runs; another user exports meanwhile', async () => {
+  it('answers a second export of the same user 429 (Retry-After) while the first runs; another user exports meanwhile', async () => {
     const first = await startExport(bulky.cookie);
     try {
       expect(first.response.statusCode).toBe(200);
       const second = await get('/api/orders/export', bulky.cookie);
-      expect(second.statusCode).toBe(409);
+      expect(second.statusCode).toBe(429);
+      expect(second.headers['retry-after']).toBe('5');
       expect(second.json()).toMatchObject({
         code: 'export_in_progress',
         message: expect.stringMatching(/already running/),

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
 import { describeViolations, seriousAxeViolations } from './support/axe';
 import type { ViewportName } from './support/browser';
@@ -46,11 +48,24 @@ describe('Settings: Data Management', () => {
       await expectText(card(page).getByRole('heading', { level: 2 }), 'Data Management');
       for (const name of ['Disconnect All', 'Delete All Data', 'Delete Account'])
         expect(await card(page).getByRole('button', { name, exact: true }).isVisible()).toBe(true);
-      const exportLink = card(page).getByRole('link', { name: 'Export CSV' });
-      expect(await exportLink.getAttribute('href')).toBe('/api/orders/export?currency=USD');
+      expect(await card(page).getByRole('button', { name: 'Export CSV', exact: true }).isVisible()).toBe(true);
       await shot(page, `data-management-${viewport}`);
       expect(describeViolations(await seriousAxeViolations(page))).toBe(describeViolations([]));
     }
+  });
+
+  it('Export CSV downloads every active order, in the display currency', async () => {
+    const page = await openSettings();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      card(page).getByRole('button', { name: 'Export CSV', exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^podprofit-orders-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync((await download.path())!, 'utf8');
+    const parsed = Papa.parse<Record<string, string>>(text.slice(1), { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data).toHaveLength(await orderTotal(page));
+    expect(new Set(parsed.data.map((row) => row['Display currency']))).toEqual(new Set(['USD']));
   });
 
   it('Disconnect All asks first: Cancel keeps both connections, confirming removes them', async () => {

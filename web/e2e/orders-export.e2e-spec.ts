@@ -97,11 +97,12 @@ describe('Orders: Export CSV', () => {
     await new OrdersScreen(page).rows().first().waitFor();
     await page.route('**/api/orders/export**', (route) =>
       route.fulfill({
-        status: 409,
+        status: 429,
         contentType: 'application/json',
+        headers: { 'retry-after': '5' },
         body: JSON.stringify({
-          statusCode: 409,
-          error: 'Conflict',
+          statusCode: 429,
+          error: 'Too Many Requests',
           message: 'An export is already running.',
           code: 'export_in_progress',
         }),

@@ -10,11 +10,13 @@ import { orderListFilter } from './order-view-mapping';
 import { castBigint, castNumber, ORDER_CSV_HEADERS, orderCsvRecord } from './orders-csv';
 
 export const EXPORT_RUNNING_MESSAGE = 'An export is already running for your account; try again when it has finished.';
+/** A second export while one runs is a rate limit (security plan item 35: 429 for extras); a few seconds on, ask again. */
+const EXPORT_RETRY_AFTER_SECONDS = 5;
 
 /**
  * GET /api/orders/export: the Orders list's records for the same filters, sort and display
  * currency, as CSV, streamed from the database's cursor through csv-stringify to the client
- * with backpressure all the way (docs/adr/0035-csv-export.md). One export per user at a time.
+ * with backpressure all the way (docs/adr/0039-csv-export.md). One export per user at a time.
  */
 @Injectable()
 export class OrdersExportService {
@@ -33,7 +35,10 @@ export class OrdersExportService {
     now = new Date(),
   ): Promise<Readable> {
     const cursor = await this.exports.open(userId, currency, orderListFilter(query, now));
-    if (cursor === 'busy') throw new ApiException(HttpStatus.CONFLICT, 'export_in_progress', EXPORT_RUNNING_MESSAGE);
+    if (cursor === 'busy')
+      throw new ApiException(HttpStatus.TOO_MANY_REQUESTS, 'export_in_progress', EXPORT_RUNNING_MESSAGE, {
+        retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS,
+      });
     const records = new Transform({
       objectMode: true,
       transform(row: OrderExportRow, _encoding, done) {

@@ -47,7 +47,7 @@ export const API_ERROR_CODES = [
   'webhook_payload_invalid', // 400: a signed delivery whose body is not what the provider documents
   // Orders
   'matching_in_progress', // 409: a match or profit run holds the user's orders; the change was not made, try again shortly
-  'export_in_progress', // 409: the user's CSV export is still running (one at a time, across gateways)
+  'export_in_progress', // 429: the user's CSV export is still running (one at a time, across gateways)
   // Profit settings
   'not_connected', // 409: the setting belongs to a provider the user has not connected
   // Exchange rates

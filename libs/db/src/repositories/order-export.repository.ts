@@ -43,7 +43,7 @@ const EXPORT_TIMEOUT = '10min';
 const EXPORT_BATCH_ROWS = 200;
 
 /**
- * A lock per user (ADR 0035): one export at a time across every gateway. Transaction-level,
+ * A lock per user (ADR 0039): one export at a time across every gateway. Transaction-level,
  * so the export's ROLLBACK, or its connection's end, lets it go; 64-bit key as the user lock's.
  */
 const EXPORT_LOCK_SQL = `SELECT pg_try_advisory_xact_lock(hashtextextended('orders_export:' || $1, 0)) AS locked`;
@@ -189,7 +189,7 @@ export class OrderExportRepository {
       // The pool's statement_timeout would count the whole cursor (one statement until its
       // Sync), so a long export gets its own bound. JIT off: the plan's cost (every record's
       // subqueries) makes PostgreSQL compile it first, about a second at 100k orders before
-      // the first row, for per-row work (jsonb walks) it barely speeds up (ADR 0035).
+      // the first row, for per-row work (jsonb walks) it barely speeds up (ADR 0039).
       await beginScopedReadOnly(
         client,
         userId,

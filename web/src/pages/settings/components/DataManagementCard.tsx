@@ -6,6 +6,7 @@ import { toaster } from '../../../components/ui/toaster';
 import { apiRequest } from '../../../hooks/api/client';
 import { API } from '../../../hooks/api/keys';
 import { useCurrentUser } from '../../../hooks/api/useCurrentUser';
+import { useExportCsv } from '../../../hooks/api/useExportCsv';
 import { SIGN_OUT_NAVIGATION } from '../../../hooks/signOutNavigation';
 import { useDisplayCurrency } from '../../../hooks/useDisplayCurrency';
 import { ConfirmDataActionDialog, type DataAction } from './ConfirmDataActionDialog';
@@ -34,6 +35,7 @@ type Pending = 'disconnect' | 'delete-data' | null;
 /** Settings → Data Management (issue 19): Disconnect All, Export CSV, Delete All Data, Delete Account. */
 export function DataManagementCard() {
   const currency = useDisplayCurrency();
+  const { exportCsv, exporting } = useExportCsv();
   const { user } = useCurrentUser();
   const { mutate } = useSWRConfig();
   const navigate = useNavigate();
@@ -99,10 +101,16 @@ export function DataManagementCard() {
             </Button>
           </DataRow>
           <DataRow title="Export CSV" description={`Download every order with its profit figures in ${currency}.`}>
-            <Button asChild variant="outline">
-              <a href={`/api/orders/export?currency=${currency}`} download>
-                Export CSV
-              </a>
+            {/* Fetched, not linked: a refusal (an export already running) is a toast, not a downloaded error page. */}
+            <Button
+              variant="outline"
+              loading={exporting}
+              loadingText="Exporting..."
+              onClick={() =>
+                void exportCsv({ search: '', status: 'all', days: undefined, source: 'all', view: 'active', currency })
+              }
+            >
+              Export CSV
             </Button>
           </DataRow>
           <DataRow
