@@ -48,6 +48,12 @@ export interface SyncRunnerDeps {
   /** Marks a connection reauth_required (Etsy) or expired (Printify). */
   markConnection(userId: string, provider: Provider, status: ConnectionStatus): Promise<void>;
   publish<N extends keyof EventPayloads>(name: N, payload: EventPayloads[N]): Promise<unknown>;
+  /**
+   * Queues the user's match run (or joins the queued one) and its job, after the run wrote
+   * orders: `orders.synced` is only a hint, lost when no gateway listens (ADR 0037). Throws when
+   * PostgreSQL or Redis does not take it; the runner logs that and goes on.
+   */
+  queueMatch(userId: string): Promise<unknown>;
   logger: SyncRunnerLogger;
   /** Aborted when the process shuts down: the run stops after the page it is committing. */
   shutdown: AbortSignal;
@@ -335,11 +341,21 @@ export class SyncRunner {
     throw new DelayedError();
   }
 
-  /** `orders.synced` for what the run wrote since its last announcement, if anything (the matcher's trigger). */
+  /**
+   * What the run wrote since its last announcement, if anything: the user's match run queued by
+   * the runner itself, then `orders.synced` (a hint: the gateway's listener joins that run).
+   */
   private async announce(run: SyncRun, state: RunState): Promise<void> {
     const { added, changed, rows } = state.unannounced;
     if (added + changed + rows === 0) return;
     state.unannounced = NOTHING_WRITTEN;
+    await this.deps.queueMatch(run.userId).catch((error: unknown) => {
+      // The next sync, a webhook refresh or "Match Orders" queues it again; the sync itself stands.
+      this.deps.logger.warn(
+        { event: 'sync.match_queue_failed', runId: run.id, userId: run.userId, reason: describe(error) },
+        'could not queue a match run after writing orders',
+      );
+    });
     await this.deps
       .publish(EVENT_NAMES.ordersSynced, {
         userId: run.userId,
