@@ -17,7 +17,7 @@ import {
   type CursorKey,
   type SyncRun,
 } from '@pod/db';
-import { loggableErrorMessage } from '@pod/observability';
+import { isDatabaseUnavailable, loggableErrorMessage } from '@pod/observability';
 import { jobDataProblem, type SyncRunPayload, type SyncRunResult } from '@pod/queue';
 import { classifyFailure, LostOwnershipError, ShutdownRequestedError, userMessageFor } from './sync-errors';
 import { runPagesEstimate } from './run-page-estimate';
@@ -85,6 +85,22 @@ interface RunState {
 
 const NOTHING_WRITTEN = { added: 0, changed: 0, rows: 0 } as const;
 
+/** How long a run waits (delayed, no attempt spent) before trying PostgreSQL again. */
+const DATABASE_RETRY_MS = 2_000;
+
+/**
+ * PostgreSQL unreachable or refusing connections (security plan item 37): the run waits for it
+ * however long it takes, spending no attempt, instead of failing after its five. A statement
+ * cancelled by statement_timeout (57014) is not an outage: a page that keeps timing out must
+ * still run out of attempts.
+ */
+function postgresAway(error: unknown): boolean {
+  const codes = [error, (error as { driverError?: unknown } | null)?.driverError].map(
+    (e) => (e as { code?: unknown } | null | undefined)?.code,
+  );
+  return isDatabaseUnavailable(error) && !codes.includes('57014');
+}
+
 /**
  * Runs one `sync` job: the sync_run it names, stream after stream, page after page, each page's
  * rows + the cursor + the run's counters in one transaction under compare-and-set. Safe to run
@@ -102,12 +118,9 @@ export class SyncRunner {
 
   async run(job: Job<SyncRunPayload>, token: string | undefined, streamsFor: StreamFactory): Promise<SyncRunResult> {
     const { runId } = job.data;
-    const taken = await this.runs.markRunning(runId);
-    if (!taken) return this.resultOf(runId);
-    // Read after the run is taken: a Delete All Data committed before this read removed the run
-    // too, so the first page's compare-and-set fails; one committed after moves the epoch.
-    const epoch = await new UserDataRepository(this.deps.dataSource).epochOf(taken.userId);
-    if (epoch === null) return this.resultOf(runId);
+    const started = await this.take(runId).catch((error: unknown) => this.waitForPostgres(job, token, runId, error));
+    if (!started) return this.resultOf(runId);
+    const { taken, epoch } = started;
     const state: RunState = {
       version: taken.version,
       epoch,
@@ -148,6 +161,31 @@ export class SyncRunner {
       if (!(error instanceof UserDataDeletedError)) await this.announce(taken, state);
       return this.onFailure(job, token, taken, state.version, error);
     }
+  }
+
+  /** Marks the run running and reads the user's data epoch; null when there is nothing to run. */
+  private async take(runId: string): Promise<{ taken: SyncRun; epoch: number } | null> {
+    const taken = await this.runs.markRunning(runId);
+    if (!taken) return null;
+    // Read after the run is taken: a Delete All Data committed before this read removed the run
+    // too, so the first page's compare-and-set fails; one committed after moves the epoch.
+    const epoch = await new UserDataRepository(this.deps.dataSource).epochOf(taken.userId);
+    return epoch === null ? null : { taken, epoch };
+  }
+
+  /** Back to the queue for DATABASE_RETRY_MS when PostgreSQL is away (no attempt spent); rethrows anything else. */
+  private async waitForPostgres(
+    job: Job<SyncRunPayload>,
+    token: string | undefined,
+    runId: string,
+    error: unknown,
+  ): Promise<never> {
+    if (!postgresAway(error)) throw error;
+    this.deps.logger.warn(
+      { event: 'sync.waiting_for_database', runId, jobId: job.id, reason: describe(error) },
+      'PostgreSQL is unavailable; the run waits and goes on from its cursor',
+    );
+    return this.delay(job, token, DATABASE_RETRY_MS);
   }
 
   private async walk(
@@ -295,6 +333,8 @@ export class SyncRunner {
       await this.runs.fail(run.id, null, 'connection_missing', userMessageFor('connection_missing', run.provider));
       throw new UnrecoverableError(error.message);
     }
+    // Before the verdict: recording a failure would need PostgreSQL too.
+    if (postgresAway(error)) return this.waitForPostgres(job, token, run.id, error);
     const verdict = classifyFailure(error, run.provider);
     switch (verdict.kind) {
       case 'wait-quota': {
