@@ -8,12 +8,12 @@ import {
   type MatchStatusResponse,
 } from '@pod/contracts';
 import { MatchRunsRepository, type MatchRun } from '@pod/db';
+import { queueMatchRun } from '@pod/orders';
 import { QueueProducer } from '../queues/queue-producer';
 
 /**
- * Queuing match runs and reading them. A trigger while the user's run is queued joins it (the
- * partial unique index decides races between gateway replicas); the job id is the run id. The
- * gateway never matches itself.
+ * Queuing match runs (queueMatchRun of @pod/orders: a trigger while the user's run is queued
+ * joins it; the job id is the run id) and reading them. The gateway never matches itself.
  */
 @Injectable()
 export class MatchRunsService {
@@ -26,16 +26,12 @@ export class MatchRunsService {
   }
 
   async queue(userId: string, trigger: MatchRunTrigger): Promise<MatchStartResponse> {
-    const { run, created } = await this.runs.queueOrGetQueued(userId, trigger);
-    try {
-      // Also for a run already queued: its job id is the run's, so BullMQ ignores the add while the
-      // job exists, and a job lost with Redis is put back instead of leaving the run queued forever.
-      await this.producer.enqueue('matcher', 'match-user', { runId: run.id }, { jobId: run.id });
-    } catch (error) {
-      // Redis did not take the job: a new run must not swallow the next trigger as "queued".
-      if (created) await this.runs.fail(userId, run.id, 'Matching could not be queued. Try again shortly.');
-      throw error;
-    }
+    const { run, created } = await queueMatchRun(
+      this.runs,
+      (runId) => this.producer.enqueue('matcher', 'match-user', { runId }, { jobId: runId }),
+      userId,
+      trigger,
+    );
     if (created) this.logger.info({ event: 'match.queued', userId, runId: run.id, trigger }, 'match run queued');
     return { run: toMatchRunView(run), alreadyQueued: !created };
   }

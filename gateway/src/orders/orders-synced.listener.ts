@@ -8,9 +8,10 @@ import { MatchRunsService } from './match-runs.service';
 
 /**
  * Hears `orders.synced` (a sync run or a webhook refresh added or changed orders) and queues a
- * match run for that user. Every gateway replica hears each event; the one-queued-run-per-user
- * index makes them agree on one run. A lost event costs only the automatic run: "Match Orders"
- * and the next sync still match. No HTTP routes; @Public() so no session guard applies.
+ * match run for that user. The sync worker already queued it (ADR 0037), so this usually joins
+ * that run and re-adds its job id; it matters when the worker's own queueing failed. Every
+ * gateway replica hears each event; the one-queued-run-per-user index makes them agree on one
+ * run. No HTTP routes; @Public() so no session guard applies.
  */
 @Public()
 @Controller()

@@ -73,6 +73,13 @@ export class GatewayTestBed {
     return { app, config, logs };
   }
 
+  /** Closes one replica before the others (a gateway going away mid-test). */
+  async stop(gateway: TestGateway): Promise<void> {
+    const index = this.apps.indexOf(gateway.app);
+    if (index >= 0) this.apps.splice(index, 1);
+    await gateway.app.close();
+  }
+
   async tearDown(): Promise<void> {
     for (const app of this.apps.splice(0)) await app.close();
     await this.database?.drop();

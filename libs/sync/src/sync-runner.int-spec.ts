@@ -66,6 +66,8 @@ function listStream(
 }
 
 const published: unknown[] = [];
+/** Users whose match run the runner queued itself (ADR 0037), in order. */
+const queuedMatches: string[] = [];
 const marked: string[] = [];
 
 function runner(overrides: Partial<SyncRunnerDeps> = {}): SyncRunner {
@@ -73,6 +75,7 @@ function runner(overrides: Partial<SyncRunnerDeps> = {}): SyncRunner {
     dataSource,
     markConnection: async (_user, provider, status) => void marked.push(`${provider}:${status}`),
     publish: async (_name, payload) => void published.push(payload),
+    queueMatch: async (user) => void queuedMatches.push(user),
     logger: { info: () => undefined, warn: () => undefined },
     shutdown: new AbortController().signal,
     ...overrides,
@@ -183,7 +186,9 @@ describe('SyncRunner', () => {
   it('announces each stream as it ends: the receipts before the ledger is walked, and a ledger that changed no order', async () => {
     const runId = await newRun();
     published.length = 0;
+    queuedMatches.length = 0;
     let announcedBeforeLedger: unknown[] = [];
+    let queuedBeforeLedger: string[] = [];
     // One page of fees and payments: rows written, no order added or changed (as etsy:ledger).
     const ledger: SyncStream<Position> = {
       name: 'etsy:ledger',
@@ -191,6 +196,7 @@ describe('SyncRunner', () => {
       begin: (_ctx, stored) => stored,
       async fetchPage() {
         announcedBeforeLedger = [...published];
+        queuedBeforeLedger = [...queuedMatches];
         return {
           next: { offset: 1 },
           done: true,
@@ -212,6 +218,9 @@ describe('SyncRunner', () => {
     ]);
     expect(result.status).toBe('succeeded');
     expect(announcedBeforeLedger).toEqual([expect.objectContaining({ syncRunId: runId, ordersAdded: 47 })]);
+    // The runner queues the user's match run itself at each announcement: the event is only a hint.
+    expect(queuedBeforeLedger).toEqual([userId]);
+    expect(queuedMatches).toEqual([userId, userId]);
     expect(published).toEqual([
       expect.objectContaining({ syncRunId: runId, ordersAdded: 47, ordersChanged: 0 }),
       expect.objectContaining({ syncRunId: runId, ordersAdded: 0, ordersChanged: 0 }),
@@ -230,6 +239,25 @@ describe('SyncRunner', () => {
     ]);
     expect(announcedBeforeLedger).toEqual([]);
     expect(published).toEqual([expect.objectContaining({ syncRunId: again, ordersAdded: 0 })]);
+  });
+
+  it('finishes the run and still announces when the match run cannot be queued', async () => {
+    const runId = await newRun();
+    published.length = 0;
+    const warnings: string[] = [];
+    const job = {
+      id: runId,
+      data: { runId },
+      attemptsMade: 0,
+      opts: { attempts: 1 },
+    } as unknown as Job<SyncRunPayload>;
+    const result = await runner({
+      queueMatch: async () => Promise.reject(new Error('Redis connection is reconnecting')),
+      logger: { info: () => undefined, warn: (fields) => void warnings.push(String(fields.event)) },
+    }).run(job, undefined, async () => [listStream() as SyncStream<unknown>]);
+    expect(result.status).toBe('succeeded');
+    expect(warnings).toEqual(['sync.match_queue_failed']);
+    expect(published).toEqual([expect.objectContaining({ syncRunId: runId, ordersAdded: 47 })]);
   });
 
   it.each(['after-fetch', 'mid-write', 'before-cursor', 'after-commit'] as const)(

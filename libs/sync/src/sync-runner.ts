@@ -17,7 +17,7 @@ import {
   type CursorKey,
   type SyncRun,
 } from '@pod/db';
-import { loggableErrorMessage } from '@pod/observability';
+import { isDatabaseUnavailable, loggableErrorMessage } from '@pod/observability';
 import { jobDataProblem, type SyncRunPayload, type SyncRunResult } from '@pod/queue';
 import { classifyFailure, LostOwnershipError, ShutdownRequestedError, userMessageFor } from './sync-errors';
 import { runPagesEstimate } from './run-page-estimate';
@@ -48,6 +48,12 @@ export interface SyncRunnerDeps {
   /** Marks a connection reauth_required (Etsy) or expired (Printify). */
   markConnection(userId: string, provider: Provider, status: ConnectionStatus): Promise<void>;
   publish<N extends keyof EventPayloads>(name: N, payload: EventPayloads[N]): Promise<unknown>;
+  /**
+   * Queues the user's match run (or joins the queued one) and its job, after the run wrote
+   * orders: `orders.synced` is only a hint, lost when no gateway listens (ADR 0037). Throws when
+   * PostgreSQL or Redis does not take it; the runner logs that and goes on.
+   */
+  queueMatch(userId: string): Promise<unknown>;
   logger: SyncRunnerLogger;
   /** Aborted when the process shuts down: the run stops after the page it is committing. */
   shutdown: AbortSignal;
@@ -79,6 +85,22 @@ interface RunState {
 
 const NOTHING_WRITTEN = { added: 0, changed: 0, rows: 0 } as const;
 
+/** How long a run waits (delayed, no attempt spent) before trying PostgreSQL again. */
+const DATABASE_RETRY_MS = 2_000;
+
+/**
+ * PostgreSQL unreachable or refusing connections (security plan item 37): the run waits for it
+ * however long it takes, spending no attempt, instead of failing after its five. A statement
+ * cancelled by statement_timeout (57014) is not an outage: a page that keeps timing out must
+ * still run out of attempts.
+ */
+function postgresAway(error: unknown): boolean {
+  const codes = [error, (error as { driverError?: unknown } | null)?.driverError].map(
+    (e) => (e as { code?: unknown } | null | undefined)?.code,
+  );
+  return isDatabaseUnavailable(error) && !codes.includes('57014');
+}
+
 /**
  * Runs one `sync` job: the sync_run it names, stream after stream, page after page, each page's
  * rows + the cursor + the run's counters in one transaction under compare-and-set. Safe to run
@@ -96,12 +118,9 @@ export class SyncRunner {
 
   async run(job: Job<SyncRunPayload>, token: string | undefined, streamsFor: StreamFactory): Promise<SyncRunResult> {
     const { runId } = job.data;
-    const taken = await this.runs.markRunning(runId);
-    if (!taken) return this.resultOf(runId);
-    // Read after the run is taken: a Delete All Data committed before this read removed the run
-    // too, so the first page's compare-and-set fails; one committed after moves the epoch.
-    const epoch = await new UserDataRepository(this.deps.dataSource).epochOf(taken.userId);
-    if (epoch === null) return this.resultOf(runId);
+    const started = await this.take(runId).catch((error: unknown) => this.waitForPostgres(job, token, runId, error));
+    if (!started) return this.resultOf(runId);
+    const { taken, epoch } = started;
     const state: RunState = {
       version: taken.version,
       epoch,
@@ -142,6 +161,31 @@ export class SyncRunner {
       if (!(error instanceof UserDataDeletedError)) await this.announce(taken, state);
       return this.onFailure(job, token, taken, state.version, error);
     }
+  }
+
+  /** Marks the run running and reads the user's data epoch; null when there is nothing to run. */
+  private async take(runId: string): Promise<{ taken: SyncRun; epoch: number } | null> {
+    const taken = await this.runs.markRunning(runId);
+    if (!taken) return null;
+    // Read after the run is taken: a Delete All Data committed before this read removed the run
+    // too, so the first page's compare-and-set fails; one committed after moves the epoch.
+    const epoch = await new UserDataRepository(this.deps.dataSource).epochOf(taken.userId);
+    return epoch === null ? null : { taken, epoch };
+  }
+
+  /** Back to the queue for DATABASE_RETRY_MS when PostgreSQL is away (no attempt spent); rethrows anything else. */
+  private async waitForPostgres(
+    job: Job<SyncRunPayload>,
+    token: string | undefined,
+    runId: string,
+    error: unknown,
+  ): Promise<never> {
+    if (!postgresAway(error)) throw error;
+    this.deps.logger.warn(
+      { event: 'sync.waiting_for_database', runId, jobId: job.id, reason: describe(error) },
+      'PostgreSQL is unavailable; the run waits and goes on from its cursor',
+    );
+    return this.delay(job, token, DATABASE_RETRY_MS);
   }
 
   private async walk(
@@ -289,6 +333,8 @@ export class SyncRunner {
       await this.runs.fail(run.id, null, 'connection_missing', userMessageFor('connection_missing', run.provider));
       throw new UnrecoverableError(error.message);
     }
+    // Before the verdict: recording a failure would need PostgreSQL too.
+    if (postgresAway(error)) return this.waitForPostgres(job, token, run.id, error);
     const verdict = classifyFailure(error, run.provider);
     switch (verdict.kind) {
       case 'wait-quota': {
@@ -335,11 +381,21 @@ export class SyncRunner {
     throw new DelayedError();
   }
 
-  /** `orders.synced` for what the run wrote since its last announcement, if anything (the matcher's trigger). */
+  /**
+   * What the run wrote since its last announcement, if anything: the user's match run queued by
+   * the runner itself, then `orders.synced` (a hint: the gateway's listener joins that run).
+   */
   private async announce(run: SyncRun, state: RunState): Promise<void> {
     const { added, changed, rows } = state.unannounced;
     if (added + changed + rows === 0) return;
     state.unannounced = NOTHING_WRITTEN;
+    await this.deps.queueMatch(run.userId).catch((error: unknown) => {
+      // The next sync, a webhook refresh or "Match Orders" queues it again; the sync itself stands.
+      this.deps.logger.warn(
+        { event: 'sync.match_queue_failed', runId: run.id, userId: run.userId, reason: describe(error) },
+        'could not queue a match run after writing orders',
+      );
+    });
     await this.deps
       .publish(EVENT_NAMES.ordersSynced, {
         userId: run.userId,

@@ -7,3 +7,4 @@ export * from './profit-order-fixtures';
 export * from './fault-points';
 export * from './oracles';
 export * from './dashboard-rollup';
+export * from './tcp-fault-proxy';

@@ -19,9 +19,11 @@ import {
   etsyReceiptRow,
   etsyReceiptsStream,
   partition,
+  MATCH_QUEUER,
   settleRefresh,
   SYNC_LOOKBACKS,
   type EtsyStreamDeps,
+  type MatchQueuer,
   type SyncLookbacks,
   type SyncStream,
 } from '@pod/sync';
@@ -39,6 +41,7 @@ export class EtsySyncService {
     private readonly connections: ConnectionsRepository,
     private readonly dataSource: DataSource,
     private readonly events: DomainEventPublisher,
+    @Inject(MATCH_QUEUER) private readonly queueMatch: MatchQueuer,
   ) {}
 
   /** Receipts first (the ledger's first pass starts from the oldest receipt), then the ledger. */
@@ -91,7 +94,7 @@ export class EtsySyncService {
     });
     if (counts === null) return { outcome: 'skipped' };
     return settleRefresh(
-      this.events,
+      { publish: (name, event) => this.events.publish(name, event), queueMatch: this.queueMatch },
       { userId: payload.userId, provider: 'etsy', shopId: payload.shopId },
       counts,
       fetchedAt,

@@ -54,7 +54,15 @@ it('a refreshed receipt that now maps cleanly leaves sync_quarantine with its pa
   } as unknown as ConnectionsRepository;
   const tokens = { forConnection: () => ({}) } as unknown as EtsyTokenService;
   const events = { publish: async () => true } as unknown as DomainEventPublisher;
-  const service = new EtsySyncService(etsy, tokens, DEFAULT_LOOKBACKS, connections, dataSource, events);
+  const service = new EtsySyncService(
+    etsy,
+    tokens,
+    DEFAULT_LOOKBACKS,
+    connections,
+    dataSource,
+    events,
+    async () => undefined,
+  );
 
   await expect(service.refreshReceipt({ userId, shopId: SHOP, receiptId })).resolves.toEqual({ outcome: 'added' });
   const left = await queryDatabase<{ record_key: string }>(

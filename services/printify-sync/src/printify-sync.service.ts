@@ -15,9 +15,11 @@ import {
   ConnectionMissingError,
   printifyOrderRow,
   printifyOrdersStream,
+  MATCH_QUEUER,
   settleRefresh,
   SYNC_LOOKBACKS,
   type PrintifyStreamDeps,
+  type MatchQueuer,
   type SyncLookbacks,
   type SyncStream,
 } from '@pod/sync';
@@ -36,6 +38,7 @@ export class PrintifySyncService {
     private readonly connections: ConnectionsRepository,
     private readonly dataSource: DataSource,
     private readonly events: DomainEventPublisher,
+    @Inject(MATCH_QUEUER) private readonly queueMatch: MatchQueuer,
   ) {}
 
   async streamsFor(run: SyncRun): Promise<SyncStream<unknown>[]> {
@@ -80,7 +83,7 @@ export class PrintifySyncService {
     });
     if (counts === null) return { outcome: 'skipped' };
     return settleRefresh(
-      this.events,
+      { publish: (name, event) => this.events.publish(name, event), queueMatch: this.queueMatch },
       { userId: payload.userId, provider: 'printify', shopId: payload.shopId },
       counts,
       fetchedAt,

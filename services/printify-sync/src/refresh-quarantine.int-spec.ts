@@ -54,7 +54,14 @@ it('a refreshed order that now maps cleanly leaves sync_quarantine; the shop’s
     }),
   } as unknown as ConnectionsRepository;
   const events = { publish: async () => true } as unknown as DomainEventPublisher;
-  const service = new PrintifySyncService(printify, DEFAULT_LOOKBACKS, connections, dataSource, events);
+  const service = new PrintifySyncService(
+    printify,
+    DEFAULT_LOOKBACKS,
+    connections,
+    dataSource,
+    events,
+    async () => undefined,
+  );
 
   await expect(service.refreshOrder({ userId, shopId: SHOP, orderId: '9001' })).resolves.toEqual({ outcome: 'added' });
   const left = await queryDatabase<{ record_key: string }>(

@@ -133,6 +133,7 @@ export class InProcessSyncBed {
       dataSource: this.dataSource,
       markConnection: async () => undefined,
       publish: async () => undefined,
+      queueMatch: async () => undefined,
       logger: { info: () => undefined, warn: () => undefined },
       shutdown: new AbortController().signal,
     });

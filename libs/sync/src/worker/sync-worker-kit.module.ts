@@ -11,6 +11,7 @@ import { DomainEventPublisher } from '@pod/queue';
 import { workerShutdownSignal, WORKER_LOGGER, WORKER_METRICS } from '@pod/worker-runtime';
 import { SyncRunner } from '../sync-runner';
 import { DEFAULT_LOOKBACKS, type SyncLookbacks } from '../streams/windows';
+import { MATCH_QUEUER, matchQueuerProviders, type MatchQueuer } from './match-queuer';
 
 export const LIMITER_REDIS = Symbol('LIMITER_REDIS');
 export const SYNC_LOOKBACKS = Symbol('SYNC_LOOKBACKS');
@@ -54,8 +55,9 @@ function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger)
 
 /**
  * What both sync workers share: the token cipher, the provider rate limiter (one bucket per
- * Etsy connection or Printify account across every replica), the connections repository and
- * the SyncRunner that walks a run's streams page by page.
+ * Etsy connection or Printify account across every replica), the connections repository, the
+ * matcher queue's producer (MATCH_QUEUER: a sync queues its user's match run itself) and the
+ * SyncRunner that walks a run's streams page by page.
  */
 @Global()
 @Module({
@@ -93,13 +95,15 @@ function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger)
       useFactory: (dataSource: DataSource, cipher: TokenCipher) => new ConnectionsRepository(dataSource, cipher),
     },
     { provide: SYNC_LOOKBACKS, useValue: DEFAULT_LOOKBACKS satisfies SyncLookbacks },
+    ...matchQueuerProviders,
     {
       provide: SyncRunner,
-      inject: [DataSource, ConnectionsRepository, DomainEventPublisher, WORKER_LOGGER, WORKER_METRICS],
+      inject: [DataSource, ConnectionsRepository, DomainEventPublisher, MATCH_QUEUER, WORKER_LOGGER, WORKER_METRICS],
       useFactory: (
         dataSource: DataSource,
         connections: ConnectionsRepository,
         events: DomainEventPublisher,
+        queueMatch: MatchQueuer,
         logger: Logger,
         metrics: ProcessMetrics,
       ) =>
@@ -107,6 +111,7 @@ function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger)
           dataSource,
           markConnection: (userId, provider, status) => connections.markStatus(userId, provider, status),
           publish: (name, payload) => events.publish(name, payload),
+          queueMatch,
           logger: {
             info: (fields, message) => logger.info(fields, message),
             warn: (fields, message) => logger.warn(fields, message),
@@ -117,6 +122,14 @@ function statisticsKeeper(statistics: TableStatisticsRepository, logger: Logger)
         }),
     },
   ],
-  exports: [TokenCipher, RedisRateLimiter, PROVIDER_LIMITER, ConnectionsRepository, SYNC_LOOKBACKS, SyncRunner],
+  exports: [
+    TokenCipher,
+    RedisRateLimiter,
+    PROVIDER_LIMITER,
+    ConnectionsRepository,
+    SYNC_LOOKBACKS,
+    SyncRunner,
+    MATCH_QUEUER,
+  ],
 })
 export class SyncWorkerKitModule {}
