@@ -119,6 +119,12 @@ describe('Analytics', () => {
     expect(describeViolations(await seriousAxeViolations(page))).toBe(describeViolations([]));
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'analytics-desktop');
+    // Hovering a day shows its three figures in the chart's tooltip.
+    const surface = overTime.locator('svg.recharts-surface').first();
+    const box = await surface.boundingBox();
+    await page.mouse.move((box?.x ?? 0) + (box?.width ?? 0) * 0.5, (box?.y ?? 0) + (box?.height ?? 0) * 0.5);
+    await overTime.getByText('Net profit', { exact: true }).nth(1).waitFor();
+    await screenshot(page, 'analytics-tooltip-desktop');
   });
 
   it('switching the range and the display currency changes the figures, still equal to the Dashboard’s', async () => {

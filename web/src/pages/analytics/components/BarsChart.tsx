@@ -2,6 +2,7 @@ import { ChartRoot, ChartTooltip, useChart } from '@chakra-ui/charts';
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatMinorUnits } from '@pod/domain';
 import { moneyTick } from '../analyticsData';
+import { Swatch } from './ChartCard';
 
 export interface BarRow {
   label: string;
@@ -25,7 +26,10 @@ export function MoneyBars({
   /** The colour of positive bars (costs: orange; profit: green). */
   color?: string;
 }) {
-  const chart = useChart<BarRow>({ data: rows, series: [{ name: 'value', label: name, color }] });
+  const chart = useChart<BarRow>({
+    data: rows,
+    series: [{ name: 'value', label: name, color, icon: <Swatch color={color} /> }],
+  });
   const money = (minor: number) => formatMinorUnits(minor, currency);
   return (
     <ChartRoot h={`${Math.max(rows.length, 2) * 2.25 + 3}rem`} chart={chart}>

@@ -112,7 +112,11 @@ export function StatusShareChart({ analytics }: { analytics: AnalyticsResponse }
       <Flex direction={{ base: 'column', sm: 'row' }} align="center" gap="6">
         <ChartRoot boxSize="11rem" flexShrink={0} chart={chart}>
           <PieChart responsive accessibilityLayer={false}>
-            <Tooltip cursor={false} animationDuration={100} content={<ChartTooltip hideLabel nameKey="label" />} />
+            <Tooltip
+              cursor={false}
+              animationDuration={100}
+              content={<ChartTooltip hideLabel hideIndicator nameKey="label" />}
+            />
             <Pie
               isAnimationActive={false}
               data={chart.data}

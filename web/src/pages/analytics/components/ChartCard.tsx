@@ -44,6 +44,14 @@ export function DataTable({ caption, columns, rows }: DataTableProps) {
   );
 }
 
+/**
+ * A series' colour dot for the chart legends and tooltips: their default (Chakra's ColorSwatch)
+ * has no recipe in our trimmed theme, and registering one would grow every visitor's first load.
+ */
+export function Swatch({ color }: { color: string }) {
+  return <Box as="span" display="inline-block" boxSize="2.5" borderRadius="full" bg={color} flexShrink={0} />;
+}
+
 interface ChartCardProps {
   testId: string;
   title: string;

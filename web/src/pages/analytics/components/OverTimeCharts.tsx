@@ -4,7 +4,7 @@ import type { AnalyticsResponse } from '@pod/contracts';
 import { formatMinorUnits } from '@pod/domain';
 import { formatPercent } from '../../../components/money/format';
 import { moneyTick, overTimeRows, type OverTimeRow } from '../analyticsData';
-import { ChartCard } from './ChartCard';
+import { ChartCard, Swatch } from './ChartCard';
 
 const BUCKET_WORD = { day: 'day', week: 'week', month: 'month' } as const;
 
@@ -14,9 +14,9 @@ export function MoneyOverTimeChart({ analytics }: { analytics: AnalyticsResponse
   const chart = useChart<OverTimeRow>({
     data: rows,
     series: [
-      { name: 'revenue', label: 'Revenue', color: 'blue.solid' },
-      { name: 'costs', label: 'Costs', color: 'orange.solid' },
-      { name: 'profit', label: 'Net profit', color: 'green.solid' },
+      { name: 'revenue', label: 'Revenue', color: 'blue.solid', icon: <Swatch color="blue.solid" /> },
+      { name: 'costs', label: 'Costs', color: 'orange.solid', icon: <Swatch color="orange.solid" /> },
+      { name: 'profit', label: 'Net profit', color: 'green.solid', icon: <Swatch color="green.solid" /> },
     ],
   });
   const currency = analytics.currency;
@@ -61,7 +61,6 @@ export function MoneyOverTimeChart({ analytics }: { analytics: AnalyticsResponse
               type="monotone"
               isAnimationActive={false}
               dataKey={chart.key(item.name)}
-              name={String(item.label)}
               stroke={chart.color(item.color)}
               strokeWidth={2}
               dot={rows.length <= 13}
@@ -79,7 +78,7 @@ export function MarginOverTimeChart({ analytics }: { analytics: AnalyticsRespons
   const rows = overTimeRows(analytics);
   const chart = useChart<OverTimeRow>({
     data: rows,
-    series: [{ name: 'margin', label: 'Margin', color: 'purple.solid' }],
+    series: [{ name: 'margin', label: 'Margin', color: 'purple.solid', icon: <Swatch color="purple.solid" /> }],
   });
   const percent = (value: number | null) => (value === null ? '-' : formatPercent(value, 1));
   return (
