@@ -129,10 +129,11 @@ describe('GET /api/analytics', () => {
   });
 
   it('never includes another seller’s orders', async () => {
+    const before = (await get('/api/analytics?days=365&currency=USD')).body;
     const other = await signedInSeller(gw, bed.database.url, 'analytics-other');
-    const { status, body } = await get('/api/analytics?days=365&currency=USD', other.cookie);
-    expect(status).toBe(200);
-    expect(body).toMatchObject({
+    const empty = await get('/api/analytics?days=365&currency=USD', other.cookie);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({
       hasOrders: false,
       current: { revenue: { minor: 0 }, costs: { minor: 0 }, netProfit: { minor: 0 }, orders: 0 },
       previous: { revenue: { minor: 0 }, orders: 0 },
@@ -141,7 +142,15 @@ describe('GET /api/analytics', () => {
       worstProducts: [],
       statusShare: { matched: 0, pending: 0, unmatched: 0 },
     });
-    expect((body.series as { revenue: { minor: number } }[]).every((point) => point.revenue.minor === 0)).toBe(true);
+    expect((empty.body.series as { revenue: { minor: number } }[]).every((point) => point.revenue.minor === 0)).toBe(
+      true,
+    );
+    // The other seller's own orders, figured, change nothing of the first seller's answer.
+    await seedOrderSeller(dataSource, other, 'ao', NOW);
+    await matchAndFigure(dataSource, other.userId, NOW);
+    const theirs = (await get('/api/analytics?days=365&currency=USD', other.cookie)).body;
+    expect(theirs.current.revenue.minor).toBeGreaterThan(0);
+    expect((await get('/api/analytics?days=365&currency=USD')).body).toEqual(before);
   });
 
   it('answers 400 with a clear message for bad days or currency, 401 signed out', async () => {
