@@ -7,6 +7,7 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { ConnectionsModule } from './connections/connections.module';
 import { CoreModule } from './core/core.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DataManagementModule } from './data-management/data-management.module';
 import { DemoModule } from './demo/demo.module';
@@ -74,6 +75,7 @@ export class AppModule {
         PayoutsModule,
         MatchingPageModule,
         DashboardModule,
+        AnalyticsModule,
         ProfitSettingsModule,
         WebhooksModule,
         ExchangeRateModule,

@@ -118,7 +118,7 @@ describe('first load of a public page', () => {
     const files = listFiles(WEB_DIST);
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
     for (const file of files.filter((f) => /\.(js|css)$/.test(f))) {
-      if (readFileSync(file).length < 1024) continue;
+      if (readFileSync(file).length < 512) continue;
       expect({ file, br: existsSync(`${file}.br`), gz: existsSync(`${file}.gz`) }).toEqual({
         file,
         br: true,

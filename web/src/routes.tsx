@@ -39,6 +39,9 @@ const PayoutsPage = lazy(() =>
 const SettingsPage = lazy(() =>
   import('./pages/settings/SettingsPage').then((module) => ({ default: module.SettingsPage })),
 );
+const AnalyticsPage = lazy(() =>
+  import('./pages/analytics/AnalyticsPage').then((module) => ({ default: module.AnalyticsPage })),
+);
 const MatchingPage = lazy(() =>
   import('./pages/matching/MatchingPage').then((module) => ({ default: module.MatchingPage })),
 );
@@ -75,7 +78,7 @@ export const routeTable: RouteEntry[] = [
   { path: '/orders', app: OrdersPage, nav: { label: 'Orders', icon: LuReceipt } },
   { path: '/matching', app: MatchingPage, nav: { label: 'Order Matching', icon: LuGitCompareArrows } },
   { path: '/payouts', app: PayoutsPage, nav: { label: 'Payouts', icon: LuLandmark } },
-  { path: '/analytics', nav: { label: 'Analytics', icon: LuChartLine } },
+  { path: '/analytics', app: AnalyticsPage, nav: { label: 'Analytics', icon: LuChartLine } },
   { path: '/settings', app: SettingsPage, nav: { label: 'Settings', icon: LuSettings } },
   { path: '/login', public: LoginPage, signedInGoesHome: true },
   { path: '/signup', public: SignupPage, signedInGoesHome: true },

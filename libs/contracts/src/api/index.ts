@@ -10,3 +10,4 @@ export type * from './exchange-rate';
 export type * from './matching';
 export type * from './payouts';
 export type * from './profit-settings';
+export type * from './analytics';

@@ -1,3 +1,4 @@
+import { AnalyticsRepository } from './analytics.repository';
 import { DatabaseProbe } from './database-session';
 import { DemoAccountsRepository } from './demo-accounts.repository';
 import { EtsyTokensRepository } from './etsy-tokens.repository';
@@ -18,6 +19,7 @@ import { SyncRunsRepository } from './sync-runs.repository';
 import { UserDataRepository } from './user-data.repository';
 import { UsersRepository } from './users.repository';
 
+export * from './analytics.repository';
 export * from './connections.repository';
 export * from './dashboard-rollups.repository';
 export * from './database-session';
@@ -71,6 +73,7 @@ export const DATA_SOURCE_REPOSITORIES = [
   MatchingInputsRepository,
   MatchRunsRepository,
   OrderViewsRepository,
+  AnalyticsRepository,
   OrderDetailsRepository,
   OrderEditsService,
   OrderExportRepository,

@@ -1,6 +1,6 @@
 import { Badge, Card, Center, Flex, Heading, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import type { IconType } from 'react-icons';
-import { LuChevronRight, LuLifeBuoy, LuPlug, LuReceipt, LuSettings } from 'react-icons/lu';
+import { LuChartLine, LuChevronRight, LuLifeBuoy, LuPlug, LuReceipt, LuSettings } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import { ButtonLink } from '../../../components/ui/button-link';
 import { useHasAppPage } from '../../../layouts/appPages';
@@ -15,6 +15,12 @@ interface QuickLink {
 const QUICK_LINKS: QuickLink[] = [
   { label: 'All Orders', description: 'Every Etsy and Printify order with its profit', to: '/orders', icon: LuReceipt },
   { label: 'Connections', description: 'Connect or manage Etsy and Printify', to: '/connections', icon: LuPlug },
+  {
+    label: 'Analytics',
+    description: 'Profit, costs and margin over time, by product',
+    to: '/analytics',
+    icon: LuChartLine,
+  },
   // What /settings holds (issues 17 and 19).
   {
     label: 'Settings',
