@@ -17,14 +17,23 @@ export async function dashboardSql(client: Client, userId: string, currency: str
     profit: string;
     has_orders: boolean;
   }>(
-    `SELECT count(*) FILTER (WHERE r.status = 'matched') AS matched,
-       count(*) FILTER (WHERE r.status = 'pending') AS pending,
-       count(*) FILTER (WHERE r.status = 'unmatched') AS unmatched,
-       count(*) FILTER (WHERE p.figures = 'rate_unavailable') AS without_rate,
-       coalesce(sum(p.revenue_minor), 0) AS revenue, coalesce(sum(p.costs_minor), 0) AS costs, coalesce(sum(p.net_profit_minor), 0) AS profit,
+    // As the dashboard counts (ADR 0027, 0031): counts over active records; sums over every
+    // record's current figures (archived too), a lone Printify order's cost and a receipt still
+    // awaiting its Printify cost left out of the order sums.
+    `SELECT count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'matched') AS matched,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'pending') AS pending,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'unmatched') AS unmatched,
+       count(*) FILTER (WHERE r.archived_at IS NULL AND f.fresh AND p.figures = 'rate_unavailable') AS without_rate,
+       coalesce(sum(p.revenue_minor) FILTER (WHERE f.counted), 0) AS revenue,
+       coalesce(sum(p.costs_minor) FILTER (WHERE f.counted), 0) AS costs,
+       coalesce(sum(p.net_profit_minor) FILTER (WHERE f.counted), 0) AS profit,
        EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) AS has_orders
      FROM order_record r LEFT JOIN order_profit p ON p.order_record_id = r.id AND p.currency = $2
-     WHERE r.user_id = $1 AND r.archived_at IS NULL AND r.order_date >= $3`,
+     CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|'
+       || coalesce(r.printify_shop_id || ':' || r.printify_order_id, ''), false) AS fresh) f0
+     CROSS JOIN LATERAL (SELECT f0.fresh, f0.fresh AND p.printify_cost <> 'awaiting'
+       AND NOT (r.etsy_receipt_id IS NULL AND r.printify_order_id IS NOT NULL) AS counted) f
+     WHERE r.user_id = $1 AND r.order_date >= $3`,
     [userId, currency, since],
   );
   const row = rows[0];

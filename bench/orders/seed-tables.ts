@@ -1,4 +1,9 @@
-import { DASHBOARD_DAY_BACKFILL_SQL } from '../../libs/db/src/migrations/1765300000000-dashboard-rollups';
+import {
+  FIGURE_AGGREGATES_SQL,
+  FIGURES_JOIN_SQL,
+  LONE_PRINTIFY_JOIN_SQL,
+} from '../../libs/db/src/repositories/dashboard-rollups.repository';
+import { DAY_SQL } from '../../libs/db/src/repositories/day-rollups';
 import { ORDER_COUNT_DAY_BACKFILL_SQL } from '../../libs/db/src/migrations/1765520000000-order-search-and-counts';
 
 /**
@@ -13,6 +18,24 @@ import { ORDER_COUNT_DAY_BACKFILL_SQL } from '../../libs/db/src/migrations/17655
  * With `sqlRecords` false, the other sellers' records and figures are left out (the matcher and
  * the compute-profits job write them instead).
  */
+
+/**
+ * Every seeded seller's dashboard_day rows, by the repository's own aggregate (the columns in
+ * FIGURE_AGGREGATES_SQL's order): what DashboardRollupsRepository's refreshes would have left,
+ * whatever columns later migrations added (the 1765300000000 backfill predates half of them).
+ */
+const DASHBOARD_DAY_SQL = `
+  INSERT INTO dashboard_day (user_id, currency, day, matched, pending, unmatched, summed, provisional, without_rate,
+    not_computed, awaiting_printify, estimated_printify, revenue_minor, costs_minor, net_profit_minor,
+    printify_sample_minor, printify_manual_minor, printify_unattached_minor)
+  SELECT r.user_id, c.currency, ${DAY_SQL}, ${FIGURE_AGGREGATES_SQL}
+  FROM order_record r
+  CROSS JOIN (VALUES ('USD'::char(3)), ('EUR'::char(3)), ('GBP'::char(3))) AS c(currency)
+  ${FIGURES_JOIN_SQL('c.currency')}
+  ${LONE_PRINTIFY_JOIN_SQL}
+  WHERE r.order_date IS NOT NULL
+  GROUP BY r.user_id, c.currency, ${DAY_SQL}`;
+
 export function seedTableStatements(
   now: Date,
   options: { sqlRecords: boolean } = { sqlRecords: true },
@@ -172,10 +195,12 @@ function allSeedTableStatements(now: Date): Array<[label: string, sql: string]> 
       // Their stored figures in the three display currencies, at fixed rates: what the tables hold
       // around the big seller (whose own figures the compute-profits job writes).
       `INSERT INTO order_profit (order_record_id, currency, user_id, record_sides, figures, revenue_minor, costs_minor, net_profit_minor,
-         has_estimated_fees, breakdown, inputs_hash, computed_at)
+         has_estimated_fees, printify_cost, breakdown, inputs_hash, computed_at)
        SELECT r.id, d.currency, r.user_id,
          coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|' || coalesce(r.printify_shop_id || ':' || r.printify_order_id, ''),
          'ok', v.revenue, v.costs, v.revenue - v.costs, s.ordered_at > ${nowSql} - interval '3 days',
+         -- A receipt without its Printify order yet waits for its cost (ADR 0031), as the engine stores it.
+         CASE WHEN r.printify_order_id IS NULL THEN 'awaiting' ELSE 'printify' END,
          jsonb_build_object('orderDate', to_char(s.ordered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), 'margin',
            CASE WHEN v.revenue > 0 THEN jsonb_build_object('numerator', v.revenue - v.costs, 'denominator', v.revenue,
              'basisPoints', round((v.revenue - v.costs) * 10000.0 / v.revenue)) END),
@@ -189,7 +214,7 @@ function allSeedTableStatements(now: Date): Array<[label: string, sql: string]> 
            + CASE WHEN r.printify_order_id IS NULL OR s.refund = 'full' THEN 0 ELSE round((s.cost + s.printify_shipping) * d.from_usd) END)::bigint AS costs) v`,
     ],
     // Their dashboard rollup, as the writers of those rows would have kept it (the big seller has no record yet).
-    ["other sellers' dashboard_day", DASHBOARD_DAY_BACKFILL_SQL],
+    ["other sellers' dashboard_day", DASHBOARD_DAY_SQL],
     // And their Orders counts (order_count_day), as the record writers keep them.
     ["other sellers' order_count_day", ORDER_COUNT_DAY_BACKFILL_SQL],
   ];
