@@ -7,6 +7,7 @@ import { expectContains, expectHidden, expectText } from './support/expect';
 import { setupE2E } from './support/harness';
 import {
   demoAccount,
+  chooseDisplayCurrency,
   dashboardMetrics,
   expectToast,
   money,
@@ -370,8 +371,8 @@ describe('Dashboard figures', () => {
     const year = await expectFigures(365, 'USD');
     expect(year.matchedOrders).toBeGreaterThan(month.matchedOrders);
 
-    // The display currency (preferred-currency in local storage): every figure in EUR.
-    await page.evaluate(() => localStorage.setItem('preferred-currency', 'EUR'));
+    // The display currency (on the account and in local storage): every figure in EUR.
+    await chooseDisplayCurrency(page, 'EUR');
     await page.reload();
     await expectFigures(30, 'EUR');
     expect(await values()).toEqual(expect.arrayContaining([expect.stringMatching(/^€/)]));
@@ -386,6 +387,8 @@ describe('Dashboard figures', () => {
     await card.matchOrders().click();
     await expectToast(page, 'Success', 'Order matching completed');
     await untilComputed(page);
+    // The currency is the account's: the file's next tests read USD again.
+    await chooseDisplayCurrency(page, 'USD');
   });
 });
 
@@ -652,7 +655,7 @@ describe('provisional figures and fee lines', () => {
     const databaseUrl = e2e.databaseUrl;
     if (!databaseUrl) throw new Error('this test needs the stack’s database');
     const page = await open('/');
-    await page.evaluate(() => localStorage.setItem('preferred-currency', 'GBP'));
+    await chooseDisplayCurrency(page, 'GBP');
     // The ECB days after `loaded` are not loaded yet: the last few days' orders wait for their rates.
     const loaded = latestTargetDayOnOrBefore(new Date(Date.now() - 3 * DAY_MS).toISOString().slice(0, 10));
     const older = await ordersPage(page, 'status=matched&pageSize=100&currency=GBP');
@@ -787,7 +790,7 @@ describe('provisional figures and fee lines', () => {
 
     // The same at 390 px.
     const phone = await open('/', 'mobile');
-    await phone.evaluate(() => localStorage.setItem('preferred-currency', 'GBP'));
+    await chooseDisplayCurrency(phone, 'GBP');
     await phone.reload();
     await expectContains(phone.getByTestId('totals-notice'), inTotals);
     await screenshot(phone, 'dashboard-provisional');
@@ -857,6 +860,7 @@ describe('provisional figures and fee lines', () => {
         page.getByTestId('totals-notice'),
         `Totals include ${ordersText(after.ordersProvisional)} at ${after.ordersProvisional === 1 ? 'a provisional exchange rate' : 'provisional exchange rates'}.`,
       );
+    await chooseDisplayCurrency(page, 'USD');
   }, 240_000);
 });
 

@@ -4,7 +4,15 @@ import type { OrderDetailsResponse, OrderRowView, ProfitLineView } from '@pod/co
 import type { ViewportName } from './support/browser';
 import { expectText } from './support/expect';
 import { setupE2E } from './support/harness';
-import { demoAccount, money, openSignedIn, orderDetails, ordersPage, OrdersScreen } from './support/orders';
+import {
+  chooseDisplayCurrency,
+  demoAccount,
+  money,
+  openSignedIn,
+  orderDetails,
+  ordersPage,
+  OrdersScreen,
+} from './support/orders';
 import { screenshot, SCREENSHOT_DIR } from './support/screenshots';
 
 // Issue 18 against the real stack (the demo's seeded months of orders): every Profit Summary
@@ -149,7 +157,7 @@ describe('the Profit Summary adds up', () => {
       [discounted, 'GBP'],
     ];
     for (const [order, currency] of cases) {
-      await page.evaluate((code) => localStorage.setItem('preferred-currency', code), currency);
+      await chooseDisplayCurrency(page, currency);
       await page.reload();
       const details = await orderDetails(page, order.id, currency);
       const profit = details.profit;
@@ -176,6 +184,8 @@ describe('the Profit Summary adds up', () => {
       await dialog.getByRole('button', { name: 'Close' }).first().click();
       await dialog.waitFor({ state: 'hidden' });
     }
+    // The currency is the account's: the next tests of this demo account read USD again.
+    await chooseDisplayCurrency(page, 'USD');
   }, 300_000);
 });
 

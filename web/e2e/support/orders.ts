@@ -106,6 +106,25 @@ export function money(value: { minor: number; currency: string } | null): string
 }
 
 /** The single toast on screen reads `text`. */
+/**
+ * The seller's display currency, chosen as the Settings page saves it: on the account (which
+ * every page load takes as this browser's choice, so it follows the seller) and in this
+ * browser's local storage. Takes effect on the next load.
+ */
+export async function chooseDisplayCurrency(page: Page, currency: 'USD' | 'EUR' | 'GBP'): Promise<void> {
+  const saved = await page.evaluate(async (code) => {
+    const response = await fetch('/api/user/settings', {
+      method: 'PATCH',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ currency: code }),
+    });
+    return response.status;
+  }, currency);
+  if (saved !== 200) throw new Error(`PATCH /api/user/settings answered ${saved}`);
+  await page.evaluate((code) => localStorage.setItem('preferred-currency', code), currency);
+}
+
 export async function expectToast(page: Page, title: 'Success' | 'Error', text: string) {
   const toast = new Toasts(page).current();
   await toast.getByText(title, { exact: true }).waitFor();
