@@ -1,8 +1,14 @@
-import type { DisplayCurrencyCode, ShopCostKind } from '@pod/domain';
+import type { DisplayCurrencyCode } from '@pod/domain';
 import { addDaysToIsoDate, utcMidnightOf } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
-import { FIGURE_AGGREGATES_SQL, FIGURES_JOIN_SQL, LONE_PRINTIFY_JOIN_SQL } from './dashboard-rollups.repository';
+import {
+  FIGURE_AGGREGATES_SQL,
+  FIGURES_JOIN_SQL,
+  LONE_PRINTIFY_JOIN_SQL,
+  shopCostsOf,
+  SUM_COLUMNS,
+} from './dashboard-rollups.repository';
 import { DAY_SQL, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
 import type { DashboardSums } from './order-views.repository';
 
@@ -91,30 +97,15 @@ export class AnalyticsRepository {
     let wholeTo = utcMidnightOf(isoDay(to));
     if (wholeTo < wholeFrom) wholeTo = wholeFrom;
     const shopCostsTo = isoDay(firstWholeDayAfter(to));
-    const columns = [
-      'matched',
-      'pending',
-      'unmatched',
-      'summed',
-      'provisional',
-      'without_rate',
-      'not_computed',
-      'awaiting_printify',
-      'estimated_printify',
-      ...ORDER_SUMS,
-      'printify_sample_minor',
-      'printify_manual_minor',
-      'printify_unattached_minor',
-    ];
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
       db.query(
-        `SELECT ${columns.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ')},
+        `SELECT ${SUM_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ')},
            (SELECT coalesce(json_agg(k ORDER BY k.kind), '[]') FROM (
               SELECT kind, sum(cost_minor)::text AS cost_minor, sum(entries)::int AS entries, sum(without_rate)::int AS without_rate,
                 sum(provisional)::int AS provisional
               FROM shop_cost_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date AND day < $8::date GROUP BY kind) k) AS shop_costs
          FROM (
-           SELECT ${columns.join(', ')} FROM dashboard_day
+           SELECT ${SUM_COLUMNS.join(', ')} FROM dashboard_day
            WHERE user_id = $1 AND currency = $2 AND day >= $4::date AND day < $5::date
            UNION ALL
            SELECT ${FIGURE_AGGREGATES_SQL}
@@ -144,21 +135,7 @@ export class AnalyticsRepository {
         manual: n('printify_manual_minor'),
         unattached: n('printify_unattached_minor'),
       },
-      shopCosts: (
-        (row.shop_costs ?? []) as {
-          kind: ShopCostKind;
-          cost_minor: string;
-          entries: number;
-          without_rate: number;
-          provisional: number;
-        }[]
-      ).map((cost) => ({
-        kind: cost.kind,
-        costMinor: safeInteger(cost.cost_minor),
-        entries: cost.entries,
-        withoutRate: cost.without_rate,
-        provisional: cost.provisional,
-      })),
+      shopCosts: shopCostsOf(row),
       hasOrders: false,
     };
   }

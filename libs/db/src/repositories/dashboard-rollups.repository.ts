@@ -5,7 +5,7 @@ import { RECORD_SIDES_SQL } from './order-profits.repository';
 import { DAY_SQL, dayWindow, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
 
 /** The dashboard's counts and sums, from rows or rollups alike (bigint sums as text). */
-const SUM_COLUMNS = [
+export const SUM_COLUMNS = [
   'matched',
   'pending',
   'unmatched',
@@ -88,6 +88,24 @@ export interface ShopCostSum {
   withoutRate: number;
   /** Entries converted at a stand-in day's rates (migration 1765640000000). */
   provisional: number;
+}
+
+/** The `shop_costs` column (a json_agg of shop_cost_day sums by kind) of a sums row. */
+export function shopCostsOf(row: Record<string, unknown>): ShopCostSum[] {
+  const costs = (row.shop_costs ?? []) as {
+    kind: ShopCostKind;
+    cost_minor: string;
+    entries: number;
+    without_rate: number;
+    provisional: number;
+  }[];
+  return costs.map((cost) => ({
+    kind: cost.kind,
+    costMinor: safeInteger(cost.cost_minor),
+    entries: cost.entries,
+    withoutRate: cost.without_rate,
+    provisional: cost.provisional,
+  }));
 }
 
 /** The dashboard's counts and sums: integers (a sum past 2^53 is refused, never rounded). */
@@ -198,21 +216,6 @@ export class DashboardRollupsRepository {
     );
     const row = rows[0] ?? {};
     const figures = Object.fromEntries(SUM_COLUMNS.map((column) => [column, safeInteger(row[column])]));
-    const shopCosts = (
-      (row.shop_costs ?? []) as {
-        kind: ShopCostKind;
-        cost_minor: string;
-        entries: number;
-        without_rate: number;
-        provisional: number;
-      }[]
-    ).map((cost) => ({
-      kind: cost.kind,
-      costMinor: safeInteger(cost.cost_minor),
-      entries: cost.entries,
-      withoutRate: cost.without_rate,
-      provisional: cost.provisional,
-    }));
-    return { ...(figures as DashboardFigureSums), hasOrders: row.has_orders === true, shopCosts };
+    return { ...(figures as DashboardFigureSums), hasOrders: row.has_orders === true, shopCosts: shopCostsOf(row) };
   }
 }
