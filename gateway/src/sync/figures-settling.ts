@@ -48,9 +48,15 @@ export class FiguresSettling {
   private async profitJobPending(userId: string): Promise<boolean> {
     const queue = this.queues.get('matcher');
     try {
+      const dedupId = computeProfitsJobOptions(userId).deduplication.id;
       const read = async () => {
-        const jobId = await queue.getDeduplicationJobId(computeProfitsJobOptions(userId).deduplication.id);
-        return jobId !== null && PENDING_JOB_STATES.has(await queue.getJobState(jobId));
+        const jobId = await queue.getDeduplicationJobId(dedupId);
+        if (jobId === null) return false;
+        if (PENDING_JOB_STATES.has(await queue.getJobState(jobId))) return true;
+        // The two reads are not atomic: the job may have finished between them and the one kept
+        // behind it (keepLastIfActive) taken over the deduplication id. Then that one counts.
+        const next = await queue.getDeduplicationJobId(dedupId);
+        return next !== null && next !== jobId && PENDING_JOB_STATES.has(await queue.getJobState(next));
       };
       return await withTimeout(read(), PROFIT_JOB_READ_MS);
     } catch (error) {

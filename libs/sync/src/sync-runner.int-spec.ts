@@ -212,11 +212,20 @@ describe('SyncRunner', () => {
       attemptsMade: 0,
       opts: { attempts: 1 },
     } as unknown as Job<SyncRunPayload>;
-    const result = await runner().run(job, undefined, async () => [
+    // The run's status each time the runner queues the match run: the last one is queued while the
+    // run still reads as running, so the status's `settling` never sees a finished sync with no
+    // match run after it.
+    const runStatusWhenQueued: string[] = [];
+    const queueMatch = async (user: string) => {
+      runStatusWhenQueued.push((await runRow(runId)).status);
+      queuedMatches.push(user);
+    };
+    const result = await runner({ queueMatch }).run(job, undefined, async () => [
       listStream() as SyncStream<unknown>,
       ledger as SyncStream<unknown>,
     ]);
     expect(result.status).toBe('succeeded');
+    expect(runStatusWhenQueued).toEqual(['running', 'running']);
     expect(announcedBeforeLedger).toEqual([expect.objectContaining({ syncRunId: runId, ordersAdded: 47 })]);
     // The runner queues the user's match run itself at each announcement: the event is only a hint.
     expect(queuedBeforeLedger).toEqual([userId]);

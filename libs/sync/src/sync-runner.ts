@@ -136,8 +136,10 @@ export class SyncRunner {
         // Each stream announces what it wrote when it ends, not only the run: the receipts are
         // matched and figured (fees estimated) while the ledger is walked, which on a big shop
         // takes minutes, and the ledger's own rows (fees, payments) reach the figures even when
-        // a resync brings no changed order.
-        if (index < streams.length - 1) await this.announce(taken, state);
+        // a resync brings no changed order. The last one too, before the run reads as finished:
+        // the status's `settling` then sees the sync active, then the match run queued, with no
+        // moment between them that reads "settled".
+        await this.announce(taken, state);
       }
       const finished = await withTransaction(this.deps.dataSource, (tx) =>
         new SyncRunsRepository(tx).finish(runId, state.version),
@@ -154,7 +156,6 @@ export class SyncRunner {
         },
         'sync finished',
       );
-      await this.announce(taken, state);
       return this.resultOf(runId);
     } catch (error) {
       // The user's data was deleted meanwhile: what this run wrote is gone, nothing to match.

@@ -8,9 +8,10 @@ import type { OrderStatistics, UserMatcher } from '@pod/orders';
 const FAILED_MESSAGE = 'Matching failed. Try again shortly.';
 
 /**
- * The `match-user` job: takes its run (queued → running), matches the user, records the counts
- * and announces `orders.matched` when records changed, then queues the user's compute-profits. A failure is retried by BullMQ; the run
- * fails (with a message for the user) only after the last attempt.
+ * The `match-user` job: takes its run (queued → running), matches the user, queues the user's
+ * compute-profits, records the counts and announces `orders.matched` when records changed. A
+ * failure is retried by BullMQ; the run fails (with a message for the user) only after the last
+ * attempt.
  */
 export class MatchRunsHandler {
   constructor(
@@ -32,6 +33,10 @@ export class MatchRunsHandler {
     if (!run) return { runId, status: 'skipped', added: 0, changed: 0, removed: 0 };
     try {
       const applied = await this.matcher.matchUser(run.userId, this.now());
+      // The profit job is queued before the run reads as finished: the status's `settling` sees
+      // the run active, then the job pending, with no moment between them that reads "settled"
+      // (the grace after a run's end does not cover an ANALYZE that takes seconds under load).
+      await this.queueProfits(run.userId);
       await this.runs.succeed(run.userId, run.id, applied);
       this.logger.info({ event: 'match.done', runId, userId: run.userId, ...applied }, 'match run done');
       await this.statistics?.afterWrite(run.userId, {
@@ -47,20 +52,23 @@ export class MatchRunsHandler {
           matchedAt: this.now().toISOString(),
         });
       }
-      try {
-        await this.afterRun(run.userId);
-      } catch (error) {
-        // The records are matched; a lost profit trigger is made good by the next run or change.
-        this.logger.warn(
-          { event: 'profits.queue_failed', userId: run.userId, reason: shortReason(error) },
-          'could not queue profit computation',
-        );
-      }
       return { runId, status: 'succeeded', ...applied };
     } catch (error) {
       const lastAttempt = error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (lastAttempt) await this.runs.fail(run.userId, run.id, FAILED_MESSAGE);
       throw error;
+    }
+  }
+
+  private async queueProfits(userId: string): Promise<void> {
+    try {
+      await this.afterRun(userId);
+    } catch (error) {
+      // The records are matched; a lost profit trigger is made good by the next run or change.
+      this.logger.warn(
+        { event: 'profits.queue_failed', userId, reason: shortReason(error) },
+        'could not queue profit computation',
+      );
     }
   }
 }

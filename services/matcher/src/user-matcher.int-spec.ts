@@ -413,14 +413,19 @@ describe('match runs', () => {
 });
 
 describe('the match-user job', () => {
-  it('runs its run once, records the counts, announces orders.matched and queues the profits; a duplicate job is skipped', async () => {
+  it('runs its run once, queues the profits before it reads as finished, records the counts and announces orders.matched; a duplicate job is skipped', async () => {
     const [a] = await twoSellers();
     const runs = new MatchRunsRepository(dataSource);
     const { run } = await runs.queueOrGetQueued(a, 'user');
     expect((await runs.queueOrGetQueued(a, 'sync')).run.id).toBe(run.id);
     const publish = jest.fn().mockResolvedValue(true);
     const logger = { info: jest.fn(), warn: jest.fn() } as never;
-    const afterRun = jest.fn().mockResolvedValue(undefined);
+    // What the run reads as when its profit job is queued: the status's `settling` must never see
+    // the run finished and the job not yet queued (a poll then would stop following the figures).
+    const statusWhenProfitsQueued: string[] = [];
+    const afterRun = jest.fn(async () => {
+      statusWhenProfitsQueued.push((await runs.findForUser(a, run.id))?.status ?? 'missing');
+    });
     const handler = new MatchRunsHandler(runs, new UserMatcher(dataSource), { publish }, logger, () => NOW, afterRun);
     const job = { data: { runId: run.id }, attemptsMade: 0, opts: { attempts: 5 } } as never;
     await expect(handler.handle(job)).resolves.toEqual({
@@ -432,6 +437,7 @@ describe('the match-user job', () => {
     });
     // Profits are queued after every run (a refund changes no record but changes the figures).
     expect(afterRun).toHaveBeenCalledWith(a);
+    expect(statusWhenProfitsQueued).toEqual(['running']);
     expect(await runs.findForUser(a, run.id)).toMatchObject({ status: 'succeeded', recordsAdded: 5 });
     expect(publish).toHaveBeenCalledWith(
       'orders.matched',

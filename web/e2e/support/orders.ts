@@ -39,8 +39,8 @@ export const dashboardMetrics = (page: Page, days: number, currency = 'USD') =>
   apiGet<DashboardMetricsResponse>(page, `/api/dashboard/metrics?days=${days}&currency=${currency}`);
 
 /**
- * Waits until the demo's data is figured: both first syncs succeeded, no match run is queued or
- * running and the latest started after both syncs ended, and no order waits for its profit.
+ * Waits until the demo's data is figured: both first syncs succeeded, the figures no longer
+ * settling (no match run or profit job after them pending), and no order waits for its profit.
  */
 export async function untilFigured(page: Page, timeoutMs = DEMO_FIGURED_MS): Promise<DashboardMetricsResponse> {
   const deadline = Date.now() + timeoutMs;
@@ -50,9 +50,11 @@ export async function untilFigured(page: Page, timeoutMs = DEMO_FIGURED_MS): Pro
     const match = await apiGet<MatchStatusResponse>(page, '/api/orders/match/status');
     const metrics = await dashboardMetrics(page, 365);
     const synced = !sync.active && sync.etsy?.status === 'succeeded' && sync.printify?.status === 'succeeded';
-    const syncsEnded = Math.max(Date.parse(sync.etsy?.finishedAt ?? ''), Date.parse(sync.printify?.finishedAt ?? ''));
-    const matchedAfter = match.run?.status === 'succeeded' && Date.parse(match.run.createdAt) >= syncsEnded;
-    if (synced && !match.active && matchedAfter && metrics.matchedOrders > 0 && metrics.ordersNotComputed === 0)
+    // A sync queues its last match run before it reads as finished, and a match run its profit
+    // job before it does: once the syncs read as finished, `settling` false means every run after
+    // them has ended too.
+    const matched = match.run?.status === 'succeeded';
+    if (synced && !sync.settling && matched && metrics.matchedOrders > 0 && metrics.ordersNotComputed === 0)
       return metrics;
     last = JSON.stringify({ sync: [sync.etsy?.status, sync.printify?.status], match: match.run?.status, metrics });
     if (Date.now() > deadline) throw new Error(`the demo was not figured within ${timeoutMs} ms: ${last}`);
