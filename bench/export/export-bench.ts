@@ -12,7 +12,8 @@
  *
  * Environment: BENCH_EXPORT_SCALE (default 1: 100k orders; 0.05 for a quick check),
  * BENCH_EXPORT_GATEWAY_NODE_OPTIONS (the gateway's NODE_OPTIONS, a diagnostic),
- * BENCH_KEEP_DB=1 (keep the database and print its URL). Needs PostgreSQL and Redis.
+ * BENCH_KEEP_DB=1 (keep the database and print its URL), BENCH_EXPORT_DATABASE_URL (measure again
+ * on such a kept database, without seeding). Needs PostgreSQL and Redis.
  */
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
@@ -99,39 +100,67 @@ async function measureExport(session: GatewaySession, pid: number, path: string)
   }
 }
 
+/** The seeded seller with 100k orders, matched and figured by the product's own code. */
+async function seedFiguredSeller(): Promise<SeededSeller> {
+  const seeded = await seedOrdersDatabase({ bigUserOrders: ORDERS, otherOrders: 1_000, otherUsers: 10 }, NOW, {
+    sqlRecords: false,
+    vacuumAnalyze: true,
+    label: 'export',
+  });
+  console.log(`Seeded in ${seconds(seeded.totalMs)}; matching and figuring the seller's orders…`);
+  const dataSource = await createDataSource(
+    { DATABASE_URL: seeded.database.url, DATABASE_POOL_SIZE: 2 },
+    'bench-export-match',
+  ).initialize();
+  const matchStarted = performance.now();
+  try {
+    await new UserMatcher(dataSource, DEFAULT_MATCHING_OPTIONS).matchUser(seeded.bigUserId, NOW);
+  } finally {
+    await dataSource.destroy();
+  }
+  const matchMs = performance.now() - matchStarted;
+  const profits = await computeBigSellerProfits(seeded.database.url, seeded.bigUserId, NOW);
+  console.log(`Matched in ${seconds(matchMs)}, figures in ${seconds(profits.ms)}.`);
+  return { url: seeded.database.url, bigUserId: seeded.bigUserId, drop: () => seeded.database.drop() };
+}
+
+interface SeededSeller {
+  url: string;
+  bigUserId: string;
+  drop(): Promise<void>;
+}
+
+/** A database an earlier run kept (BENCH_KEEP_DB=1), to measure again without seeding: its seller with the most records. */
+async function keptSeller(url: string): Promise<SeededSeller> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ user_id: string }>(
+      `SELECT user_id FROM order_record GROUP BY user_id ORDER BY count(*) DESC LIMIT 1`,
+    );
+    if (!rows[0]) throw new Error(`${url} holds no order records`);
+    return { url, bigUserId: rows[0].user_id, drop: async () => undefined };
+  } finally {
+    await client.end();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(
     `Export bench: ${count(ORDERS)} orders, ${cpus().length} cores, load ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
-  const seeded = await seedOrdersDatabase({ bigUserOrders: ORDERS, otherOrders: 1_000, otherUsers: 10 }, NOW, {
-    sqlRecords: false,
-    vacuumAnalyze: true,
-    label: 'export',
-  });
-  const client = new Client({ connectionString: seeded.database.url });
+  const keptUrl = process.env.BENCH_EXPORT_DATABASE_URL;
+  const seeded = keptUrl ? await keptSeller(keptUrl) : await seedFiguredSeller();
+  const client = new Client({ connectionString: seeded.url });
   try {
-    console.log(`Seeded in ${seconds(seeded.totalMs)}; matching and figuring the seller's orders…`);
-    const dataSource = await createDataSource(
-      { DATABASE_URL: seeded.database.url, DATABASE_POOL_SIZE: 2 },
-      'bench-export-match',
-    ).initialize();
-    const matchStarted = performance.now();
-    try {
-      await new UserMatcher(dataSource, DEFAULT_MATCHING_OPTIONS).matchUser(seeded.bigUserId, NOW);
-    } finally {
-      await dataSource.destroy();
-    }
-    const matchMs = performance.now() - matchStarted;
-    const profits = await computeBigSellerProfits(seeded.database.url, seeded.bigUserId, NOW);
-    console.log(`Matched in ${seconds(matchMs)}, figures in ${seconds(profits.ms)}.`);
 
     ensureFreshServerBuild();
     // A diagnostic knob: V8 flags for the gateway alone (say --max-semi-space-size=4), to see how much of the growth is heap sizing.
     const nodeOptions = process.env.BENCH_EXPORT_GATEWAY_NODE_OPTIONS;
     const stack = await startTestStack({
-      DATABASE_URL: seeded.database.url,
+      DATABASE_URL: seeded.url,
       ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
     });
     if (nodeOptions) console.log(`Gateway NODE_OPTIONS: ${nodeOptions}`);
@@ -180,8 +209,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await client.end().catch(() => undefined);
-    if (process.env.BENCH_KEEP_DB) console.log(`Database kept: ${seeded.database.url}`);
-    else await seeded.database.drop();
+    if (process.env.BENCH_KEEP_DB || keptUrl) console.log(`Database kept: ${seeded.url}`);
+    else await seeded.drop();
   }
 }
 

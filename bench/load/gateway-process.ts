@@ -1,7 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { freePort, REPO_ROOT, TEST_APP_SECRET, TEST_OPERATOR_TOKEN, waitForHttp } from '@pod/testing';
+import {
+  freePort,
+  GATEWAY_NODE_ARGS,
+  REPO_ROOT,
+  TEST_APP_SECRET,
+  TEST_OPERATOR_TOKEN,
+  waitForHttp,
+} from '@pod/testing';
 
 export interface GatewayProcess {
   baseUrl: string;
@@ -32,7 +39,7 @@ export async function startGateway(options: GatewayOptions): Promise<GatewayProc
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFd = openSync(options.logFile, 'a');
   const entry = resolve(REPO_ROOT, options.entry ?? 'dist/gateway/src/main.js');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
+  const child = spawn(process.execPath, [...GATEWAY_NODE_ARGS, ...(options.nodeArgs ?? []), entry], {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -19,7 +19,8 @@ else
 fi
 
 case "$app" in
-  gateway) exec node dist/gateway/src/main.js "$@" ;;
+  # The gateway's V8 old-generation limit (MB): V8 collects by it, see docs/adr/0039-csv-export.md.
+  gateway) exec node --max-old-space-size="${GATEWAY_MAX_OLD_SPACE_MB:-512}" dist/gateway/src/main.js "$@" ;;
   etsy-sync|printify-sync|matcher|fx-rate) exec node "dist/services/$app/src/main.js" "$@" ;;
   # Simulated Etsy, Printify and ECB for demo mode. Without --idle-when-live it exits 1 when
   # real Etsy credentials (ETSY_API_KEY, ETSY_SHARED_SECRET) are set.

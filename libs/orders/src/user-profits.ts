@@ -261,7 +261,8 @@ export function paymentAccountCurrencyOf(inputs: UserProfitInputs, receiptKey: s
  * breakdown's shape: raising it has every record figured again once (v2: provisional figures and
  * the processing fee's parts; v3: every fee from its source, ADR 0026; v4: the VAT in a registered
  * seller's prices; v5: where the Printify cost comes from, a waiting receipt's estimate, ADR 0031;
- * signed lines that add up to their totals and why each estimate is one, ADR 0030).
+ * signed lines that add up to their totals and why each estimate is one, ADR 0030; v6: no
+ * estimated Printify cost for a receipt not paid yet).
  */
 function inputsHash(
   receiptKey: string | null,
@@ -270,6 +271,6 @@ function inputsHash(
   settings: UserProfitInputs['settings'],
   account: CurrencyCode | null,
 ): string {
-  const text = jsonForPostgres({ v: 5, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
+  const text = jsonForPostgres({ v: 6, receiptKey, printifyKey, input, settings, account, tier: OFFSITE_ADS_TIER });
   return createHash('sha256').update(text).digest('base64url');
 }

@@ -1,5 +1,6 @@
 export * from './test-database';
 export * from './processes';
+export * from './gateway-node-args';
 export * from './test-stack';
 export * from './redis-prefix';
 export * from './synced-order-fixtures';

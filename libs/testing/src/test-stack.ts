@@ -1,5 +1,6 @@
 import { createTestDatabase, uniqueRedisPrefix, type TestDatabase } from './test-database';
 import { freePort, spawnService, waitForHttp, type ServiceProcess } from './processes';
+import { GATEWAY_NODE_ARGS } from './gateway-node-args';
 
 export interface TestSandbox {
   /** e.g. http://127.0.0.1:41234 — Etsy (/v3, /oauth/connect), Printify (/v1), admin (/__sandbox). */
@@ -124,14 +125,19 @@ export async function startTestStack(
     REDIS_PREFIX: redisPrefix,
     APP_SECRET: TEST_APP_SECRET,
   };
-  const gateway = spawnService('gateway', 'dist/gateway/src/main.js', {
-    PORT: String(port),
-    PUBLIC_ORIGIN: baseUrl,
-    ...sharedEnv,
-    OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
-    SUPPORT_EMAIL: 'help@podprofit.test',
-    ...env,
-  });
+  const gateway = spawnService(
+    'gateway',
+    'dist/gateway/src/main.js',
+    {
+      PORT: String(port),
+      PUBLIC_ORIGIN: baseUrl,
+      ...sharedEnv,
+      OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      SUPPORT_EMAIL: 'help@podprofit.test',
+      ...env,
+    },
+    { nodeArgs: [...GATEWAY_NODE_ARGS] },
+  );
   const workers: Partial<Record<TestStackWorker, ServiceProcess>> = {};
   const stopAll = async (signal?: NodeJS.Signals) => {
     await Promise.all(Object.values(workers).map((worker) => worker.stop(signal)));

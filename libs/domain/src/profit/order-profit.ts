@@ -146,6 +146,9 @@ function estimatedPrintifyComponents(estimate: PrintifyCostEstimate): CostCompon
 function printifyCostState(input: OrderProfitInput): PrintifyCostState {
   if (input.printifyOrders.length > 0) return 'printify';
   if (!input.receipt || !input.printifyPending) return 'none';
+  // Not paid yet: nothing is earned, charged or sent to print until it is (no revenue and no fee
+  // estimates either), so no estimated cost: it would show a loss on an order not yet paid for.
+  if (input.receipt.isPaid === false) return 'awaiting';
   return input.printifyPending.state === 'estimated' ? 'estimated' : 'awaiting';
 }
 

@@ -140,6 +140,24 @@ describe('golden: a receipt awaiting its Printify order', () => {
     });
   });
 
+  it('is awaiting, with no estimate, while the receipt is not paid yet (not a loss on an unpaid order)', () => {
+    const result = computeOrderProfit(
+      {
+        ...waiting,
+        receipt: { ...waiting.receipt, isPaid: false },
+        printifyPending: {
+          state: 'estimated',
+          lines: [
+            { sku: 'SKU-MUG', quantity: 2, currency: 'USD', unitCostMinor: 1100, shippingMinor: 400, linesRead: 5 },
+          ],
+        },
+      },
+      usdShop,
+    );
+    expect(result.printifyCost).toBe('awaiting');
+    expect(result.costs).toEqual([]);
+  });
+
   it('is awaiting, with no Printify line, without history', () => {
     const result = computeOrderProfit(
       { ...waiting, printifyPending: { state: 'no_history', skusWithoutHistory: ['SKU-MUG'], linesWithoutSku: 0 } },
