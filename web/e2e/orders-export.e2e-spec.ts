@@ -67,6 +67,37 @@ const fromFile = (row: CsvRow) => [
   row['Estimated fees'],
 ];
 
+/**
+ * The file as a spreadsheet shows it: a grid of its header and first rows, in a blank page of
+ * the given width, for the screenshots a person looks at (cells as text, never as markup).
+ */
+async function screenshotAsTable(viewport: ViewportName, fields: string[], rows: CsvRow[]) {
+  const sheet = await e2e.open(viewport);
+  await sheet.setContent(
+    '<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><title>CSV</title><body></body>',
+  );
+  await sheet.evaluate(
+    ({ header, cells }) => {
+      document.body.style.cssText = 'margin:0;font:12px system-ui,sans-serif';
+      const table = document.createElement('table');
+      table.style.cssText = 'border-collapse:collapse;white-space:nowrap';
+      for (const [index, values] of [header, ...cells].entries()) {
+        const tr = table.insertRow();
+        for (const value of values) {
+          const cell = document.createElement(index === 0 ? 'th' : 'td');
+          cell.textContent = value;
+          cell.style.cssText = `border:1px solid #ccc;padding:2px 6px;${index === 0 ? 'background:#eef' : ''}${/^-?\d+(\.\d+)?$/.test(value) ? ';text-align:right' : ''}`;
+          tr.append(cell);
+        }
+      }
+      document.body.append(table);
+    },
+    { header: fields, cells: rows.map((row) => fields.map((field) => row[field] ?? '')) },
+  );
+  // What a spreadsheet's window shows of it (the whole grid is some 5,000 px wide).
+  await screenshot(sheet, 'orders-export-file', { fullPage: false });
+}
+
 describe('Orders: Export CSV', () => {
   it('downloads the list with the page’s filters and sort, parsing back to exactly the API’s rows', async () => {
     const page = await open('/orders?status=matched&sort=profit&dir=asc');
@@ -90,6 +121,9 @@ describe('Orders: Export CSV', () => {
     expect(parsed.data.every((row) => row.Products !== '' && row.Status === 'matched')).toBe(true);
     await page.getByRole('button', { name: 'Export CSV' }).waitFor();
     await screenshot(page, 'orders-export');
+    // The file opened as a table: its columns and first rows, wide and on a phone.
+    for (const viewport of ['desktop', 'mobile'] as const)
+      await screenshotAsTable(viewport, parsed.meta.fields ?? [], parsed.data.slice(0, 25));
   }, 120_000);
 
   it('shows the error toast when the export is refused', async () => {
