@@ -52,7 +52,17 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'vendor', test: /node_modules[\\/]|rolldown[\\/]runtime/, tags: ['$initial'] }],
+          groups: [
+            { name: 'vendor', test: /node_modules[\\/]|rolldown[\\/]runtime/, tags: ['$initial'] },
+            // Small controls that several lazy pages share ride in one chunk (their libraries stay
+            // where they were): a chunk of each one's own would add its name to the entry's preload
+            // map, which every first visit downloads (the landing budget, ADR 0038).
+            {
+              name: 'shared-controls',
+              test: /src[\\/]components[\\/](ConfirmDialog|ReportRangeSelect)\.tsx$/,
+              includeDependenciesRecursively: false,
+            },
+          ],
         },
       },
     },

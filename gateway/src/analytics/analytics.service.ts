@@ -28,7 +28,7 @@ export class AnalyticsService {
     const since = daysBefore(now, days);
     const bucket = bucketOf(days);
     const current = await this.views.dashboard(userId, currency, since);
-    const previous = await this.rollups.sumsBetween(userId, currency, daysBefore(since, days), since);
+    const previous = await this.views.dashboard(userId, currency, daysBefore(since, days), since);
     const rows = await this.rollups.series(userId, currency, since, bucket);
     const composition = await this.rollups.composition(userId, currency, since);
     const currentShop = shopCostFigures(current, currency);

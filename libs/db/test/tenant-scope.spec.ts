@@ -68,7 +68,7 @@ describe('the application code', () => {
   it('is really read: the order reads and writes, the sync upserts and the profit writer are seen as tenant statements', () => {
     for (const owner of [
       'OrderViewsRepository.listPage',
-      'DashboardRollupsRepository.sumsSince',
+      'DashboardRollupsRepository.sums',
       'OrderCountsRepository.counts',
       'OrderCountsRepository.refreshDays',
       'OrderRecordsRepository.writeChanges',

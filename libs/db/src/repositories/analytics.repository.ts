@@ -2,15 +2,8 @@ import type { DisplayCurrencyCode } from '@pod/domain';
 import { addDaysToIsoDate, utcMidnightOf } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
-import {
-  FIGURE_AGGREGATES_SQL,
-  FIGURES_JOIN_SQL,
-  LONE_PRINTIFY_JOIN_SQL,
-  shopCostsOf,
-  SUM_COLUMNS,
-} from './dashboard-rollups.repository';
+import { FIGURE_AGGREGATES_SQL, FIGURES_JOIN_SQL, LONE_PRINTIFY_JOIN_SQL } from './dashboard-rollups.repository';
 import { DAY_SQL, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
-import type { DashboardSums } from './order-views.repository';
 
 export type AnalyticsBucketUnit = 'day' | 'week' | 'month';
 
@@ -85,59 +78,6 @@ export class AnalyticsRepository {
       costsMinor: safeInteger(row.costs_minor),
       netProfitMinor: safeInteger(row.net_profit_minor),
     }));
-  }
-
-  /**
-   * The Dashboard's sums over orders dated in [from, to), e.g. the period before the current
-   * one: whole days from the rollup, the part-days at either end from the rows; shop costs over
-   * the whole days from `from`'s first midnight to `to`'s, so adjacent periods share no day.
-   */
-  async sumsBetween(userId: string, currency: DisplayCurrencyCode, from: Date, to: Date): Promise<DashboardSums> {
-    const wholeFrom = firstWholeDayAfter(from);
-    let wholeTo = utcMidnightOf(isoDay(to));
-    if (wholeTo < wholeFrom) wholeTo = wholeFrom;
-    const shopCostsTo = isoDay(firstWholeDayAfter(to));
-    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(
-        `SELECT ${SUM_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ')},
-           (SELECT coalesce(json_agg(k ORDER BY k.kind), '[]') FROM (
-              SELECT kind, sum(cost_minor)::text AS cost_minor, sum(entries)::int AS entries, sum(without_rate)::int AS without_rate,
-                sum(provisional)::int AS provisional
-              FROM shop_cost_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date AND day < $8::date GROUP BY kind) k) AS shop_costs
-         FROM (
-           SELECT ${SUM_COLUMNS.join(', ')} FROM dashboard_day
-           WHERE user_id = $1 AND currency = $2 AND day >= $4::date AND day < $5::date
-           UNION ALL
-           SELECT ${FIGURE_AGGREGATES_SQL}
-           FROM order_record r ${FIGURES_JOIN_SQL('$2::char(3)')} ${LONE_PRINTIFY_JOIN_SQL}
-           WHERE r.user_id = $1 AND ((r.order_date >= $3 AND r.order_date < $6) OR (r.order_date >= $7 AND r.order_date < $9))
-         ) parts`,
-        [userId, currency, from, isoDay(wholeFrom), isoDay(wholeTo), wholeFrom, wholeTo, shopCostsTo, to],
-      ),
-    );
-    const row = rows[0] ?? {};
-    const n = (column: string) => safeInteger(row[column]);
-    return {
-      matched: n('matched'),
-      pending: n('pending'),
-      unmatched: n('unmatched'),
-      summed: n('summed'),
-      provisional: n('provisional'),
-      withoutRate: n('without_rate'),
-      notComputed: n('not_computed'),
-      awaitingPrintify: n('awaiting_printify'),
-      estimatedPrintify: n('estimated_printify'),
-      revenueMinor: n('revenue_minor'),
-      costsMinor: n('costs_minor'),
-      netProfitMinor: n('net_profit_minor'),
-      printifyOnly: {
-        sample: n('printify_sample_minor'),
-        manual: n('printify_manual_minor'),
-        unattached: n('printify_unattached_minor'),
-      },
-      shopCosts: shopCostsOf(row),
-      hasOrders: false,
-    };
   }
 
   /**

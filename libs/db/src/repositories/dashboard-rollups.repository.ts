@@ -1,4 +1,4 @@
-import type { DisplayCurrencyCode, ShopCostKind } from '@pod/domain';
+import { utcMidnightOf, type DisplayCurrencyCode, type ShopCostKind } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { RECORD_SIDES_SQL } from './order-profits.repository';
@@ -108,6 +108,12 @@ export function shopCostsOf(row: Record<string, unknown>): ShopCostSum[] {
   }));
 }
 
+/** Orders dated in [from, to); on or after `from` when `to` is left out. */
+export interface OrderDateRange {
+  from: Date;
+  to?: Date;
+}
+
 /** The dashboard's counts and sums: integers (a sum past 2^53 is refused, never rounded). */
 export type DashboardFigureSums = Record<(typeof SUM_COLUMNS)[number], number>;
 
@@ -182,19 +188,35 @@ export class DashboardRollupsRepository {
   }
 
   /**
-   * The dashboard's sums over orders dated on or after `since`: whole UTC days from the
-   * rollup, and the part-day from `since` to the next midnight from the rows (a few hundred at
-   * most), so the answer is the rows' sum over exactly the dashboard's instant range. Shop costs
-   * (shop_cost_day, kept by day only) over the whole UTC days of the range. With it,
-   * whether the user has any synced order at all (the empty dashboard's prompt): one statement,
-   * so the route is one round trip inside its scope.
+   * The dashboard's sums over orders dated in [from, to), or on or after `from` when `to` is
+   * left out (the Dashboard's range; the Analytics page's previous period is bounded): whole
+   * UTC days from the rollup, and the part-days at either end from the rows (a few hundred at
+   * most), so the answer is the rows' sum over exactly that instant range. Shop costs
+   * (shop_cost_day, kept by day only) over the whole UTC days from `from`'s first midnight to
+   * `to`'s, so adjacent ranges share no day. With it, whether the user has any synced order at
+   * all (the empty dashboard's prompt): one statement, so the route is one round trip inside
+   * its scope.
    */
-  async sumsSince(
+  async sums(
     userId: string,
     currency: DisplayCurrencyCode,
-    since: Date,
+    range: OrderDateRange,
   ): Promise<DashboardFigureSums & { hasOrders: boolean; shopCosts: ShopCostSum[] }> {
-    const firstWholeDay = firstWholeDayAfter(since);
+    const { from, to } = range;
+    const wholeFrom = firstWholeDayAfter(from);
+    // The head part-day ends at the first midnight, or at `to` when the range ends before it.
+    const headTo = to && to < wholeFrom ? to : wholeFrom;
+    const params: unknown[] = [userId, currency, from, isoDay(wholeFrom), headTo];
+    let daysBound = '';
+    let shopDaysBound = '';
+    let tailPartDay = '';
+    if (to) {
+      const wholeTo = new Date(Math.max(utcMidnightOf(isoDay(to)).getTime(), wholeFrom.getTime()));
+      params.push(isoDay(wholeTo), isoDay(firstWholeDayAfter(to)), wholeTo, to);
+      daysBound = ' AND day < $6::date';
+      shopDaysBound = ' AND day < $7::date';
+      tailPartDay = ' OR (r.order_date >= $8 AND r.order_date < $9)';
+    }
     const sums = SUM_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ');
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
       db.query(
@@ -203,15 +225,15 @@ export class DashboardRollupsRepository {
            (SELECT coalesce(json_agg(k ORDER BY k.kind), '[]') FROM (
               SELECT kind, sum(cost_minor)::text AS cost_minor, sum(entries)::int AS entries, sum(without_rate)::int AS without_rate,
                 sum(provisional)::int AS provisional
-              FROM shop_cost_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date GROUP BY kind) k) AS shop_costs
+              FROM shop_cost_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date${shopDaysBound} GROUP BY kind) k) AS shop_costs
          FROM (
-           SELECT ${SUM_COLUMNS.join(', ')} FROM dashboard_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date
+           SELECT ${SUM_COLUMNS.join(', ')} FROM dashboard_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date${daysBound}
            UNION ALL
            SELECT ${FIGURE_AGGREGATES_SQL}
            FROM order_record r ${FIGURES_JOIN_SQL('$2::char(3)')} ${LONE_PRINTIFY_JOIN_SQL}
-           WHERE r.user_id = $1 AND r.order_date >= $3 AND r.order_date < $5
+           WHERE r.user_id = $1 AND ((r.order_date >= $3 AND r.order_date < $5)${tailPartDay})
          ) parts`,
-        [userId, currency, since, isoDay(firstWholeDay), firstWholeDay],
+        params,
       ),
     );
     const row = rows[0] ?? {};

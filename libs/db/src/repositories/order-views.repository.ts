@@ -407,13 +407,14 @@ export class OrderViewsRepository {
   }
 
   /**
-   * The Dashboard's totals over orders dated on or after `since` (counts: active ones): whole days from the
-   * rollup (dashboard_day), the part-day from the rows, so they equal the rows' sum exactly;
+   * The Dashboard's totals over orders dated on or after `since`, and before `until` when given
+   * (the Analytics page's previous period) (counts: active ones): whole days from the rollup
+   * (dashboard_day), the part-days from the rows, so they equal the rows' sum exactly;
    * provisional figures included and counted, orders without a rate counted apart, orders whose
    * figures are not computed yet counted apart too (docs/adr/0018-rollups.md).
    */
-  async dashboard(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<DashboardSums> {
-    const sums = await new DashboardRollupsRepository(this.db).sumsSince(userId, currency, since);
+  async dashboard(userId: string, currency: DisplayCurrencyCode, since: Date, until?: Date): Promise<DashboardSums> {
+    const sums = await new DashboardRollupsRepository(this.db).sums(userId, currency, { from: since, to: until });
     return {
       matched: sums.matched,
       pending: sums.pending,

@@ -26,7 +26,8 @@ import { UserMatcher, UserProfits } from '@pod/orders';
  * rate-unavailable figures), random sequences of match runs, profit runs (forced or not), new
  * rates, refunds, archive/restore, manual match and unmatch; after every step, every display
  * currency and a range of instants (midnights and random ones), the dashboard equals the old
- * row query to the cent, and every rollup row equals its day's rows.
+ * row query to the cent, from each instant on and between each and the next, and every rollup
+ * row equals its day's rows.
  */
 let database: TestDatabase;
 let dataSource: DataSource;
@@ -68,6 +69,7 @@ async function rowSums(
   userId: string,
   currency: DisplayCurrencyCode,
   since: Date,
+  until?: Date,
 ): Promise<Omit<DashboardSums, 'hasOrders'>> {
   const [row] = await ownerQuery<Record<string, string>>(
     `SELECT count(*) FILTER (WHERE r.archived_at IS NULL AND r.status = 'matched') AS matched,
@@ -91,8 +93,8 @@ async function rowSums(
      CROSS JOIN LATERAL (SELECT coalesce(p.record_sides = (coalesce(r.etsy_shop_id || ':' || r.etsy_receipt_id, '') || '|' || coalesce(r.printify_shop_id || ':' || r.printify_order_id, '')), false) AS fresh,
        r.etsy_receipt_id IS NULL AND r.printify_order_id IS NOT NULL AS lone) f0
      CROSS JOIN LATERAL (SELECT f0.fresh, f0.lone, f0.fresh AND p.printify_cost <> 'awaiting' AS counted) f
-     WHERE r.user_id = $1 AND r.order_date >= $3`,
-    [userId, currency, since],
+     WHERE r.user_id = $1 AND r.order_date >= $3 AND ($4::timestamptz IS NULL OR r.order_date < $4)`,
+    [userId, currency, since, until ?? null],
   );
   return {
     matched: Number(row.matched),
@@ -203,7 +205,8 @@ it('dashboard totals from rollups equal the sum of the rows, to the cent, in eve
       fc.array(orderArb, { minLength: 1, maxLength: 6 }),
       fc.array(stepArb, { minLength: 1, maxLength: 8 }),
       fc.array(fc.integer({ min: -30 * 60, max: 6 * 24 * 60 }), { minLength: 2, maxLength: 2 }),
-      async (orders, steps, sinceMinutes) => {
+      fc.integer({ min: 1, max: 6 * 60 }),
+      async (orders, steps, sinceMinutes, rangeMinutes) => {
         run += 1;
         // Rates stored by an earlier run are shared: start every run from the 03-13 rates alone.
         await ownerQuery(`DELETE FROM fx_rate WHERE rate_date <> '2026-03-13'`);
@@ -228,6 +231,16 @@ it('dashboard totals from rollups equal the sum of the rows, to the cent, in eve
           new Date('2026-03-01T00:00:00Z'),
           ...[0, 2, 4].map((day) => new Date(BASE + day * 24 * HOUR_MS)),
           ...sinceMinutes.map((minutes) => new Date(BASE + minutes * 60_000)),
+        ];
+        // Bounded ranges (as the Analytics page's previous period): from each instant to the next
+        // (across midnights, or empty), and a few hours from each random one (often within one day).
+        const ascending = [...sinces].sort((a, b) => a.getTime() - b.getTime());
+        const ranges = [
+          ...ascending.slice(1).map((until, i) => ({ from: ascending[i], until })),
+          ...sinceMinutes.map((minutes) => ({
+            from: new Date(BASE + minutes * 60_000),
+            until: new Date(BASE + (minutes + rangeMinutes) * 60_000),
+          })),
         ];
         for (const step of steps) {
           const ids = await recordIds(userId);
@@ -265,6 +278,17 @@ it('dashboard totals from rollups equal the sum of the rows, to the cent, in eve
                 currency,
                 since,
                 sums: await rowSums(userId, currency, since),
+              });
+              expect(hasOrders).toBe(true);
+            }
+            for (const { from, until } of ranges) {
+              const { hasOrders, ...fromRollups } = await views.dashboard(userId, currency, from, until);
+              expect({ step, currency, from, until, sums: fromRollups }).toEqual({
+                step,
+                currency,
+                from,
+                until,
+                sums: await rowSums(userId, currency, from, until),
               });
               expect(hasOrders).toBe(true);
             }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { ReportWindowDays } from '@pod/domain';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
+import { DEFAULT_REPORT_RANGE_DAYS, ReportRangeSelect } from '../../components/ReportRangeSelect';
 import { LoadError } from '../../components/orders/LoadError';
 import { ButtonLink } from '../../components/ui/button-link';
 import { useAnalytics } from '../../hooks/api/useAnalytics';
@@ -11,7 +12,6 @@ import { usePageTitle } from '../../hooks/usePageTitle';
 import { CostsChart, ProductCharts, StatusShareChart } from './components/BreakdownCharts';
 import { HeadlineCards, HeadlineCardsSkeleton } from './components/HeadlineCards';
 import { MarginOverTimeChart, MoneyOverTimeChart } from './components/OverTimeCharts';
-import { DEFAULT_ANALYTICS_DAYS, RangeSelect } from './components/RangeSelect';
 import { moneyText } from './analyticsData';
 
 /** No order synced yet: where to go instead of empty charts (as the Dashboard says it). */
@@ -58,7 +58,7 @@ function ChartsSkeleton() {
  */
 export function AnalyticsPage() {
   usePageTitle('Analytics');
-  const [days, setDays] = useState<ReportWindowDays>(DEFAULT_ANALYTICS_DAYS);
+  const [days, setDays] = useState<ReportWindowDays>(DEFAULT_REPORT_RANGE_DAYS);
   const currency = useDisplayCurrency();
   const { analytics, error, reload } = useAnalytics(days, currency);
   return (
@@ -66,7 +66,7 @@ export function AnalyticsPage() {
       <PageHeader
         title="Analytics"
         subtitle="Profit, revenue, costs and margin over time, and where the money goes"
-        actions={<RangeSelect days={days} onChange={setDays} />}
+        actions={<ReportRangeSelect name="analytics-days" days={days} onChange={setDays} />}
       />
       {error && !analytics ? (
         <LoadError title="Your analytics could not be loaded" error={error} onRetry={() => void reload()} />

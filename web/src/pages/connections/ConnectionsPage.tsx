@@ -1,6 +1,7 @@
 import { Alert, Button, Center, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useCallback, useState } from 'react';
 import type { PrintifyShopView } from '@pod/contracts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { toaster } from '../../components/ui/toaster';
@@ -15,12 +16,11 @@ import {
 import { useCurrentUser } from '../../hooks/api/useCurrentUser';
 import { refreshSyncStatus, useSyncStatus } from '../../hooks/api/useSyncStatus';
 import { usePageTitle } from '../../hooks/usePageTitle';
-import { ConfirmDisconnectDialog } from './components/ConfirmDisconnectDialog';
 import { CredentialsHelpCard } from './components/CredentialsHelpCard';
 import { EtsyCard } from './components/EtsyCard';
 import { PrintifyCard } from './components/PrintifyCard';
 import { PrintifySetupDialog } from './components/PrintifySetupDialog';
-import { MSG } from './messages';
+import { disconnectConfirmation, MSG } from './messages';
 import { preselectedShopId, shopsForChoice } from './printifyShops';
 import { useEtsyReturnToast } from './useEtsyReturnToast';
 
@@ -195,7 +195,12 @@ export function ConnectionsPage() {
         onCancel={() => setShops(null)}
         onComplete={() => void completePrintifySetup()}
       />
-      <ConfirmDisconnectDialog service={confirming} onCancel={() => setConfirming(null)} onConfirm={disconnect} />
+      <ConfirmDialog
+        confirmation={confirming && disconnectConfirmation(confirming)}
+        width="sm"
+        onCancel={() => setConfirming(null)}
+        onConfirm={disconnect}
+      />
     </PageContainer>
   );
 }

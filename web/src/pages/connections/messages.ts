@@ -1,6 +1,7 @@
 // Every text of the Connections screen that a test or the spec names (spec §5, §8). Those the
 // gateway answers with too come from @pod/contracts.
 import { PROVIDER_MESSAGES } from '@pod/contracts';
+import type { Confirmation } from '../../components/ConfirmDialog';
 
 export const MSG = {
   loading: 'Loading connections...',
@@ -17,6 +18,16 @@ export const MSG = {
   etsyFailed: 'Failed to connect Etsy. Please try again.',
   etsyNoShop: 'Failed to connect Etsy. This Etsy account has no shop yet.',
 } as const;
+
+/** "Disconnect Etsy?": asked before a connection and its stored tokens are removed. */
+export function disconnectConfirmation(service: 'Etsy' | 'Printify'): Confirmation {
+  return {
+    title: `Disconnect ${service}?`,
+    message: `Are you sure you want to disconnect ${service}? PodProfit will stop syncing its orders and delete the stored access ${service === 'Etsy' ? 'tokens' : 'token'}. Orders already synced stay.`,
+    confirmLabel: 'Disconnect',
+    pendingLabel: 'Disconnecting...',
+  };
+}
 
 /** Last sync as "Nov 22, 2026, 1:05 PM" in the browser's zone. */
 export function formatDateTime(iso: string): string {

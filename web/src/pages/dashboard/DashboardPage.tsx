@@ -4,6 +4,7 @@ import { LuReceipt } from 'react-icons/lu';
 import type { ConnectionsStatus } from '@pod/contracts';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
+import { DEFAULT_REPORT_RANGE_DAYS, ReportRangeSelect } from '../../components/ReportRangeSelect';
 import { LoadError } from '../../components/orders/LoadError';
 import { ButtonLink } from '../../components/ui/button-link';
 import { useConnectionsStatus } from '../../hooks/api/useConnections';
@@ -12,7 +13,6 @@ import { useSyncStatus } from '../../hooks/api/useSyncStatus';
 import { useDisplayCurrency } from '../../hooks/useDisplayCurrency';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { DashboardSideCards } from './components/DashboardSideCards';
-import { DateRangeSelect, DEFAULT_DAYS } from './components/DateRangeSelect';
 import { MetricCards, MetricCardsSkeleton } from './components/MetricCards';
 import { nothingFiguredYet, SettlingNotice } from './components/SettlingNotice';
 import { ShopCostCards } from './components/ShopCostCards';
@@ -52,7 +52,7 @@ function NoOrdersYet({ connections }: { connections: ConnectionsStatus | undefin
 
 export function DashboardPage() {
   usePageTitle('Dashboard');
-  const [days, setDays] = useState<DashboardDays>(DEFAULT_DAYS);
+  const [days, setDays] = useState<DashboardDays>(DEFAULT_REPORT_RANGE_DAYS);
   const currency = useDisplayCurrency();
   const { status: connections, error: connectionsError, reload: reloadConnections } = useConnectionsStatus();
   const { syncStatus, error: syncStatusError } = useSyncStatus();
@@ -64,7 +64,7 @@ export function DashboardPage() {
       <PageHeader
         title="Dashboard"
         subtitle="Track your Print-on-Demand business performance"
-        actions={<DateRangeSelect days={days} onChange={setDays} />}
+        actions={<ReportRangeSelect name="dashboard-days" days={days} onChange={setDays} />}
       />
       <Stack gap="6">
         {metricsError && !metrics ? (

@@ -4,6 +4,7 @@ import { FormField } from '../../../components/FormField';
 import { toaster } from '../../../components/ui/toaster';
 import { changeEmail } from '../../../hooks/api/accountSettings';
 import { errorMessage } from '../../../hooks/api/client';
+import { PasswordField } from './PasswordField';
 
 /** The same shape the server's IsEmail accepts in practice: something@domain.tld, no spaces. */
 const EMAIL_FORMAT = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -88,12 +89,11 @@ export function ChangeEmailForm({
               disabled={saving}
               autoFocus
             />
-            <FormField
+            <PasswordField
               label="Current password"
-              type="password"
               autoComplete="current-password"
               value={currentPassword}
-              onChange={(event) => setCurrentPassword(event.target.value)}
+              onValueChange={setCurrentPassword}
               error={problem?.field === 'currentPassword' ? problem.message : undefined}
               helperText="For your security, confirm it is you."
               disabled={saving}

@@ -1,9 +1,9 @@
 import { Button, Heading, Stack } from '@chakra-ui/react';
 import { useState, type FormEvent } from 'react';
-import { FormField } from '../../../components/FormField';
 import { toaster } from '../../../components/ui/toaster';
 import { changePassword } from '../../../hooks/api/accountSettings';
 import { errorMessage } from '../../../hooks/api/client';
+import { PasswordField } from './PasswordField';
 
 /** Spec §9: 8 characters when changing the password (6 at sign-up). */
 export const MIN_NEW_PASSWORD_LENGTH = 8;
@@ -64,31 +64,28 @@ export function ChangePasswordForm({ disabled = false }: { disabled?: boolean })
         <Heading as="h3" size="md" id="change-password-heading">
           Change Password
         </Heading>
-        <FormField
+        <PasswordField
           label="Current password"
-          type="password"
           autoComplete="current-password"
           value={currentPassword}
-          onChange={(event) => setCurrentPassword(event.target.value)}
+          onValueChange={setCurrentPassword}
           error={errorOf('current')}
           disabled={disabled || saving}
         />
-        <FormField
+        <PasswordField
           label="New password"
-          type="password"
           autoComplete="new-password"
           value={newPassword}
-          onChange={(event) => setNewPassword(event.target.value)}
+          onValueChange={setNewPassword}
           error={errorOf('new')}
           helperText={`At least ${MIN_NEW_PASSWORD_LENGTH} characters.`}
           disabled={disabled || saving}
         />
-        <FormField
+        <PasswordField
           label="Confirm new password"
-          type="password"
           autoComplete="new-password"
           value={confirmPassword}
-          onChange={(event) => setConfirmPassword(event.target.value)}
+          onValueChange={setConfirmPassword}
           error={errorOf('confirm')}
           disabled={disabled || saving}
         />

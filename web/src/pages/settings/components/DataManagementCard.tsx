@@ -2,6 +2,7 @@ import { Button, Card, Heading, Stack, Text } from '@chakra-ui/react';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
+import { ConfirmDialog, type Confirmation } from '../../../components/ConfirmDialog';
 import { toaster } from '../../../components/ui/toaster';
 import { apiRequest } from '../../../hooks/api/client';
 import { API } from '../../../hooks/api/keys';
@@ -9,20 +10,19 @@ import { useCurrentUser } from '../../../hooks/api/useCurrentUser';
 import { useExportCsv } from '../../../hooks/api/useExportCsv';
 import { SIGN_OUT_NAVIGATION } from '../../../hooks/signOutNavigation';
 import { useDisplayCurrency } from '../../../hooks/useDisplayCurrency';
-import { ConfirmDataActionDialog, type DataAction } from './ConfirmDataActionDialog';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 
 const DELETE_ALL_PATH = '/api/orders/delete-all';
 const DELETE_ACCOUNT_PATH = '/api/user/delete';
 
 /** The spec's confirmations (§8). */
-const DISCONNECT_ALL: DataAction = {
+const DISCONNECT_ALL: Confirmation = {
   title: 'Disconnect all services?',
   message: 'Are you sure you want to disconnect all services? This will remove all API connections.',
   confirmLabel: 'Disconnect All',
   pendingLabel: 'Disconnecting...',
 };
-const DELETE_ALL_DATA: DataAction = {
+const DELETE_ALL_DATA: Confirmation = {
   title: 'Delete all data?',
   message:
     'This cannot be undone. All Etsy orders, Printify orders and order matches will be permanently deleted. Your account and connections stay.',
@@ -131,8 +131,10 @@ export function DataManagementCard() {
           </DataRow>
         </Stack>
       </Card.Body>
-      <ConfirmDataActionDialog
-        action={confirming === 'disconnect' ? DISCONNECT_ALL : confirming === 'delete-data' ? DELETE_ALL_DATA : null}
+      <ConfirmDialog
+        confirmation={
+          confirming === 'disconnect' ? DISCONNECT_ALL : confirming === 'delete-data' ? DELETE_ALL_DATA : null
+        }
         onCancel={() => setConfirming(null)}
         onConfirm={runConfirmed}
       />

@@ -1,14 +1,29 @@
 import { Button, Dialog, Portal, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 
-interface ConfirmDisconnectDialogProps {
-  service: 'Etsy' | 'Printify' | null;
+/** What a confirmation asks, in the spec's words. */
+export interface Confirmation {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  /** The red button's text while the confirmed action runs. */
+  pendingLabel: string;
+}
+
+interface ConfirmDialogProps {
+  /** What is being confirmed; null keeps the dialog closed. */
+  confirmation: Confirmation | null;
+  /** The dialog's width from the `sm` breakpoint up (below it, always `xs`). */
+  width?: 'sm' | 'md';
   onCancel: () => void;
   onConfirm: () => Promise<void>;
 }
 
-/** "Disconnect Etsy?": asked before a connection and its stored tokens are removed. */
-export function ConfirmDisconnectDialog({ service, onCancel, onConfirm }: ConfirmDisconnectDialogProps) {
+/**
+ * Asked before something that cannot be undone (disconnecting a service, deleting data): nothing
+ * happens until the red button is pressed, and while the action runs the dialog cannot be dismissed.
+ */
+export function ConfirmDialog({ confirmation, width = 'md', onCancel, onConfirm }: ConfirmDialogProps) {
   const [pending, setPending] = useState(false);
   const confirm = async () => {
     setPending(true);
@@ -21,24 +36,20 @@ export function ConfirmDisconnectDialog({ service, onCancel, onConfirm }: Confir
   return (
     <Dialog.Root
       role="alertdialog"
-      open={service !== null}
+      open={confirmation !== null}
       onOpenChange={(details) => !details.open && !pending && onCancel()}
       placement="center"
-      size={{ base: 'xs', sm: 'sm' }}
+      size={{ base: 'xs', sm: width }}
     >
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner px="4">
           <Dialog.Content>
             <Dialog.Header>
-              <Dialog.Title>Disconnect {service}?</Dialog.Title>
+              <Dialog.Title>{confirmation?.title}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
-              <Text color="fg.muted">
-                Are you sure you want to disconnect {service}? PodProfit will stop syncing its orders and delete the
-                stored access
-                {service === 'Etsy' ? ' tokens' : ' token'}. Orders already synced stay.
-              </Text>
+              <Text color="fg.muted">{confirmation?.message}</Text>
             </Dialog.Body>
             <Dialog.Footer>
               <Button variant="outline" onClick={onCancel} disabled={pending}>
@@ -48,9 +59,9 @@ export function ConfirmDisconnectDialog({ service, onCancel, onConfirm }: Confir
                 colorPalette="red"
                 onClick={() => void confirm()}
                 loading={pending}
-                loadingText="Disconnecting..."
+                loadingText={confirmation?.pendingLabel}
               >
-                Disconnect
+                {confirmation?.confirmLabel}
               </Button>
             </Dialog.Footer>
           </Dialog.Content>
