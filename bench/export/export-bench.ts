@@ -155,7 +155,6 @@ async function main(): Promise<void> {
   const seeded = keptUrl ? await keptSeller(keptUrl) : await seedFiguredSeller();
   const client = new Client({ connectionString: seeded.url });
   try {
-
     ensureFreshServerBuild();
     // A diagnostic knob: V8 flags for the gateway alone (say --max-semi-space-size=4), to see how much of the growth is heap sizing.
     const nodeOptions = process.env.BENCH_EXPORT_GATEWAY_NODE_OPTIONS;
