@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   console.log(
     `Seeding: a seller with ${count(SIZES.bigUserOrders)} receipts and as many Printify orders, ${count(SIZES.otherOrders)} orders over ${count(SIZES.otherUsers)} other sellers…`,
   );
-  const seeded = await seedOrdersDatabase(SIZES, NOW);
+  const seeded = await seedOrdersDatabase(SIZES, NOW, { sqlRecords: true, vacuumAnalyze: true, label: 'migrations' });
   const url = seeded.database.url;
   const client = new Client({ connectionString: url });
   const problems: string[] = [];
@@ -164,12 +164,18 @@ async function main(): Promise<void> {
       `\n${formatTable(
         ['Upgrade from the previous release', 'Measured'],
         [
-          ['Orders (Etsy receipts) / order records', `${count(orders)} / ${count(seeded.rows.order_record)}`],
+          [
+            'Orders (Etsy receipts) / order records / figures',
+            `${count(orders)} / ${count(seeded.rows.order_record)} / ${count(seeded.rows.order_profit)}`,
+          ],
           ['Orders of the biggest seller', count(SIZES.bigUserOrders)],
           ['Migrations applied', reverted.slice().reverse().join(', ')],
           ['Time to migrate (`cli.js migrate`)', seconds(migrate.ms)],
           ['… of which the step’s fixed cost (a rerun with nothing to do)', seconds(rerun.ms)],
-          [`Longest Orders page read during the migration (${count(during.length)} reads)`, millis(longestRead)],
+          [
+            `Longest Orders page read during the migration (${count(during.length)} reads)`,
+            longestRead >= 1_000 ? seconds(longestRead) : millis(longestRead),
+          ],
           [
             `Orders page read before it (median of ${count(baseline.length)}, ${count(Number(busiest[0].records))} orders)`,
             millis(median(baseline.map(durationOf))),
