@@ -20,6 +20,8 @@ export interface LoadConfig {
   soakMinutes: number;
   /** Interval of the /livez sampler beside the load, in ms. */
   livezEveryMs: number;
+  /** Only the routes whose label holds this text (any case); empty: every route. */
+  routesMatching: string;
 }
 
 export const LOAD: LoadConfig = {
@@ -34,6 +36,7 @@ export const LOAD: LoadConfig = {
   sessions: Math.round(numberFromEnv('BENCH_LOAD_SESSIONS', 50, 1, 500)),
   soakMinutes: numberFromEnv('BENCH_LOAD_SOAK_MINUTES', 0, 0, 24 * 60),
   livezEveryMs: 20,
+  routesMatching: process.env.BENCH_LOAD_ROUTES ?? '',
 };
 
 /** The goals of issue 16. */

@@ -13,7 +13,9 @@
  * Environment: BENCH_LOAD_SCALE (default 1; 0.05 for a quick run), BENCH_LOAD_SECONDS (60),
  * BENCH_LOAD_CONNECTIONS (50), BENCH_LOAD_SESSIONS (50), BENCH_LOAD_SOAK_MINUTES (0: none),
  * BENCH_KEEP_DB=1, BENCH_LOG_DIR (where the gateway's log goes; a temporary folder otherwise),
- * BENCH_LOAD_SNAPSHOT_DIR (the soak writes every process's heap snapshots there).
+ * BENCH_LOAD_SNAPSHOT_DIR (the soak writes every process's heap snapshots there),
+ * BENCH_LOAD_ROUTES (only the routes whose label holds this text, e.g. "Analytics": the
+ * warm-up and the measured load both; every route when unset).
  */
 import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
@@ -67,7 +69,10 @@ async function main(): Promise<void> {
     log(
       `Signed in ${sessions.cookies.length} sellers (the biggest with ${count(sessions.bigSellerOrders)} orders; ${count(sessions.signedInOrders)} orders among them).`,
     );
-    const routes = loadRoutes(now);
+    const routes = loadRoutes(now).filter((route) =>
+      route.label.toLowerCase().includes(LOAD.routesMatching.toLowerCase()),
+    );
+    if (!routes.length) throw new Error(`no route's label holds "${LOAD.routesMatching}" (BENCH_LOAD_ROUTES)`);
     const pagePaths = routes.filter((route) => route.page).map((route) => route.path);
     const warmUp = Math.min(10, LOAD.seconds);
     log(`Warm-up: every page's calls mixed, ${warmUp} s (not counted)…`);

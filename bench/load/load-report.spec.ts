@@ -30,6 +30,10 @@ describe('load bench report', () => {
       '/api/orders?page=1&pageSize=50&currency=USD',
       '/api/orders?search=mith&page=1&pageSize=50&currency=USD',
       '/api/matching/orders?month=2026-03&page=1&currency=USD',
+      '/api/analytics?days=7&currency=USD',
+      '/api/analytics?days=30&currency=USD',
+      '/api/analytics?days=90&currency=USD',
+      '/api/analytics?days=365&currency=USD',
       '/api/auth/user',
       '/livez',
     ]);

@@ -1,3 +1,4 @@
+import { ANALYTICS_PATH } from '../../web/src/hooks/api/analyticsPath';
 import { ORDER_API, withQuery } from '../../web/src/hooks/api/orderKeys';
 import { ORDERS_SEARCH } from '../orders/read-ratios';
 
@@ -21,7 +22,9 @@ const monthOf = (now: Date) => `${now.getUTCFullYear()}-${String(now.getUTCMonth
  * - Dashboard: metrics for each range it offers (DateRangeSelect: 7, 30 — the default — 90 and
  *   365 days), and its Unmatched Orders card (the first 10 unmatched orders of the range);
  * - Orders: page 1 as it opens (50 rows), and a search (a buyer's surname, as bench:orders);
- * - Order Matching: page 1 of the current month.
+ * - Order Matching: page 1 of the current month;
+ * - Analytics: the page's one call for each of the Dashboard's ranges (ADR 0038; its composition
+ *   reads every order of the range, unlike the Dashboard's rollups).
  * Then a trivial signed-in route (GET /api/auth/user, asked by every page) and a bare one (/livez).
  */
 export function loadRoutes(now: Date): LoadRoute[] {
@@ -44,6 +47,7 @@ export function loadRoutes(now: Date): LoadRoute[] {
       'Order Matching, page 1 (this month)',
       withQuery(ORDER_API.matchingOrders, { month: monthOf(now), page: 1, currency }),
     ),
+    ...[7, 30, 90, 365].map((days) => page(`Analytics, ${days} days`, withQuery(ANALYTICS_PATH, { days, currency }))),
     { label: 'Trivial signed-in: GET /api/auth/user', path: '/api/auth/user', signedIn: true, page: false },
     { label: 'Bare: GET /livez', path: '/livez', signedIn: false, page: false },
   ];

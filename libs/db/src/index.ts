@@ -4,3 +4,4 @@ export * from './entities';
 export * from './repositories';
 export * from './columns';
 export * from './runtime-role';
+export * from './migrations/release';

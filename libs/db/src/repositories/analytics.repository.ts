@@ -86,10 +86,16 @@ export class AnalyticsRepository {
    * order add up to its costs, so the kinds add up to the Dashboard's total costs), and their
    * profit by product title, best and worst ten. One pass over the range's rows through the
    * record date index, one order_profit probe each; aggregated in SQL.
+   *
+   * JIT off for it, as for the export (ADR 0039): its estimated cost (a probe per record, then
+   * jsonb walks) passes jit_optimize_above_cost, and compiling the plan took 313 of its 410 ms
+   * for a 100k-order seller's year whose execution is 80 ms (EXPLAIN ANALYZE, bench:load's
+   * database); compiled code barely speeds up the per-row jsonb work.
    */
   async composition(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<AnalyticsComposition> {
-    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(
+    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, async (db) => {
+      await db.query('SET LOCAL jit = off');
+      return db.query(
         `WITH summed AS MATERIALIZED (
            SELECT r.product_title, p.revenue_minor, p.net_profit_minor, p.breakdown
            FROM order_record r ${FIGURES_JOIN_SQL('$2::char(3)', COMPOSITION_FIGURES)} ${LONE_PRINTIFY_JOIN_SQL}
@@ -110,8 +116,8 @@ export class AnalyticsRepository {
            (SELECT coalesce(json_agg(w), '[]') FROM (
               SELECT product, orders, revenue_minor, net_profit_minor FROM products ORDER BY profit ASC, product LIMIT 10) w) AS worst`,
         [userId, currency, since],
-      ),
-    );
+      );
+    });
     const row = rows[0] ?? {};
     const products = (list: unknown) =>
       (list as { product: string | null; orders: number; revenue_minor: string; net_profit_minor: string }[]).map(

@@ -3,12 +3,9 @@ import useSWR from 'swr';
 import type { AnalyticsResponse } from '@pod/contracts';
 import type { DisplayCurrencyCode, ReportWindowDays } from '@pod/domain';
 import { FIGURES_POLL_MS } from './figuresPolling';
+import { ANALYTICS_PATH } from './analyticsPath';
 import { withQuery } from './orderKeys';
 import { useFiguresSettling } from './useSyncStatus';
-
-// Only the Analytics page loads this file: its path stays out of keys.ts, which every visitor's
-// first load carries (the landing budget, ADR 0038).
-const ANALYTICS_PATH = '/api/analytics';
 
 /** GET /api/analytics for a range and the display currency; polls while the figures settle, like the Dashboard. */
 export function useAnalytics(days: ReportWindowDays, currency: DisplayCurrencyCode) {
