@@ -55,7 +55,8 @@ export async function matchEverySeller(
       if (failed > 0) throw new Error(`${failed} match runs failed`);
       let pending = 0;
       for (const queue of queues) {
-        const counts = await queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
+        // Delayed too: a job waiting out its retry back-off has not finished.
+        const counts = await queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children', 'delayed');
         pending += Object.values(counts).reduce((sum, n) => sum + n, 0);
       }
       idleChecks = active === 0 && pending === 0 ? idleChecks + 1 : 0;
@@ -67,6 +68,23 @@ export async function matchEverySeller(
       }
     }
     const ms = performance.now() - started;
+    // A seller left without figures would be measured reading nothing: say so, and why, and stop.
+    const unfigured = (
+      await client.query<{ user_id: string; n: string }>(
+        `SELECT r.user_id, count(*) AS n FROM order_record r
+          WHERE NOT EXISTS (SELECT 1 FROM order_profit p WHERE p.order_record_id = r.id) GROUP BY r.user_id`,
+      )
+    ).rows;
+    if (unfigured.length > 0) {
+      const failed = await matcher.getJobs(['failed'], 0, 20);
+      const reasons = failed.map((job) => `${job.name} ${JSON.stringify(job.data)}: ${job.failedReason}`);
+      throw new Error(
+        `${unfigured.length} sellers have records without figures (${unfigured
+          .slice(0, 5)
+          .map((row) => `${row.user_id}: ${row.n}`)
+          .join(', ')}); failed matcher jobs: ${reasons.join(' | ') || 'none'}`,
+      );
+    }
     const rows = async (table: string) =>
       Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
     return { sellers: users.length, records: await rows('order_record'), figures: await rows('order_profit'), ms };
