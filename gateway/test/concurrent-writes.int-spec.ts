@@ -218,8 +218,12 @@ describe('concurrent writes: 3 replicas of each worker and 50 gateway connection
 
     expect(load.serverErrors.slice(0, 5)).toEqual([]);
     expect(load.transportErrors.slice(0, 5)).toEqual([]);
-    // Only the statuses the routes may answer under contention: 2xx, 409 (a record changed meanwhile), 429.
-    expect(load.total((status) => !(status < 300 || status === 409 || status === 429))).toBe(0);
+    // Only the statuses the routes may answer under contention: 2xx, 409 (a record changed
+    // meanwhile), 429; and 404 from an order write whose record another connection's match merged
+    // away after it was listed (a lone Printify record joins its receipt's record).
+    const writes = ['POST archive', 'POST restore', 'POST unmatch', 'POST match'];
+    const goneMeanwhile = writes.reduce((sum, route) => sum + load.total((status) => status === 404, route), 0);
+    expect(load.total((status) => !(status < 300 || status === 409 || status === 429)) - goneMeanwhile).toBe(0);
     // The load did what it says: every kind of read and write was answered 2xx, and syncs started over.
     for (const route of [
       'GET /api/dashboard/metrics',
