@@ -28,14 +28,13 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import type { DataSource } from 'typeorm';
 import {
   createDataSource,
   migrationsByRelease,
   PREVIOUS_RELEASE_LAST_MIGRATION,
   revertToPreviousRelease,
 } from '@pod/db';
-import { REPO_ROOT } from '@pod/testing';
+import { REPO_ROOT, withLoginDataSource } from '@pod/testing';
 import { numberFromEnv, seedSizesAt } from '../orders/config';
 import { seedOrdersDatabase } from '../orders/seed';
 import { median, millis, seconds } from '../orders/timing';
@@ -70,18 +69,6 @@ async function runMigrateStep(databaseUrl: string): Promise<{ ms: number; output
   return { ms: performance.now() - started, output: stdout.trim() };
 }
 
-/** Work on the database as the login that owns the tables (as migrations run). */
-async function withLogin<T>(url: string, work: (dataSource: DataSource) => Promise<T>): Promise<T> {
-  const dataSource = await createDataSource({ DATABASE_URL: url, DATABASE_POOL_SIZE: 1 }, 'bench-migrations', {
-    connectAs: 'login',
-  }).initialize();
-  try {
-    return await work(dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
-}
-
 async function main(): Promise<void> {
   console.log(
     `Migrations bench: scale ${SCALE}, ${cpus().length} cores, load ${loadavg()
@@ -98,7 +85,7 @@ async function main(): Promise<void> {
   const problems: string[] = [];
   try {
     await client.connect();
-    const tables = await withLogin(url, async (dataSource) => entityTables(dataSource));
+    const tables = await withLoginDataSource(url, 'bench-migrations', async (dataSource) => entityTables(dataSource));
     const columns = await columnsOf(client, tables);
     let started = performance.now();
     const before = await fingerprintData(client, columns);
@@ -108,7 +95,7 @@ async function main(): Promise<void> {
     );
 
     started = performance.now();
-    const reverted = await withLogin(url, revertToPreviousRelease);
+    const reverted = await withLoginDataSource(url, 'bench-migrations', revertToPreviousRelease);
     const revertMs = performance.now() - started;
     console.log(`Reverted to ${PREVIOUS_RELEASE_LAST_MIGRATION} in ${seconds(revertMs)}: ${reverted.join(', ')}`);
 

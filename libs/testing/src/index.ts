@@ -9,3 +9,4 @@ export * from './fault-points';
 export * from './oracles';
 export * from './dashboard-rollup';
 export * from './tcp-fault-proxy';
+export * from './login-data-source';

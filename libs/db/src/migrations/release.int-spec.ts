@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '@pod/testing';
+import { createTestDatabase, withLoginDataSource, type TestDatabase } from '@pod/testing';
 import { createDataSource } from '../data-source';
 import { prepareDatabase } from '../prepare-database';
 import { ALL_MIGRATIONS } from './index';
@@ -46,19 +46,8 @@ async function schemaOf(url: string): Promise<Record<string, unknown[]>> {
   }
 }
 
-async function withLogin<T>(url: string, work: (dataSource: DataSource) => Promise<T>): Promise<T> {
-  const dataSource = await createDataSource({ DATABASE_URL: url, DATABASE_POOL_SIZE: 2 }, 'release-spec', {
-    connectAs: 'login',
-  }).initialize();
-  try {
-    return await work(dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
-}
-
 async function migrationNames(url: string): Promise<string[]> {
-  return withLogin(url, async (dataSource) =>
+  return withLoginDataSource(url, 'release-spec', async (dataSource) =>
     ((await dataSource.query(`SELECT name FROM schema_migration ORDER BY id`)) as { name: string }[]).map(
       (row) => row.name,
     ),
@@ -98,7 +87,7 @@ it('up → down → up: the latest release reverts to the previous release’s s
   const previousSchema = await schemaOf(previousOnly.url);
   expect(previousSchema).not.toEqual(latestSchema);
 
-  const reverted = await withLogin(upgraded.url, revertToPreviousRelease);
+  const reverted = await withLoginDataSource(upgraded.url, 'release-spec', revertToPreviousRelease);
   expect(reverted).toEqual(latest.map((migration) => migration.name).reverse());
   expect(await schemaOf(upgraded.url)).toEqual(previousSchema);
   expect((await migrationNames(upgraded.url)).at(-1)).toBe(PREVIOUS_RELEASE_LAST_MIGRATION);
