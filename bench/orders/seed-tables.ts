@@ -5,6 +5,7 @@ import {
 } from '../../libs/db/src/repositories/dashboard-rollups.repository';
 import { DAY_SQL } from '../../libs/db/src/repositories/day-rollups';
 import { ORDER_COUNT_DAY_BACKFILL_SQL } from '../../libs/db/src/migrations/1765520000000-order-search-and-counts';
+import { ANALYTICS_ROLLUPS_BACKFILL_SQL } from '../../libs/db/src/migrations/1765701300000-analytics-rollups';
 
 /**
  * The set-based inserts from the seed plan (seed-plan.ts) into the real tables, in an order the
@@ -217,5 +218,7 @@ function allSeedTableStatements(now: Date): Array<[label: string, sql: string]> 
     ["other sellers' dashboard_day", DASHBOARD_DAY_SQL],
     // And their Orders counts (order_count_day), as the record writers keep them.
     ["other sellers' order_count_day", ORDER_COUNT_DAY_BACKFILL_SQL],
+    // And the Analytics page's breakdowns (cost_kind_day, product_day), as the same refreshes keep them.
+    ["other sellers' analytics breakdowns", ANALYTICS_ROLLUPS_BACKFILL_SQL],
   ];
 }

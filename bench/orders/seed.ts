@@ -17,6 +17,8 @@ const SEEDED_TABLES = [
   'order_profit',
   'dashboard_day',
   'order_count_day',
+  'cost_kind_day',
+  'product_day',
 ];
 
 export interface SeededDatabase {

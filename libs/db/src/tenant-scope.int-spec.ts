@@ -301,6 +301,7 @@ const tenantTables = () =>
 /** The tenant tables of today: the catalogue must find at least these (and the seed fills each for both users). */
 const KNOWN_TENANT_TABLES = [
   'app_user',
+  'cost_kind_day',
   'dashboard_day',
   'etsy_ledger_entry',
   'etsy_payment',
@@ -313,6 +314,7 @@ const KNOWN_TENANT_TABLES = [
   'order_record_printify_order',
   'printify_order',
   'printify_order_line',
+  'product_day',
   'provider_connection',
   'shop_cost_day',
   'sync_cursor',

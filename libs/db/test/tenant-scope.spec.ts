@@ -51,6 +51,8 @@ describe('tenant tables', () => {
       'sync_run',
       'dashboard_day',
       'order_count_day',
+      'cost_kind_day',
+      'product_day',
     ]) {
       expect(model.tenantTables).toContain(table);
     }

@@ -1,3 +1,4 @@
+import { CostKindDayEntity } from './cost-kind-day.entity';
 import { DashboardDayEntity } from './dashboard-day.entity';
 import { EtsyLedgerEntryEntity } from './etsy-ledger-entry.entity';
 import { EtsyPaymentEntity } from './etsy-payment.entity';
@@ -11,6 +12,7 @@ import { OrderRecordEntity } from './order-record.entity';
 import { OrderRecordPrintifyOrderEntity } from './order-record-printify-order.entity';
 import { PrintifyOrderLineEntity } from './printify-order-line.entity';
 import { PrintifyOrderEntity } from './printify-order.entity';
+import { ProductDayEntity } from './product-day.entity';
 import { ProviderConnectionEntity } from './provider-connection.entity';
 import { SessionEntity } from './session.entity';
 import { ShopCostDayEntity } from './shop-cost-day.entity';
@@ -20,6 +22,7 @@ import { SyncRunEntity } from './sync-run.entity';
 import { UserEntity } from './user.entity';
 
 export {
+  CostKindDayEntity,
   DashboardDayEntity,
   EtsyLedgerEntryEntity,
   EtsyPaymentEntity,
@@ -33,6 +36,7 @@ export {
   OrderRecordPrintifyOrderEntity,
   PrintifyOrderEntity,
   PrintifyOrderLineEntity,
+  ProductDayEntity,
   ProviderConnectionEntity,
   SessionEntity,
   ShopCostDayEntity,
@@ -66,5 +70,7 @@ export const ALL_ENTITIES = [
   MatchRunEntity,
   OrderProfitEntity,
   DashboardDayEntity,
+  CostKindDayEntity,
+  ProductDayEntity,
   ShopCostDayEntity,
 ];

@@ -24,6 +24,7 @@ import { PaymentsInShopCurrency1765700600000 } from './1765700600000-payments-in
 import { LedgerReferenceTypesLowerCase1765700600001 } from './1765700600001-ledger-reference-types-lower-case';
 import { MarginSortExact1765700700000 } from './1765700700000-margin-sort-exact';
 import { UserDataEpoch1765701000000 } from './1765701000000-user-data-epoch';
+import { AnalyticsRollups1765701300000 } from './1765701300000-analytics-rollups';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -53,4 +54,5 @@ export const ALL_MIGRATIONS = [
   LedgerReferenceTypesLowerCase1765700600001,
   MarginSortExact1765700700000,
   UserDataEpoch1765701000000,
+  AnalyticsRollups1765701300000,
 ];

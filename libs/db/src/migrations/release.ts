@@ -8,7 +8,7 @@ import { ALL_MIGRATIONS } from './index';
  * production actually has, and release.int-spec.ts holds the latest release's `down()` to
  * leaving exactly that schema.
  */
-export const PREVIOUS_RELEASE_LAST_MIGRATION = 'LedgerReferenceTypesLowerCase1765700600001';
+export const PREVIOUS_RELEASE_LAST_MIGRATION = 'UserDataEpoch1765701000000';
 
 /** The migrations of the previous release and those of the latest, each in order. */
 export function migrationsByRelease(): { previous: typeof ALL_MIGRATIONS; latest: typeof ALL_MIGRATIONS } {

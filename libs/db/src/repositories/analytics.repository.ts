@@ -2,7 +2,13 @@ import type { DisplayCurrencyCode } from '@pod/domain';
 import { addDaysToIsoDate, utcMidnightOf } from '@pod/domain';
 import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
-import { FIGURE_AGGREGATES_SQL, FIGURES_JOIN_SQL, LONE_PRINTIFY_JOIN_SQL } from './dashboard-rollups.repository';
+import { FIGURE_AGGREGATES_SQL, FIGURES_JOIN_SQL, LONE_PRINTIFY_JOIN_SQL } from './figures-sql';
+import {
+  BREAKDOWN_COLUMNS,
+  BREAKDOWN_ORDERS_SQL,
+  BREAKDOWN_ORDERS_WHERE,
+  SIGNED_LINE_MINOR_SQL,
+} from './analytics-rollups';
 import { DAY_SQL, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
 
 export type AnalyticsBucketUnit = 'day' | 'week' | 'month';
@@ -31,14 +37,11 @@ export interface AnalyticsProductRow {
 
 const ORDER_SUMS = ['revenue_minor', 'costs_minor', 'net_profit_minor'] as const;
 
-/** The per-record figures the composition reads: the dashboard's, plus the stored breakdown's cost lines. */
-const COMPOSITION_FIGURES =
-  'p.record_sides, p.figures, p.printify_cost, p.revenue_minor, p.costs_minor, p.net_profit_minor, p.breakdown';
-
 /**
  * The Analytics page's reads (docs/adr/0038-analytics.md), from the same sources as the
- * Dashboard so its totals equal the Dashboard's to the cent: whole UTC days from dashboard_day
- * and shop_cost_day, part-days from the rows through the dashboard's own aggregates.
+ * Dashboard so its totals equal the Dashboard's to the cent: whole UTC days from dashboard_day,
+ * shop_cost_day and the breakdowns' cost_kind_day and product_day, part-days from the rows
+ * through the same aggregates.
  */
 export class AnalyticsRepository {
   constructor(private readonly db: Db) {}
@@ -82,40 +85,48 @@ export class AnalyticsRepository {
 
   /**
    * The orders summed by the Dashboard since `since` (current figures, a receipt, not awaiting
-   * their Printify cost), read once: their stored cost lines summed by kind (the lines of an
-   * order add up to its costs, so the kinds add up to the Dashboard's total costs), and their
-   * profit by product title, best and worst ten. One pass over the range's rows through the
-   * record date index, one order_profit probe each; aggregated in SQL.
+   * their Printify cost, with a rate), broken down: their stored cost lines summed by kind (the
+   * lines of an order add up to its costs, so the kinds add up to the Dashboard's total costs),
+   * and their profit by product title, best and worst ten. Whole UTC days from cost_kind_day and
+   * product_day, the part-day before the first midnight from the rows through the same
+   * selection (analytics-rollups.ts), as `series` does: O(days × kinds + days × products) rows
+   * instead of every order of the range and its cost lines (0.65–0.84 s for a 100k-order
+   * seller's year before the rollups; ADR 0038's amendment).
    *
-   * JIT off for it, as for the export (ADR 0039): its estimated cost (a probe per record, then
-   * jsonb walks) passes jit_optimize_above_cost, and compiling the plan took 313 of its 410 ms
-   * for a 100k-order seller's year whose execution is 80 ms (EXPLAIN ANALYZE, bench:load's
-   * database); compiled code barely speeds up the per-row jsonb work.
+   * JIT off, as for the export (ADR 0039): a big seller's year of product days still estimates
+   * past jit_above_cost, and compiling a plan of this shape took 313 ms where running it takes
+   * a fraction of that (EXPLAIN ANALYZE, bench:load's database).
    */
   async composition(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<AnalyticsComposition> {
+    const firstWholeDay = firstWholeDayAfter(since);
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, async (db) => {
       await db.query('SET LOCAL jit = off');
       return db.query(
-        `WITH summed AS MATERIALIZED (
-           SELECT r.product_title, p.revenue_minor, p.net_profit_minor, p.breakdown
-           FROM order_record r ${FIGURES_JOIN_SQL('$2::char(3)', COMPOSITION_FIGURES)} ${LONE_PRINTIFY_JOIN_SQL}
-           WHERE r.user_id = $1 AND r.order_date >= $3 AND f.counted AND l.kind IS NULL AND p.figures <> 'rate_unavailable'
+        `WITH part_day AS MATERIALIZED (
+           SELECT ${BREAKDOWN_COLUMNS} ${BREAKDOWN_ORDERS_SQL('$2::char(3)')}
+           WHERE r.user_id = $1 AND r.order_date >= $3 AND r.order_date < $5 AND ${BREAKDOWN_ORDERS_WHERE}
          ), products AS (
-           SELECT product_title AS product, count(*)::int AS orders, sum(revenue_minor)::text AS revenue_minor,
+           SELECT nullif(product, '') AS product, sum(orders)::int AS orders, sum(revenue_minor)::text AS revenue_minor,
              sum(net_profit_minor)::text AS net_profit_minor, sum(net_profit_minor) AS profit
-           FROM summed GROUP BY product_title
+           FROM (
+             SELECT product, orders, revenue_minor, net_profit_minor FROM product_day
+             WHERE user_id = $1 AND currency = $2 AND day >= $4::date
+             UNION ALL
+             SELECT product, 1, coalesce(revenue_minor, 0), coalesce(net_profit_minor, 0) FROM part_day
+           ) parts GROUP BY product
          )
          SELECT
            (SELECT coalesce(json_agg(c ORDER BY c.kind), '[]') FROM (
-              SELECT line->>'kind' AS kind,
-                sum((line->'display'->>'minor')::bigint * coalesce((line->>'sign')::int, 1))::text AS cost_minor
-              FROM summed, jsonb_array_elements(summed.breakdown->'costLines') line
-              GROUP BY 1) c) AS costs,
+              SELECT kind, sum(cost_minor)::text AS cost_minor FROM (
+                SELECT kind, cost_minor FROM cost_kind_day WHERE user_id = $1 AND currency = $2 AND day >= $4::date
+                UNION ALL
+                SELECT line->>'kind', ${SIGNED_LINE_MINOR_SQL} FROM part_day, jsonb_array_elements(part_day.breakdown->'costLines') line
+              ) parts GROUP BY kind) c) AS costs,
            (SELECT coalesce(json_agg(b), '[]') FROM (
               SELECT product, orders, revenue_minor, net_profit_minor FROM products ORDER BY profit DESC, product LIMIT 10) b) AS best,
            (SELECT coalesce(json_agg(w), '[]') FROM (
               SELECT product, orders, revenue_minor, net_profit_minor FROM products ORDER BY profit ASC, product LIMIT 10) w) AS worst`,
-        [userId, currency, since],
+        [userId, currency, since, isoDay(firstWholeDay), firstWholeDay],
       );
     });
     const row = rows[0] ?? {};

@@ -19,6 +19,8 @@ export const USER_DATA_TABLES = [
   'order_record_printify_order',
   'order_record',
   'dashboard_day',
+  'cost_kind_day',
+  'product_day',
   'order_count_day',
   'shop_cost_day',
   'etsy_ledger_entry',
