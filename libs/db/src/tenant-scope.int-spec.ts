@@ -448,7 +448,8 @@ describe('row-level security on every tenant table', () => {
           {
             orderRecordId: record.id,
             currency: 'USD',
-            recordSides: 'sides',
+            // The record's current sides, so the figures count and the Analytics breakdowns hold them too.
+            recordSides: `${prefix}-shop:${prefix}-1001|${prefix}-pfy:${prefix}-ord`,
             inputsHash: 'hash',
             printifyCost: 'printify',
             figures: 'ok',
@@ -456,7 +457,9 @@ describe('row-level security on every tenant table', () => {
             costsMinor: 1568,
             netProfitMinor: 932,
             hasEstimatedFees: false,
-            breakdown: {} as StoredOrderBreakdown,
+            breakdown: {
+              costLines: [{ kind: 'printify_production', sign: 1, display: { minor: 1568, currency: 'USD' } }],
+            } as unknown as StoredOrderBreakdown,
           },
         ],
         new Date(),

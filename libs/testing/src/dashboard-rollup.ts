@@ -7,7 +7,7 @@ import {
 } from '@pod/db';
 
 /**
- * Recomputes a user's dashboard rollup (dashboard_day) and record counts (order_count_day) after a
+ * Recomputes a user's dashboard rollup (dashboard_day, with the Analytics breakdowns kept beside it) and record counts (order_count_day) after a
  * test changed order_record or order_profit with plain SQL, as the application's writers do in
  * their own transactions.
  */
