@@ -55,9 +55,12 @@ export async function matchEverySeller(
       if (failed > 0) throw new Error(`${failed} match runs failed`);
       let pending = 0;
       for (const queue of queues) {
-        // Delayed too: a job waiting out its retry back-off has not finished.
-        const counts = await queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children', 'delayed');
+        const counts = await queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
         pending += Object.values(counts).reduce((sum, n) => sum + n, 0);
+        // Delayed too (a job waiting out its retry back-off has not finished), but not the next
+        // run of a schedule (the nightly resync, the maintenance crons): those are always there.
+        const delayed = await queue.getDelayed();
+        pending += delayed.filter((job) => !job.repeatJobKey && !String(job.id).startsWith('repeat:')).length;
       }
       idleChecks = active === 0 && pending === 0 ? idleChecks + 1 : 0;
       if (performance.now() - lastReport > 30_000) {
