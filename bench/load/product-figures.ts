@@ -58,7 +58,9 @@ export async function matchEverySeller(
         const counts = await queue.getJobCounts('waiting', 'active', 'prioritized', 'waiting-children');
         pending += Object.values(counts).reduce((sum, n) => sum + n, 0);
         // Delayed too (a job waiting out its retry back-off has not finished), but not the next
-        // run of a schedule (the nightly resync, the maintenance crons): those are always there.
+        // run of a schedule (the nightly resync, the maintenance crons), always there, nor the
+        // fx-rate worker's retries of a feed the bench does not serve, which figure nothing.
+        if (queue.name === 'fx-rate') continue;
         const delayed = await queue.getDelayed();
         pending += delayed.filter((job) => !job.repeatJobKey && !String(job.id).startsWith('repeat:')).length;
       }
