@@ -138,17 +138,19 @@ async function rowComposition(userId: string, currency: DisplayCurrencyCode, sin
        (SELECT coalesce(json_agg(c ORDER BY c.kind), '[]') FROM (
           SELECT line->>'kind' AS kind, sum((line->'display'->>'minor')::bigint * coalesce((line->>'sign')::int, 1))::text AS cost
           FROM summed, jsonb_array_elements(summed.breakdown->'costLines') line GROUP BY 1) c) AS costs,
-       (SELECT coalesce(json_agg(b), '[]') FROM (SELECT product, orders, revenue::text, profit::text FROM products ORDER BY profit DESC, product LIMIT 10) b) AS best,
-       (SELECT coalesce(json_agg(w), '[]') FROM (SELECT product, orders, revenue::text, profit::text FROM products ORDER BY profit ASC, product LIMIT 10) w) AS worst`,
+       (SELECT coalesce(json_agg(b), '[]') FROM (SELECT product, orders, revenue::text AS revenue_text, profit::text AS profit_text FROM products ORDER BY profit DESC, product LIMIT 10) b) AS best,
+       (SELECT coalesce(json_agg(w), '[]') FROM (SELECT product, orders, revenue::text AS revenue_text, profit::text AS profit_text FROM products ORDER BY profit ASC, product LIMIT 10) w) AS worst`,
     [userId, currency, since],
   );
-  type Product = { product: string | null; orders: number; revenue: string; profit: string };
+  // Sorted by the numeric sums, returned as text (named apart: an output column named `profit`
+  // would make ORDER BY sort the text).
+  type Product = { product: string | null; orders: number; revenue_text: string; profit_text: string };
   const products = (list: unknown) =>
     (list as Product[]).map((product) => ({
       product: product.product,
       orders: product.orders,
-      revenueMinor: Number(product.revenue),
-      netProfitMinor: Number(product.profit),
+      revenueMinor: Number(product.revenue_text),
+      netProfitMinor: Number(product.profit_text),
     }));
   return {
     costsByKind: (row.costs as { kind: string; cost: string }[]).map((cost) => ({
@@ -359,6 +361,9 @@ it('dashboard totals from rollups equal the sum of the rows, to the cent, in eve
     ),
     {
       numRuns: 20,
+      // Report the first failing run with its seed: shrinking one (each try a fresh seller and
+      // its steps) outlasted the test's 10 minutes once in CI and printed nothing of it.
+      endOnFailure: true,
       // Random runs often end with no figures summed (no profit run after the match, or no
       // rate): one run that always has them, with several titles, none, a refund and an archive.
       examples: [
