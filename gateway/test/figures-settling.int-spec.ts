@@ -1,7 +1,14 @@
 import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { queryDatabase } from '@pod/testing';
 import { loadConfig } from '@pod/config';
-import { bullConnection, bullPrefix, computeProfitsJobOptions } from '@pod/queue';
+import {
+  bullConnection,
+  bullPrefix,
+  computeProfitsJobOptions,
+  markProfitsFinished,
+  PROFITS_SETTLE_GRACE_MS,
+} from '@pod/queue';
 import { GatewayTestBed, register, sessionCookie, uniqueEmail, type TestGateway } from './support/test-gateway';
 
 /**
@@ -71,6 +78,22 @@ describe('GET /api/sync/status settling', () => {
     expect(await settling(cookie)).toBe(true);
     expect(await settling(other.cookie)).toBe(false);
     await job.remove();
+    expect(await settling(cookie)).toBe(false);
+  });
+
+  it('is true for a moment after the user’s compute-profits job finished (the mark the matcher leaves), then false', async () => {
+    const { cookie, userId } = await newSeller('settle-finished');
+    const other = await newSeller('settle-finished-other');
+    await markProfitsFinished(matcherQueue, userId);
+    expect(await settling(cookie)).toBe(true);
+    expect(await settling(other.cookie)).toBe(false);
+    // The mark expires by itself, within the grace.
+    const redis = (await matcherQueue.client) as unknown as Redis;
+    const key = matcherQueue.toKey(`profits-finished:${userId}`);
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(PROFITS_SETTLE_GRACE_MS);
+    await redis.del(key);
     expect(await settling(cookie)).toBe(false);
   });
 });

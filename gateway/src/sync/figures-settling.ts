@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { isActiveMatchRunStatus } from '@pod/contracts';
 import { MatchRunsRepository } from '@pod/db';
-import { computeProfitsJobOptions, shortReason, withTimeout } from '@pod/queue';
+import { computeProfitsJobOptions, profitsFinishedRecently, shortReason, withTimeout } from '@pod/queue';
 import { QueueRegistry } from '../queues/queue-registry';
 
 /** How long the status waits for Redis before answering without the profit job (it polls again anyway). */
@@ -49,14 +49,18 @@ export class FiguresSettling {
     const queue = this.queues.get('matcher');
     try {
       const dedupId = computeProfitsJobOptions(userId).deduplication.id;
+      // The job's deduplication key goes as it completes: a run that just wrote the figures
+      // still counts for a moment, so a page that fetched them mid-run asks again once settled.
+      const finishedRecently = () => profitsFinishedRecently(queue, userId);
       const read = async () => {
         const jobId = await queue.getDeduplicationJobId(dedupId);
-        if (jobId === null) return false;
+        if (jobId === null) return finishedRecently();
         if (PENDING_JOB_STATES.has(await queue.getJobState(jobId))) return true;
         // The two reads are not atomic: the job may have finished between them and the one kept
         // behind it (keepLastIfActive) taken over the deduplication id. Then that one counts.
         const next = await queue.getDeduplicationJobId(dedupId);
-        return next !== null && next !== jobId && PENDING_JOB_STATES.has(await queue.getJobState(next));
+        if (next !== null && next !== jobId && PENDING_JOB_STATES.has(await queue.getJobState(next))) return true;
+        return finishedRecently();
       };
       return await withTimeout(read(), PROFIT_JOB_READ_MS);
     } catch (error) {

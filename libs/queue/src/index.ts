@@ -8,3 +8,4 @@ export * from './domain-events';
 export * from './timing';
 export * from './schedules';
 export * from './job-failure';
+export * from './profits-finished';

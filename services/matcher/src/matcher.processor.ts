@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '@pod/config';
 import { MatchRunsRepository, OrderProfitsRepository, TableStatisticsRepository } from '@pod/db';
 import { DEFAULT_MATCHING_OPTIONS } from '@pod/domain';
-import { DomainEventPublisher, workerOptionsFor, type JobHandlers } from '@pod/queue';
+import { DomainEventPublisher, markProfitsFinished, workerOptionsFor, type JobHandlers } from '@pod/queue';
 import { ContractProcessor, pingHandler, WORKER_LOGGER } from '@pod/worker-runtime';
 import { Inject } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
@@ -46,6 +46,7 @@ export class MatcherProcessor extends ContractProcessor<typeof QUEUE> {
       new OrderProfitsRepository(dataSource),
       logger,
       statistics,
+      (userId) => markProfitsFinished(queue, userId),
     );
     const matchRuns = new MatchRunsHandler(
       runs,

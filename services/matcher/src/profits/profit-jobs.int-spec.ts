@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import pino from 'pino';
+import { markProfitsFinished, profitsFinishedRecently } from '@pod/queue';
 import { deleteRedisPrefix, uniqueRedisPrefix } from '@pod/testing';
 import { ProfitJobs } from './profit-jobs';
 import type { UserProfits } from '@pod/orders';
@@ -42,5 +43,29 @@ describe('ProfitJobs.queueFor on a real queue', () => {
     await jobs.refigure({ data: { previousLatestRateDate: '2026-11-20' } } as Parameters<ProfitJobs['refigure']>[0]);
     expect(await waiting('user-a')).toEqual([{ reason: 'matched', force: false }]);
     expect(await waiting('user-b')).toEqual([{ reason: 'rates', force: false }]);
+  });
+
+  it('compute-profits leaves the finished mark for its user once the figures are written (the settling signal)', async () => {
+    const order: string[] = [];
+    const computing = new ProfitJobs(
+      queue,
+      {
+        computeUser: async () => {
+          order.push('computed');
+          return { records: 1, computed: 1, written: 1 };
+        },
+      } as unknown as UserProfits,
+      { usersToRefigure: () => Promise.resolve([]) },
+      pino({ level: 'silent' }),
+      undefined,
+      async (userId) => {
+        order.push(`marked ${await profitsFinishedRecently(queue, userId)}`);
+        await markProfitsFinished(queue, userId);
+      },
+    );
+    await computing.compute({ data: { userId: 'user-m', reason: 'matched' } } as Parameters<ProfitJobs['compute']>[0]);
+    expect(order).toEqual(['computed', 'marked false']);
+    expect(await profitsFinishedRecently(queue, 'user-m')).toBe(true);
+    expect(await profitsFinishedRecently(queue, 'user-n')).toBe(false);
   });
 });

@@ -24,6 +24,8 @@ export class ProfitJobs {
     private readonly logger: Logger,
     /** Analyzes the order tables when the run's writes left their statistics behind. */
     private readonly statistics?: Pick<OrderStatistics, 'afterWrite'>,
+    /** Marks the user's figures as changed just now (markProfitsFinished), for the settling signal. */
+    private readonly finished?: (userId: string) => Promise<void>,
   ) {}
 
   async queueFor(userId: string, reason: ComputeProfitsPayload['reason']): Promise<void> {
@@ -39,6 +41,8 @@ export class ProfitJobs {
     const counts = await this.profits.computeUser(userId, { force: force === true });
     this.logger.info({ event: 'profits.computed', userId, reason: job.data.reason, ...counts }, 'profits computed');
     await this.statistics?.afterWrite(userId, { order_profit: counts.written });
+    // Last, while the job still reads as active: no instant between the two reads "settled".
+    await this.finished?.(userId);
     return { userId, ...counts };
   }
 
