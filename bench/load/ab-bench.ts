@@ -10,7 +10,8 @@
  *
  * Environment: BENCH_AB_DATABASE_URL (required: a database kept by
  * `BENCH_KEEP_DB=1 npm run bench:load`), BENCH_AB_BASE (required), BENCH_AB_SECONDS (10),
- * BENCH_AB_ROUNDS (3), BENCH_LOAD_CONNECTIONS (50), BENCH_LOAD_SESSIONS (50), BENCH_LOG_DIR.
+ * BENCH_AB_ROUNDS (3), BENCH_AB_ROUTES (the page routes whose label starts with it: "Dashboard",
+ * or e.g. "Analytics"), BENCH_LOAD_CONNECTIONS (50), BENCH_LOAD_SESSIONS (50), BENCH_LOG_DIR.
  */
 import 'reflect-metadata';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { signInSellers } from './sessions';
 
 const SECONDS = Math.round(numberFromEnv('BENCH_AB_SECONDS', 10, 1, 600));
 const ROUNDS = Math.round(numberFromEnv('BENCH_AB_ROUNDS', 3, 1, 20));
+const ROUTES = process.env.BENCH_AB_ROUTES || 'Dashboard';
 const log = (line: string) => console.log(line);
 
 interface Build {
@@ -114,7 +116,8 @@ async function main(): Promise<void> {
     // Sessions are rows of the database and the JWT key comes from APP_SECRET: good on both.
     const sessions = await signInSellers(builds[0].gateway!.baseUrl, databaseUrl, LOAD.sessions);
     log(`Signed in ${sessions.cookies.length} sellers (the biggest with ${sessions.bigSellerOrders} orders).`);
-    const routes = loadRoutes(new Date()).filter((route) => route.page && route.label.startsWith('Dashboard'));
+    const routes = loadRoutes(new Date()).filter((route) => route.page && route.label.startsWith(ROUTES));
+    if (!routes.length) throw new Error(`no page route's label starts with "${ROUTES}" (BENCH_AB_ROUTES)`);
     routes.push(...loadRoutes(new Date()).filter((route) => route.signedIn && !route.page));
     const samples = new Map<string, Sample[]>();
     for (const build of builds)

@@ -13,10 +13,7 @@ import { bucketOf, costLinesOf, seriesOf, totalsOf } from './analytics-view';
  */
 @Injectable()
 export class AnalyticsService {
-  constructor(
-    private readonly views: OrderViewsRepository,
-    private readonly rollups: AnalyticsRepository,
-  ) {}
+  constructor(private readonly analytics: AnalyticsRepository) {}
 
   async figures(
     userId: string,
@@ -27,10 +24,17 @@ export class AnalyticsService {
     const days = Number(query.days ?? DEFAULT_REPORT_WINDOW_DAYS);
     const since = daysBefore(now, days);
     const bucket = bucketOf(days);
-    const current = await this.views.dashboard(userId, currency, since);
-    const previous = await this.views.dashboard(userId, currency, daysBefore(since, days), since);
-    const rows = await this.rollups.series(userId, currency, since, bucket);
-    const composition = await this.rollups.composition(userId, currency, since);
+    // One snapshot for the four reads: their figures are of the same state (see inSnapshot).
+    const { current, previous, rows, composition } = await this.analytics.inSnapshot(userId, async (manager) => {
+      const views = new OrderViewsRepository(manager);
+      const rollups = new AnalyticsRepository(manager);
+      return {
+        current: await views.dashboard(userId, currency, since),
+        previous: await views.dashboard(userId, currency, daysBefore(since, days), since),
+        rows: await rollups.series(userId, currency, since, bucket),
+        composition: await rollups.composition(userId, currency, since),
+      };
+    });
     const currentShop = shopCostFigures(current, currency);
     const product = (row: AnalyticsProductRow): AnalyticsProductProfit => ({
       product: row.product,

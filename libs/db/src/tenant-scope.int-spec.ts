@@ -234,6 +234,35 @@ describe('the scope of a transaction', () => {
     }
   });
 
+  it('as a snapshot: READ ONLY at REPEATABLE READ with its settings, still in one round trip, and scoped', async () => {
+    const sent = jest.spyOn(PostgresQueryRunner.prototype, 'query');
+    try {
+      const seen = await withTenant(
+        app,
+        A,
+        async (manager) => {
+          const [row] = await manager.query(
+            `SELECT current_setting('transaction_isolation') AS isolation, current_setting('transaction_read_only') AS "readOnly",
+               current_setting('jit') AS jit, current_setting('app.user_id', true) AS "userId"`,
+          );
+          const write = await manager.query(`UPDATE app_user SET email = email WHERE id = $1`, [A]).catch(sqlState);
+          return { ...row, write };
+        },
+        { snapshot: true, settings: 'SET LOCAL jit = off' },
+      );
+      // 25006: read_only_sql_transaction.
+      expect(seen).toEqual({ isolation: 'repeatable read', readOnly: 'on', jit: 'off', userId: A, write: '25006' });
+      expect(sent.mock.calls[0][0].replace(/'[0-9a-f-]{36}'/, "'<id>'")).toBe(
+        `START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT set_config('app.user_id', '<id>', true); SET LOCAL jit = off`,
+      );
+    } finally {
+      sent.mockRestore();
+    }
+    // The settings were local to it: the next transaction on the pool has JIT as configured.
+    const [after] = await withTenant(app, A, (manager) => manager.query(`SELECT current_setting('jit') AS jit`));
+    expect(after.jit).toBe('on');
+  });
+
   it('rolls back on an error, keeps savepoints for nested transactions, and hands the connection back outside any transaction', async () => {
     const one = await createDataSource(
       { DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1 },

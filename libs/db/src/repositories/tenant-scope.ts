@@ -11,6 +11,17 @@ import { isUuid, type Db } from './database-session';
  */
 const scopes = new WeakMap<EntityManager, string>();
 
+/** How a tenant transaction starts, beyond its scope. */
+export interface TenantTransactionOptions {
+  /**
+   * READ ONLY at REPEATABLE READ: every statement of `work` reads the same snapshot, so reads
+   * that must agree (a page's totals and their breakdowns) cannot straddle a writer's commit.
+   */
+  snapshot?: boolean;
+  /** SET LOCAL statements sent in the same round trip as the start: constant text, never input (no parameters). */
+  settings?: string;
+}
+
 /**
  * Runs `work` in one transaction scoped to the user: repositories built on its manager see that
  * user's rows only. The transaction starts and takes its scope in one round trip (see
@@ -21,10 +32,11 @@ export async function withTenant<T>(
   dataSource: DataSource,
   userId: string,
   work: (manager: EntityManager) => Promise<T>,
+  options: TenantTransactionOptions = {},
 ): Promise<T> {
   const runner = dataSource.createQueryRunner();
   try {
-    await beginScoped(runner, userId);
+    await beginScoped(runner, userId, options);
     const result = await work(runner.manager);
     await runner.commitTransaction();
     return result;
@@ -48,7 +60,7 @@ export async function withTenant<T>(
  * and savepoints work on it unchanged; `tenant-scope.int-spec.ts` holds that to the TypeORM
  * version installed.
  */
-async function beginScoped(runner: QueryRunner, userId: string): Promise<void> {
+async function beginScoped(runner: QueryRunner, userId: string, options: TenantTransactionOptions): Promise<void> {
   if (!isUuid(userId)) throw new Error('tenant scope: the user id must be a UUID');
   // The connection first (a pool timeout then needs no rollback), then the mark: should the
   // string fail halfway (the connection lost after START), the caller's rollback still runs,
@@ -57,7 +69,9 @@ async function beginScoped(runner: QueryRunner, userId: string): Promise<void> {
   const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
   state.isTransactionActive = true;
   state.transactionDepth = 1;
-  await runner.query(`START TRANSACTION; SELECT set_config('app.user_id', '${userId}', true)`);
+  const start = options.snapshot ? 'START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'START TRANSACTION';
+  const settings = options.settings ? `; ${options.settings}` : '';
+  await runner.query(`${start}; SELECT set_config('app.user_id', '${userId}', true)${settings}`);
   scopes.set(runner.manager, userId);
 }
 
