@@ -10,3 +10,4 @@ export * from './oracles';
 export * from './dashboard-rollup';
 export * from './tcp-fault-proxy';
 export * from './login-data-source';
+export * from './query-plans';

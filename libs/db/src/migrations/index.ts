@@ -25,6 +25,7 @@ import { LedgerReferenceTypesLowerCase1765700600001 } from './1765700600001-ledg
 import { MarginSortExact1765700700000 } from './1765700700000-margin-sort-exact';
 import { UserDataEpoch1765701000000 } from './1765701000000-user-data-epoch';
 import { AnalyticsRollups1765701300000 } from './1765701300000-analytics-rollups';
+import { OrderRecordDatedIndex1765701400000 } from './1765701400000-order-record-dated-index';
 
 /** Every migration, in order. Listed explicitly so ts and built js resolve the same set. */
 export const ALL_MIGRATIONS = [
@@ -55,4 +56,5 @@ export const ALL_MIGRATIONS = [
   MarginSortExact1765700700000,
   UserDataEpoch1765701000000,
   AnalyticsRollups1765701300000,
+  OrderRecordDatedIndex1765701400000,
 ];

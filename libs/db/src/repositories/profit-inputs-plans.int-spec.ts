@@ -1,11 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
-import { createTestDatabase, queryDatabase, type TestDatabase } from '@pod/testing';
+import { createTestDatabase, queryDatabase, rowsLookedAtBy, statementsSentBy, type TestDatabase } from '@pod/testing';
 import { createDataSource } from '../data-source';
 import { prepareDatabase } from '../prepare-database';
 import { EtsyOrdersRepository, type EtsyReceiptRow } from './etsy-orders.repository';
 import { ProfitInputsRepository } from './profit-inputs.repository';
-import { withTenant } from './tenant-scope';
 import { UsersRepository } from './users.repository';
 
 /**
@@ -81,27 +79,6 @@ function receipt(index: number): EtsyReceiptRow {
   };
 }
 
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows the plan's nodes on `table` looked at, over all their loops. */
-function rowsLookedAt(node: PlanNode, table: string): number {
-  const own =
-    node['Relation Name'] === table
-      ? ((node['Actual Rows'] ?? 0) +
-          (node['Rows Removed by Filter'] ?? 0) +
-          (node['Rows Removed by Index Recheck'] ?? 0)) *
-        (node['Actual Loops'] ?? 1)
-      : 0;
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsLookedAt(child, table), 0);
-}
-
 it('reads each receipt line a bounded number of times on tables without statistics (no per-receipt pass over the shop)', async () => {
   const user = await new UsersRepository(dataSource).create({
     email: `plans-${Math.random().toString(36).slice(2)}@example.com`,
@@ -124,23 +101,10 @@ it('reads each receipt line a bounded number of times on tables without statisti
   );
   expect(analyzed).toBeNull();
 
-  const sent: { sql: string; params: unknown[] }[] = [];
-  const original = PostgresQueryRunner.prototype.query;
-  const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (
-    this: PostgresQueryRunner,
-    sql: string,
-    params?: unknown[],
-    ...rest: unknown[]
-  ) {
-    if (/etsy_receipt_line/.test(sql)) sent.push({ sql, params: params ?? [] });
-    return (original as (...args: unknown[]) => Promise<unknown>).call(this, sql, params, ...rest);
-  } as never);
-  let inputs: Awaited<ReturnType<ProfitInputsRepository['load']>>;
-  try {
-    inputs = await new ProfitInputsRepository(dataSource).load(userId);
-  } finally {
-    spy.mockRestore();
-  }
+  const { result: inputs, sent } = await statementsSentBy(
+    () => new ProfitInputsRepository(dataSource).load(userId),
+    /etsy_receipt_line/,
+  );
   expect(inputs.receipts.size).toBe(RECEIPTS);
   expect(inputs.receipts.get(`S1:${4_000_000 + 5}`)?.lines).toHaveLength(LINES_PER_RECEIPT);
   expect(sent.length).toBeGreaterThan(0);
@@ -148,16 +112,6 @@ it('reads each receipt line a bounded number of times on tables without statisti
   // One pass over the lines, or an index probe per row reading only that row's lines, looks at
   // about `lines` rows; the per-receipt filter of the whole shop looked at receipts × lines.
   const lines = RECEIPTS * LINES_PER_RECEIPT;
-  const looked: { statement: string; lookedAt: number }[] = [];
-  for (const { sql, params } of sent) {
-    const [row] = await withTenant(dataSource, userId, (manager) =>
-      manager.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params),
-    );
-    const plan = (row['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan;
-    looked.push({
-      statement: sql.replace(/\s+/g, ' ').slice(0, 160),
-      lookedAt: rowsLookedAt(plan, 'etsy_receipt_line'),
-    });
-  }
+  const looked = await rowsLookedAtBy(dataSource, userId, sent, 'etsy_receipt_line');
   expect(looked.filter((statement) => statement.lookedAt > 3 * lines)).toEqual([]);
 }, 120_000);
