@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+import { Client } from 'pg';
 import { withTenant } from '@pod/db';
 
 /**
@@ -18,12 +18,16 @@ export async function statementsSentBy<T>(
   matching: RegExp,
 ): Promise<{ result: T; sent: SentStatement[] }> {
   const sent: SentStatement[] = [];
-  const prototype = PostgresQueryRunner.prototype as unknown as { query: (...args: unknown[]) => Promise<unknown> };
+  // At the driver, so plain queries (TypeORM's) and named prepared ones (preparedQuery) both show.
+  const prototype = Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = prototype.query;
-  prototype.query = function (this: unknown, sql: unknown, params?: unknown, ...rest: unknown[]) {
+  prototype.query = function (this: unknown, first: unknown, second?: unknown, ...rest: unknown[]) {
+    const config = typeof first === 'object' && first !== null ? (first as { text?: unknown; values?: unknown }) : null;
+    const sql = config ? config.text : first;
+    const params = config ? config.values : second;
     if (typeof sql === 'string' && matching.test(sql) && !/^\s*(START|COMMIT|SET|EXPLAIN)/i.test(sql))
       sent.push({ sql, params: Array.isArray(params) ? params : [] });
-    return original.call(this, sql, params, ...rest);
+    return original.call(this, first, second, ...rest);
   };
   try {
     return { result: await work(), sent };

@@ -3,6 +3,7 @@ import { addDaysToIsoDate, utcMidnightOf } from '@pod/domain';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Db } from './database-session';
 import { inTenantScope, withTenant } from './tenant-scope';
+import { preparedQuery } from './prepared-query';
 import { FIGURE_AGGREGATES_SQL, FIGURES_JOIN_SQL, LONE_PRINTIFY_JOIN_SQL } from './figures-sql';
 import {
   BREAKDOWN_COLUMNS,
@@ -38,6 +39,9 @@ export interface AnalyticsProductRow {
 
 const ORDER_SUMS = ['revenue_minor', 'costs_minor', 'net_profit_minor'] as const;
 
+/** The transactions inSnapshot started, whose JIT is off already (the composition skips its SET). */
+const JIT_OFF = new WeakSet<EntityManager>();
+
 /**
  * The Analytics page's reads (docs/adr/0038-analytics.md), from the same sources as the
  * Dashboard so its totals equal the Dashboard's to the cent: whole UTC days from dashboard_day,
@@ -61,7 +65,15 @@ export class AnalyticsRepository {
    */
   async inSnapshot<T>(userId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (!(this.db instanceof DataSource)) return inTenantScope(this.db, userId, work);
-    return withTenant(this.db, userId, work, { snapshot: true, settings: 'SET LOCAL jit = off' });
+    return withTenant(
+      this.db,
+      userId,
+      (manager) => {
+        JIT_OFF.add(manager);
+        return work(manager);
+      },
+      { snapshot: true, settings: 'SET LOCAL jit = off' },
+    );
   }
 
   /**
@@ -77,7 +89,8 @@ export class AnalyticsRepository {
   ): Promise<AnalyticsSeriesRow[]> {
     const firstWholeDay = firstWholeDayAfter(since);
     const rows: Record<string, string>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(
+      preparedQuery<Record<string, string>>(
+        db,
         `SELECT to_char(date_trunc($6, parts.day::timestamp), 'YYYY-MM-DD') AS start,
            ${ORDER_SUMS.map((column) => `sum(${column})::text AS ${column}`).join(', ')}
          FROM (
@@ -118,8 +131,9 @@ export class AnalyticsRepository {
   async composition(userId: string, currency: DisplayCurrencyCode, since: Date): Promise<AnalyticsComposition> {
     const firstWholeDay = firstWholeDayAfter(since);
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, async (db) => {
-      await db.query('SET LOCAL jit = off');
-      return db.query(
+      if (!JIT_OFF.has(db)) await db.query('SET LOCAL jit = off');
+      return preparedQuery<Record<string, unknown>>(
+        db,
         `WITH part_day AS MATERIALIZED (
            SELECT ${BREAKDOWN_COLUMNS} ${BREAKDOWN_ORDERS_SQL('$2::char(3)')}
            WHERE r.user_id = $1 AND r.order_date >= $3 AND r.order_date < $5 AND ${BREAKDOWN_ORDERS_WHERE}

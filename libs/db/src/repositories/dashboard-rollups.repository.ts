@@ -3,6 +3,7 @@ import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DAY_SQL, dayWindow, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
 import { refreshBreakdownDays } from './analytics-rollups';
+import { preparedQuery } from './prepared-query';
 import { FIGURE_AGGREGATES_SQL, FIGURES_JOIN_SQL, LONE_PRINTIFY_JOIN_SQL } from './figures-sql';
 
 export { FIGURE_AGGREGATES_SQL, FIGURES_JOIN_SQL, LONE_PRINTIFY_JOIN_SQL } from './figures-sql';
@@ -169,7 +170,8 @@ export class DashboardRollupsRepository {
     }
     const sums = SUM_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ');
     const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      db.query(
+      preparedQuery<Record<string, unknown>>(
+        db,
         `SELECT ${sums},
            EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1) AS has_orders,
            (SELECT coalesce(json_agg(k ORDER BY k.kind), '[]') FROM (
