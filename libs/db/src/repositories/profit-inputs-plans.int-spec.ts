@@ -1,10 +1,17 @@
 import type { DataSource } from 'typeorm';
-import { createTestDatabase, queryDatabase, rowsLookedAtBy, statementsSentBy, type TestDatabase } from '@pod/testing';
+import {
+  createFixtureUser,
+  createTestDatabase,
+  queryDatabase,
+  rowsLookedAtBy,
+  statementsSentBy,
+  storeSyncedOrders,
+  type SideFixture,
+  type TestDatabase,
+} from '@pod/testing';
 import { createDataSource } from '../data-source';
 import { prepareDatabase } from '../prepare-database';
-import { EtsyOrdersRepository, type EtsyReceiptRow } from './etsy-orders.repository';
 import { ProfitInputsRepository } from './profit-inputs.repository';
-import { UsersRepository } from './users.repository';
 
 /**
  * The profit inputs' reads on tables without statistics, as a first sync leaves them (its bulk
@@ -38,63 +45,25 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function receipt(index: number): EtsyReceiptRow {
-  const receiptId = String(4_000_000 + index);
-  const orderedAt = new Date(Date.UTC(2026, 0, 1) + index * 3_600_000);
+/** A paid receipt of the shop S1 with its lines, as a sync stores it. */
+function receipt(index: number): SideFixture {
   return {
-    receiptId,
-    status: 'paid',
-    isPaid: true,
-    isShipped: true,
+    shopId: 'S1',
+    id: String(4_000_000 + index),
     buyerName: `Buyer ${index}`,
-    buyerUserId: null,
-    zip: null,
-    countryIso: 'US',
-    currency: 'USD',
-    grandtotalMinor: 5000,
-    subtotalMinor: 5000,
-    totalPriceMinor: 5000,
-    totalShippingMinor: 0,
-    totalTaxMinor: 0,
-    totalVatMinor: null,
-    discountMinor: 0,
-    giftWrapMinor: null,
-    refundedMinor: 0,
-    orderedAt,
-    sourceUpdatedAt: orderedAt,
-    lines: Array.from({ length: LINES_PER_RECEIPT }, (_, line) => ({
-      transactionId: `${receiptId}${line}`,
-      // Few listings, many receipts each: what the (user, shop, listing) index sees in a real shop.
-      listingId: String(900 + ((index + line) % 7)),
-      productId: null,
-      title: 'Tee',
-      sku: `TEE-${line}`,
-      quantity: 1,
-      currency: 'USD',
-      unitPriceMinor: 2500,
-      shippingMinor: null,
-      isDigital: false,
-    })),
-    payload: { refunds: [] },
+    orderedAt: new Date(Date.UTC(2026, 0, 1) + index * 3_600_000),
+    lines: Array.from({ length: LINES_PER_RECEIPT }, (_, line) => ({ title: 'Tee', sku: `TEE-${line}`, quantity: 1 })),
   };
 }
 
 it('reads each receipt line a bounded number of times on tables without statistics (no per-receipt pass over the shop)', async () => {
-  const user = await new UsersRepository(dataSource).create({
-    email: `plans-${Math.random().toString(36).slice(2)}@example.com`,
-    passwordHash: 'x',
-    firstName: 'P',
-    lastName: 'L',
-  });
-  const userId = user!.id;
-  const etsy = new EtsyOrdersRepository(dataSource);
-  for (let start = 0; start < RECEIPTS; start += 200)
-    await etsy.upsertReceipts(
-      userId,
-      'S1',
-      Array.from({ length: 200 }, (_, i) => receipt(start + i)),
-      new Date(),
-    );
+  const userId = await createFixtureUser(dataSource, 'plans');
+  await storeSyncedOrders(
+    dataSource,
+    userId,
+    Array.from({ length: RECEIPTS }, (_, index) => receipt(index)),
+    [],
+  );
   const [{ analyzed }] = await queryDatabase<{ analyzed: string | null }>(
     database.url,
     `SELECT greatest(last_analyze, last_autoanalyze)::text AS analyzed FROM pg_stat_user_tables WHERE relname = 'etsy_receipt_line'`,
