@@ -52,8 +52,8 @@ const confidenceTransformer: ValueTransformer = {
 // The archived view's list, and the undated records the Orders counts read from the rows (migration 1765520000000).
 @Index('order_record_archived_idx', ['userId', 'orderDate', 'id'], { where: 'archived_at IS NOT NULL' })
 @Index('order_record_undated_idx', ['userId'], { where: 'order_date IS NULL' })
-// Every record by date, archived too: the figures' part-day reads (migration 1765701400000).
-@Index('order_record_dated_idx', ['userId', 'orderDate'])
+// Every dated record, archived too: the figures' part-day reads (migration 1765701400000).
+@Index('order_record_dated_idx', ['userId', 'orderDate'], { where: 'order_date IS NOT NULL' })
 // A GIN index over (user_id, the searched text's trigrams) TypeORM cannot declare (see the migration).
 @Index('order_record_user_search_idx', { synchronize: false })
 export class OrderRecordEntity {

@@ -8,13 +8,19 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * which such a read cannot use, so a seller holding much of the table got a sequential scan of
  * all of order_record for a few hours of orders: 26 ms per read for a 100k-order seller of a
  * 200k-record table, four times per Analytics page (bench:load, ADR 0038's third amendment).
- * This index covers every record, so those reads are a range of it whatever the seller's size.
+ * This index covers every dated record, so those reads are a range of it whatever the seller's
+ * size. Partial on `order_date IS NOT NULL` on purpose: a date range implies it, so the
+ * part-day reads use it, while a read with no date condition cannot — the search's
+ * (user_id, trigram) GIN index stays the only candidate for a search, where a plain index on
+ * user_id looked cheaper to the planner on a small table and read every record of the user.
  */
 export class OrderRecordDatedIndex1765701400000 implements MigrationInterface {
   name = 'OrderRecordDatedIndex1765701400000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE INDEX order_record_dated_idx ON order_record (user_id, order_date)`);
+    await queryRunner.query(
+      `CREATE INDEX order_record_dated_idx ON order_record (user_id, order_date) WHERE order_date IS NOT NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
