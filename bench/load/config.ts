@@ -39,5 +39,8 @@ export const LOAD: LoadConfig = {
   routesMatching: process.env.BENCH_LOAD_ROUTES ?? '',
 };
 
-/** The goals of issue 16. */
-export const GOALS = { p99Ms: 200, livezP99Ms: 50, trivialOverBare: 0.5 };
+/**
+ * The goals of issue 16 and security-test-plan item 38: p99 ≤ 200 ms for the pages' reads, ≤ 500 ms
+ * for a profit aggregate (a whole range's figures computed per request, as Analytics does).
+ */
+export const GOALS = { p99Ms: 200, aggregateP99Ms: 500, livezP99Ms: 50, trivialOverBare: 0.5 };

@@ -1,6 +1,6 @@
 import type { CannonResult } from './cannon';
 import { errorCount, goalText, type RouteMeasurement } from './report';
-import { loadRoutes } from './routes';
+import { loadRoutes, type LoadRoute } from './routes';
 import { memoryGrowth, memorySeries, type MemorySample } from './soak';
 import { liveVerdict } from './soak-run';
 
@@ -63,6 +63,25 @@ describe('load bench report', () => {
     expect(goalText(measured({ requests: 0, p50Ms: 0, p99Ms: 0, statusCodes: {} }))).toBe(
       'NOT met: no answer completed',
     );
+  });
+
+  it("holds the Analytics routes, profit aggregates, to item 38's 500 ms and every other page to 200 ms", () => {
+    const routes = loadRoutes(new Date('2026-03-05T12:00:00Z'));
+    expect(routes.filter((route) => route.aggregate).map((route) => route.label)).toEqual([
+      'Analytics, 7 days',
+      'Analytics, 30 days',
+      'Analytics, 90 days',
+      'Analytics, 365 days',
+    ]);
+    const analytics = routes.find((route) => route.aggregate)!;
+    const measured = (route: LoadRoute, p99Ms: number): RouteMeasurement => ({
+      route,
+      result: result({ p99Ms }),
+      livez,
+    });
+    expect(goalText(measured(analytics, 500))).toBe('met');
+    expect(goalText(measured(analytics, 501))).toBe('NOT met: p99 > 500 ms');
+    expect(goalText(measured(dashboard, 201))).toBe('NOT met: p99 > 200 ms');
   });
 
   it('compares the mean of the first and last 5 minutes of a soak, or of its first and last fifth when shorter', () => {

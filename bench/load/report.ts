@@ -37,12 +37,16 @@ function errorText(result: CannonResult): string {
   return detail.length ? `${errorCount(result)} (${detail.join(', ')})` : '0';
 }
 
+/** The route's p99 goal: a profit aggregate's is item 38's 500 ms, every other page's 200 ms. */
+export const p99GoalMs = (route: LoadRoute): number => (route.aggregate ? GOALS.aggregateP99Ms : GOALS.p99Ms);
+
 /** Whether the route meets its goals; the trivial and bare routes are judged by their ratio instead (and their errors). */
 export function goalText(m: RouteMeasurement): string {
   const misses: string[] = [];
   // A run too short for the route's slowest answers completes none: autocannon counts no error then.
   if (m.result.requests === 0) misses.push('no answer completed');
-  if (m.route.page && m.result.p99Ms > GOALS.p99Ms) misses.push(`p99 > ${GOALS.p99Ms} ms`);
+  const p99Goal = p99GoalMs(m.route);
+  if (m.route.page && m.result.p99Ms > p99Goal) misses.push(`p99 > ${p99Goal} ms`);
   if (errorCount(m.result) > 0) misses.push('errors');
   // Issue 16 asks /livez p99 ≤ 50 ms while the pages are loaded; the trivial and bare rows load
   // the event loop with 50 connections of /livez-like calls themselves (their goal is the ratio),
