@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AnalyticsProductProfit, AnalyticsResponse } from '@pod/contracts';
-import { AnalyticsRepository, OrderViewsRepository, type AnalyticsProductRow } from '@pod/db';
+import { AnalyticsRepository, dashboardSumsOf, type AnalyticsProductRow } from '@pod/db';
 import { DEFAULT_REPORT_WINDOW_DAYS, daysBefore, type DisplayCurrencyCode } from '@pod/domain';
 import { shopCostFigures } from '../dashboard/dashboard-view';
 import type { AnalyticsQueryDto } from './analytics-query.dto';
@@ -8,7 +8,7 @@ import { bucketOf, costLinesOf, seriesOf, totalsOf } from './analytics-view';
 
 /**
  * The Analytics page (docs/adr/0038-analytics.md): the Dashboard's totals read by the
- * Dashboard's own method (so they are equal to the cent), the same days before them, and how
+ * Dashboard's own read (so they are equal to the cent), the same days before them, and how
  * they are made up — by bucket, by cost kind, by product — each summed in SQL.
  */
 @Injectable()
@@ -24,17 +24,12 @@ export class AnalyticsService {
     const days = Number(query.days ?? DEFAULT_REPORT_WINDOW_DAYS);
     const since = daysBefore(now, days);
     const bucket = bucketOf(days);
-    // One snapshot for the four reads: their figures are of the same state (see inSnapshot).
-    const { current, previous, rows, composition } = await this.analytics.inSnapshot(userId, async (manager) => {
-      const views = new OrderViewsRepository(manager);
-      const rollups = new AnalyticsRepository(manager);
-      return {
-        current: await views.dashboard(userId, currency, since),
-        previous: await views.dashboard(userId, currency, daysBefore(since, days), since),
-        rows: await rollups.series(userId, currency, since, bucket),
-        composition: await rollups.composition(userId, currency, since),
-      };
-    });
+    // One statement, one snapshot: the headline, the previous period, the series and the
+    // breakdowns are of the same state (AnalyticsRepository.page).
+    const page = await this.analytics.page(userId, currency, { since, previousSince: daysBefore(since, days), bucket });
+    const current = dashboardSumsOf(page.current);
+    const previous = dashboardSumsOf(page.previous);
+    const { series: rows, composition } = page;
     const currentShop = shopCostFigures(current, currency);
     const product = (row: AnalyticsProductRow): AnalyticsProductProfit => ({
       product: row.product,

@@ -3,7 +3,7 @@ import type { Db } from './database-session';
 import { inTenantScope } from './tenant-scope';
 import { DAY_SQL, dayWindow, firstWholeDayAfter, isoDay, safeInteger } from './day-rollups';
 import { refreshBreakdownDays } from './analytics-rollups';
-import { preparedQuery } from './prepared-query';
+import { runRead, type SqlRead } from './sql-read';
 import { FIGURE_AGGREGATES_SQL, FIGURES_JOIN_SQL, LONE_PRINTIFY_JOIN_SQL } from './figures-sql';
 
 export { FIGURE_AGGREGATES_SQL, FIGURES_JOIN_SQL, LONE_PRINTIFY_JOIN_SQL } from './figures-sql';
@@ -138,41 +138,47 @@ export class DashboardRollupsRepository {
     await this.refreshDays(userId, await this.daysOf(userId, recordIds));
   }
 
-  /**
-   * The dashboard's sums over orders dated in [from, to), or on or after `from` when `to` is
-   * left out (the Dashboard's range; the Analytics page's previous period is bounded): whole
-   * UTC days from the rollup, and the part-days at either end from the rows (a few hundred at
-   * most), so the answer is the rows' sum over exactly that instant range. Shop costs
-   * (shop_cost_day, kept by day only) over the whole UTC days from `from`'s first midnight to
-   * `to`'s, so adjacent ranges share no day. With it, whether the user has any synced order at
-   * all (the empty dashboard's prompt): one statement, so the route is one round trip inside
-   * its scope.
-   */
-  async sums(
-    userId: string,
-    currency: DisplayCurrencyCode,
-    range: OrderDateRange,
-  ): Promise<DashboardFigureSums & { hasOrders: boolean; shopCosts: ShopCostSum[] }> {
-    const { from, to } = range;
-    const wholeFrom = firstWholeDayAfter(from);
-    // The head part-day ends at the first midnight, or at `to` when the range ends before it.
-    const headTo = to && to < wholeFrom ? to : wholeFrom;
-    const params: unknown[] = [userId, currency, from, isoDay(wholeFrom), headTo];
-    let daysBound = '';
-    let shopDaysBound = '';
-    let tailPartDay = '';
-    if (to) {
-      const wholeTo = new Date(Math.max(utcMidnightOf(isoDay(to)).getTime(), wholeFrom.getTime()));
-      params.push(isoDay(wholeTo), isoDay(firstWholeDayAfter(to)), wholeTo, to);
-      daysBound = ' AND day < $6::date';
-      shopDaysBound = ' AND day < $7::date';
-      tailPartDay = ' OR (r.order_date >= $8 AND r.order_date < $9)';
-    }
-    const sums = SUM_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ');
-    const rows: Record<string, unknown>[] = await inTenantScope(this.db, userId, (db) =>
-      preparedQuery<Record<string, unknown>>(
-        db,
-        `SELECT ${sums},
+  /** The dashboard's sums over orders dated in [from, to) (dashboardSumsRead), in one round trip inside its scope. */
+  async sums(userId: string, currency: DisplayCurrencyCode, range: OrderDateRange): Promise<DashboardRangeSums> {
+    return inTenantScope(this.db, userId, (db) => runRead(db, dashboardSumsRead(userId, currency, range)));
+  }
+}
+
+/** The dashboard's counts and sums over a range, whether the user has orders, and their shop costs. */
+export type DashboardRangeSums = DashboardFigureSums & { hasOrders: boolean; shopCosts: ShopCostSum[] };
+
+/**
+ * The dashboard's sums over orders dated in [from, to), or on or after `from` when `to` is
+ * left out (the Dashboard's range; the Analytics page's previous period is bounded): whole
+ * UTC days from the rollup, and the part-days at either end from the rows (a few hundred at
+ * most), so the answer is the rows' sum over exactly that instant range. Shop costs
+ * (shop_cost_day, kept by day only) over the whole UTC days from `from`'s first midnight to
+ * `to`'s, so adjacent ranges share no day. With it, whether the user has any synced order at
+ * all (the empty dashboard's prompt): one statement.
+ */
+export function dashboardSumsRead(
+  userId: string,
+  currency: DisplayCurrencyCode,
+  range: OrderDateRange,
+): SqlRead<DashboardRangeSums> {
+  const { from, to } = range;
+  const wholeFrom = firstWholeDayAfter(from);
+  // The head part-day ends at the first midnight, or at `to` when the range ends before it.
+  const headTo = to && to < wholeFrom ? to : wholeFrom;
+  const values: unknown[] = [userId, currency, from, isoDay(wholeFrom), headTo];
+  let daysBound = '';
+  let shopDaysBound = '';
+  let tailPartDay = '';
+  if (to) {
+    const wholeTo = new Date(Math.max(utcMidnightOf(isoDay(to)).getTime(), wholeFrom.getTime()));
+    values.push(isoDay(wholeTo), isoDay(firstWholeDayAfter(to)), wholeTo, to);
+    daysBound = ' AND day < $6::date';
+    shopDaysBound = ' AND day < $7::date';
+    tailPartDay = ' OR (r.order_date >= $8 AND r.order_date < $9)';
+  }
+  const sums = SUM_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::text AS ${column}`).join(', ');
+  return {
+    text: `SELECT ${sums},
            EXISTS (SELECT 1 FROM etsy_receipt WHERE user_id = $1) OR EXISTS (SELECT 1 FROM printify_order WHERE user_id = $1) AS has_orders,
            (SELECT coalesce(json_agg(k ORDER BY k.kind), '[]') FROM (
               SELECT kind, sum(cost_minor)::text AS cost_minor, sum(entries)::int AS entries, sum(without_rate)::int AS without_rate,
@@ -185,11 +191,60 @@ export class DashboardRollupsRepository {
            FROM order_record r ${FIGURES_JOIN_SQL('$2::char(3)')} ${LONE_PRINTIFY_JOIN_SQL}
            WHERE r.user_id = $1 AND ((r.order_date >= $3 AND r.order_date < $5)${tailPartDay})
          ) parts`,
-        params,
-      ),
-    );
-    const row = rows[0] ?? {};
-    const figures = Object.fromEntries(SUM_COLUMNS.map((column) => [column, safeInteger(row[column])]));
-    return { ...(figures as DashboardFigureSums), hasOrders: row.has_orders === true, shopCosts: shopCostsOf(row) };
-  }
+    values,
+    shape: 'row',
+    parse(rows) {
+      const row = rows[0] ?? {};
+      const figures = Object.fromEntries(SUM_COLUMNS.map((column) => [column, safeInteger(row[column])]));
+      return { ...(figures as DashboardFigureSums), hasOrders: row.has_orders === true, shopCosts: shopCostsOf(row) };
+    },
+  };
+}
+
+/** The Dashboard's totals over a range (OrderViewsRepository.dashboard), named for the views. */
+export interface DashboardSums {
+  matched: number;
+  pending: number;
+  unmatched: number;
+  summed: number;
+  /** Of the summed: figures at provisional rates. */
+  provisional: number;
+  withoutRate: number;
+  notComputed: number;
+  /** Receipts awaiting their Printify order with no estimate: out of the sums (ADR 0031). */
+  awaitingPrintify: number;
+  /** Receipts awaiting their Printify order, summed with an estimated Printify cost. */
+  estimatedPrintify: number;
+  revenueMinor: number;
+  costsMinor: number;
+  netProfitMinor: number;
+  /** Costs of lone Printify records by their order type, out of the order sums above. */
+  printifyOnly: { sample: number; manual: number; unattached: number };
+  shopCosts: ShopCostSum[];
+  hasOrders: boolean;
+}
+
+/** The sums of a range as the views name them. */
+export function dashboardSumsOf(sums: DashboardRangeSums): DashboardSums {
+  return {
+    matched: sums.matched,
+    pending: sums.pending,
+    unmatched: sums.unmatched,
+    summed: sums.summed,
+    provisional: sums.provisional,
+    withoutRate: sums.without_rate,
+    notComputed: sums.not_computed,
+    awaitingPrintify: sums.awaiting_printify,
+    estimatedPrintify: sums.estimated_printify,
+    revenueMinor: sums.revenue_minor,
+    costsMinor: sums.costs_minor,
+    netProfitMinor: sums.net_profit_minor,
+    printifyOnly: {
+      sample: sums.printify_sample_minor,
+      manual: sums.printify_manual_minor,
+      unattached: sums.printify_unattached_minor,
+    },
+    shopCosts: sums.shopCosts,
+    hasOrders: sums.hasOrders,
+  };
 }

@@ -85,6 +85,18 @@ async function partDayReads(days: number) {
   return rowsLookedAtBy(dataSource, big, sent, 'order_record');
 }
 
+/** The same reads as the Analytics page sends them: one statement (AnalyticsRepository.page). */
+async function pageRead(days: number) {
+  const since = new Date(Date.now() - days * 24 * HOUR_MS);
+  const previousSince = new Date(since.getTime() - days * 24 * HOUR_MS);
+  const { sent } = await statementsSentBy(
+    () => new AnalyticsRepository(dataSource).page(big, 'USD', { since, previousSince, bucket: 'week' }),
+    /order_record/,
+  );
+  expect(sent).toHaveLength(1);
+  return rowsLookedAtBy(dataSource, big, sent, 'order_record');
+}
+
 describe('the part-day reads of a seller holding most of order_record', () => {
   it.each([
     ['before the first ANALYZE', false],
@@ -95,6 +107,9 @@ describe('the part-day reads of a seller holding most of order_record', () => {
       const looked = await partDayReads(days);
       // The previous period's read has a part-day at each end.
       expect(looked.filter((statement) => statement.lookedAt > 2 * PART_DAY_MOST)).toEqual([]);
+      // As one statement: five part-days (the range's in three parts, the previous period's two).
+      const [page] = await pageRead(days);
+      expect(page.lookedAt).toBeLessThanOrEqual(5 * PART_DAY_MOST);
     }
   });
 });

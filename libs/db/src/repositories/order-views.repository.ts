@@ -12,7 +12,12 @@ import type {
 import type { Db } from './database-session';
 import { recordSidesOfRow } from './order-records.repository';
 import { inTenantScope } from './tenant-scope';
-import { DashboardRollupsRepository, FIGURES_JOIN_SQL, type ShopCostSum } from './dashboard-rollups.repository';
+import {
+  DashboardRollupsRepository,
+  dashboardSumsOf,
+  FIGURES_JOIN_SQL,
+  type DashboardSums,
+} from './dashboard-rollups.repository';
 import { OrderCountsRepository } from './order-counts.repository';
 import { safeInteger } from './day-rollups';
 import {
@@ -70,28 +75,6 @@ export interface OrderListCounts {
   total: number;
   filteredTotal: number;
   tabCounts: { all: number; etsy: number; printify: number };
-}
-
-export interface DashboardSums {
-  matched: number;
-  pending: number;
-  unmatched: number;
-  summed: number;
-  /** Of the summed: figures at provisional rates. */
-  provisional: number;
-  withoutRate: number;
-  notComputed: number;
-  /** Receipts awaiting their Printify order with no estimate: out of the sums (ADR 0031). */
-  awaitingPrintify: number;
-  /** Receipts awaiting their Printify order, summed with an estimated Printify cost. */
-  estimatedPrintify: number;
-  revenueMinor: number;
-  costsMinor: number;
-  netProfitMinor: number;
-  /** Costs of lone Printify records by their order type, out of the order sums above. */
-  printifyOnly: { sample: number; manual: number; unattached: number };
-  shopCosts: ShopCostSum[];
-  hasOrders: boolean;
 }
 
 /**
@@ -414,27 +397,8 @@ export class OrderViewsRepository {
    * figures are not computed yet counted apart too (docs/adr/0018-rollups.md).
    */
   async dashboard(userId: string, currency: DisplayCurrencyCode, since: Date, until?: Date): Promise<DashboardSums> {
-    const sums = await new DashboardRollupsRepository(this.db).sums(userId, currency, { from: since, to: until });
-    return {
-      matched: sums.matched,
-      pending: sums.pending,
-      unmatched: sums.unmatched,
-      summed: sums.summed,
-      provisional: sums.provisional,
-      withoutRate: sums.without_rate,
-      notComputed: sums.not_computed,
-      awaitingPrintify: sums.awaiting_printify,
-      estimatedPrintify: sums.estimated_printify,
-      revenueMinor: sums.revenue_minor,
-      costsMinor: sums.costs_minor,
-      netProfitMinor: sums.net_profit_minor,
-      printifyOnly: {
-        sample: sums.printify_sample_minor,
-        manual: sums.printify_manual_minor,
-        unattached: sums.printify_unattached_minor,
-      },
-      shopCosts: sums.shopCosts,
-      hasOrders: sums.hasOrders,
-    };
+    return dashboardSumsOf(
+      await new DashboardRollupsRepository(this.db).sums(userId, currency, { from: since, to: until }),
+    );
   }
 }

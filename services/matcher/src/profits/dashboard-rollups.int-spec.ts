@@ -4,10 +4,12 @@ import type { DataSource } from 'typeorm';
 import {
   AnalyticsRepository,
   createDataSource,
+  DashboardRollupsRepository,
   FxRatesRepository,
   OrderEditsService,
   OrderViewsRepository,
   prepareDatabase,
+  type AnalyticsBucketUnit,
   type DashboardSums,
 } from '@pod/db';
 import { DISPLAY_CURRENCY_CODES, type DisplayCurrencyCode } from '@pod/domain';
@@ -59,6 +61,7 @@ const HOUR_MS = 3_600_000;
 /** Orders fall from 2026-03-11 to 2026-03-16 (rates stored for 03-13 only at first: none before, provisional after). */
 const BASE = Date.parse('2026-03-12T00:00:00Z');
 const NOW = new Date('2026-03-20T12:00:00Z');
+const BUCKETS: AnalyticsBucketUnit[] = ['day', 'week', 'month'];
 
 const ownerQuery = async <T>(sql: string, params: unknown[] = []): Promise<T[]> =>
   (await owner.query(sql, params)).rows as T[];
@@ -247,6 +250,7 @@ async function recordIds(userId: string): Promise<string[]> {
 it('dashboard totals from rollups equal the sum of the rows, to the cent, in every currency and range, after any sequence of changes', async () => {
   const views = new OrderViewsRepository(dataSource);
   const analytics = new AnalyticsRepository(dataSource);
+  const dashboardRollups = new DashboardRollupsRepository(dataSource);
   const edits = new OrderEditsService(dataSource);
   const fxRates = new FxRatesRepository(dataSource);
   let run = 0;
@@ -353,6 +357,26 @@ it('dashboard totals from rollups equal the sum of the rows, to the cent, in eve
                 sums: await rowSums(userId, currency, from, until),
               });
               expect(hasOrders).toBe(true);
+              // The Analytics page reads the same as one statement: each part as its read alone.
+              const bucket = BUCKETS[(from.getTime() / 60_000) % BUCKETS.length];
+              expect({
+                step,
+                currency,
+                from,
+                until,
+                page: await analytics.page(userId, currency, { since: until, previousSince: from, bucket }),
+              }).toEqual({
+                step,
+                currency,
+                from,
+                until,
+                page: {
+                  current: await dashboardRollups.sums(userId, currency, { from: until }),
+                  previous: await dashboardRollups.sums(userId, currency, { from, to: until }),
+                  series: await analytics.series(userId, currency, until, bucket),
+                  composition: await analytics.composition(userId, currency, until),
+                },
+              });
             }
           }
           await expectRollupRowsExact(userId);
