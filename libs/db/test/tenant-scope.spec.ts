@@ -70,7 +70,10 @@ describe('the application code', () => {
   it('is really read: the order reads and writes, the sync upserts and the profit writer are seen as tenant statements', () => {
     for (const owner of [
       'OrderViewsRepository.listPage',
-      'DashboardRollupsRepository.sums',
+      // The figures' reads as data (SqlRead), run alone or as one statement (readsAsOne).
+      'dashboardSumsRead',
+      'analyticsSeriesRead',
+      'analyticsCompositionRead',
       'OrderCountsRepository.counts',
       'OrderCountsRepository.refreshDays',
       'OrderRecordsRepository.writeChanges',
